@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs murmur's build and test dependencies from Debian/Ubuntu packages when any are missing.
+# Idempotent and quiet when everything is present. Usage: scripts/setup.sh
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
+  libgtest-dev libcli11-dev nlohmann-json3-dev
+  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
+  xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  # dpkg-query status "install ok installed" means present
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "murmur setup: missing packages (${missing[*]}) and no apt-get here; install them by hand" >&2
+  exit 1
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "murmur setup: missing packages: ${missing[*]}" >&2
+  echo "murmur setup: not root and sudo is not installed; run as root: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "murmur setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq >/dev/null
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

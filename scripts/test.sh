@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds with -Werror and runs the whole test suite (CPU and GL tests,
+# GL ones on Mesa's llvmpipe where there is no GPU), then the CPU tests again under ASan+UBSan.
+# Usage: scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+jobs=$(nproc)
+
+echo "== build (Release, -Werror) =="
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON >/dev/null
+cmake --build build-test -j"$jobs"
+echo "== tests =="
+ctest --test-dir build-test --output-on-failure -j"$jobs"
+
+echo "== CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs" --target murmur_cpu_tests murmur
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L cpu

@@ -1,0 +1,75 @@
+// CPU reference step: bin (counting sort), gather neighbour sums, integrate into the other buffer.
+#include "cpu/cpu_simulation.hpp"
+
+#include "model/grid_spec.hpp"
+
+#include <utility>
+
+namespace murmur {
+
+void CpuSimulation::upload(const Flock& flock, const Params& params) {
+    params_ = params;
+    params_.boids = std::uint32_t(flock.size());
+    current_ = flock;
+    next_.resize(flock.size());
+    neighbours_.assign(flock.size(), 0u);
+}
+
+void CpuSimulation::setParams(const Params& params) {
+    params_ = params;
+    params_.boids = std::uint32_t(current_.size());
+}
+
+void CpuSimulation::prepareSearch(const RuleContext& ctx) {
+    if (search_ == NeighbourSearch::Grid) grid_.build(makeGridSpec(params_), current_, ctx.L);
+}
+
+NeighbourSums CpuSimulation::gather(const RuleContext& ctx, std::size_t i, std::uint64_t& candidates) const {
+    NeighbourSums sum;
+    auto visit = [&](std::uint32_t j) {
+        ++candidates;
+        if (j != i) accumulate(ctx, current_[i], current_[j], sum);
+    };
+    if (search_ == NeighbourSearch::Grid) grid_.forEachCandidate(current_[i].p, visit);
+    else
+        for (std::uint32_t j = 0; j < current_.size(); ++j) visit(j);
+    return sum;
+}
+
+std::vector<NeighbourSums> CpuSimulation::sums() {
+    const RuleContext ctx(params_);
+    prepareSearch(ctx);
+    std::vector<NeighbourSums> out(current_.size());
+    std::uint64_t candidates = 0;
+    for (std::size_t i = 0; i < current_.size(); ++i) out[i] = gather(ctx, i, candidates);
+    return out;
+}
+
+void CpuSimulation::step(int steps) {
+    const RuleContext ctx(params_);
+    const std::size_t n = current_.size();
+    for (int s = 0; s < steps; ++s) {
+        std::uint64_t candidates = 0;
+        prepareSearch(ctx);
+        for (std::size_t i = 0; i < n; ++i) {
+            const NeighbourSums sum = gather(ctx, i, candidates);
+            neighbours_[i] = sum.neighbours;
+            next_[i] = integrate(ctx, current_[i], sum);
+        }
+        std::swap(current_, next_);
+        mean_candidates_ = n ? double(candidates) / double(n) : 0.0;
+    }
+}
+
+std::vector<std::uint32_t> CpuSimulation::neighbourCounts() {
+    std::vector<std::uint32_t> by_id(current_.size(), 0u);
+    for (std::size_t i = 0; i < current_.size(); ++i)
+        if (current_[i].id < by_id.size()) by_id[current_[i].id] = neighbours_[i];
+    return by_id;
+}
+
+std::string CpuSimulation::name() const {
+    return search_ == NeighbourSearch::Grid ? "cpu (grid)" : "cpu (brute force)";
+}
+
+}  // namespace murmur

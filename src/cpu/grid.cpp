@@ -1,0 +1,72 @@
+// Counting-sort binning; see grid.hpp.
+#include "cpu/grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace murmur {
+
+std::vector<std::uint32_t> exclusiveScan(const std::vector<std::uint32_t>& in) {
+    std::vector<std::uint32_t> out(in.size());
+    std::uint32_t sum = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        out[i] = sum;
+        sum += in[i];
+    }
+    return out;
+}
+
+glm::uvec3 UniformGrid::cellOf(glm::vec3 p) const {
+    glm::uvec3 c{0u};
+    for (int k = 0; k < 3; ++k) {
+        float x = p[k];
+        // Wrap mode bins the folded position, so unfolded input (an import) still finds its
+        // minimum-image neighbours; soft mode clamps boids outside the box into the edge cells.
+        if (spec_.wrap && inv_L_[k] > 0.0f) x -= L_[k] * std::floor(x * inv_L_[k]);
+        const float f = std::floor(x * spec_.inv_cell[k]);
+        const float hi = float(spec_.cells[k] - 1);
+        c[k] = std::uint32_t(std::clamp(f, 0.0f, hi));  // soft mode: outside -> edge cell
+    }
+    return c;
+}
+
+std::uint32_t UniformGrid::cellIndex(glm::vec3 p) const {
+    const glm::uvec3 c = cellOf(p);
+    return (c.z * spec_.cells.y + c.y) * spec_.cells.x + c.x;
+}
+
+int UniformGrid::neighbourCells(std::uint32_t c, std::uint32_t n, std::uint32_t out[3]) const {
+    if (n <= 3 && spec_.wrap) {  // every cell on this axis is a neighbour; list each once
+        for (std::uint32_t i = 0; i < n; ++i) out[i] = i;
+        return int(n);
+    }
+    int k = 0;
+    for (int o = -1; o <= 1; ++o) {
+        const std::int64_t cc = std::int64_t(c) + o;
+        if (spec_.wrap) out[k++] = std::uint32_t((cc + n) % n);
+        else if (cc >= 0 && cc < std::int64_t(n)) out[k++] = std::uint32_t(cc);
+    }
+    return k;
+}
+
+void UniformGrid::build(const GridSpec& spec, const Flock& flock, const glm::vec3& L) {
+    spec_ = spec;
+    L_ = L;
+    for (int k = 0; k < 3; ++k) inv_L_[k] = L[k] > 0.0f ? 1.0f / L[k] : 0.0f;
+    const std::uint32_t n = std::uint32_t(flock.size());
+    // 1. count per cell, remembering each boid's rank within its cell
+    count_.assign(spec.total(), 0u);
+    rank_.resize(n);
+    std::vector<std::uint32_t> cell(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        cell[i] = cellIndex(flock[i].p);
+        rank_[i] = count_[cell[i]]++;
+    }
+    // 2. exclusive prefix sum: where each cell's run starts
+    start_ = exclusiveScan(count_);
+    // 3. scatter boid indices into cell order
+    sorted_.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) sorted_[start_[cell[i]] + rank_[i]] = i;
+}
+
+}  // namespace murmur

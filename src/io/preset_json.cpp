@@ -1,0 +1,161 @@
+// Preset reading, writing and lookup via nlohmann-json; see preset_json.hpp.
+#include "io/preset_json.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/input_error.hpp"
+#include "model/param_table.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+namespace murmur {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Dotted key -> value for every leaf of the object (arrays are leaves, and are errors later).
+void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std::string, const json*>>& out) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
+        if (it->is_object()) flatten(*it, key, out);
+        else out.emplace_back(key, &*it);
+    }
+}
+
+fs::path executableDir() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path() : exe.parent_path();
+}
+
+}  // namespace
+
+Params parsePreset(const std::string& json_text, const Params& base, const std::string& source) {
+    json j;
+    try {
+        j = json::parse(json_text);
+    } catch (const json::parse_error& e) {
+        throw InputError(source + ": not valid JSON: " + e.what());
+    }
+    if (!j.is_object()) throw InputError(source + ": a preset must be a JSON object of parameter keys");
+    std::vector<std::pair<std::string, const json*>> leaves;
+    flatten(j, "", leaves);
+    Params p = base;
+    std::vector<std::string> problems;
+    for (const auto& [key, value] : leaves) {
+        if (key == "description") {
+            if (!value->is_string()) problems.push_back("description: expected a string");
+            continue;
+        }
+        const ParamInfo* info = findParam(key);
+        if (!info) {
+            problems.push_back(key + ": unknown key (see murmur --list-params)");
+            continue;
+        }
+        std::optional<std::string> err;
+        if (info->kind == ParamKind::Choice) {
+            if (value->is_string()) err = setFromText(*info, value->get<std::string>(), p);
+            else err = "expected one of " + rangeText(*info);
+        } else if (value->is_number()) {
+            err = setFromNumber(*info, value->get<double>(), p);
+        } else {
+            err = "expected a number in " + rangeText(*info);
+        }
+        if (err) problems.push_back(key + ": " + *err);
+    }
+    if (problems.empty())
+        for (const ParamProblem& pr : validate(p)) problems.push_back(pr.field + ": " + pr.message);
+    if (!problems.empty()) {
+        std::string msg = source + ": invalid preset:";
+        for (const std::string& s : problems) msg += "\n  " + s;
+        throw InputError(msg);
+    }
+    return p;
+}
+
+std::string formatPreset(const Params& params, const std::string& description) {
+    json j = json::object();
+    if (!description.empty()) j["description"] = description;
+    for (const ParamInfo& info : paramTable()) {
+        json* node = &j;
+        std::string key = info.key;
+        for (std::size_t dot; (dot = key.find('.')) != std::string::npos; key = key.substr(dot + 1))
+            node = &(*node)[key.substr(0, dot)];
+        const double v = info.get(params);
+        if (info.kind == ParamKind::Choice) (*node)[key] = info.choices.at(std::size_t(v));
+        else if (info.kind == ParamKind::Float) (*node)[key] = float(v);
+        else (*node)[key] = std::uint64_t(v);
+    }
+    return j.dump(2) + "\n";
+}
+
+Params loadPresetFile(const std::string& path, const Params& base) {
+    std::string text;
+    try {
+        text = readFile(path);
+    } catch (const std::runtime_error& e) {
+        throw InputError(e.what());
+    }
+    return parsePreset(text, base, path);
+}
+
+void savePresetFile(const std::string& path, const Params& params) { writeFileAtomic(path, formatPreset(params)); }
+
+std::vector<std::string> presetDirs() {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("MURMUR_PRESET_DIR"); env && *env) dirs.emplace_back(env);
+    const fs::path exe = executableDir();
+    if (!exe.empty()) {
+        dirs.push_back((exe / "presets").string());
+        dirs.push_back((exe / ".." / "share" / "murmur" / "presets").lexically_normal().string());
+    }
+    return dirs;
+}
+
+std::string resolvePreset(const std::string& name_or_path) {
+    const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
+                                 (name_or_path.size() > 5 && name_or_path.ends_with(".json"));
+    if (looks_like_path) {
+        if (!fs::is_regular_file(name_or_path)) throw InputError("--preset: no such file: " + name_or_path);
+        return name_or_path;
+    }
+    std::string tried;
+    for (const std::string& dir : presetDirs()) {
+        const fs::path f = fs::path(dir) / (name_or_path + ".json");
+        if (fs::is_regular_file(f)) return f.string();
+        tried += "\n  " + f.string();
+    }
+    std::string names;
+    for (const auto& [name, desc] : listPresets()) names += (names.empty() ? "" : ", ") + name;
+    throw InputError("--preset: no built-in preset '" + name_or_path + "' (known: " +
+                     (names.empty() ? "none found" : names) + "); looked for:" + tried);
+}
+
+std::vector<std::pair<std::string, std::string>> listPresets() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string& dir : presetDirs()) {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(dir, ec)) {
+            if (entry.path().extension() != ".json") continue;
+            const std::string name = entry.path().stem().string();
+            if (std::any_of(out.begin(), out.end(), [&](const auto& e) { return e.first == name; })) continue;
+            std::string desc;
+            try {
+                const json j = json::parse(readFile(entry.path().string()));
+                desc = j.value("description", "");
+            } catch (const std::exception&) {
+                desc = "(unreadable)";
+            }
+            out.emplace_back(name, desc);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace murmur

@@ -1,0 +1,159 @@
+// CSV state import/export; see state_csv.hpp. Positions may lie outside the box (soft bounds
+// let boids stray) but not beyond one world size from it: that is a unit or scale mistake.
+#include "io/state_csv.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/input_error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string_view>
+
+namespace murmur {
+namespace {
+
+constexpr std::array<const char*, 8> kColumns = {"id", "species", "x", "y", "z", "vx", "vy", "vz"};
+constexpr double kMaxVelocity = 1e6;  // units/s; larger is a mistake, not a flock
+
+std::vector<std::string_view> splitFields(std::string_view line) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = line.find(',', start);
+        std::string_view f = line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        while (!f.empty() && (f.front() == ' ' || f.front() == '\t')) f.remove_prefix(1);
+        while (!f.empty() && (f.back() == ' ' || f.back() == '\t')) f.remove_suffix(1);
+        out.push_back(f);
+        if (comma == std::string_view::npos) return out;
+        start = comma + 1;
+    }
+}
+
+std::string fmt(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string formatStateCsv(const Flock& flock) {
+    Flock sorted = flock;
+    std::sort(sorted.begin(), sorted.end(), [](const Boid& a, const Boid& b) { return a.id < b.id; });
+    std::string out = "id,species,x,y,z,vx,vy,vz\n";
+    char line[256];
+    for (const Boid& b : sorted) {
+        std::snprintf(line, sizeof line, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", b.id, b.species,
+                      double(b.p.x), double(b.p.y), double(b.p.z), double(b.v.x), double(b.v.y), double(b.v.z));
+        out += line;
+    }
+    return out;
+}
+
+Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source) {
+    std::istringstream in(text);
+    std::string raw;
+    int line_no = 0;
+    auto fail = [&](const std::string& what) { throw InputError(source + ":" + std::to_string(line_no) + ": " + what); };
+
+    // Header: every column once, nothing else.
+    std::array<int, 8> col{};
+    col.fill(-1);
+    std::size_t n_fields = 0;
+    while (std::getline(in, raw)) {
+        ++line_no;
+        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+        if (raw.empty()) continue;
+        const auto fields = splitFields(raw);
+        n_fields = fields.size();
+        for (std::size_t f = 0; f < fields.size(); ++f) {
+            auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return fields[f] == c; });
+            if (it == kColumns.end())
+                fail("unknown column '" + std::string(fields[f]) + "'; expected id,species,x,y,z,vx,vy,vz");
+            const auto k = std::size_t(it - kColumns.begin());
+            if (col[k] >= 0) fail("column '" + std::string(kColumns[k]) + "' appears twice");
+            col[k] = int(f);
+        }
+        for (std::size_t k = 0; k < kColumns.size(); ++k)
+            if (col[k] < 0) fail("missing column '" + std::string(kColumns[k]) + "' in header");
+        break;
+    }
+    if (n_fields == 0) throw InputError(source + ": empty file; expected header id,species,x,y,z,vx,vy,vz");
+
+    struct Row { Boid boid; int line; };
+    std::vector<Row> rows;
+    const double L = params.world_size;
+    while (std::getline(in, raw)) {
+        ++line_no;
+        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+        if (raw.empty()) continue;
+        const auto fields = splitFields(raw);
+        if (fields.size() != n_fields)
+            fail("expected " + std::to_string(n_fields) + " fields, found " + std::to_string(fields.size()));
+        std::array<double, 8> v{};
+        for (std::size_t k = 0; k < kColumns.size(); ++k) {
+            const std::string_view f = fields[std::size_t(col[k])];
+            const char* end = f.data() + f.size();
+            auto [ptr, ec] = std::from_chars(f.data(), end, v[k]);
+            const std::string name = kColumns[k];
+            if (f.empty() || ec != std::errc() || ptr != end) fail(name + ": '" + std::string(f) + "' is not a number");
+            if (!std::isfinite(v[k])) fail(name + ": '" + std::string(f) + "' is not a finite number");
+        }
+        Boid b;
+        if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) fail("id: " + fmt(v[0]) + " is not a whole number >= 0");
+        if (v[1] < 0 || v[1] != std::floor(v[1]) || v[1] >= kMaxSpecies)
+            fail("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(kMaxSpecies - 1) + "]");
+        b.id = std::uint32_t(v[0]);
+        b.species = std::uint32_t(v[1]);
+        for (int a = 0; a < 3; ++a) {
+            const std::string axis = std::string(1, char('x' + a));
+            if (a >= params.dims) {
+                if (v[std::size_t(2 + a)] != 0.0 || v[std::size_t(5 + a)] != 0.0)
+                    fail(axis + " and v" + axis + " must be 0 when dims is 2");
+                continue;
+            }
+            const double x = v[std::size_t(2 + a)], vx = v[std::size_t(5 + a)];
+            if (x < -L || x > 2 * L)
+                fail(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" +
+                     fmt(-L) + ", " + fmt(2 * L) + "]");
+            if (std::fabs(vx) > kMaxVelocity)
+                fail("v" + axis + " = " + fmt(vx) + " is out of range [-1e6, 1e6] units/s");
+            b.p[a] = float(x);
+            b.v[a] = float(vx);
+        }
+        rows.push_back({b, line_no});
+    }
+    // Ids must be exactly 0..N-1, each once.
+    const std::size_t n = rows.size();
+    std::vector<int> first_line(n, 0);
+    for (const Row& r : rows) {
+        line_no = r.line;
+        if (r.boid.id >= n)
+            fail("id " + std::to_string(r.boid.id) + " is out of range [0, " + std::to_string(n == 0 ? 0 : n - 1) +
+                 "]: ids must be 0..N-1 for the file's N = " + std::to_string(n) + " boids");
+        if (first_line[r.boid.id] != 0)
+            fail("duplicate id " + std::to_string(r.boid.id) + " (first on line " + std::to_string(first_line[r.boid.id]) + ")");
+        first_line[r.boid.id] = r.line;
+    }
+    Flock flock(n);
+    for (const Row& r : rows) flock[r.boid.id] = r.boid;
+    return flock;
+}
+
+void writeStateCsv(const std::string& path, const Flock& flock) { writeFileAtomic(path, formatStateCsv(flock)); }
+
+Flock readStateCsv(const std::string& path, const Params& params) {
+    std::string text;
+    try {
+        text = readFile(path);
+    } catch (const std::runtime_error& e) {
+        throw InputError(e.what());
+    }
+    return parseStateCsv(text, params, path);
+}
+
+}  // namespace murmur

@@ -1,0 +1,20 @@
+// One boid's state as the CPU sees it, and the flock as a plain vector of them.
+#pragma once
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace murmur {
+
+struct Boid {
+    std::uint32_t id = 0;       // stable, 0..N-1, assigned at spawn
+    std::uint32_t species = 0;  // species index
+    glm::vec3 p{0.0f};          // position, units
+    glm::vec3 v{0.0f};          // velocity, units/s
+};
+
+using Flock = std::vector<Boid>;
+
+}  // namespace murmur

@@ -1,0 +1,42 @@
+// Grid sizing: cells per axis = floor(L / largest radius), at least 1, shrunk to the budget.
+#include "model/grid_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace murmur {
+
+std::uint32_t cellBudget(std::uint32_t boids) {
+    return std::max<std::uint32_t>(4096u, std::min<std::uint32_t>(boids, 1u << 28) * 2u);
+}
+
+GridSpec makeGridSpec(const Params& params) {
+    GridSpec g;
+    g.wrap = params.bounds == Bounds::Wrap;
+    const std::uint64_t budget = cellBudget(params.boids);
+    const float r = params.largestRadius();
+    // Radius 0 finds no neighbours; any cell size is correct, so take the budget's. The 1e-5
+    // slack keeps the cell edge strictly above r, so float rounding of cell coordinates at a
+    // border can never put two boids closer than r two cells apart.
+    double per_axis = r > 0.0f ? std::floor(double(params.world_size) / (double(r) * (1.0 + 1e-5)))
+                               : double(budget);
+    auto fits = [&](std::uint64_t n) {
+        std::uint64_t total = 1;
+        for (int a = 0; a < params.dims; ++a) total *= n;
+        return total <= budget;
+    };
+    std::uint64_t n = std::uint64_t(std::clamp(per_axis, 1.0, 1e6));
+    if (!fits(n)) {
+        n = std::uint64_t(std::floor(std::pow(double(budget), 1.0 / params.dims)));
+        while (n > 1 && !fits(n)) --n;
+        while (fits(n + 1) && n + 1 <= std::uint64_t(std::max(per_axis, 1.0))) ++n;
+    }
+    for (int a = 0; a < 3; ++a) {
+        const bool used = a < params.dims;
+        g.cells[a] = used ? std::uint32_t(n) : 1u;
+        g.inv_cell[a] = used ? float(n) / params.world_size : 0.0f;
+    }
+    return g;
+}
+
+}  // namespace murmur

@@ -1,0 +1,132 @@
+// Keys, ranges, units and accessors for every parameter; see param_table.hpp.
+#include "model/param_table.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace murmur {
+namespace {
+
+constexpr double kMaxSeed = 9007199254740991.0;  // 2^53 - 1: exact in JSON numbers and doubles
+constexpr double kMaxBoids = 100000000.0;
+
+#define MURMUR_FLOAT(field) \
+    [](const Params& p) { return double(p.field); }, [](Params& p, double v) { p.field = float(v); }
+
+const std::vector<ParamInfo>& table() {
+    static const std::vector<ParamInfo> t = {
+        {"dims", ParamKind::Int, "", 2, 3, {}, "dimensions of the world: 2 or 3",
+         [](const Params& p) { return double(p.dims); }, [](Params& p, double v) { p.dims = int(v); }},
+        {"world_size", ParamKind::Float, "units", 1, 100000, {}, "edge of the square (2D) or cube (3D) world",
+         MURMUR_FLOAT(world_size)},
+        {"bounds", ParamKind::Choice, "", 0, 1, {"wrap", "soft"},
+         "wrap: periodic world; soft: boids are turned back near the walls",
+         [](const Params& p) { return double(p.bounds); },
+         [](Params& p, double v) { p.bounds = Bounds(std::uint32_t(v)); }},
+        {"margin", ParamKind::Float, "units", 0, 50000, {}, "soft bounds: depth of the band where walls push back (at most world_size/2)",
+         MURMUR_FLOAT(margin)},
+        {"turn", ParamKind::Float, "units/s^2", 0, 100000, {}, "soft bounds: wall push at one margin's depth, growing linearly with depth",
+         MURMUR_FLOAT(turn)},
+        {"style", ParamKind::Choice, "", 0, 1, {"steering", "offset"},
+         "steering: Reynolds' desired-velocity steering; offset: Parker's summed velocity offsets",
+         [](const Params& p) { return double(p.style); },
+         [](Params& p, double v) { p.style = Style(std::uint32_t(v)); }},
+        {"separation.radius", ParamKind::Float, "units", 0, 10000, {}, "separation neighbourhood radius (at most world_size/2 in wrap)",
+         MURMUR_FLOAT(separation.radius)},
+        {"separation.weight", ParamKind::Float, "", 0, 100, {}, "separation weight", MURMUR_FLOAT(separation.weight)},
+        {"alignment.radius", ParamKind::Float, "units", 0, 10000, {}, "alignment neighbourhood radius (at most world_size/2 in wrap)",
+         MURMUR_FLOAT(alignment.radius)},
+        {"alignment.weight", ParamKind::Float, "", 0, 100, {}, "alignment weight", MURMUR_FLOAT(alignment.weight)},
+        {"cohesion.radius", ParamKind::Float, "units", 0, 10000, {}, "cohesion neighbourhood radius (at most world_size/2 in wrap)",
+         MURMUR_FLOAT(cohesion.radius)},
+        {"cohesion.weight", ParamKind::Float, "", 0, 100, {}, "cohesion weight", MURMUR_FLOAT(cohesion.weight)},
+        {"fov_deg", ParamKind::Float, "degrees", 0, 360, {}, "full field-of-view cone angle; 360 sees all around",
+         MURMUR_FLOAT(fov_deg)},
+        {"min_speed", ParamKind::Float, "units/s", 0, 10000, {}, "lowest speed of a moving boid (at most max_speed)",
+         MURMUR_FLOAT(min_speed)},
+        {"max_speed", ParamKind::Float, "units/s", 0.001, 10000, {}, "highest speed", MURMUR_FLOAT(max_speed)},
+        {"max_force", ParamKind::Float, "units/s^2", 0, 100000, {}, "steering style: clamp on each rule's steer",
+         MURMUR_FLOAT(max_force)},
+        {"dt", ParamKind::Float, "s", 0.0001, 1, {}, "time step", MURMUR_FLOAT(dt)},
+        {"seed", ParamKind::Seed, "", 0, kMaxSeed, {}, "spawn seed: same seed, same start on every machine and backend",
+         [](const Params& p) { return double(p.seed); },
+         [](Params& p, double v) { p.seed = std::uint64_t(v); }},
+        {"boids", ParamKind::Int, "", 0, kMaxBoids, {}, "number of boids (the GPU may hold fewer; it says so)",
+         [](const Params& p) { return double(p.boids); },
+         [](Params& p, double v) { p.boids = std::uint32_t(v); }},
+    };
+    return t;
+}
+#undef MURMUR_FLOAT
+
+std::string number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::span<const ParamInfo> paramTable() { return table(); }
+
+const ParamInfo* findParam(std::string_view key) {
+    for (const ParamInfo& info : table())
+        if (key == info.key) return &info;
+    return nullptr;
+}
+
+std::string formatValue(const ParamInfo& info, const Params& p) {
+    const double v = info.get(p);
+    if (info.kind == ParamKind::Choice) return info.choices.at(std::size_t(v));
+    if (info.kind == ParamKind::Seed) return std::to_string(p.seed);
+    return number(v);
+}
+
+std::string rangeText(const ParamInfo& info) {
+    if (info.kind == ParamKind::Choice) {
+        std::string s;
+        for (const char* c : info.choices) s += (s.empty() ? "" : "|") + std::string(c);
+        return s;
+    }
+    if (info.kind == ParamKind::Int && info.max - info.min == 1.0)
+        return number(info.min) + "|" + number(info.max);
+    return "[" + number(info.min) + ", " + number(info.max) + "]";
+}
+
+std::optional<std::string> setFromNumber(const ParamInfo& info, double value, Params& p) {
+    if (info.kind == ParamKind::Choice)
+        return std::string("expected one of ") + rangeText(info);
+    if (!std::isfinite(value) || value < info.min || value > info.max)
+    {
+        std::string msg = number(value);
+        msg += " is out of range ";
+        msg += rangeText(info);
+        if (info.unit[0]) msg.append(" ").append(info.unit);
+        return msg;
+    }
+    if (info.kind != ParamKind::Float && value != std::floor(value))
+        return number(value) + " is not a whole number; valid range " + rangeText(info);
+    info.set(p, value);
+    return std::nullopt;
+}
+
+std::optional<std::string> setFromText(const ParamInfo& info, std::string_view text, Params& p) {
+    if (info.kind == ParamKind::Choice) {
+        for (std::size_t i = 0; i < info.choices.size(); ++i)
+            if (text == info.choices[i]) {
+                info.set(p, double(i));
+                return std::nullopt;
+            }
+        return "'" + std::string(text) + "' is not one of " + rangeText(info);
+    }
+    double v = 0.0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || ptr != end)
+        return "'" + std::string(text) + "' is not a number; valid range " + rangeText(info);
+    return setFromNumber(info, v, p);
+}
+
+}  // namespace murmur

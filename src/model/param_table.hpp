@@ -1,0 +1,42 @@
+// The table of every parameter key (as used by presets, --set and --list-params): its type,
+// default, valid range, unit and help text, and how to read and write it in a Params.
+#pragma once
+
+#include "model/params.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace murmur {
+
+enum class ParamKind { Float, Int, Choice, Seed };
+
+struct ParamInfo {
+    const char* key;
+    ParamKind kind;
+    const char* unit;
+    double min;                            // Float/Int/Seed: inclusive bounds
+    double max;
+    std::vector<const char*> choices;      // Choice: names, index = stored value
+    const char* help;
+    double (*get)(const Params&);
+    void (*set)(Params&, double);
+};
+
+std::span<const ParamInfo> paramTable();
+const ParamInfo* findParam(std::string_view key);
+
+// Text form of a key's value in p ("0.5", "wrap", "3").
+std::string formatValue(const ParamInfo& info, const Params& p);
+// "[0, 100]" or "wrap|soft".
+std::string rangeText(const ParamInfo& info);
+
+// Parses text for info (a number or a choice name) and stores it in p. Checks the key's own
+// range; returns the problem text on failure. Cross-field rules are checked by validate().
+std::optional<std::string> setFromText(const ParamInfo& info, std::string_view text, Params& p);
+std::optional<std::string> setFromNumber(const ParamInfo& info, double value, Params& p);
+
+}  // namespace murmur

@@ -1,0 +1,56 @@
+// Validation of a whole Params: each key's own range (from the table) and the rules that tie
+// fields together (radii within half the world in wrap mode, min_speed <= max_speed, ...).
+#include "model/params.hpp"
+
+#include "model/param_table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace murmur {
+
+float Params::largestRadius() const {
+    return std::max({separation.radius, alignment.radius, cohesion.radius});
+}
+
+std::vector<ParamProblem> validate(const Params& p) {
+    std::vector<ParamProblem> problems;
+    // Each key against its own range, through the table so ranges live in one place.
+    for (const ParamInfo& info : paramTable()) {
+        Params scratch = p;
+        if (auto err = setFromNumber(info, info.get(p), scratch);
+            err && info.kind != ParamKind::Choice)
+            problems.push_back({info.key, *err});
+        if (info.kind == ParamKind::Choice && info.get(p) > info.max)
+            problems.push_back({info.key, "invalid choice; expected " + rangeText(info)});
+    }
+    auto num = [](double v) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.9g", v);
+        return std::string(buf);
+    };
+    const double half = double(p.world_size) / 2.0;
+    if (p.bounds == Bounds::Wrap) {
+        for (auto [key, rule] : {std::pair{"separation.radius", p.separation},
+                                 std::pair{"alignment.radius", p.alignment},
+                                 std::pair{"cohesion.radius", p.cohesion}})
+            if (double(rule.radius) > half)
+                problems.push_back({key, num(rule.radius) + " exceeds half the world (" + num(half) +
+                                             ") in wrap mode; valid range [0, world_size/2]"});
+    }
+    if (p.bounds == Bounds::Soft && double(p.margin) > half)
+        problems.push_back({"margin", num(p.margin) + " exceeds half the world (" + num(half) +
+                                          "); valid range [0, world_size/2]"});
+    if (p.min_speed > p.max_speed)
+        problems.push_back({"min_speed", num(p.min_speed) + " exceeds max_speed (" + num(p.max_speed) +
+                                             "); valid range [0, max_speed]"});
+    return problems;
+}
+
+std::string describe(const std::vector<ParamProblem>& problems) {
+    std::string s;
+    for (const ParamProblem& pr : problems) s += (s.empty() ? "" : "\n") + pr.field + ": " + pr.message;
+    return s;
+}
+
+}  // namespace murmur

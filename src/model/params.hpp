@@ -1,0 +1,55 @@
+// The one parameter struct of the flock model (see docs/model.md). The CLI, presets, panel and
+// GPU parameter block all read and write this; units and valid ranges live in param_table.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
+enum class Style : std::uint32_t { Steering = 0, Offset = 1 };
+
+struct Rule {
+    float radius = 0.0f;  // units; a neighbour j counts when |d| < radius
+    float weight = 0.0f;  // dimensionless multiplier of the rule's steer
+    bool operator==(const Rule&) const = default;
+};
+
+struct Params {
+    int dims = 2;                    // 2 or 3
+    float world_size = 200.0f;       // units, edge of the square/cube world [0, L)
+    Bounds bounds = Bounds::Wrap;    // wrap (periodic) or soft (turned back near walls)
+    float margin = 10.0f;            // units, soft bounds: depth of the turning band
+    float turn = 20.0f;              // units/s^2, soft bounds: push at one margin's depth
+    Style style = Style::Steering;   // steering (Reynolds) or offset (Parker)
+    Rule separation{4.0f, 1.5f};
+    Rule alignment{10.0f, 1.0f};
+    Rule cohesion{10.0f, 1.0f};
+    float fov_deg = 270.0f;          // degrees, full view cone; 360 sees all around
+    float min_speed = 2.0f;          // units/s
+    float max_speed = 10.0f;         // units/s
+    float max_force = 10.0f;         // units/s^2, clamp of each steering rule
+    float dt = 1.0f / 30.0f;         // s per step
+    std::uint64_t seed = 1;          // spawn seed
+    std::uint32_t boids = 2000;      // count
+
+    float largestRadius() const;
+    // World extent per axis: (L, L, L) in 3D, (L, L, 0) in 2D.
+    float extent(int axis) const { return axis < dims ? world_size : 0.0f; }
+    bool operator==(const Params&) const = default;
+};
+
+struct ParamProblem {
+    std::string field;    // key as in presets and --set, e.g. "separation.radius"
+    std::string message;  // what is wrong, with the valid range
+};
+
+// Every problem with p, each naming its field and valid range. Empty means valid.
+std::vector<ParamProblem> validate(const Params& p);
+
+// "field: message" lines joined with newlines.
+std::string describe(const std::vector<ParamProblem>& problems);
+
+}  // namespace murmur

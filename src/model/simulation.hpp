@@ -1,0 +1,32 @@
+// The narrow interface every backend implements (CPU reference, GPU pipeline): upload a state,
+// step, read back. It owns no window, UI or camera.
+#pragma once
+
+#include "model/boid.hpp"
+#include "model/params.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+class Simulation {
+public:
+    virtual ~Simulation() = default;
+
+    // Replaces the flock and the parameters (params must be valid; params.boids is ignored in
+    // favour of flock.size()).
+    virtual void upload(const Flock& flock, const Params& params) = 0;
+    // New parameters for the next steps (same boid count); e.g. a slider edit.
+    virtual void setParams(const Params& params) = 0;
+    virtual void step(int steps = 1) = 0;
+    // The current flock, in any order (match boids by id).
+    virtual Flock download() = 0;
+    // Per boid, indexed by id: neighbours within the largest radius and the field of view,
+    // as counted during the last step (zeros before the first step).
+    virtual std::vector<std::uint32_t> neighbourCounts() = 0;
+    virtual std::string name() const = 0;
+};
+
+}  // namespace murmur

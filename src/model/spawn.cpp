@@ -1,0 +1,33 @@
+// Each boid draws from its own PCG32 stream (seed, id), so spawn is order-independent.
+#include "model/spawn.hpp"
+
+#include "model/rng.hpp"
+
+#include <cmath>
+
+namespace murmur {
+
+Flock spawn(const Params& params) {
+    Flock flock(params.boids);
+    const float L = params.world_size;
+    for (std::uint32_t i = 0; i < params.boids; ++i) {
+        Pcg32 rng(params.seed, i);
+        Boid& b = flock[i];
+        b.id = i;
+        b.species = 0;
+        b.p = {rng.uniform() * L, rng.uniform() * L, params.dims == 3 ? rng.uniform() * L : 0.0f};
+        // Direction: rejection-sample the unit disc/ball (no sin/cos, whose last bit varies by libm).
+        glm::vec3 dir{0.0f};
+        float len2 = 0.0f;
+        do {
+            dir = {2.0f * rng.uniform() - 1.0f, 2.0f * rng.uniform() - 1.0f,
+                   params.dims == 3 ? 2.0f * rng.uniform() - 1.0f : 0.0f};
+            len2 = dir.x * dir.x + dir.y * dir.y + dir.z * dir.z;
+        } while (len2 > 1.0f || len2 < 1e-4f);
+        const float speed = params.min_speed + rng.uniform() * (params.max_speed - params.min_speed);
+        b.v = dir * (speed / std::sqrt(len2));
+    }
+    return flock;
+}
+
+}  // namespace murmur

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The real binary, as a user meets it: exit codes 0/2, messages on stderr, no stray files.
+# Usage: cli_exit_codes.sh path/to/murmur
+set -u
+murmur=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() {  # expect CODE PATTERN -- args...
+    local want=$1 pattern=$2
+    shift 3
+    "$murmur" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" != "$want" ] || ! grep -q -- "$pattern" "$tmp/out" "$tmp/err"; then
+        echo "FAIL: murmur $* -> exit $got (want $want), output lacks '$pattern':"; cat "$tmp/out" "$tmp/err"
+        fails=$((fails + 1))
+    fi
+}
+expect 0 "polarization" -- --headless --steps 3 --boids 50 --export "$tmp/ok.csv"
+[ -f "$tmp/ok.csv" ] || { echo "FAIL: no export written"; fails=$((fails + 1)); }
+expect 0 "separation.radius" -- --list-params
+expect 0 "default" -- --list-presets
+expect 2 "out of range" -- --boids -1 --export "$tmp/bad.csv"
+expect 2 "frobnicate" -- --frobnicate --export "$tmp/bad.csv"
+expect 2 "fov_deg" -- --set fov_deg=999 --export "$tmp/bad.csv"
+[ -e "$tmp/bad.csv" ] && { echo "FAIL: bad input left $tmp/bad.csv"; fails=$((fails + 1)); }
+ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: temporary file left behind"; fails=$((fails + 1)); }
+echo "cli_exit_codes: $fails failure(s)"
+[ "$fails" -eq 0 ]

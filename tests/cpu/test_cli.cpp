@@ -1,0 +1,123 @@
+// The command line in-process: every kind of bad input exits 2 with a message on stderr and
+// leaves no output file; a good run exits 0 and writes its export.
+#include "app/cli.hpp"
+#include "io/state_csv.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace murmur;
+namespace fs = std::filesystem;
+
+namespace {
+struct Result {
+    int code;
+    std::string out, err;
+};
+
+Result run(std::vector<std::string> args) {
+    args.insert(args.begin(), "murmur");
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    const int code = runCli(int(argv.size()), argv.data(), out, err);
+    return {code, out.str(), err.str()};
+}
+
+class Cli : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("murmur_cli_" + std::to_string(::getpid()));
+    std::string out_csv = (dir / "out.csv").string();
+    void SetUp() override { fs::create_directories(dir); }
+    void TearDown() override { fs::remove_all(dir); }
+    std::string write(const std::string& name, const std::string& text) {
+        const std::string path = (dir / name).string();
+        std::ofstream(path) << text;
+        return path;
+    }
+    // Exit 2, stderr contains `want`, and no export file.
+    void expectBadInput(const std::vector<std::string>& args, const std::string& want) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), {"--steps", "2", "--export", out_csv});
+        const Result r = run(a);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << "stderr: " << r.err;
+        EXPECT_FALSE(fs::exists(out_csv)) << "bad input left an output file";
+    }
+};
+}  // namespace
+
+TEST_F(Cli, HeadlessRunExportsAndSummarises) {
+    const Result r = run({"--headless", "--steps", "5", "--boids", "100", "--export", out_csv});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("steps/s"), std::string::npos);
+    EXPECT_NE(r.out.find("mean neighbours"), std::string::npos);
+    EXPECT_NE(r.out.find("polarization"), std::string::npos);
+    EXPECT_EQ(readStateCsv(out_csv, Params{}).size(), 100u);
+}
+
+TEST_F(Cli, ImportThenExportContinuesTheState) {
+    ASSERT_EQ(run({"--steps", "3", "--boids", "50", "--export", out_csv}).code, 0);
+    const std::string second = (dir / "second.csv").string();
+    const Result r = run({"--import", out_csv, "--steps", "3", "--export", second});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("50 boids"), std::string::npos);
+    EXPECT_EQ(readStateCsv(second, Params{}).size(), 50u);
+}
+
+TEST_F(Cli, ListsParamsAndPresets) {
+    Result r = run({"--list-params"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("separation.radius"), std::string::npos);
+    EXPECT_NE(r.out.find("[0, 360]"), std::string::npos);
+    r = run({"--list-presets"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("default"), std::string::npos);
+    r = run({"--version"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("murmur"), std::string::npos);
+}
+
+TEST_F(Cli, BadFlagsExit2) {
+    expectBadInput({"--frobnicate"}, "frobnicate");
+    expectBadInput({"--boids", "-5"}, "[0, 100000000]");
+    expectBadInput({"--boids", "lots"}, "not a number");
+    expectBadInput({"--boids", "200000000"}, "[0, 100000000]");
+    expectBadInput({"--dims", "4"}, "2|3");
+    expectBadInput({"--seed", "-1"}, "seed");
+    expectBadInput({"--set", "fov_deg=500"}, "fov_deg: 500 is out of range [0, 360]");
+    expectBadInput({"--set", "nonsense=1"}, "unknown key 'nonsense'");
+    expectBadInput({"--set", "dt"}, "expected key=value");
+    expectBadInput({"--set", "world_size=10", "--set", "cohesion.radius=8"}, "half the world");
+    expectBadInput({"--backend", "quantum"}, "backend");
+    expectBadInput({"--steps", "-3"}, "steps");
+    expectBadInput({"--preset", "no_such"}, "no built-in preset 'no_such'");
+}
+
+TEST_F(Cli, BadFilesExit2) {
+    expectBadInput({"--import", (dir / "missing.csv").string()}, "cannot open");
+    expectBadInput({"--import", write("bad.csv", "id,species,x,y,z,vx,vy,vz\n0,0,1,1,0,zz,0,0\n")}, "bad.csv:2: vx");
+    expectBadInput({"--preset", write("bad.json", R"({"separation": {"weight": 500}})")},
+                   "separation.weight: 500 is out of range [0, 100]");
+    const std::string ok_csv = write("ok.csv", "id,species,x,y,z,vx,vy,vz\n0,0,1,1,0,1,0,0\n1,0,2,2,0,1,0,0\n");
+    expectBadInput({"--import", ok_csv, "--boids", "7"}, "conflicts");
+    // Export into a missing directory is refused before any work.
+    const Result r = run({"--steps", "1", "--export", (dir / "no" / "x.csv").string()});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos);
+}
+
+TEST_F(Cli, BadExportKeepsExistingFile) {
+    write("out.csv", "precious\n");
+    const Result r = run({"--steps", "1", "--set", "dims=9", "--export", out_csv});
+    EXPECT_EQ(r.code, 2);
+    std::ifstream in(out_csv);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "precious");
+}

@@ -1,0 +1,164 @@
+// The uniform grid finds exactly the brute-force neighbour sets, on random states and on states
+// built to hurt: boids on cell borders, on world edges, outside the box (soft), tiny grids.
+#include "cpu/cpu_simulation.hpp"
+#include "cpu/grid.hpp"
+#include "model/grid_spec.hpp"
+#include "model/rng.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+using namespace murmur;
+using namespace murmur::test;
+
+namespace {
+
+// Random flock plus boids placed exactly on cell borders and world edges (and, in soft mode,
+// outside the box).
+Flock hurtfulFlock(const Params& p, std::uint32_t n_random, std::uint64_t seed) {
+    Flock f;
+    Pcg32 rng(seed, 7);
+    const float L = p.world_size;
+    const GridSpec g = makeGridSpec(p);
+    auto add = [&](glm::vec3 pos) {
+        glm::vec3 v{rng.uniform() * 2 - 1, rng.uniform() * 2 - 1, p.dims == 3 ? rng.uniform() * 2 - 1 : 0.0f};
+        if (p.dims == 2) pos.z = 0.0f;
+        f.push_back(boid(std::uint32_t(f.size()), pos, v));
+    };
+    for (std::uint32_t i = 0; i < n_random; ++i) add({rng.uniform() * L, rng.uniform() * L, rng.uniform() * L});
+    const float edge = L / float(g.cells.x);
+    for (std::uint32_t c = 0; c <= g.cells.x; ++c) {  // on cell borders, and a hair either side
+        const float x = float(c) * edge;
+        for (float e : {0.0f, -1e-4f, 1e-4f}) add({std::min(x + e, L - 1e-4f), x * 0.5f + e, std::min(x + e, L * 0.9f)});
+    }
+    for (float x : {0.0f, L - 1e-3f, L * 0.5f})  // on world edges and corners
+        for (float y : {0.0f, L - 1e-3f}) add({x, y, y});
+    if (p.bounds == Bounds::Soft)
+        for (float x : {-5.0f, -0.5f, L + 0.5f, L + 7.0f}) add({x, L * 0.5f, x});
+    return f;
+}
+
+std::vector<std::set<std::uint32_t>> neighbourSets(const Flock& f, const Params& p, bool use_grid) {
+    const RuleContext ctx(p);
+    std::vector<std::set<std::uint32_t>> sets(f.size());
+    UniformGrid grid;
+    grid.build(makeGridSpec(p), f, ctx.L);
+    for (std::uint32_t i = 0; i < f.size(); ++i) {
+        auto visit = [&](std::uint32_t j) {
+            if (j != i && isNeighbour(ctx, f[i], f[j])) {
+                EXPECT_TRUE(sets[i].insert(j).second) << "visited twice";
+            }
+        };
+        if (use_grid) grid.forEachCandidate(f[i].p, visit);
+        else
+            for (std::uint32_t j = 0; j < f.size(); ++j) visit(j);
+    }
+    return sets;
+}
+
+struct Case {
+    int dims;
+    Bounds bounds;
+    float world, radius, fov;
+};
+
+}  // namespace
+
+class GridVsBruteForce : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GridVsBruteForce, SameNeighbourSets) {
+    const Case c = GetParam();
+    Params p = quietParams();
+    p.dims = c.dims;
+    p.bounds = c.bounds;
+    p.world_size = c.world;
+    p.cohesion = {c.radius, 1.0f};
+    p.separation = {c.radius * 0.5f, 1.0f};
+    p.fov_deg = c.fov;
+    p.boids = 600;
+    const Flock f = hurtfulFlock(p, 600, std::uint64_t(c.dims * 100 + int(c.radius)));
+    const auto grid = neighbourSets(f, p, true);
+    const auto brute = neighbourSets(f, p, false);
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        EXPECT_EQ(grid[i], brute[i]) << "boid " << i << " at " << f[i].p.x << "," << f[i].p.y << "," << f[i].p.z;
+        total += brute[i].size();
+    }
+    EXPECT_GT(total, f.size()) << "the case should have neighbours to find";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    States, GridVsBruteForce,
+    ::testing::Values(Case{2, Bounds::Wrap, 100, 10, 360}, Case{2, Bounds::Wrap, 100, 10, 200},
+                      Case{2, Bounds::Soft, 100, 10, 360}, Case{3, Bounds::Wrap, 40, 8, 360},
+                      Case{3, Bounds::Soft, 40, 8, 270},
+                      Case{2, Bounds::Wrap, 100, 50, 360},   // 2 cells per axis: wrap must not double count
+                      Case{2, Bounds::Wrap, 100, 33.4f, 360},  // 2 cells after the slack
+                      Case{3, Bounds::Wrap, 30, 12, 360},    // 2x2x2
+                      Case{2, Bounds::Soft, 100, 150, 360},  // one cell: radius beyond the world
+                      Case{2, Bounds::Wrap, 100, 12.5f, 360}));  // L / r a whole number
+
+TEST(Grid, CountingSortPutsEachBoidOnceInItsCell) {
+    Params p = quietParams();
+    p.cohesion = {10.0f, 1.0f};
+    const Flock f = hurtfulFlock(p, 300, 3);
+    UniformGrid grid;
+    grid.build(makeGridSpec(p), f, RuleContext(p).L);
+    std::vector<std::uint32_t> seen(f.size(), 0);
+    for (std::uint32_t cell = 0; cell < grid.counts().size(); ++cell)
+        for (std::uint32_t k = grid.starts()[cell]; k < grid.starts()[cell] + grid.counts()[cell]; ++k) {
+            ++seen[grid.sorted()[k]];
+            EXPECT_EQ(grid.cellIndex(f[grid.sorted()[k]].p), cell);
+        }
+    for (std::uint32_t s : seen) EXPECT_EQ(s, 1u);
+}
+
+TEST(Grid, ExclusiveScan) {
+    EXPECT_EQ(exclusiveScan({}), std::vector<std::uint32_t>{});
+    EXPECT_EQ(exclusiveScan({5}), std::vector<std::uint32_t>{0});
+    EXPECT_EQ(exclusiveScan({3, 0, 2, 7}), (std::vector<std::uint32_t>{0, 3, 3, 5}));
+}
+
+TEST(Grid, SpecKeepsCellsAtLeastTheRadiusAndWithinBudget) {
+    Params p = quietParams();
+    p.world_size = 100.0f;
+    p.cohesion = {10.0f, 1.0f};
+    GridSpec g = makeGridSpec(p);
+    EXPECT_EQ(g.cells.x, 9u);  // floor(100 / (10 * (1 + 1e-5))) = 9: the edge stays above r
+    EXPECT_EQ(g.cells.z, 1u);
+    EXPECT_GE(100.0f / float(g.cells.x), 10.0f);
+    p.cohesion = {0.001f, 1.0f};  // tiny radius: cells capped by the budget
+    p.dims = 3;
+    p.boids = 10;
+    g = makeGridSpec(p);
+    EXPECT_LE(g.total(), cellBudget(10));
+    EXPECT_EQ(g.cells.x, 16u);  // 16^3 = 4096
+    p.cohesion = {0.0f, 0.0f};  // radius 0: any grid is fine, still within budget
+    EXPECT_LE(makeGridSpec(p).total(), cellBudget(10));
+}
+
+TEST(Grid, StepMatchesBruteForceStep) {
+    Params p;
+    p.boids = 400;
+    p.world_size = 60.0f;
+    Flock f = hurtfulFlock(p, 400, 11);
+    CpuSimulation grid, brute(NeighbourSearch::BruteForce);
+    grid.upload(f, p);
+    brute.upload(f, p);
+    grid.step(3);
+    brute.step(3);
+    const Flock a = grid.download(), b = brute.download();
+    ASSERT_EQ(a.size(), b.size());
+    // Same neighbours, summed in another order: float rounding only (tolerance 1e-3 units).
+    float max_err = 0.0f;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const glm::vec3 d = offsetBetween(RuleContext(p), a[i].p, b[i].p);
+        max_err = std::max({max_err, std::fabs(d.x), std::fabs(d.y)});
+    }
+    EXPECT_LT(max_err, 1e-3f);
+    EXPECT_EQ(grid.neighbourCounts(), brute.neighbourCounts());
+}

@@ -1,0 +1,114 @@
+// Invariants of the model: 2D keeps z exactly 0; spawn is deterministic to the byte; degenerate
+// states and parameters never give NaN or Inf.
+#include "cpu/cpu_simulation.hpp"
+#include "model/spawn.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+
+#include <cstring>
+
+using namespace murmur;
+using namespace murmur::test;
+
+namespace {
+std::uint64_t fnv1a(const Flock& f) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (const Boid& b : f) {
+        unsigned char bytes[sizeof(float) * 6 + 8];
+        const float vals[6] = {b.p.x, b.p.y, b.p.z, b.v.x, b.v.y, b.v.z};
+        std::memcpy(bytes, vals, sizeof vals);
+        std::memcpy(bytes + sizeof vals, &b.id, 4);
+        std::memcpy(bytes + sizeof vals + 4, &b.species, 4);
+        for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+    }
+    return h;
+}
+}  // namespace
+
+TEST(Invariants, TwoDimensionsKeepZExactlyZero) {
+    Params p;
+    p.boids = 300;
+    p.world_size = 50.0f;
+    for (Style s : {Style::Steering, Style::Offset})
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft}) {
+            p.style = s;
+            p.bounds = b;
+            CpuSimulation sim;
+            sim.upload(spawn(p), p);
+            sim.step(50);
+            for (const Boid& boid : sim.download()) {
+                ASSERT_EQ(boid.p.z, 0.0f);
+                ASSERT_EQ(boid.v.z, 0.0f);
+            }
+        }
+}
+
+TEST(Invariants, SpawnIsDeterministicToTheByte) {
+    Params p;
+    p.boids = 1000;
+    EXPECT_EQ(fnv1a(spawn(p)), fnv1a(spawn(p)));
+    // Golden values: the same bytes on every machine and compiler (only +,-,*,/,sqrt are used).
+    EXPECT_EQ(fnv1a(spawn(p)), 0x54d0a2b05bedf4dbull);
+    p.dims = 3;
+    EXPECT_EQ(fnv1a(spawn(p)), 0xeb585fe24290e277ull);
+    p.seed = 2;
+    EXPECT_NE(fnv1a(spawn(p)), 0xeb585fe24290e277ull);
+    // Spawned boids are inside the box at speeds within the range.
+    for (const Boid& b : spawn(p)) {
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_GE(b.p[k], 0.0f);
+            EXPECT_LT(b.p[k], p.world_size);
+        }
+        const float s = glm::length(b.v);
+        EXPECT_GE(s, p.min_speed * (1 - 1e-6f));
+        EXPECT_LE(s, p.max_speed * (1 + 1e-6f));
+    }
+}
+
+TEST(Invariants, DegenerateStatesStayFinite) {
+    for (int dims : {2, 3})
+        for (Style style : {Style::Steering, Style::Offset})
+            for (Bounds bounds : {Bounds::Wrap, Bounds::Soft}) {
+                Params p;
+                p.dims = dims;
+                p.style = style;
+                p.bounds = bounds;
+                p.world_size = 50.0f;
+                p.min_speed = 0.0f;
+                // All boids at one point, at rest: |d| = 0 everywhere.
+                Flock f;
+                for (std::uint32_t i = 0; i < 50; ++i) f.push_back(boid(i, {25, 25, dims == 3 ? 25.0f : 0.0f}));
+                // A pair coincident and moving, and boids on the world's corner.
+                f.push_back(boid(50, {10, 10, 0}, {1, 0, 0}));
+                f.push_back(boid(51, {10, 10, 0}, {0, 1, 0}));
+                f.push_back(boid(52, {0, 0, 0}, {-3, -3, 0}));
+                for (float fov : {0.0f, 360.0f})
+                    for (float r : {0.0f, 5.0f}) {
+                        p.fov_deg = fov;
+                        p.separation = {r, 1.0f};
+                        p.alignment = {r, 1.0f};
+                        p.cohesion = {r, 1.0f};
+                        CpuSimulation sim;
+                        sim.upload(f, p);
+                        sim.step(30);
+                        for (const Boid& b : sim.download())
+                            ASSERT_TRUE(finite(b)) << "dims " << dims << " fov " << fov << " r " << r << " id " << b.id;
+                    }
+            }
+}
+
+TEST(Invariants, EmptyAndSingleFlocks) {
+    Params p;
+    CpuSimulation sim;
+    sim.upload({}, p);
+    sim.step(5);
+    EXPECT_TRUE(sim.download().empty());
+    sim.upload({boid(0, {5, 5, 0}, {1, 0, 0})}, p);
+    sim.step(5);
+    ASSERT_EQ(sim.download().size(), 1u);
+    EXPECT_TRUE(finite(sim.download()[0]));
+    EXPECT_EQ(sim.neighbourCounts(), std::vector<std::uint32_t>{0});
+}

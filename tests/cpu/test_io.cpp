@@ -1,0 +1,144 @@
+// State CSV and preset JSON: round trips, and every kind of bad file gets a message with its
+// line number or key and the valid range. Saving is atomic.
+#include "io/atomic_file.hpp"
+#include "io/input_error.hpp"
+#include "io/preset_json.hpp"
+#include "io/state_csv.hpp"
+#include "model/spawn.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+using namespace murmur;
+namespace fs = std::filesystem;
+
+namespace {
+// The InputError message from parsing text, or "" if it parsed.
+std::string csvError(const std::string& text, const Params& p = Params{}) {
+    try {
+        parseStateCsv(text, p, "f.csv");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+std::string presetError(const std::string& text) {
+    try {
+        parsePreset(text, Params{}, "p.json");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+const std::string kHeader = "id,species,x,y,z,vx,vy,vz\n";
+
+struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("murmur_test_" + std::to_string(::getpid()));
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() { fs::remove_all(path); }
+};
+}  // namespace
+
+TEST(StateCsv, RoundTripIsExact) {
+    Params p;
+    p.dims = 3;
+    p.boids = 200;
+    const Flock f = spawn(p);
+    const Flock back = parseStateCsv(formatStateCsv(f), p, "mem");
+    ASSERT_EQ(back.size(), f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        EXPECT_EQ(back[i].id, f[i].id);
+        EXPECT_EQ(back[i].p, f[i].p);  // %.9g round-trips floats exactly
+        EXPECT_EQ(back[i].v, f[i].v);
+    }
+}
+
+TEST(StateCsv, ColumnsInAnyOrderAndCrlf) {
+    const Flock f = parseStateCsv("vz,vy,vx,z,y,x,species,id\r\n0,2,1,0,20,10,0,1\r\n0,0,0,0,5,5,1,0\r\n", Params{}, "m");
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[1].p, glm::vec3(10, 20, 0));
+    EXPECT_EQ(f[1].v, glm::vec3(1, 2, 0));
+    EXPECT_EQ(f[0].species, 1u);
+}
+
+TEST(StateCsv, BadFilesNameLineAndProblem) {
+    EXPECT_NE(csvError(""), "");
+    EXPECT_NE(csvError("id,species,x,y,z,vx,vy\n").find("f.csv:1: missing column 'vz'"), std::string::npos);
+    EXPECT_NE(csvError("id,species,x,y,z,vx,vy,vz,w\n").find("unknown column 'w'"), std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,1,1,0,0,0,0\n1,0,abc,1,0,0,0,0\n").find("f.csv:3: x: 'abc' is not a number"),
+              std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,1,1,0,0,0\n").find("f.csv:2: expected 8 fields, found 7"), std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,nan,1,0,0,0,0\n").find("f.csv:2: x: 'nan' is not a finite number"), std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,1,1,0,inf,0,0\n").find("not a finite number"), std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,1,1,0,0,0,0\n0,0,2,2,0,0,0,0\n").find("f.csv:3: duplicate id 0 (first on line 2)"),
+              std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,1,1,0,0,0,0\n5,0,2,2,0,0,0,0\n").find("id 5 is out of range [0, 1]"), std::string::npos);
+    // World 200: allowed positions [-200, 400].
+    EXPECT_NE(csvError(kHeader + "0,0,1000,1,0,0,0,0\n").find("x = 1000 is far outside the world [0, 200); allowed range [-200, 400]"),
+              std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,1,1,3,0,0,0\n").find("must be 0 when dims is 2"), std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,9,1,1,0,0,0,0\n").find("species: 9 is out of range [0, 3]"), std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,0,1,1,0,1e9,0,0\n").find("vx = 1e+09 is out of range"), std::string::npos);
+    EXPECT_EQ(csvError(kHeader + "0,0,-50,250,0,1,0,0\n"), "");  // outside the box, but near: allowed
+}
+
+TEST(Preset, NestedKeysApply) {
+    const Params p = parsePreset(R"({"separation": {"radius": 3, "weight": 2}, "style": "offset", "dims": 3,
+                                     "boids": 10, "description": "x"})",
+                                 Params{}, "p");
+    EXPECT_EQ(p.separation.radius, 3.0f);
+    EXPECT_EQ(p.separation.weight, 2.0f);
+    EXPECT_EQ(p.style, Style::Offset);
+    EXPECT_EQ(p.dims, 3);
+    EXPECT_EQ(p.boids, 10u);
+    EXPECT_EQ(p.alignment.radius, Params{}.alignment.radius);  // untouched keys keep the base
+}
+
+TEST(Preset, ErrorsNameKeyAndRange) {
+    EXPECT_NE(presetError(R"({"colour": 3})").find("colour: unknown key"), std::string::npos);
+    EXPECT_NE(presetError(R"({"separation": {"radios": 3}})").find("separation.radios: unknown key"), std::string::npos);
+    EXPECT_NE(presetError(R"({"fov_deg": 720})").find("fov_deg: 720 is out of range [0, 360] degrees"), std::string::npos);
+    EXPECT_NE(presetError(R"({"bounds": "bouncy"})").find("bounds: 'bouncy' is not one of wrap|soft"), std::string::npos);
+    EXPECT_NE(presetError(R"({"dt": "fast"})").find("dt: expected a number in [0.0001, 1]"), std::string::npos);
+    EXPECT_NE(presetError(R"({"world_size": 10, "cohesion": {"radius": 6}})").find("cohesion.radius: 6 exceeds half the world"),
+              std::string::npos);
+    EXPECT_NE(presetError("{\"dims\": 2,\n \"boids\": }").find("not valid JSON"), std::string::npos);
+    EXPECT_NE(presetError("[1,2]").find("must be a JSON object"), std::string::npos);
+    // Several problems are all reported.
+    const std::string many = presetError(R"({"dims": 5, "max_speed": -1})");
+    EXPECT_NE(many.find("dims"), std::string::npos);
+    EXPECT_NE(many.find("max_speed"), std::string::npos);
+}
+
+TEST(Preset, SaveLoadRoundTripAndAtomic) {
+    TempDir dir;
+    Params p;
+    p.dims = 3;
+    p.world_size = 77.5f;
+    p.bounds = Bounds::Soft;
+    p.seed = 123456789012345ull;
+    const std::string path = (dir.path / "mine.json").string();
+    savePresetFile(path, p);
+    EXPECT_EQ(loadPresetFile(path, Params{}), p);
+    // Saving over an existing file replaces it whole and leaves no temporary behind.
+    p.boids = 42;
+    savePresetFile(path, p);
+    EXPECT_EQ(loadPresetFile(path, Params{}).boids, 42u);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
+    // A target in a missing directory fails with a message and writes nothing.
+    EXPECT_THROW(savePresetFile((dir.path / "nope" / "x.json").string(), p), std::runtime_error);
+}
+
+TEST(Preset, BuiltInPresetsAreValid) {
+    // MURMUR_PRESET_DIR points at the source presets/ (set by CTest).
+    const auto presets = listPresets();
+    ASSERT_FALSE(presets.empty());
+    for (const auto& [name, desc] : presets) {
+        EXPECT_FALSE(desc.empty()) << name << " has no description";
+        EXPECT_NO_THROW(loadPresetFile(resolvePreset(name), Params{})) << name;
+    }
+    EXPECT_EQ(loadPresetFile(resolvePreset("default"), Params{}), Params{}) << "default.json must match Params{}";
+    EXPECT_THROW(resolvePreset("no_such_preset"), InputError);
+}

@@ -1,0 +1,79 @@
+// Parameter table and validation: every problem names its field and the valid range.
+#include "model/param_table.hpp"
+#include "model/params.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+using namespace murmur;
+
+namespace {
+bool hasProblem(const std::vector<ParamProblem>& ps, const std::string& field, const std::string& text) {
+    for (const auto& p : ps)
+        if (p.field == field && p.message.find(text) != std::string::npos) return true;
+    return false;
+}
+}  // namespace
+
+TEST(Params, DefaultsAreValid) { EXPECT_TRUE(validate(Params{}).empty()) << describe(validate(Params{})); }
+
+TEST(Params, TableKeysAreUniqueAndRoundTrip) {
+    std::set<std::string> keys;
+    Params p;
+    for (const ParamInfo& info : paramTable()) {
+        EXPECT_TRUE(keys.insert(info.key).second) << info.key;
+        EXPECT_EQ(findParam(info.key), &info);
+        // Writing a key's own default through its text form gives back the same params.
+        Params q = p;
+        ASSERT_FALSE(setFromText(info, formatValue(info, p), q).has_value()) << info.key;
+        EXPECT_EQ(q, p) << info.key;
+    }
+    EXPECT_EQ(findParam("nope"), nullptr);
+}
+
+TEST(Params, EachRangeIsEnforcedWithFieldAndRange) {
+    Params p;
+    p.dims = 4;
+    p.world_size = 200000.0f;
+    p.fov_deg = 400.0f;
+    p.dt = 0.0f;
+    p.separation.weight = -1.0f;
+    const auto problems = validate(p);
+    EXPECT_TRUE(hasProblem(problems, "dims", "2|3"));
+    EXPECT_TRUE(hasProblem(problems, "world_size", "[1, 100000]"));
+    EXPECT_TRUE(hasProblem(problems, "fov_deg", "[0, 360]"));
+    EXPECT_TRUE(hasProblem(problems, "dt", "[0.0001, 1]"));
+    EXPECT_TRUE(hasProblem(problems, "separation.weight", "[0, 100]"));
+    EXPECT_EQ(problems.size(), 5u) << describe(problems);
+}
+
+TEST(Params, CrossFieldRules) {
+    Params p;
+    p.world_size = 20.0f;
+    p.cohesion.radius = 10.5f;  // above half the world in wrap mode
+    p.min_speed = 11.0f;        // above max_speed 10
+    auto problems = validate(p);
+    EXPECT_TRUE(hasProblem(problems, "cohesion.radius", "[0, world_size/2]"));
+    EXPECT_TRUE(hasProblem(problems, "min_speed", "[0, max_speed]"));
+    p.bounds = Bounds::Soft;  // soft bounds allow any radius, but the margin is bounded
+    p.margin = 11.0f;
+    problems = validate(p);
+    EXPECT_FALSE(hasProblem(problems, "cohesion.radius", ""));
+    EXPECT_TRUE(hasProblem(problems, "margin", "[0, world_size/2]"));
+}
+
+TEST(Params, SetFromTextRejectsBadText) {
+    Params p;
+    const ParamInfo& style = *findParam("style");
+    EXPECT_FALSE(setFromText(style, "offset", p).has_value());
+    EXPECT_EQ(p.style, Style::Offset);
+    EXPECT_NE(setFromText(style, "fancy", p)->find("steering|offset"), std::string::npos);
+    const ParamInfo& boids = *findParam("boids");
+    EXPECT_NE(setFromText(boids, "12x", p)->find("not a number"), std::string::npos);
+    EXPECT_NE(setFromText(boids, "1.5", p)->find("whole number"), std::string::npos);
+    EXPECT_NE(setFromText(boids, "-1", p)->find("[0, 100000000]"), std::string::npos);
+    EXPECT_NE(setFromText(*findParam("dt"), "nan", p)->find("out of range"), std::string::npos);
+    EXPECT_NE(setFromText(*findParam("dt"), "inf", p)->find("out of range"), std::string::npos);
+}

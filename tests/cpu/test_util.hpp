@@ -1,0 +1,50 @@
+// Small helpers shared by the CPU tests: a parameter set with every rule switched off, boid
+// construction, and the neighbour set of a boid by either search.
+#pragma once
+
+#include "cpu/flock_rules.hpp"
+#include "model/boid.hpp"
+#include "model/params.hpp"
+
+#include <cmath>
+
+namespace murmur::test {
+
+// 2D, wrap, 100 units, full field of view, no rule active: tests switch on what they test.
+inline Params quietParams() {
+    Params p;
+    p.dims = 2;
+    p.world_size = 100.0f;
+    p.bounds = Bounds::Wrap;
+    p.separation = {0.0f, 0.0f};
+    p.alignment = {0.0f, 0.0f};
+    p.cohesion = {0.0f, 0.0f};
+    p.fov_deg = 360.0f;
+    p.min_speed = 0.0f;
+    p.max_speed = 10.0f;
+    p.max_force = 100.0f;
+    p.dt = 0.1f;
+    return p;
+}
+
+inline Boid boid(std::uint32_t id, glm::vec3 p, glm::vec3 v = glm::vec3(0.0f)) {
+    Boid b;
+    b.id = id;
+    b.p = p;
+    b.v = v;
+    return b;
+}
+
+// True if other is within self's largest radius and field of view.
+inline bool isNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other) {
+    NeighbourSums s;
+    accumulate(ctx, self, other, s);
+    return s.neighbours == 1;
+}
+
+inline bool finite(const Boid& b) {
+    return std::isfinite(b.p.x) && std::isfinite(b.p.y) && std::isfinite(b.p.z) && std::isfinite(b.v.x) &&
+           std::isfinite(b.v.y) && std::isfinite(b.v.z);
+}
+
+}  // namespace murmur::test
