@@ -16,7 +16,7 @@ expect() {  # expect CODE PATTERN -- args...
         fails=$((fails + 1))
     fi
 }
-expect 0 "polarization" -- --headless --steps 3 --boids 50 --export "$tmp/ok.csv"
+expect 0 "polarization" -- --backend cpu --headless --steps 3 --boids 50 --export "$tmp/ok.csv"
 [ -f "$tmp/ok.csv" ] || { echo "FAIL: no export written"; fails=$((fails + 1)); }
 expect 0 "separation.radius" -- --list-params
 expect 0 "default" -- --list-presets

@@ -70,7 +70,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     CLI::App app{"murmur: Reynolds' boids on the GPU, with a CPU reference", "murmur"};
     app.set_version_flag("--version", std::string("murmur ") + MURMUR_VERSION + " (" + MURMUR_REVISION + ")");
     std::optional<std::string> boids, dims, seed;
-    std::string preset, backend = "cpu";
+    std::string preset, backend = "gpu";
     std::vector<std::string> sets;
     bool list_presets = false, list_params = false;
     Options opt;
@@ -79,7 +79,10 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.add_option("--preset", preset, "built-in preset NAME or a preset FILE.json");
     app.add_option("--set", sets, "key=value, any key of --list-params; repeatable");
     app.add_option("--seed", seed, "spawn seed [0, 2^53-1]");
-    app.add_option("--backend", backend, "simulation backend: cpu")->check(CLI::IsMember({"cpu"}));
+    app.add_option("--backend", backend, "simulation backend: gpu (compute shaders, default) or cpu (the reference)")
+        ->check(CLI::IsMember({"cpu", "gpu"}));
+    app.add_option("--shader-dir", opt.shader_dir, "read shaders from this folder instead of the embedded copies")
+        ->check(CLI::ExistingDirectory);
     app.add_flag("--headless", opt.headless, "run without a window and print a summary");
     app.add_option("--steps", opt.steps, "steps to run headless [0, 1000000000]")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
     app.add_option("--import", opt.import_path, "start from a state CSV (id,species,x,y,z,vx,vy,vz)");

@@ -13,7 +13,7 @@ enum class Backend { Cpu, Gpu };
 
 struct Options {
     Params params;
-    Backend backend = Backend::Cpu;
+    Backend backend = Backend::Gpu;
     bool headless = false;
     std::uint64_t steps = 300;
     std::string import_path;

@@ -1,7 +1,12 @@
-// Headless run and its end-of-run summary (steps/s, mean neighbours, polarization).
+// Headless run and its end-of-run summary (steps/s, mean neighbours, polarization, and per-pass
+// GPU milliseconds on the GPU backend).
 #include "app/run_headless.hpp"
 
 #include "cpu/cpu_simulation.hpp"
+#include "gl/debug.hpp"
+#include "gl/egl_context.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "io/input_error.hpp"
 #include "io/state_csv.hpp"
 #include "model/flock_stats.hpp"
 #include "model/spawn.hpp"
@@ -15,7 +20,31 @@ namespace murmur {
 
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
     const Params& p = opt.params;
-    std::unique_ptr<Simulation> sim = std::make_unique<CpuSimulation>();
+    std::unique_ptr<gl::HeadlessContext> context;
+    std::unique_ptr<Simulation> sim;
+    gpu::GpuSimulation* gpu_sim = nullptr;
+    if (opt.backend == Backend::Gpu) {
+        try {
+            context = std::make_unique<gl::HeadlessContext>();
+        } catch (const gl::ContextError& e) {
+            err << "murmur: error: " << e.what() << "\n(use --backend cpu to run the CPU reference)\n";
+            return 1;
+        }
+        gl::enableDebugOutput();
+        out << "murmur: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
+            << context->platform() << ")\n";
+        try {
+            gpu::checkCapacity(p);  // before spawning: a flock that cannot fit is never built
+        } catch (const gpu::CapacityError& e) {
+            throw InputError(std::string("--boids: ") + e.what());
+        }
+        auto g = std::make_unique<gpu::GpuSimulation>(gl::ShaderLibrary(opt.shader_dir));
+        g->enableTiming(true);
+        gpu_sim = g.get();
+        sim = std::move(g);
+    } else {
+        sim = std::make_unique<CpuSimulation>();
+    }
     const Flock start = imported ? *imported : spawn(p);
     char line[256];
     std::snprintf(line, sizeof line, "murmur: backend %s, %u boids, %dD, %s bounds, %s style, seed %llu%s\n",
@@ -23,13 +52,17 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
                   p.style == Style::Steering ? "steering" : "offset", static_cast<unsigned long long>(p.seed),
                   imported ? ", imported state" : "");
     out << line;
-    sim->upload(start, p);
+    try {
+        sim->upload(start, p);
+    } catch (const gpu::CapacityError& e) {
+        throw InputError(std::string("--boids: ") + e.what());
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
     sim->step(int(opt.steps));
+    const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    const Flock end = sim->download();
     for (const Boid& b : end)
         if (!std::isfinite(b.p.x + b.p.y + b.p.z + b.v.x + b.v.y + b.v.z)) {
             err << "murmur: error: boid " << b.id << " is not finite after " << opt.steps << " steps\n";
@@ -42,6 +75,24 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     std::snprintf(line, sizeof line, "mean neighbours %.2f, polarization %.3f\n", meanOf(sim->neighbourCounts()),
                   polarization(end));
     out << line;
+    if (gpu_sim && gpu_sim->timer()) {
+        gl::PassTimer& t = *gpu_sim->timer();
+        t.finish();
+        const auto ms = t.meanMs();
+        std::string s = "gpu ms per step (mean of " + std::to_string(t.framesCollected()) + "):";
+        double total = 0;
+        for (std::size_t i = 0; i < ms.size(); ++i) {
+            std::snprintf(line, sizeof line, " %s %.3f", t.names()[i].c_str(), ms[i]);
+            s += line;
+            total += ms[i];
+        }
+        std::snprintf(line, sizeof line, ", total %.3f\n", total);
+        out << s << line;
+    }
+    if (gpu_sim && gl::takeErrorCount() > 0) {
+        err << "murmur: error: the GL driver reported errors (above)\n";
+        return 1;
+    }
     if (!opt.export_path.empty()) {
         writeStateCsv(opt.export_path, end);
         out << "wrote " << opt.export_path << " (" << end.size() << " boids)\n";

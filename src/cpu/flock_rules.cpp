@@ -62,7 +62,7 @@ RuleContext::RuleContext(const Params& params)
     const float r_max = params.largestRadius();
     r2_max = r_max * r_max;
     use_fov = params.fov_deg < 360.0f;
-    cos_half_fov = float(std::cos(double(params.fov_deg) * 0.5 * 3.14159265358979323846 / 180.0));
+    cos_half_fov = params.cosHalfFov();
 }
 
 glm::vec3 offsetBetween(const RuleContext& ctx, glm::vec3 from, glm::vec3 to) {

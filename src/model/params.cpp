@@ -5,12 +5,17 @@
 #include "model/param_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace murmur {
 
 float Params::largestRadius() const {
     return std::max({separation.radius, alignment.radius, cohesion.radius});
+}
+
+float Params::cosHalfFov() const {
+    return float(std::cos(double(fov_deg) * 0.5 * 3.14159265358979323846 / 180.0));
 }
 
 std::vector<ParamProblem> validate(const Params& p) {

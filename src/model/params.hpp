@@ -36,6 +36,8 @@ struct Params {
     std::uint32_t boids = 2000;      // count
 
     float largestRadius() const;
+    // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.
+    float cosHalfFov() const;
     // World extent per axis: (L, L, L) in 3D, (L, L, 0) in 2D.
     float extent(int axis) const { return axis < dims ? world_size : 0.0f; }
     bool operator==(const Params&) const = default;

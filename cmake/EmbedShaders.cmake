@@ -1,0 +1,14 @@
+# Script mode: writes OUTPUT, a C++ file embedding every file in SHADERS as a raw string literal.
+# cmake -DOUTPUT=... -DSHADERS="a;b" -P EmbedShaders.cmake
+set(body "")
+foreach(path ${SHADERS})
+  get_filename_component(name ${path} NAME)
+  file(READ ${path} text)
+  string(APPEND body "    {\"${name}\", R\"murmur_glsl(${text})murmur_glsl\"},\n")
+endforeach()
+file(WRITE ${OUTPUT}.new "// Generated from shaders/ by cmake/EmbedShaders.cmake; do not edit.\n"
+  "#include \"gl/embedded_shaders.hpp\"\n\nnamespace murmur::gl {\n"
+  "std::span<const EmbeddedShader> embeddedShaders() {\n"
+  "    static const EmbeddedShader shaders[] = {\n${body}    };\n    return shaders;\n}\n}  // namespace murmur::gl\n")
+file(COPY_FILE ${OUTPUT}.new ${OUTPUT} ONLY_IF_DIFFERENT)
+file(REMOVE ${OUTPUT}.new)

@@ -1,0 +1,29 @@
+// Helpers every pass shares: the parameter block, the flat invocation index across split
+// dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
+// STYLE_OFFSET (0|1).
+#include "layout.glsl"
+
+layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
+
+// Flat index of this invocation, for dispatches split into rows of MAX_DISPATCH_X groups.
+uint flatIndex(uint group_size) {
+    uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    return group * group_size + gl_LocalInvocationID.x;
+}
+
+// Cell coordinate of a position: wrap mode bins the folded position; soft mode clamps boids
+// outside the box into the edge cells.
+uvec3 cellOf(vec3 p) {
+    uvec3 c = uvec3(0u);
+    for (int k = 0; k < DIMS; ++k) {
+        float x = p[k];
+#if BOUNDS_WRAP
+        x -= P.world[k] * floor(x * P.inv_world[k]);
+#endif
+        float f = floor(x * P.inv_cell[k]);
+        c[k] = uint(clamp(f, 0.0, float(P.cells[k] - 1u)));
+    }
+    return c;
+}
+
+uint cellIndex(uvec3 c) { return (c.z * P.cells.y + c.y) * P.cells.x + c.x; }

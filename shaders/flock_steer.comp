@@ -1,0 +1,163 @@
+#version 430
+// Pass 4: for each boid (in cell order) gather separation, alignment and cohesion over the
+// 3x3(x3) cells around it, then steer and integrate (semi-implicit Euler) into the state
+// buffers: reads the sorted copy, writes the other set. The formulas are docs/model.md's, and
+// match src/cpu/flock_rules.cpp line for line; parity tests hold the two together.
+#include "common.glsl"
+
+layout(local_size_x = STEP_GROUP_SIZE) in;
+layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { vec4 sorted_pos[]; };
+layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { vec4 sorted_vel[]; };
+layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
+layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
+layout(std430, binding = BIND_POS) writeonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = BIND_VEL) writeonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
+
+vec3 offsetBetween(vec3 from, vec3 to) {
+    vec3 d = to - from;
+#if BOUNDS_WRAP
+    for (int k = 0; k < DIMS; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);
+#endif
+    return d;
+}
+
+vec3 setMag(vec3 x, float m) {
+    float len = length(x);
+    return len > 0.0 ? x * (m / len) : vec3(0.0);
+}
+
+vec3 limitLength(vec3 x, float m) {
+    float len = length(x);
+    return len > m ? x * (m / len) : x;
+}
+
+vec3 steerTowards(vec3 desired, vec3 v) { return limitLength(setMag(desired, P.motion.y) - v, P.motion.z); }
+
+vec3 boundsAcceleration(vec3 p) {
+    vec3 a = vec3(0.0);
+#if !BOUNDS_WRAP
+    float m = P.walls.x;
+    for (int k = 0; k < DIMS; ++k) {
+        float low = m - p[k];
+        float high = p[k] - (P.world[k] - m);
+        if (low > 0.0) a[k] += P.walls.y * (m > 0.0 ? low / m : 1.0);
+        if (high > 0.0) a[k] -= P.walls.y * (m > 0.0 ? high / m : 1.0);
+    }
+#endif
+    return a;
+}
+
+vec3 clampSpeed(vec3 v) {
+    float s = length(v);
+    if (s > P.motion.y) return v * (P.motion.y / s);
+    if (s > 0.0 && s < P.motion.x) return v * (P.motion.x / s);
+    return v;
+}
+
+vec3 wrapPosition(vec3 p) {
+#if BOUNDS_WRAP
+    for (int k = 0; k < DIMS; ++k) {
+        float w = p[k] - P.world[k] * floor(p[k] * P.inv_world[k]);
+        if (w < 0.0) w += P.world[k];
+        if (w >= P.world[k]) w = 0.0;
+        p[k] = w;
+    }
+#endif
+    return p;
+}
+
+// The distinct cells among c-1, c, c+1 on one axis (wrapped or clipped).
+int neighbourCells(uint c, uint n, out uint cells[3]) {
+    cells[0] = cells[1] = cells[2] = 0u;
+#if BOUNDS_WRAP
+    if (n <= 3u) {
+        for (uint i = 0u; i < n; ++i) cells[i] = i;
+        return int(n);
+    }
+    cells[0] = (c + n - 1u) % n;
+    cells[1] = c;
+    cells[2] = (c + 1u) % n;
+    return 3;
+#else
+    int k = 0;
+    if (c > 0u) cells[k++] = c - 1u;
+    cells[k++] = c;
+    if (c + 1u < n) cells[k++] = c + 1u;
+    return k;
+#endif
+}
+
+void main() {
+    uint i = flatIndex(STEP_GROUP_SIZE);
+    if (i >= P.counts.x) return;
+    vec4 self_p = sorted_pos[i];
+    vec4 self_v = sorted_vel[i];
+    vec3 p = self_p.xyz, v = self_v.xyz;
+
+    vec3 sep = vec3(0.0), ali = vec3(0.0), coh = vec3(0.0);
+    uint n_sep = 0u, n_ali = 0u, n_coh = 0u, n_all = 0u;
+    float v2 = dot(v, v);
+    bool use_fov = P.walls.w > 0.5 && v2 > 0.0;
+
+    uvec3 c = cellOf(p);
+    uint xs[3], ys[3], zs[3];
+    int nx = neighbourCells(c.x, P.cells.x, xs);
+    int ny = neighbourCells(c.y, P.cells.y, ys);
+    int nz = DIMS == 3 ? neighbourCells(c.z, P.cells.z, zs) : 1;
+    if (DIMS != 3) zs[0] = 0u;
+    for (int iz = 0; iz < nz; ++iz)
+        for (int iy = 0; iy < ny; ++iy)
+            for (int ix = 0; ix < nx; ++ix) {
+                uint cell = (zs[iz] * P.cells.y + ys[iy]) * P.cells.x + xs[ix];
+                uint start = cell_start[cell];
+                uint end = start + cell_count[cell];
+                for (uint j = start; j < end; ++j) {
+                    if (j == i) continue;
+                    vec3 d = offsetBetween(p, sorted_pos[j].xyz);
+                    float d2 = dot(d, d);
+                    if (!(d2 < P.radii2.w)) continue;
+                    if (use_fov && d2 > 0.0 && dot(v, d) < P.walls.z * sqrt(v2 * d2)) continue;
+                    ++n_all;
+                    if (d2 < P.radii2.x) {
+                        ++n_sep;
+#if STYLE_OFFSET
+                        sep += d;
+#else
+                        if (d2 > 0.0) sep -= d / d2;
+#endif
+                    }
+                    if (d2 < P.radii2.y) {
+                        ++n_ali;
+                        ali += sorted_vel[j].xyz;
+                    }
+                    if (d2 < P.radii2.z) {
+                        ++n_coh;
+                        coh += d;
+                    }
+                }
+            }
+
+    vec3 dv = vec3(0.0);
+#if STYLE_OFFSET
+    if (n_sep > 0u) dv -= (sep / float(n_sep)) * P.weights.x;
+    if (n_ali > 0u) dv += (ali / float(n_ali) - v) * P.weights.y;
+    if (n_coh > 0u) dv += (coh / float(n_coh)) * P.weights.z;
+    dv += boundsAcceleration(p) * P.motion.w;
+#else
+    vec3 a = vec3(0.0);
+    if (n_sep > 0u) a += P.weights.x * steerTowards(sep, v);
+    if (n_ali > 0u) a += P.weights.y * steerTowards(ali / float(n_ali), v);
+    if (n_coh > 0u) a += P.weights.z * steerTowards(coh / float(n_coh), v);
+    dv = (a + boundsAcceleration(p)) * P.motion.w;
+#endif
+    vec3 nv = clampSpeed(v + dv);
+    vec3 np = wrapPosition(p + nv * P.motion.w);
+#if DIMS == 2
+    nv.z = 0.0;
+    np.z = 0.0;
+#endif
+    pos[i] = vec4(np, self_p.w);
+    vel[i] = vec4(nv, self_v.w);
+    neighbours[i] = n_all;
+}

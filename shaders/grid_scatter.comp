@@ -1,0 +1,21 @@
+#version 430
+// Pass 3: boids reordered into cell order (each to its cell's start plus its rank), so the
+// steering pass reads neighbours from contiguous, coherent memory.
+#include "common.glsl"
+
+layout(local_size_x = STEP_GROUP_SIZE) in;
+layout(std430, binding = BIND_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = BIND_VEL) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = BIND_SORTED_POS) writeonly buffer SortedPos { vec4 sorted_pos[]; };
+layout(std430, binding = BIND_SORTED_VEL) writeonly buffer SortedVel { vec4 sorted_vel[]; };
+layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
+layout(std430, binding = BIND_BOID_CELL) readonly buffer BoidCell { uint boid_cell[]; };
+layout(std430, binding = BIND_BOID_RANK) readonly buffer BoidRank { uint boid_rank[]; };
+
+void main() {
+    uint i = flatIndex(STEP_GROUP_SIZE);
+    if (i >= P.counts.x) return;
+    uint dst = cell_start[boid_cell[i]] + boid_rank[i];
+    sorted_pos[dst] = pos[i];
+    sorted_vel[dst] = vel[i];
+}

@@ -1,0 +1,40 @@
+// Buffer layouts, binding slots and the parameter block, shared by C++ (src/gpu/layout.hpp
+// includes this file) and GLSL (#include "layout.glsl"). std140/std430 with vec4-sized fields
+// only, so both sides agree without padding rules; C++ checks sizes with static_assert.
+#ifndef MURMUR_LAYOUT_GLSL
+#define MURMUR_LAYOUT_GLSL
+
+// Storage and uniform binding slots.
+#define BIND_PARAMS 0       // uniform SimParams
+#define BIND_POS 0          // vec4 pos[]: xyz position, w = id (uint bits)
+#define BIND_VEL 1          // vec4 vel[]: xyz velocity, w = species (uint bits)
+#define BIND_SORTED_POS 2   // scatter output / steer input, cell order
+#define BIND_SORTED_VEL 3
+#define BIND_CELL_COUNT 4   // uint per cell
+#define BIND_CELL_START 5   // uint per cell: exclusive prefix sum of counts
+#define BIND_BOID_CELL 6    // uint per boid: its cell
+#define BIND_BOID_RANK 7    // uint per boid: its rank within its cell
+#define BIND_NEIGHBOURS 8   // uint per boid slot: neighbour count of the last step
+#define BIND_SCAN_IN 9      // scan passes: input, output, block sums
+#define BIND_SCAN_OUT 10
+#define BIND_SCAN_SUMS 11
+
+#define STEP_GROUP_SIZE 256  // boid passes: invocations per work group
+#define SCAN_GROUP_SIZE 256  // scan: invocations per work group ...
+#define SCAN_PER_THREAD 4    // ... each scanning this many elements
+#define SCAN_BLOCK (SCAN_GROUP_SIZE * SCAN_PER_THREAD)
+#define MAX_DISPATCH_X 65535u  // work groups per dispatch row; larger dispatches add rows (y)
+
+struct SimParams {
+    vec4 world;         // xyz: L on used axes (0 otherwise)
+    vec4 inv_world;     // xyz: 1/L on used axes (0 otherwise)
+    vec4 radii2;        // squared radii: x separation, y alignment, z cohesion, w largest
+    vec4 weights;       // x separation, y alignment, z cohesion
+    vec4 motion;        // x min_speed, y max_speed, z max_force, w dt
+    vec4 walls;         // x margin, y turn, z cos(fov/2), w 1 if the field of view applies
+    vec4 inv_cell;      // xyz: cells per unit
+    uvec4 cells;        // xyz: cells per axis, w: total cells
+    uvec4 counts;       // x: boids, y: total work groups of a boid pass per dispatch row
+};
+
+#endif

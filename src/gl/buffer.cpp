@@ -1,0 +1,32 @@
+// Buffer object through the direct-state-access API (GL 4.5).
+#include "gl/buffer.hpp"
+
+namespace murmur::gl {
+
+Buffer::Buffer(std::size_t size, const void* data, GLbitfield flags) : size_(size) {
+    GLuint id = 0;
+    glCreateBuffers(1, &id);
+    handle_ = Handle<deleteBuffer>(id);
+    // Zero-size storage is an error in GL; keep 16 bytes so empty flocks still bind.
+    const std::size_t bytes = size > 0 ? size : 16;
+    glNamedBufferStorage(id, GLsizeiptr(bytes), data, flags);
+    if (!data) clearToZero();
+}
+
+void Buffer::upload(const void* data, std::size_t bytes, std::size_t offset) {
+    if (bytes) glNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), data);
+}
+
+void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
+    if (bytes) glGetNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), data);
+}
+
+void Buffer::clearToZero() { glClearNamedBufferData(id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr); }
+
+void Buffer::bindBase(GLenum target, GLuint index) const { glBindBufferBase(target, index, id()); }
+
+void Buffer::bindRange(GLenum target, GLuint index, std::size_t offset, std::size_t bytes) const {
+    glBindBufferRange(target, index, id(), GLintptr(offset), GLsizeiptr(bytes));
+}
+
+}  // namespace murmur::gl

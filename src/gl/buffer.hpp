@@ -1,0 +1,40 @@
+// A GL buffer object (immutable storage via glBufferStorage-like named API) with typed upload,
+// download and binding to indexed targets (shader storage, uniform).
+#pragma once
+
+#include "gl/handle.hpp"
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace murmur::gl {
+
+class Buffer {
+public:
+    Buffer() = default;
+    // size bytes of storage, zero-filled; data may be null. flags: glNamedBufferStorage flags.
+    explicit Buffer(std::size_t size, const void* data = nullptr, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT);
+
+    GLuint id() const { return handle_.id(); }
+    std::size_t size() const { return size_; }
+    explicit operator bool() const { return bool(handle_); }
+
+    void upload(const void* data, std::size_t bytes, std::size_t offset = 0);
+    void download(void* data, std::size_t bytes, std::size_t offset = 0) const;
+    template <class T>
+    std::vector<T> read(std::size_t count, std::size_t first = 0) const {
+        std::vector<T> out(count);
+        if (count) download(out.data(), count * sizeof(T), first * sizeof(T));
+        return out;
+    }
+    void clearToZero();
+    void bindBase(GLenum target, GLuint index) const;
+    void bindRange(GLenum target, GLuint index, std::size_t offset, std::size_t bytes) const;
+
+private:
+    Handle<deleteBuffer> handle_;
+    std::size_t size_ = 0;
+};
+
+}  // namespace murmur::gl

@@ -1,0 +1,139 @@
+// EGL display selection and context creation; see egl_context.hpp.
+#include "gl/egl_context.hpp"
+
+#include "gl/gl.hpp"
+
+#include <glad/egl.h>
+
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace murmur::gl {
+
+struct HeadlessContext::Impl {
+    EGLDisplay display = EGL_NO_DISPLAY;
+    EGLContext context = EGL_NO_CONTEXT;
+};
+
+namespace {
+
+bool hasExtension(const char* list, const char* name) {
+    if (!list) return false;
+    const std::size_t n = std::strlen(name);
+    for (const char* p = std::strstr(list, name); p; p = std::strstr(p + 1, name))
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+    return false;
+}
+
+// Tries to make a 4.5 (then 4.3) core context current on display; returns a description of the
+// failure, or "" on success.
+std::string tryDisplay(EGLDisplay display, bool debug, HeadlessContext::Impl& impl) {
+    if (display == EGL_NO_DISPLAY) return "no display";
+    EGLint major = 0, minor = 0;
+    if (!eglInitialize(display, &major, &minor)) return "eglInitialize failed";
+    if (!gladLoaderLoadEGL(display)) return "cannot load EGL functions";
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+        eglTerminate(display);
+        return "no desktop OpenGL API";
+    }
+    const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    EGLConfig config = nullptr;
+    EGLint n = 0;
+    const bool no_config = hasExtension(eglQueryString(display, EGL_EXTENSIONS), "EGL_KHR_no_config_context");
+    if ((!eglChooseConfig(display, config_attribs, &config, 1, &n) || n == 0) && !no_config) {
+        eglTerminate(display);
+        return "no OpenGL config";
+    }
+    if (n == 0) config = EGL_NO_CONFIG_KHR;
+    std::string found = "none";
+    for (EGLint want_minor : {5, 3}) {
+        const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, want_minor,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                      EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
+        EGLContext ctx = eglCreateContext(display, config, EGL_NO_CONTEXT, ctx_attribs);
+        if (ctx == EGL_NO_CONTEXT) continue;
+        if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx) &&
+            gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress)) && GLAD_GL_VERSION_4_3) {
+            impl.display = display;
+            impl.context = ctx;
+            return "";
+        }
+        if (glGetString) found = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+        eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        eglDestroyContext(display, ctx);
+    }
+    eglTerminate(display);
+    return "no OpenGL 4.3+ core context (found: " + found + ")";
+}
+
+}  // namespace
+
+HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()) {
+    if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) throw ContextError("cannot load libEGL (is libegl1 installed?)");
+    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    std::string tried;
+    auto attempt = [&](const std::string& what, const std::function<EGLDisplay()>& get) {
+        const std::string err = tryDisplay(get(), debug, *impl_);
+        if (err.empty()) {
+            platform_ = what;
+            return true;
+        }
+        tried += "\n  " + what + ": " + err;
+        return false;
+    };
+
+    // 1. EGL device platform: NVIDIA devices first, software devices last.
+    if (hasExtension(client, "EGL_EXT_platform_device") && eglQueryDevicesEXT) {
+        EGLDeviceEXT devices[16];
+        EGLint count = 0;
+        eglQueryDevicesEXT(16, devices, &count);
+        std::vector<std::pair<int, EGLDeviceEXT>> ranked;
+        for (EGLint i = 0; i < count; ++i) {
+            const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS) : nullptr;
+            const int rank = hasExtension(ext, "EGL_NV_device_cuda") ? 0 : hasExtension(ext, "EGL_MESA_device_software") ? 2 : 1;
+            ranked.emplace_back(rank, devices[i]);
+        }
+        std::stable_sort(ranked.begin(), ranked.end(), [](auto& a, auto& b) { return a.first < b.first; });
+        for (std::size_t i = 0; i < ranked.size(); ++i) {
+            if (ranked[i].first == 2) continue;  // software: after the surfaceless platform
+            if (attempt("EGL device " + std::to_string(i),
+                        [&] { return eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, ranked[i].second, nullptr); }))
+                return;
+        }
+        if (ranked.empty()) tried += "\n  EGL device platform: no devices";
+    } else {
+        tried += "\n  EGL device platform: not supported";
+    }
+    // 2. Mesa's surfaceless platform (llvmpipe on a machine with no GPU).
+    if (hasExtension(client, "EGL_MESA_platform_surfaceless")) {
+        if (attempt("EGL surfaceless (Mesa)",
+                    [] { return eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr); }))
+            return;
+    } else {
+        tried += "\n  EGL surfaceless platform: not supported";
+    }
+    // 3. The default display.
+    if (attempt("EGL default display", [] { return eglGetDisplay(EGL_DEFAULT_DISPLAY); })) return;
+    throw ContextError("no OpenGL 4.3+ context could be created; tried:" + tried);
+}
+
+HeadlessContext::~HeadlessContext() {
+    if (impl_->display != EGL_NO_DISPLAY) {
+        eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        eglDestroyContext(impl_->display, impl_->context);
+        eglTerminate(impl_->display);
+    }
+}
+
+std::string rendererString() {
+    const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    return r ? r : "unknown renderer";
+}
+
+std::string glVersionString() {
+    const auto* v = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    return v ? v : "unknown version";
+}
+
+}  // namespace murmur::gl

@@ -1,0 +1,39 @@
+// A headless OpenGL context through EGL, with no window: tries the EGL device platform
+// (preferring an NVIDIA device: GPU servers have no display), then Mesa's surfaceless platform,
+// then the default display. OpenGL 4.5 core where available, 4.3 at least.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace murmur::gl {
+
+class ContextError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class HeadlessContext {
+public:
+    // Makes the context current on this thread and loads GL. Throws ContextError saying what
+    // was tried and which GL version, if any, was found.
+    explicit HeadlessContext(bool debug = false);
+    ~HeadlessContext();
+    HeadlessContext(const HeadlessContext&) = delete;
+    HeadlessContext& operator=(const HeadlessContext&) = delete;
+
+    const std::string& platform() const { return platform_; }  // which attempt succeeded
+
+    struct Impl;  // EGL display and context (kept out of this header)
+
+private:
+    std::unique_ptr<Impl> impl_;
+    std::string platform_;
+};
+
+// "GL_RENDERER / GL_VERSION" of the current context.
+std::string rendererString();
+std::string glVersionString();
+
+}  // namespace murmur::gl

@@ -1,0 +1,219 @@
+// The step: count -> scan -> scatter -> steer, with memory barriers between passes and nothing
+// read back to the CPU.
+#include "gpu/gpu_simulation.hpp"
+
+#include "gpu/dispatch.hpp"
+
+#include <cstring>
+
+namespace murmur::gpu {
+namespace {
+
+constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
+constexpr GLenum kGpuMemoryAvailableNvx = 0x9049;  // GL_NVX_gpu_memory_info, KiB
+
+std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
+    return {{"DIMS", std::to_string(p.dims)},
+            {"BOUNDS_WRAP", p.bounds == Bounds::Wrap ? "1" : "0"},
+            {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"}};
+}
+
+std::uint32_t asBits(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+float asFloat(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+}  // namespace
+
+Capacity queryCapacity(const GridSpec& grid) {
+    Capacity c;
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    c.max_block_bytes = std::uint64_t(block);
+    if (GLAD_GL_NVX_gpu_memory_info) {
+        GLint kib = 0;
+        glGetIntegerv(kGpuMemoryAvailableNvx, &kib);
+        c.available_bytes = std::uint64_t(kib) * 1024;
+    }
+    c.max_boids = c.max_block_bytes / 16;  // the largest array: one vec4 per boid
+    if (c.available_bytes) {
+        const std::uint64_t fixed = std::uint64_t(grid.total()) * 8 + GridScan::scratchBytes(grid.total());
+        const std::uint64_t usable = c.available_bytes > fixed ? (c.available_bytes - fixed) * 9 / 10 : 0;
+        c.max_boids = std::min(c.max_boids, usable / kBytesPerBoid);
+    }
+    return c;
+}
+
+void checkCapacity(const Params& params) {
+    const Capacity cap = queryCapacity(makeGridSpec(params));
+    if (params.boids <= cap.max_boids) return;
+    throw CapacityError(std::to_string(params.boids) + " boids do not fit this GPU: it holds at most " +
+                        std::to_string(cap.max_boids) + " (shader storage blocks up to " +
+                        std::to_string(cap.max_block_bytes >> 20) + " MiB" +
+                        (cap.available_bytes ? ", " + std::to_string(cap.available_bytes >> 20) + " MiB free" : "") +
+                        ", " + std::to_string(kBytesPerBoid) + " bytes per boid); valid range [0, " +
+                        std::to_string(cap.max_boids) + "]");
+}
+
+GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(shaders)) {
+    params_ubo_ = gl::Buffer(sizeof(SimParams));
+}
+
+GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const {
+    const auto defs = variantDefines(p);
+    return {gl::buildCompute(lib, "grid_count.comp", defs), gl::buildCompute(lib, "grid_scatter.comp", defs),
+            gl::buildCompute(lib, "flock_steer.comp", defs),
+            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs), gl::buildCompute(lib, "grid_scan_add.comp", defs))};
+}
+
+void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
+    programs_.emplace(buildPrograms(shaders, params_));  // throws before anything changes
+    shaders_ = std::move(shaders);
+}
+
+void GpuSimulation::applyParams(const Params& params) {
+    std::string variant;
+    for (const auto& d : variantDefines(params)) variant += d.name + "=" + d.value + " ";
+    if (variant != variant_ || !programs_) {
+        programs_.emplace(buildPrograms(shaders_, params));
+        variant_ = variant;
+    }
+    const GridSpec grid = makeGridSpec(params);
+    if (grid.total() != grid_.total() || !cell_count_) {
+        cell_count_ = gl::Buffer(std::size_t(grid.total()) * 4);
+        cell_start_ = gl::Buffer(std::size_t(grid.total()) * 4);
+    }
+    grid_ = grid;
+    params_ = params;
+    params_.boids = n_;
+    const SimParams packed = packParams(params_, grid_, n_);
+    params_ubo_.upload(&packed, sizeof packed);
+}
+
+void GpuSimulation::setParams(const Params& params) {
+    Params p = params;
+    p.boids = n_;
+    applyParams(p);
+}
+
+void GpuSimulation::upload(const Flock& flock, const Params& params) {
+    Params p = params;
+    p.boids = std::uint32_t(flock.size());
+    checkCapacity(p);
+    n_ = std::uint32_t(flock.size());
+    std::vector<glm::vec4> pos(n_), vel(n_);
+    for (std::uint32_t i = 0; i < n_; ++i) {
+        pos[i] = {flock[i].p, asFloat(flock[i].id)};
+        vel[i] = {flock[i].v, asFloat(flock[i].species)};
+    }
+    const std::size_t vec_bytes = std::size_t(n_) * 16, uint_bytes = std::size_t(n_) * 4;
+    pos_ = gl::Buffer(vec_bytes, pos.data());
+    vel_ = gl::Buffer(vec_bytes, vel.data());
+    sorted_pos_ = gl::Buffer(vec_bytes);
+    sorted_vel_ = gl::Buffer(vec_bytes);
+    boid_cell_ = gl::Buffer(uint_bytes);
+    boid_rank_ = gl::Buffer(uint_bytes);
+    neighbours_ = gl::Buffer(uint_bytes);
+    applyParams(p);
+}
+
+void GpuSimulation::bindState() const {
+    params_ubo_.bindBase(GL_UNIFORM_BUFFER, BIND_PARAMS);
+    pos_.bindBase(kSsbo, BIND_POS);
+    vel_.bindBase(kSsbo, BIND_VEL);
+    sorted_pos_.bindBase(kSsbo, BIND_SORTED_POS);
+    sorted_vel_.bindBase(kSsbo, BIND_SORTED_VEL);
+    cell_count_.bindBase(kSsbo, BIND_CELL_COUNT);
+    cell_start_.bindBase(kSsbo, BIND_CELL_START);
+    boid_cell_.bindBase(kSsbo, BIND_BOID_CELL);
+    boid_rank_.bindBase(kSsbo, BIND_BOID_RANK);
+    neighbours_.bindBase(kSsbo, BIND_NEIGHBOURS);
+}
+
+void GpuSimulation::bin() {
+    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+    bindState();
+    cell_count_.clearToZero();
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    programs_->count.use();
+    dispatchGroups(groups);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (timer_) timer_->mark(0);
+    programs_->scan.run(cell_count_, cell_start_, grid_.total());
+    if (timer_) timer_->mark(1);
+    bindState();  // the scan rebinds its own slots
+    programs_->scatter.use();
+    dispatchGroups(groups);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (timer_) timer_->mark(2);
+}
+
+void GpuSimulation::step(int steps) {
+    if (n_ == 0) return;
+    for (int s = 0; s < steps; ++s) {
+        if (timer_) timer_->begin();
+        bin();
+        programs_->steer.use();
+        dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        if (timer_) {
+            timer_->mark(3);
+            timer_->end();
+        }
+    }
+}
+
+Flock GpuSimulation::download() {
+    const auto pos = pos_.read<glm::vec4>(n_);
+    const auto vel = vel_.read<glm::vec4>(n_);
+    Flock out(n_);
+    for (std::uint32_t i = 0; i < n_; ++i) {
+        out[i].id = asBits(pos[i].w);
+        out[i].species = asBits(vel[i].w);
+        out[i].p = glm::vec3(pos[i]);
+        out[i].v = glm::vec3(vel[i]);
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {
+    const auto pos = pos_.read<glm::vec4>(n_);
+    const auto counts = neighbours_.read<std::uint32_t>(n_);
+    std::vector<std::uint32_t> by_id(n_, 0u);
+    for (std::uint32_t i = 0; i < n_; ++i)
+        if (asBits(pos[i].w) < n_) by_id[asBits(pos[i].w)] = counts[i];
+    return by_id;
+}
+
+void GpuSimulation::enableTiming(bool on) {
+    if (on && !timer_) timer_ = std::make_unique<gl::PassTimer>(std::vector<std::string>{"count", "scan", "scatter", "steer"});
+    if (!on) timer_.reset();
+}
+
+GpuSimulation::Binning GpuSimulation::binOnly() {
+    auto* timer = timer_.release();
+    if (n_ > 0) bin();
+    timer_.reset(timer);
+    Binning b;
+    b.count = cell_count_.read<std::uint32_t>(grid_.total());
+    b.start = cell_start_.read<std::uint32_t>(grid_.total());
+    const auto sorted = sorted_pos_.read<glm::vec4>(n_);
+    for (const glm::vec4& p : sorted) b.sorted_ids.push_back(asBits(p.w));
+    return b;
+}
+
+std::vector<std::uint32_t> GpuSimulation::scan(const std::vector<std::uint32_t>& values) {
+    const auto n = std::uint32_t(values.size());
+    gl::Buffer in(std::size_t(n) * 4, values.data()), out(std::size_t(n) * 4);
+    if (!programs_) applyParams(params_);
+    programs_->scan.run(in, out, n);
+    return out.read<std::uint32_t>(n);
+}
+
+}  // namespace murmur::gpu

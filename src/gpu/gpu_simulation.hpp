@@ -1,0 +1,93 @@
+// The GPU pipeline: boid state in shader storage buffers, binned into a uniform grid by a
+// counting sort (count, scan, scatter) and stepped by flock_steer.comp. Implements the same
+// Simulation interface as the CPU reference; needs a current GL 4.3+ context; owns no window.
+#pragma once
+
+#include "gl/buffer.hpp"
+#include "gl/program.hpp"
+#include "gl/query.hpp"
+#include "gpu/grid_scan.hpp"
+#include "gpu/layout.hpp"
+#include "model/grid_spec.hpp"
+#include "model/simulation.hpp"
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace murmur::gpu {
+
+// The flock does not fit the GPU: the message names N and the limit.
+class CapacityError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Capacity {
+    std::uint64_t max_block_bytes = 0;      // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+    std::uint64_t available_bytes = 0;      // free video memory where the driver says; 0 = unknown
+    std::uint64_t max_boids = 0;            // what both allow
+};
+
+// Bytes of GPU storage per boid (state, sorted copy, cell, rank, neighbour count).
+constexpr std::uint64_t kBytesPerBoid = 4 * 16 + 3 * 4;
+
+Capacity queryCapacity(const GridSpec& grid);
+// Throws CapacityError (naming N, the limit and the valid range) if params.boids does not fit.
+void checkCapacity(const Params& params);
+
+class GpuSimulation final : public Simulation {
+public:
+    explicit GpuSimulation(gl::ShaderLibrary shaders = gl::ShaderLibrary{});
+
+    void upload(const Flock& flock, const Params& params) override;
+    void setParams(const Params& params) override;
+    void step(int steps = 1) override;
+    Flock download() override;
+    std::vector<std::uint32_t> neighbourCounts() override;
+    std::string name() const override { return "gpu"; }
+
+    // Rebuilds every program from `shaders`; on failure keeps the current programs and throws.
+    void reloadShaders(gl::ShaderLibrary shaders);
+
+    // Per-pass GPU timings (count, scan, scatter, steer), when enabled.
+    void enableTiming(bool on);
+    const gl::PassTimer* timer() const { return timer_.get(); }
+    gl::PassTimer* timer() { return timer_.get(); }
+
+    // Binning alone (count, scan, scatter) of the current state, for tests of the sort.
+    struct Binning {
+        std::vector<std::uint32_t> count, start, sorted_ids;
+    };
+    Binning binOnly();
+    // Exclusive scan of `values` with this pipeline's scan passes, for tests.
+    std::vector<std::uint32_t> scan(const std::vector<std::uint32_t>& values);
+
+    // The storage buffers (for drawing straight from them): positions and velocities, vec4 each.
+    const gl::Buffer& positions() const { return pos_; }
+    const gl::Buffer& velocities() const { return vel_; }
+    std::uint32_t boids() const { return n_; }
+
+private:
+    struct Programs {
+        gl::Program count, scatter, steer;
+        GridScan scan;
+    };
+    Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
+    void applyParams(const Params& params);
+    void bin();
+    void bindState() const;
+
+    gl::ShaderLibrary shaders_;
+    Params params_;
+    GridSpec grid_;
+    std::uint32_t n_ = 0;
+    std::string variant_;  // the defines the programs were built with
+    std::optional<Programs> programs_;
+    gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_cell_, boid_rank_, neighbours_;
+    gl::Buffer cell_count_, cell_start_;
+    std::unique_ptr<gl::PassTimer> timer_;
+};
+
+}  // namespace murmur::gpu

@@ -1,0 +1,28 @@
+// The C++ side of shaders/layout.glsl: the same struct and binding slots, checked for size and
+// offsets, plus packing of Params into the GPU parameter block.
+#pragma once
+
+#include "model/grid_spec.hpp"
+#include "model/params.hpp"
+
+#include <glm/vec4.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace murmur::gpu {
+
+using vec4 = glm::vec4;
+using uvec4 = glm::uvec4;
+#include "layout.glsl"
+
+static_assert(sizeof(SimParams) == 9 * 16, "SimParams must be 9 vec4s, as in layout.glsl");
+static_assert(offsetof(SimParams, radii2) == 2 * 16);
+static_assert(offsetof(SimParams, walls) == 5 * 16);
+static_assert(offsetof(SimParams, cells) == 7 * 16);
+static_assert(offsetof(SimParams, counts) == 8 * 16);
+static_assert(SCAN_BLOCK == 1024);
+
+SimParams packParams(const Params& params, const GridSpec& grid, std::uint32_t boids);
+
+}  // namespace murmur::gpu

@@ -1,0 +1,59 @@
+// One headless EGL context shared by every GL test of a process (a GoogleTest environment).
+// A GL test with no context FAILS, unless MURMUR_ALLOW_NO_GL=1 says the user opted out; then it
+// is reported as skipped, never as passed.
+#pragma once
+
+#include "gl/debug.hpp"
+#include "gl/egl_context.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+namespace murmur::test {
+
+class GlEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override {
+        try {
+            context_ = std::make_unique<gl::HeadlessContext>(/*debug=*/true);
+            gl::enableDebugOutput();
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    }
+    void TearDown() override { context_.reset(); }
+    static bool ready() { return instance().context_ != nullptr; }
+    static const std::string& error() { return instance().error_; }
+    static GlEnvironment& instance() {
+        static GlEnvironment* env = static_cast<GlEnvironment*>(::testing::AddGlobalTestEnvironment(new GlEnvironment));
+        return *env;
+    }
+
+private:
+    std::unique_ptr<gl::HeadlessContext> context_;
+    std::string error_;
+};
+
+inline bool allowNoGl() {
+    const char* v = std::getenv("MURMUR_ALLOW_NO_GL");
+    return v && std::string(v) == "1";
+}
+
+}  // namespace murmur::test
+
+// First line of every GL test: fails without a context (skips only if the user opted out).
+#define MURMUR_REQUIRE_GL()                                                                          \
+    do {                                                                                             \
+        if (!::murmur::test::GlEnvironment::ready()) {                                               \
+            if (::murmur::test::allowNoGl())                                                         \
+                GTEST_SKIP() << "no GL context (MURMUR_ALLOW_NO_GL=1): " << ::murmur::test::GlEnvironment::error(); \
+            FAIL() << "no GL context: " << ::murmur::test::GlEnvironment::error()                   \
+                   << "\n(set MURMUR_ALLOW_NO_GL=1 to skip GL tests on purpose)";                    \
+        }                                                                                            \
+    } while (0)
+
+// After GL work: no debug-output errors and no glGetError.
+#define EXPECT_NO_GL_ERRORS() EXPECT_EQ(::murmur::gl::takeErrorCount(), 0u) << "GL errors (see stderr)"

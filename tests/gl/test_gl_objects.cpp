@@ -1,0 +1,128 @@
+// GL wrappers: move-only ownership, buffer round trips, and shader errors that name stage, file
+// and line with the driver's log; a broken shader reload keeps the last good programs.
+#include "gl/buffer.hpp"
+#include "gl/embedded_shaders.hpp"
+#include "gl/program.hpp"
+#include "gl_env.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "model/spawn.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+using namespace murmur;
+namespace fs = std::filesystem;
+
+TEST(GlObjects, ContextIsAtLeast43WithComputeShaders) {
+    MURMUR_REQUIRE_GL();
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    EXPECT_GE(major * 10 + minor, 43) << gl::rendererString();
+    std::printf("renderer: %s, OpenGL %s\n", gl::rendererString().c_str(), gl::glVersionString().c_str());
+}
+
+TEST(GlObjects, BufferMoveTransfersOwnershipAndDestructorDeletes) {
+    MURMUR_REQUIRE_GL();
+    const std::uint32_t data[4] = {1, 2, 3, 4};
+    gl::Buffer a(sizeof data, data);
+    const GLuint id = a.id();
+    ASSERT_NE(id, 0u);
+    gl::Buffer b(std::move(a));
+    EXPECT_EQ(a.id(), 0u);  // NOLINT(bugprone-use-after-move): the move must zero the source
+    EXPECT_EQ(b.id(), id);
+    EXPECT_EQ(b.read<std::uint32_t>(4), std::vector<std::uint32_t>({1, 2, 3, 4}));
+    {
+        gl::Buffer c = std::move(b);
+        EXPECT_TRUE(glIsBuffer(id));
+    }
+    EXPECT_FALSE(glIsBuffer(id)) << "destructor must delete the buffer";
+    gl::Buffer z(64);
+    EXPECT_EQ(z.read<std::uint32_t>(16), std::vector<std::uint32_t>(16, 0u)) << "new storage is zeroed";
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GlObjects, IncludesAndDefinesAreExpanded) {
+    MURMUR_REQUIRE_GL();
+    const gl::ShaderLibrary lib;
+    const gl::AssembledShader s = lib.assemble("grid_count.comp", {{"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_OFFSET", "0"}});
+    EXPECT_EQ(s.text.rfind("#version 430\n#define DIMS 3\n", 0), 0u);
+    EXPECT_NE(s.text.find("struct SimParams"), std::string::npos);  // from layout.glsl via common.glsl
+    EXPECT_EQ(s.files, (std::vector<std::string>{"grid_count.comp", "common.glsl", "layout.glsl"}));
+    EXPECT_NO_THROW(gl::buildCompute(lib, "grid_count.comp", {{"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_OFFSET", "0"}}));
+    EXPECT_NO_GL_ERRORS();
+}
+
+class ShaderDir : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("murmur_shaders_" + std::to_string(::getpid()));
+    void SetUp() override {
+        fs::create_directories(dir);
+        for (const auto& e : gl::embeddedShaders()) std::ofstream(dir / e.name) << e.text;
+    }
+    void TearDown() override { fs::remove_all(dir); }
+};
+
+TEST_F(ShaderDir, CompileErrorNamesStageFileAndLine) {
+    MURMUR_REQUIRE_GL();
+    // Break line 3 of common.glsl, an included file.
+    std::ofstream(dir / "broken.comp") << "#version 430\nlayout(local_size_x = 1) in;\nvoid main() { undefined_thing = 1; }\n";
+    try {
+        gl::buildCompute(gl::ShaderLibrary(dir.string()), "broken.comp", {});
+        FAIL() << "a broken shader must throw";
+    } catch (const gl::ShaderError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("compile error in compute shader broken.comp"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("broken.comp:3"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("undefined_thing"), std::string::npos) << "the driver's log: " << msg;
+    }
+    std::ofstream(dir / "common.glsl", std::ios::app) << "\nthis is not glsl\n";
+    try {
+        gl::buildCompute(gl::ShaderLibrary(dir.string()), "grid_count.comp", {{"DIMS", "2"}, {"BOUNDS_WRAP", "1"}, {"STYLE_OFFSET", "0"}});
+        FAIL() << "a broken include must throw";
+    } catch (const gl::ShaderError& e) {
+        EXPECT_NE(std::string(e.what()).find("common.glsl:"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(gl::ShaderLibrary(dir.string()).read("missing.comp"), std::runtime_error);
+    gl::takeErrorCount();
+}
+
+TEST_F(ShaderDir, BrokenReloadKeepsTheLastGoodPrograms) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.boids = 200;
+    gpu::GpuSimulation sim;
+    sim.upload(spawn(p), p);
+    sim.step(2);
+    std::ofstream(dir / "flock_steer.comp") << "#version 430\nvoid main() { nope; }\n";
+    EXPECT_THROW(sim.reloadShaders(gl::ShaderLibrary(dir.string())), gl::ShaderError);
+    gl::takeErrorCount();
+    sim.step(2);  // still the embedded, working programs
+    const Flock f = sim.download();
+    ASSERT_EQ(f.size(), 200u);
+    for (const Boid& b : f) ASSERT_TRUE(std::isfinite(b.p.x) && std::isfinite(b.v.x));
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GlObjects, TooManyBoidsIsACapacityErrorNamingTheLimit) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.world_size = 100000.0f;
+    p.boids = 100000000;
+    const gpu::Capacity cap = gpu::queryCapacity(makeGridSpec(p));
+    ASSERT_GT(cap.max_boids, 0u);
+    if (cap.max_boids >= p.boids) GTEST_SKIP() << "this GPU holds 1e8 boids; nothing to refuse";
+    gpu::GpuSimulation sim;
+    // A flock one over the limit: checked before any allocation.
+    Flock big(cap.max_boids + 1);
+    try {
+        sim.upload(big, p);
+        FAIL() << "expected a CapacityError";
+    } catch (const gpu::CapacityError& e) {
+        EXPECT_NE(std::string(e.what()).find(std::to_string(cap.max_boids)), std::string::npos) << e.what();
+    }
+    EXPECT_NO_GL_ERRORS();
+}

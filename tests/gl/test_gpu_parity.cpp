@@ -1,0 +1,215 @@
+// CPU/GPU parity: one step from the same state, matched by id, across dimensions, bounds, field
+// of view, styles, sizes and states built to hurt; then 50 steps on a small flock.
+// Tolerance: 1e-4 of max_speed*dt (one step's largest move) for both position and velocity
+// differences (velocity scaled by dt), i.e. float rounding of sums taken in another order.
+#include "cpu/cpu_simulation.hpp"
+#include "gl_env.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "model/rng.hpp"
+#include "model/spawn.hpp"
+
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace murmur;
+
+namespace {
+
+enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump };
+
+struct Case {
+    int dims;
+    Bounds bounds;
+    float fov;
+    Style style;
+    std::uint32_t n;
+    State state;
+};
+
+std::string caseName(const ::testing::TestParamInfo<Case>& info) {
+    const Case& c = info.param;
+    static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
+    return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
+           std::to_string(int(c.fov)) + "_" + (c.style == Style::Steering ? "steering" : "offset") + "_n" +
+           std::to_string(c.n) + "_" + states[int(c.state)];
+}
+
+Params paramsFor(const Case& c) {
+    Params p;
+    p.dims = c.dims;
+    p.bounds = c.bounds;
+    p.fov_deg = c.fov;
+    p.style = c.style;
+    p.boids = c.n;
+    // About 15 neighbours per boid whatever N, so large flocks stay quick on llvmpipe.
+    const double density = 15.0 / (c.dims == 3 ? 4.18879 * 125.0 : 3.14159 * 25.0);  // per unit^dims at r=5
+    p.world_size = float(std::max(12.0, std::pow(double(c.n) / density, 1.0 / c.dims)));
+    p.separation = {2.0f, 1.5f};
+    p.alignment = {5.0f, 1.0f};
+    p.cohesion = {5.0f, 1.0f};
+    if (c.style == Style::Offset) {
+        p.separation.weight = 0.125f;
+        p.alignment.weight = 0.25f;
+        p.cohesion.weight = 0.01f;
+        p.dt = 0.5f;
+    }
+    p.margin = 3.0f;
+    return p;
+}
+
+Flock stateFor(const Case& c, const Params& p) {
+    Flock f = spawn(p);
+    Pcg32 rng(c.n, 99);
+    const GridSpec g = makeGridSpec(p);
+    const float L = p.world_size, edge = L / float(g.cells.x);
+    const float z_on = c.dims == 3 ? 1.0f : 0.0f;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        glm::vec3& pos = f[i].p;
+        switch (c.state) {
+            case State::Random: break;
+            case State::CellBorders:  // exactly on cell borders on every axis
+                pos = glm::vec3(float(rng.next() % g.cells.x) * edge, float(rng.next() % g.cells.y) * edge,
+                                z_on * float(rng.next() % g.cells.z) * edge);
+                break;
+            case State::WorldEdges:  // on the world's faces, edges and corners (soft: some outside)
+                for (int k = 0; k < c.dims; ++k) {
+                    const std::uint32_t r = rng.next() % 4;
+                    if (r == 0) pos[k] = 0.0f;
+                    if (r == 1) pos[k] = c.bounds == Bounds::Wrap ? std::nextafter(L, 0.0f) : L + 0.5f;
+                    if (r == 2 && c.bounds == Bounds::Soft) pos[k] = -0.7f;
+                }
+                break;
+            case State::Coincident:  // pairs on exactly the same point
+                if (i % 2 == 1) pos = f[i - 1].p;
+                break;
+            case State::DenseClump:  // everyone inside one radius
+                pos = glm::vec3(L * 0.5f) + glm::vec3(rng.uniform() - 0.5f, rng.uniform() - 0.5f, z_on * (rng.uniform() - 0.5f)) * 3.0f;
+                pos.z *= z_on;
+                break;
+        }
+    }
+    return f;
+}
+
+Flock byId(const Flock& f) {
+    Flock out(f.size());
+    for (const Boid& b : f) out.at(b.id) = b;
+    return out;
+}
+
+struct Diff {
+    float pos = 0, vel = 0;
+};
+
+Diff compare(const Flock& cpu, const Flock& gpu, const Params& p) {
+    const RuleContext ctx(p);
+    Diff d;
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        const glm::vec3 dp = offsetBetween(ctx, cpu[i].p, gpu[i].p);  // wrap: the same point may fold either way
+        d.pos = std::max(d.pos, glm::length(dp));
+        d.vel = std::max(d.vel, glm::length(cpu[i].v - gpu[i].v));
+        EXPECT_TRUE(std::isfinite(gpu[i].p.x + gpu[i].p.y + gpu[i].p.z + gpu[i].v.x + gpu[i].v.y + gpu[i].v.z)) << i;
+    }
+    return d;
+}
+
+}  // namespace
+
+class Parity : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Parity, OneStepMatchesCpuById) {
+    MURMUR_REQUIRE_GL();
+    const Case c = GetParam();
+    const Params p = paramsFor(c);
+    ASSERT_TRUE(validate(p).empty()) << describe(validate(p));
+    const Flock start = stateFor(c, p);
+    CpuSimulation cpu;
+    gpu::GpuSimulation gpu;
+    cpu.upload(start, p);
+    gpu.upload(start, p);
+    cpu.step();
+    gpu.step();
+    const Flock a = byId(cpu.download()), b = byId(gpu.download());
+    ASSERT_EQ(b.size(), a.size());
+    const float tol = 1e-4f * p.max_speed * p.dt;
+    const Diff d = compare(a, b, p);
+    // Velocity error over a step moves a boid by vel * dt; hold it to the same bound.
+    EXPECT_LE(d.pos, tol) << "max |dposition|";
+    EXPECT_LE(d.vel * p.dt, tol) << "max |dvelocity| * dt (" << d.vel << " units/s)";
+
+    // Neighbour counts identical except for boids with a neighbour within 1e-5 of a radius (or
+    // of the field-of-view cone), where float rounding may decide either way.
+    const auto nc = cpu.neighbourCounts(), ng = gpu.neighbourCounts();
+    const RuleContext ctx(p);
+    const float r_max = p.largestRadius();
+    std::size_t mismatched = 0;
+    for (std::size_t i = 0; i < nc.size(); ++i) {
+        if (nc[i] == ng[i]) continue;
+        bool borderline = false;
+        for (const Boid& o : start) {
+            if (o.id == start[i].id) continue;
+            const glm::vec3 dd = offsetBetween(ctx, start[i].p, o.p);
+            const float dist = glm::length(dd);
+            if (std::fabs(dist - r_max) < 1e-5f * std::max(1.0f, r_max)) borderline = true;
+            if (ctx.use_fov && dist < r_max && dist > 0 && glm::dot(start[i].v, start[i].v) > 0) {
+                const float cosang = glm::dot(glm::normalize(start[i].v), dd / dist);
+                if (std::fabs(cosang - ctx.cos_half_fov) < 1e-5f) borderline = true;
+            }
+        }
+        if (!borderline) ++mismatched;
+        EXPECT_TRUE(borderline) << "boid " << i << ": cpu " << nc[i] << " neighbours, gpu " << ng[i];
+        if (mismatched > 5) break;
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+namespace {
+std::vector<Case> parityCases() {
+    std::vector<Case> cases;
+    // Every combination of dims, bounds, field of view and style, random state, N = 1000.
+    for (int dims : {2, 3})
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft})
+            for (float fov : {360.0f, 240.0f})
+                for (Style s : {Style::Steering, Style::Offset}) cases.push_back({dims, b, fov, s, 1000, State::Random});
+    // Sizes.
+    for (std::uint32_t n : {1u, 2u, 17u, 20000u}) {
+        cases.push_back({2, Bounds::Wrap, 270, Style::Steering, n, State::Random});
+        cases.push_back({3, Bounds::Soft, 270, Style::Steering, n, State::Random});
+    }
+    // States built to hurt, in 2D and 3D, both bounds.
+    for (State st : {State::CellBorders, State::WorldEdges, State::Coincident, State::DenseClump})
+        for (int dims : {2, 3})
+            for (Bounds b : {Bounds::Wrap, Bounds::Soft}) cases.push_back({dims, b, 270, Style::Steering, 500, st});
+    cases.push_back({2, Bounds::Wrap, 360, Style::Offset, 500, State::DenseClump});
+    return cases;
+}
+}  // namespace
+
+INSTANTIATE_TEST_SUITE_P(Cases, Parity, ::testing::ValuesIn(parityCases()), caseName);
+
+TEST(ParityLong, FiftyStepsStayCloseAndFinite) {
+    MURMUR_REQUIRE_GL();
+    for (int dims : {2, 3}) {
+        Params p;
+        p.dims = dims;
+        p.boids = 200;
+        p.world_size = dims == 3 ? 25.0f : 60.0f;
+        const Flock start = spawn(p);
+        CpuSimulation cpu;
+        gpu::GpuSimulation gpu;
+        cpu.upload(start, p);
+        gpu.upload(start, p);
+        cpu.step(50);
+        gpu.step(50);
+        const Diff d = compare(byId(cpu.download()), byId(gpu.download()), p);
+        // Flocks are chaotic: rounding differences grow each step. 50 steps of a sparse flock stay
+        // within 1e-2 units (max_speed*dt = 0.33 units per step).
+        EXPECT_LE(d.pos, 1e-2f) << dims << "D";
+        EXPECT_LE(d.vel, 1e-1f) << dims << "D";
+    }
+    EXPECT_NO_GL_ERRORS();
+}
