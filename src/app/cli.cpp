@@ -2,6 +2,7 @@
 // each --set in order, then --boids/--dims/--seed, then --import (which fixes the boid count).
 #include "app/cli.hpp"
 
+#include "app/bench.hpp"
 #include "app/options.hpp"
 #include "app/run_headless.hpp"
 #include "io/input_error.hpp"
@@ -55,13 +56,29 @@ void listPresetsTo(std::ostream& out) {
     for (const auto& [name, desc] : presets) out << name << (desc.empty() ? "" : "  " + desc) << "\n";
 }
 
-// An --export target must be in an existing, writable directory: checked before any work.
-void checkWritableTarget(const std::string& path) {
+// An output file must go in an existing, writable directory: checked before any work.
+void checkWritableTarget(const std::string& path, const std::string& flag) {
     fs::path dir = fs::path(path).parent_path();
     if (dir.empty()) dir = ".";
-    if (fs::is_directory(path)) throw InputError("--export " + path + ": is a directory");
-    if (!fs::is_directory(dir)) throw InputError("--export " + path + ": directory " + dir.string() + " does not exist");
-    if (::access(dir.c_str(), W_OK) != 0) throw InputError("--export " + path + ": directory " + dir.string() + " is not writable");
+    if (fs::is_directory(path)) throw InputError(flag + " " + path + ": is a directory");
+    if (!fs::is_directory(dir)) throw InputError(flag + " " + path + ": directory " + dir.string() + " does not exist");
+    if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + " " + path + ": directory " + dir.string() + " is not writable");
+}
+
+// "10000,1e6" -> sizes; each in [64, 1e8] (the scenario needs a world of at least 4 units).
+std::vector<std::uint64_t> parseSizes(const std::string& list) {
+    std::vector<std::uint64_t> sizes;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string item = list.substr(start, comma - start);
+        Params scratch;
+        if (auto e = setFromText(*findParam("boids"), item, scratch); e || scratch.boids < 64)
+            throw InputError("--bench-sizes: '" + item + "' is not a boid count in [64, 100000000]");
+        sizes.push_back(scratch.boids);
+        start = comma + 1;
+    }
+    return sizes;
 }
 
 }  // namespace
@@ -87,6 +104,16 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.add_option("--steps", opt.steps, "steps to run headless [0, 1000000000]")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
     app.add_option("--import", opt.import_path, "start from a state CSV (id,species,x,y,z,vx,vy,vz)");
     app.add_option("--export", opt.export_path, "write the final state as CSV");
+    bool bench = false;
+    BenchOptions bench_opt;
+    std::string bench_sizes;
+    app.add_flag("--bench", bench, "run the benchmark (docs/performance.md) and print a table");
+    app.add_option("--bench-sizes", bench_sizes, "comma-separated boid counts, each in [64, 100000000] (default 10000,100000,1000000,10000000)");
+    app.add_option("--bench-steps", bench_opt.steps, "measured steps per phase [1, 100000] (median taken)")
+        ->check(CLI::Range(1u, 100000u));
+    app.add_option("--bench-clump-steps", bench_opt.clump_steps, "steps between the spawn and clumped phases [0, 1000000]")
+        ->check(CLI::Range(0u, 1000000u));
+    app.add_option("--bench-out", bench_opt.out_path, "also write the results as JSON to this file");
     app.add_flag("--list-presets", list_presets, "list the built-in presets");
     app.add_flag("--list-params", list_params, "list every parameter key with default, range and unit");
 
@@ -105,6 +132,12 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         return 0;
     }
     try {
+        if (bench) {
+            opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
+            if (!bench_sizes.empty()) bench_opt.sizes = parseSizes(bench_sizes);
+            if (!bench_opt.out_path.empty()) checkWritableTarget(bench_opt.out_path, "--bench-out");
+            return runBench(opt, bench_opt, out, err);
+        }
         Params& p = opt.params;
         if (!preset.empty()) p = loadPresetFile(resolvePreset(preset), p);
         for (const std::string& s : sets) applySet(s, p, "--set");
@@ -120,7 +153,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
                                  std::to_string(imported.size()) + " boids");
             p.boids = std::uint32_t(imported.size());
         }
-        if (!opt.export_path.empty()) checkWritableTarget(opt.export_path);
+        if (!opt.export_path.empty()) checkWritableTarget(opt.export_path, "--export");
         opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
         return runHeadless(opt, opt.import_path.empty() ? nullptr : &imported, out, err);
     } catch (const InputError& e) {

@@ -3,6 +3,10 @@
 
 namespace murmur::gl {
 
+namespace {
+constexpr std::size_t kMaxSamples = 1u << 16;
+}  // namespace
+
 Query::Query(GLenum target) {
     GLuint id = 0;
     glCreateQueries(target, 1, &id);
@@ -11,7 +15,7 @@ Query::Query(GLenum target) {
 
 PassTimer::PassTimer(std::vector<std::string> pass_names, int frames_in_flight)
     : names_(std::move(pass_names)), pending_(std::size_t(frames_in_flight), false),
-      sum_(names_.size(), 0.0), last_(names_.size(), 0.0) {
+      samples_(names_.size()) {
     for (int f = 0; f < frames_in_flight; ++f) {
         std::vector<Query> qs;
         for (std::size_t i = 0; i <= names_.size(); ++i) qs.emplace_back(GL_TIMESTAMP);
@@ -51,24 +55,23 @@ bool PassTimer::collect(int slot, bool wait) {
     std::vector<GLuint64> t(qs.size());
     for (std::size_t i = 0; i < qs.size(); ++i) glGetQueryObjectui64v(qs[i].id(), GL_QUERY_RESULT, &t[i]);
     for (std::size_t i = 0; i < names_.size(); ++i) {
-        last_[i] = double(t[i + 1] - t[i]) * 1e-6;
-        sum_[i] += last_[i];
+        if (samples_[i].size() >= kMaxSamples)  // long runs: keep the recent half
+            samples_[i].erase(samples_[i].begin(), samples_[i].begin() + kMaxSamples / 2);
+        samples_[i].push_back(double(t[i + 1] - t[i]) * 1e-6);
     }
-    ++collected_;
     pending_[std::size_t(slot)] = false;
     return true;
 }
 
 std::vector<double> PassTimer::meanMs() const {
-    std::vector<double> m(sum_.size(), 0.0);
-    if (collected_)
-        for (std::size_t i = 0; i < m.size(); ++i) m[i] = sum_[i] / double(collected_);
+    std::vector<double> m(samples_.size(), 0.0);
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        for (double v : samples_[i]) m[i] += v;
+        if (!samples_[i].empty()) m[i] /= double(samples_[i].size());
+    }
     return m;
 }
 
-void PassTimer::reset() {
-    sum_.assign(names_.size(), 0.0);
-    collected_ = 0;
-}
+void PassTimer::reset() { samples_.assign(names_.size(), {}); }
 
 }  // namespace murmur::gl

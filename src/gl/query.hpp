@@ -30,11 +30,11 @@ public:
     void finish();         // waits for every frame in flight (end of run)
     // Mean milliseconds per pass over the frames collected since reset().
     std::vector<double> meanMs() const;
-    std::uint64_t framesCollected() const { return collected_; }
+    // Milliseconds of every collected frame since reset(): [pass][frame].
+    const std::vector<std::vector<double>>& samples() const { return samples_; }
+    std::uint64_t framesCollected() const { return samples_.empty() ? 0 : samples_[0].size(); }
     const std::vector<std::string>& names() const { return names_; }
     void reset();
-    // Milliseconds per pass of the most recently collected frame.
-    const std::vector<double>& lastMs() const { return last_; }
 
 private:
     bool collect(int slot, bool wait);
@@ -43,8 +43,7 @@ private:
     std::vector<std::vector<Query>> frames_;  // [slot][0..passes]
     std::vector<bool> pending_;
     int slot_ = 0;
-    std::vector<double> sum_, last_;
-    std::uint64_t collected_ = 0;
+    std::vector<std::vector<double>> samples_;
 };
 
 }  // namespace murmur::gl

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 using namespace murmur;
@@ -42,4 +45,32 @@ TEST(CliGpu, TooManyBoidsExits2WithTheLimit) {
     EXPECT_NE(err.find("do not fit this GPU"), std::string::npos) << err;
     EXPECT_NE(err.find("valid range [0, "), std::string::npos) << err;
     EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
+    MURMUR_REQUIRE_GL();
+    const std::string path = (std::filesystem::temp_directory_path() / "murmur_bench_test.json").string();
+    std::string out, err;
+    ASSERT_EQ(run({"--bench", "--bench-sizes", "500", "--bench-steps", "5", "--bench-clump-steps", "5", "--bench-out",
+                   path.c_str()},
+                  out, err),
+              0)
+        << err;
+    const auto doc = nlohmann::json::parse(std::ifstream(path));
+    std::filesystem::remove(path);
+    EXPECT_FALSE(doc.at("renderer").get<std::string>().empty());
+    ASSERT_EQ(doc.at("runs").size(), 2u);  // spawn and clumped
+    for (const auto& r : doc.at("runs")) {
+        EXPECT_EQ(r.at("boids").get<int>(), 500);
+        EXPECT_GT(r.at("step_ms").get<double>(), 0.0);
+        EXPECT_GT(r.at("mean_neighbours").get<double>(), 5.0);  // ~33 expected at this density
+        EXPECT_GE(r.at("mean_candidates").get<double>(), r.at("mean_neighbours").get<double>());
+        EXPECT_EQ(r.at("passes").size(), 4u);
+        EXPECT_GT(r.at("bytes_per_step").get<double>(), 0.0);
+    }
+    EXPECT_EQ(doc.at("runs")[0].at("phase"), "spawn");
+    EXPECT_EQ(doc.at("runs")[1].at("phase"), "clumped");
+    // Bad sizes are bad input.
+    EXPECT_EQ(run({"--bench", "--bench-sizes", "10,abc"}, out, err), 2);
+    EXPECT_NE(err.find("[64, 100000000]"), std::string::npos) << err;
 }

@@ -1,0 +1,237 @@
+// The benchmark harness: timings from GPU timer queries (median per pass over the measured
+// steps), candidate and neighbour counts from the grid, bytes per step from our own count.
+#include "app/bench.hpp"
+
+#include "cpu/cpu_simulation.hpp"
+#include "gl/debug.hpp"
+#include "gl/egl_context.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "io/atomic_file.hpp"
+#include "model/flock_stats.hpp"
+#include "model/spawn.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#ifndef MURMUR_REVISION
+#define MURMUR_REVISION "unknown"
+#endif
+#ifndef MURMUR_BUILD_TYPE
+#define MURMUR_BUILD_TYPE "unknown"
+#endif
+
+namespace murmur {
+namespace {
+
+using nlohmann::json;
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// Compulsory traffic of one step, by our own count (docs/performance.md): count reads a position
+// and writes cell + rank + an atomic (28 B/boid); scatter reads state, cell, rank and start, writes
+// the sorted copy (76 B); steer reads the sorted copy and writes state + neighbour count (68 B);
+// per cell: clear 4, scan ~16, steer's start/count reads 8. Neighbour reads assumed cached.
+std::uint64_t bytesPerStep(std::uint64_t n, std::uint64_t cells) { return n * (28 + 76 + 68) + cells * 28; }
+
+// Mean boids examined per boid: each boid visits every boid in its cell's neighbour block.
+double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, std::uint64_t n) {
+    if (n == 0) return 0.0;
+    auto around = [&](std::uint32_t c, std::uint32_t cells, std::uint32_t out[3]) {
+        if (cells <= 3) {
+            for (std::uint32_t i = 0; i < cells; ++i) out[i] = i;
+            return cells;
+        }
+        out[0] = (c + cells - 1) % cells;
+        out[1] = c;
+        out[2] = (c + 1) % cells;
+        return 3u;
+    };
+    double total = 0;
+    for (std::uint32_t z = 0; z < g.cells.z; ++z)
+        for (std::uint32_t y = 0; y < g.cells.y; ++y)
+            for (std::uint32_t x = 0; x < g.cells.x; ++x) {
+                const std::uint32_t self = count[(z * g.cells.y + y) * g.cells.x + x];
+                if (!self) continue;
+                std::uint32_t xs[3], ys[3], zs[3];
+                const std::uint32_t nx = around(x, g.cells.x, xs), ny = around(y, g.cells.y, ys), nz = around(z, g.cells.z, zs);
+                std::uint64_t block = 0;
+                for (std::uint32_t k = 0; k < nz; ++k)
+                    for (std::uint32_t j = 0; j < ny; ++j)
+                        for (std::uint32_t i = 0; i < nx; ++i) block += count[(zs[k] * g.cells.y + ys[j]) * g.cells.x + xs[i]];
+                total += double(self) * double(block);
+            }
+    return total / double(n);
+}
+
+struct Row {
+    std::uint64_t boids;
+    std::string phase;
+    double step_ms = 0;
+    std::vector<std::pair<std::string, double>> passes;
+    double neighbours = 0, candidates = 0;
+    std::uint64_t bytes = 0;
+};
+
+json toJson(const Row& r) {
+    json passes = json::object();
+    for (const auto& [name, ms] : r.passes) passes[name] = ms;
+    const double sps = r.step_ms > 0 ? 1000.0 / r.step_ms : 0.0;
+    return {{"boids", r.boids},
+            {"phase", r.phase},
+            {"step_ms", r.step_ms},
+            {"steps_per_s", sps},
+            {"boid_steps_per_s", sps * double(r.boids)},
+            {"passes", passes},
+            {"mean_neighbours", r.neighbours},
+            {"mean_candidates", r.candidates},
+            {"bytes_per_step", r.bytes},
+            {"effective_gb_per_s", r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0}};
+}
+
+void printRow(std::ostream& out, const Row& r) {
+    char line[512];
+    std::string passes;
+    for (const auto& [name, ms] : r.passes) {
+        char p[64];
+        std::snprintf(p, sizeof p, " %s=%.3f", name.c_str(), ms);
+        passes += p;
+    }
+    const double sps = r.step_ms > 0 ? 1000.0 / r.step_ms : 0.0;
+    std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f %11.3g %7.1f %7.1f %8.2f %s\n",
+                  static_cast<unsigned long long>(r.boids), r.phase.c_str(), r.step_ms, sps, sps * double(r.boids),
+                  r.neighbours, r.candidates, r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0,
+                  passes.c_str());
+    out << line << std::flush;
+}
+
+// Measures `steps` steps after `warmup`, on whichever backend.
+Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const BenchOptions& b, const std::string& phase) {
+    Row r;
+    r.boids = p.boids;
+    r.phase = phase;
+    sim.step(int(b.warmup));
+    if (gpu) {
+        gpu->timer()->finish();
+        gpu->timer()->reset();
+        sim.step(int(b.steps));
+        gpu->timer()->finish();
+        const auto& s = gpu->timer()->samples();
+        std::vector<double> total(s.empty() ? 0 : s[0].size(), 0.0);
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            r.passes.emplace_back(gpu->timer()->names()[i], median(s[i]));
+            for (std::size_t f = 0; f < s[i].size(); ++f) total[f] += s[i][f];
+        }
+        r.step_ms = median(total);
+        const GridSpec g = makeGridSpec(p);
+        r.candidates = meanCandidates(gpu->binOnly().count, g, p.boids);
+        r.bytes = bytesPerStep(p.boids, g.total());
+    } else {
+        // CPU reference: wall-clock per step (median of the measured steps).
+        std::vector<double> ms;
+        for (std::uint32_t i = 0; i < b.steps; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            sim.step(1);
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        r.step_ms = median(ms);
+        r.candidates = static_cast<CpuSimulation&>(sim).meanCandidates();
+    }
+    r.neighbours = meanOf(sim.neighbourCounts());
+    return r;
+}
+
+}  // namespace
+
+Params benchParams(std::uint64_t n) {
+    Params p;
+    p.dims = 3;
+    p.bounds = Bounds::Wrap;
+    p.style = Style::Steering;
+    p.boids = std::uint32_t(n);
+    p.world_size = float(std::cbrt(double(n)));  // 1 boid per unit^3
+    p.separation = {1.0f, 1.5f};
+    p.alignment = {2.0f, 1.0f};
+    p.cohesion = {2.0f, 1.0f};
+    p.fov_deg = 360.0f;
+    p.min_speed = 0.5f;
+    p.max_speed = 2.0f;
+    p.max_force = 2.0f;
+    p.dt = 0.1f;
+    p.seed = 1;
+    return p;
+}
+
+int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::ostream& err) {
+    std::unique_ptr<gl::HeadlessContext> context;
+    json doc = {{"renderer", "cpu reference"}, {"gl_version", ""}, {"build_type", MURMUR_BUILD_TYPE},
+                {"revision", MURMUR_REVISION}, {"backend", opt.backend == Backend::Gpu ? "gpu" : "cpu"},
+                {"scenario", "3D, wrap, steering, 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
+                {"runs", json::array()}, {"skipped", json::array()}};
+    if (opt.backend == Backend::Gpu) {
+        try {
+            context = std::make_unique<gl::HeadlessContext>();
+        } catch (const gl::ContextError& e) {
+            err << "murmur: error: " << e.what() << "\n";
+            return 1;
+        }
+        gl::enableDebugOutput();
+        doc["renderer"] = gl::rendererString();
+        doc["gl_version"] = gl::glVersionString();
+    }
+    out << "murmur bench: " << doc["renderer"].get<std::string>() << ", " << MURMUR_BUILD_TYPE << " build, revision "
+        << MURMUR_REVISION << "\n"
+        << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps after " << b.warmup
+        << " warm-up; 'clumped' after " << b.clump_steps << " more steps\n"
+        << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand.  eff_GB/s passes(ms)\n";
+    for (std::uint64_t n : b.sizes) {
+        const Params p = benchParams(n);
+        if (opt.backend == Backend::Gpu) {
+            try {
+                gpu::checkCapacity(p);
+            } catch (const gpu::CapacityError& e) {
+                out << "  skipped " << n << " boids: " << e.what() << "\n";
+                doc["skipped"].push_back({{"boids", n}, {"reason", e.what()}});
+                continue;
+            }
+        }
+        std::unique_ptr<Simulation> sim;
+        gpu::GpuSimulation* gpu = nullptr;
+        if (opt.backend == Backend::Gpu) {
+            auto g = std::make_unique<gpu::GpuSimulation>(gl::ShaderLibrary(opt.shader_dir));
+            g->enableTiming(true);
+            gpu = g.get();
+            sim = std::move(g);
+        } else {
+            sim = std::make_unique<CpuSimulation>();
+        }
+        sim->upload(spawn(p), p);
+        for (const char* phase : {"spawn", "clumped"}) {
+            if (std::string(phase) == "clumped") sim->step(int(b.clump_steps));
+            const Row r = measure(*sim, gpu, p, b, phase);
+            printRow(out, r);
+            doc["runs"].push_back(toJson(r));
+        }
+        if (gpu && gl::takeErrorCount() > 0) {
+            err << "murmur: error: the GL driver reported errors (above)\n";
+            return 1;
+        }
+    }
+    out << "  render: not measured (the renderer does not exist yet)\n";
+    doc["skipped"].push_back({{"phase", "render"}, {"reason", "the renderer does not exist yet"}});
+    if (!b.out_path.empty()) {
+        writeFileAtomic(b.out_path, doc.dump(2) + "\n");
+        out << "wrote " << b.out_path << "\n";
+    }
+    return 0;
+}
+
+}  // namespace murmur

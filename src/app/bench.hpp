@@ -1,0 +1,28 @@
+// murmur --bench: the fixed benchmark scenario (3D, wrap, steering, 1 boid per unit^3, largest
+// radius 2: ~33 neighbours at spawn) at a list of sizes, right after spawn and after the flock
+// has clumped. Reports, never asserts. See docs/performance.md for the method.
+#pragma once
+
+#include "app/options.hpp"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+struct BenchOptions {
+    std::vector<std::uint64_t> sizes{10000, 100000, 1000000, 10000000};
+    std::uint32_t steps = 100;         // measured steps per phase (median taken)
+    std::uint32_t warmup = 10;         // steps before measuring
+    std::uint32_t clump_steps = 1000;  // steps between the spawn and the clumped measurements
+    std::string out_path;              // JSON; empty: table only
+};
+
+// The benchmark scenario's parameters for n boids.
+Params benchParams(std::uint64_t n);
+
+int runBench(const Options& opt, const BenchOptions& bench, std::ostream& out, std::ostream& err);
+
+}  // namespace murmur
