@@ -2,6 +2,8 @@
 // steps), candidate and neighbour counts from the grid, bytes per step from our own count.
 #include "app/bench.hpp"
 
+#include "app/run_headless.hpp"
+
 #include "cpu/cpu_simulation.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
@@ -177,13 +179,8 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
                 {"scenario", "3D, wrap, steering, 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
                 {"runs", json::array()}, {"skipped", json::array()}};
     if (opt.backend == Backend::Gpu) {
-        try {
-            context = std::make_unique<gl::HeadlessContext>();
-        } catch (const gl::ContextError& e) {
-            err << "murmur: error: " << e.what() << "\n";
-            return 1;
-        }
-        gl::enableDebugOutput();
+        context = openHeadlessContext(err);
+        if (!context) return 1;
         doc["renderer"] = gl::rendererString();
         doc["gl_version"] = gl::glVersionString();
     }

@@ -18,19 +18,25 @@
 
 namespace murmur {
 
+std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err) {
+    try {
+        auto context = std::make_unique<gl::HeadlessContext>();
+        gl::enableDebugOutput();
+        return context;
+    } catch (const gl::ContextError& e) {
+        err << "murmur: error: " << e.what() << "\n(use --backend cpu to run the CPU reference)\n";
+        return nullptr;
+    }
+}
+
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
     const Params& p = opt.params;
     std::unique_ptr<gl::HeadlessContext> context;
     std::unique_ptr<Simulation> sim;
     gpu::GpuSimulation* gpu_sim = nullptr;
     if (opt.backend == Backend::Gpu) {
-        try {
-            context = std::make_unique<gl::HeadlessContext>();
-        } catch (const gl::ContextError& e) {
-            err << "murmur: error: " << e.what() << "\n(use --backend cpu to run the CPU reference)\n";
-            return 1;
-        }
-        gl::enableDebugOutput();
+        context = openHeadlessContext(err);
+        if (!context) return 1;
         out << "murmur: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
             << context->platform() << ")\n";
         try {
