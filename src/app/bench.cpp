@@ -200,16 +200,8 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
                 continue;
             }
         }
-        std::unique_ptr<Simulation> sim;
         gpu::GpuSimulation* gpu = nullptr;
-        if (opt.backend == Backend::Gpu) {
-            auto g = std::make_unique<gpu::GpuSimulation>(gl::ShaderLibrary(opt.shader_dir));
-            g->enableTiming(true);
-            gpu = g.get();
-            sim = std::move(g);
-        } else {
-            sim = std::make_unique<CpuSimulation>();
-        }
+        const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
         sim->upload(spawn(p), p);
         for (const char* phase : {"spawn", "clumped"}) {
             if (std::string(phase) == "clumped") sim->step(int(b.clump_steps));

@@ -29,6 +29,15 @@ std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err) {
     }
 }
 
+std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulation** gpu) {
+    *gpu = nullptr;
+    if (opt.backend == Backend::Cpu) return std::make_unique<CpuSimulation>();
+    auto g = std::make_unique<gpu::GpuSimulation>(gl::ShaderLibrary(opt.shader_dir));
+    g->enableTiming(true);
+    *gpu = g.get();
+    return g;
+}
+
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
     const Params& p = opt.params;
     std::unique_ptr<gl::HeadlessContext> context;
@@ -44,13 +53,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         } catch (const gpu::CapacityError& e) {
             throw InputError(std::string("--boids: ") + e.what());
         }
-        auto g = std::make_unique<gpu::GpuSimulation>(gl::ShaderLibrary(opt.shader_dir));
-        g->enableTiming(true);
-        gpu_sim = g.get();
-        sim = std::move(g);
-    } else {
-        sim = std::make_unique<CpuSimulation>();
     }
+    sim = makeSimulation(opt, &gpu_sim);
     const Flock start = imported ? *imported : spawn(p);
     char line[256];
     std::snprintf(line, sizeof line, "murmur: backend %s, %u boids, %dD, %s bounds, %s style, seed %llu%s\n",

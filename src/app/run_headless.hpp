@@ -7,8 +7,13 @@
 #include <memory>
 #include <ostream>
 
+#include "model/simulation.hpp"
+
 namespace murmur::gl {
 class HeadlessContext;
+}
+namespace murmur::gpu {
+class GpuSimulation;
 }
 
 namespace murmur {
@@ -16,6 +21,10 @@ namespace murmur {
 // A current headless GL context with debug output on, or null after printing why none could be
 // made (the caller exits 1).
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err);
+
+// The simulation for opt.backend (GPU: per-pass timing on; needs a current context). *gpu is
+// set to the GPU pipeline, or null for the CPU reference.
+std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulation** gpu);
 
 // imported: the starting flock, or null to spawn from params. Returns the exit code.
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err);
