@@ -47,16 +47,6 @@ std::uint64_t bytesPerStep(std::uint64_t n, std::uint64_t cells) { return n * (2
 // Mean boids examined per boid: each boid visits every boid in its cell's neighbour block.
 double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, std::uint64_t n) {
     if (n == 0) return 0.0;
-    auto around = [&](std::uint32_t c, std::uint32_t cells, std::uint32_t out[3]) {
-        if (cells <= 3) {
-            for (std::uint32_t i = 0; i < cells; ++i) out[i] = i;
-            return cells;
-        }
-        out[0] = (c + cells - 1) % cells;
-        out[1] = c;
-        out[2] = (c + 1) % cells;
-        return 3u;
-    };
     double total = 0;
     for (std::uint32_t z = 0; z < g.cells.z; ++z)
         for (std::uint32_t y = 0; y < g.cells.y; ++y)
@@ -64,11 +54,12 @@ double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g
                 const std::uint32_t self = count[(z * g.cells.y + y) * g.cells.x + x];
                 if (!self) continue;
                 std::uint32_t xs[3], ys[3], zs[3];
-                const std::uint32_t nx = around(x, g.cells.x, xs), ny = around(y, g.cells.y, ys), nz = around(z, g.cells.z, zs);
+                const int nx = neighbourCells(x, g.cells.x, g.wrap, xs), ny = neighbourCells(y, g.cells.y, g.wrap, ys),
+                          nz = neighbourCells(z, g.cells.z, g.wrap, zs);
                 std::uint64_t block = 0;
-                for (std::uint32_t k = 0; k < nz; ++k)
-                    for (std::uint32_t j = 0; j < ny; ++j)
-                        for (std::uint32_t i = 0; i < nx; ++i) block += count[(zs[k] * g.cells.y + ys[j]) * g.cells.x + xs[i]];
+                for (int k = 0; k < nz; ++k)
+                    for (int j = 0; j < ny; ++j)
+                        for (int i = 0; i < nx; ++i) block += count[(zs[k] * g.cells.y + ys[j]) * g.cells.x + xs[i]];
                 total += double(self) * double(block);
             }
     return total / double(n);

@@ -35,20 +35,6 @@ std::uint32_t UniformGrid::cellIndex(glm::vec3 p) const {
     return (c.z * spec_.cells.y + c.y) * spec_.cells.x + c.x;
 }
 
-int UniformGrid::neighbourCells(std::uint32_t c, std::uint32_t n, std::uint32_t out[3]) const {
-    if (n <= 3 && spec_.wrap) {  // every cell on this axis is a neighbour; list each once
-        for (std::uint32_t i = 0; i < n; ++i) out[i] = i;
-        return int(n);
-    }
-    int k = 0;
-    for (int o = -1; o <= 1; ++o) {
-        const std::int64_t cc = std::int64_t(c) + o;
-        if (spec_.wrap) out[k++] = std::uint32_t((cc + n) % n);
-        else if (cc >= 0 && cc < std::int64_t(n)) out[k++] = std::uint32_t(cc);
-    }
-    return k;
-}
-
 void UniformGrid::build(const GridSpec& spec, const Flock& flock, const glm::vec3& L) {
     spec_ = spec;
     L_ = L;

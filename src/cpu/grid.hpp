@@ -21,9 +21,9 @@ public:
     void forEachCandidate(glm::vec3 p, Fn&& fn) const {
         const glm::uvec3 c = cellOf(p);
         std::uint32_t xs[3], ys[3], zs[3];
-        const int nx = neighbourCells(c.x, spec_.cells.x, xs);
-        const int ny = neighbourCells(c.y, spec_.cells.y, ys);
-        const int nz = neighbourCells(c.z, spec_.cells.z, zs);
+        const int nx = neighbourCells(c.x, spec_.cells.x, spec_.wrap, xs);
+        const int ny = neighbourCells(c.y, spec_.cells.y, spec_.wrap, ys);
+        const int nz = neighbourCells(c.z, spec_.cells.z, spec_.wrap, zs);
         for (int iz = 0; iz < nz; ++iz)
             for (int iy = 0; iy < ny; ++iy)
                 for (int ix = 0; ix < nx; ++ix) {
@@ -39,9 +39,6 @@ public:
     const std::vector<std::uint32_t>& sorted() const { return sorted_; }
 
 private:
-    // The distinct cells c-1, c, c+1 along one axis (wrapped or clipped); returns how many.
-    int neighbourCells(std::uint32_t c, std::uint32_t n, std::uint32_t out[3]) const;
-
     GridSpec spec_;
     glm::vec3 L_{0.0f}, inv_L_{0.0f};
     std::vector<std::uint32_t> count_, start_, sorted_, rank_;

@@ -39,4 +39,18 @@ GridSpec makeGridSpec(const Params& params) {
     return g;
 }
 
+int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[3]) {
+    if (n <= 3 && wrap) {  // every cell on this axis is a neighbour; list each once
+        for (std::uint32_t i = 0; i < n; ++i) out[i] = i;
+        return int(n);
+    }
+    int k = 0;
+    for (int o = -1; o <= 1; ++o) {
+        const std::int64_t cc = std::int64_t(c) + o;
+        if (wrap) out[k++] = std::uint32_t((cc + n) % n);
+        else if (cc >= 0 && cc < std::int64_t(n)) out[k++] = std::uint32_t(cc);
+    }
+    return k;
+}
+
 }  // namespace murmur

@@ -24,4 +24,8 @@ std::uint32_t cellBudget(std::uint32_t boids);
 
 GridSpec makeGridSpec(const Params& params);
 
+// The distinct cells among c-1, c, c+1 on an axis of n cells: wrapped modulo n (with n <= 3,
+// each cell once) or clipped to [0, n-1]. Returns how many were written to out.
+int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[3]);
+
 }  // namespace murmur
