@@ -62,11 +62,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
                   p.style == Style::Steering ? "steering" : "offset", static_cast<unsigned long long>(p.seed),
                   imported ? ", imported state" : "");
     out << line;
-    try {
-        sim->upload(start, p);
-    } catch (const gpu::CapacityError& e) {
-        throw InputError(std::string("--boids: ") + e.what());
-    }
+    sim->upload(start, p);  // capacity was checked above, before spawning
 
     const auto t0 = std::chrono::steady_clock::now();
     sim->step(int(opt.steps));
