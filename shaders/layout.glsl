@@ -18,6 +18,7 @@
 #define BIND_SCAN_IN 9      // scan passes: input, output, block sums
 #define BIND_SCAN_OUT 10
 #define BIND_SCAN_SUMS 11
+#define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 
 #define STEP_GROUP_SIZE 256  // boid passes: invocations per work group
 #define SCAN_GROUP_SIZE 256  // scan: invocations per work group ...
@@ -35,6 +36,14 @@ struct SimParams {
     vec4 inv_cell;      // xyz: cells per unit
     uvec4 cells;        // xyz: cells per axis, w: total cells
     uvec4 counts;       // x: boids, y: total work groups of a boid pass per dispatch row
+};
+
+// One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;
+// info.x neighbour count of the last step.
+struct PickedBoid {
+    vec4 p;
+    vec4 v;
+    uvec4 info;
 };
 
 #endif

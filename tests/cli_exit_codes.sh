@@ -23,6 +23,10 @@ expect 0 "default" -- --list-presets
 expect 2 "out of range" -- --boids -1 --export "$tmp/bad.csv"
 expect 2 "frobnicate" -- --frobnicate --export "$tmp/bad.csv"
 expect 2 "fov_deg" -- --set fov_deg=999 --export "$tmp/bad.csv"
+expect 2 "must end in .png" -- --headless --screenshot "$tmp/shot.jpg"
+expect 2 "does not exist" -- --headless --screenshot "$tmp/no/such/dir/shot.png"
+expect 2 "16384" -- --headless --width 5 --screenshot "$tmp/shot.png"
+[ -e "$tmp/shot.png" ] && { echo "FAIL: bad input left $tmp/shot.png"; fails=$((fails + 1)); }
 [ -e "$tmp/bad.csv" ] && { echo "FAIL: bad input left $tmp/bad.csv"; fails=$((fails + 1)); }
 ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: temporary file left behind"; fails=$((fails + 1)); }
 echo "cli_exit_codes: $fails failure(s)"

@@ -5,6 +5,7 @@
 #include "app/bench.hpp"
 #include "app/options.hpp"
 #include "app/run_headless.hpp"
+#include "app/run_window.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
@@ -12,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <unistd.h>
@@ -101,6 +103,13 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.add_option("--shader-dir", opt.shader_dir, "read shaders from this folder instead of the embedded copies")
         ->check(CLI::ExistingDirectory);
     app.add_flag("--headless", opt.headless, "run without a window and print a summary");
+    app.add_option("--screenshot", opt.screenshot, "write the last frame as PNG (headless: rendered offscreen)");
+    app.add_option("--frames", opt.frames, "window: close after K frames [0 = run until closed, 1000000000]")
+        ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
+    app.add_option("--width", opt.width, "window / screenshot width in pixels [16, 16384]")->check(CLI::Range(16, 16384));
+    app.add_option("--height", opt.height, "window / screenshot height in pixels [16, 16384]")->check(CLI::Range(16, 16384));
+    bool no_vsync = false;
+    app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh (the panel toggles it too)");
     app.add_option("--steps", opt.steps, "steps to run headless [0, 1000000000]")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
     app.add_option("--import", opt.import_path, "start from a state CSV (id,species,x,y,z,vx,vy,vz)");
     app.add_option("--export", opt.export_path, "write the final state as CSV");
@@ -154,8 +163,16 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
             p.boids = std::uint32_t(imported.size());
         }
         if (!opt.export_path.empty()) checkWritableTarget(opt.export_path, "--export");
+        if (!opt.screenshot.empty()) {
+            if (!opt.screenshot.ends_with(".png")) throw InputError("--screenshot " + opt.screenshot + ": the file name must end in .png");
+            checkWritableTarget(opt.screenshot, "--screenshot");
+        }
         opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
-        return runHeadless(opt, opt.import_path.empty() ? nullptr : &imported, out, err);
+        opt.vsync = !no_vsync;
+        const bool boids_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) { return s.starts_with("boids="); });
+        opt.auto_boids = !opt.headless && !boids && !boids_set && preset.empty() && opt.import_path.empty();
+        const Flock* start = opt.import_path.empty() ? nullptr : &imported;
+        return opt.headless ? runHeadless(opt, start, out, err) : runWindow(opt, start, out, err);
     } catch (const InputError& e) {
         err << "murmur: " << e.what() << "\n";
         return 2;

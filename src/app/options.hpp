@@ -19,6 +19,13 @@ struct Options {
     std::string import_path;
     std::string export_path;
     std::string shader_dir;  // empty: shaders embedded in the binary
+    std::string screenshot;  // PNG of the last frame (headless: rendered offscreen)
+    std::uint64_t frames = 0;  // window: close after this many frames (0: run until closed)
+    int width = 1280, height = 720;  // window and screenshot size, pixels
+    bool vsync = true;
+    // No --boids, --import, --preset or boids= was given: the window picks a count that suits
+    // the renderer (app/renderer_defaults.hpp).
+    bool auto_boids = false;
 };
 
 }  // namespace murmur

@@ -2,14 +2,20 @@
 // GPU milliseconds on the GPU backend).
 #include "app/run_headless.hpp"
 
+#include "app/flock_display.hpp"
+#include "app/renderer_defaults.hpp"
+
 #include "cpu/cpu_simulation.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
+#include "gl/framebuffer.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"
 #include "model/flock_stats.hpp"
 #include "model/spawn.hpp"
+#include "render/flock_renderer.hpp"
+#include "render/screenshot.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -38,16 +44,39 @@ std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulatio
     return g;
 }
 
+void writeOffscreenFrame(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Options& opt,
+                         std::ostream& out) {
+    gl::Framebuffer target(opt.width, opt.height);
+    target.bind();
+    render::FlockRenderer renderer(gl::ShaderLibrary(opt.shader_dir));
+    render::Camera camera;
+    camera.reset(p);
+    FlockDisplay display(sim, gpu);
+    renderer.draw(display.view(), p, camera, {opt.width, opt.height}, render::DrawSettings{}, std::nullopt);
+    render::writePng(opt.screenshot, opt.width, opt.height, target.readRgba());
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    out << "wrote screenshot " << opt.screenshot << " (" << opt.width << "x" << opt.height << ")\n";
+}
+
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
-    const Params& p = opt.params;
+    Params p = opt.params;
     std::unique_ptr<gl::HeadlessContext> context;
     std::unique_ptr<Simulation> sim;
     gpu::GpuSimulation* gpu_sim = nullptr;
-    if (opt.backend == Backend::Gpu) {
+    if (opt.backend == Backend::Gpu || !opt.screenshot.empty()) {
         context = openHeadlessContext(err);
         if (!context) return 1;
         out << "murmur: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
             << context->platform() << ")\n";
+        if (opt.auto_boids && !imported) {
+            std::string why;
+            const std::uint64_t max_boids =
+                opt.backend == Backend::Gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids;
+            p = rendererDefaults(p, isSoftwareRenderer(gl::rendererString()), max_boids, why);
+            out << "murmur: " << why << "\n";
+        }
+    }
+    if (opt.backend == Backend::Gpu) {
         try {
             gpu::checkCapacity(p);  // before spawning: a flock that cannot fit is never built
         } catch (const gpu::CapacityError& e) {
@@ -95,7 +124,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         std::snprintf(line, sizeof line, ", total %.3f\n", total);
         out << s << line;
     }
-    if (gpu_sim && gl::takeErrorCount() > 0) {
+    if (!opt.screenshot.empty()) writeOffscreenFrame(*sim, gpu_sim, p, opt, out);
+    if (context && gl::takeErrorCount() > 0) {
         err << "murmur: error: the GL driver reported errors (above)\n";
         return 1;
     }

@@ -49,4 +49,11 @@ Program buildCompute(const ShaderLibrary& lib, const std::string& file, const st
     return Program({&shader}, file);
 }
 
+Program buildGraphics(const ShaderLibrary& lib, const std::string& vertex, const std::string& fragment,
+                      const std::vector<ShaderDefine>& defines) {
+    const Shader vs(GL_VERTEX_SHADER, lib.assemble(vertex, defines));
+    const Shader fs(GL_FRAGMENT_SHADER, lib.assemble(fragment, defines));
+    return Program({&vs, &fs}, vertex + "+" + fragment);
+}
+
 }  // namespace murmur::gl

@@ -33,6 +33,8 @@ public:
     GLuint id() const { return handle_.id(); }
     explicit operator bool() const { return bool(handle_); }
     void use() const { glUseProgram(id()); }
+    // Uniform location by name (-1 if the linker dropped it; setting -1 is a no-op in GL).
+    GLint uniform(const char* name) const { return glGetUniformLocation(id(), name); }
 
 private:
     Handle<deleteProgram> handle_;
@@ -42,5 +44,8 @@ const char* stageName(GLenum stage);
 
 // A compute program from one .comp file of the library with the given defines.
 Program buildCompute(const ShaderLibrary& lib, const std::string& file, const std::vector<ShaderDefine>& defines);
+// A vertex + fragment program from two files of the library, both with the given defines.
+Program buildGraphics(const ShaderLibrary& lib, const std::string& vertex, const std::string& fragment,
+                      const std::vector<ShaderDefine>& defines);
 
 }  // namespace murmur::gl

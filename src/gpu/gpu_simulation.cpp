@@ -68,7 +68,7 @@ GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(sha
 GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const {
     const auto defs = variantDefines(p);
     return {gl::buildCompute(lib, "grid_count.comp", defs), gl::buildCompute(lib, "grid_scatter.comp", defs),
-            gl::buildCompute(lib, "flock_steer.comp", defs),
+            gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs), gl::buildCompute(lib, "grid_scan_add.comp", defs))};
 }
 
@@ -189,6 +189,27 @@ std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {
     for (std::uint32_t i = 0; i < n_; ++i)
         if (asBits(pos[i].w) < n_) by_id[asBits(pos[i].w)] = counts[i];
     return by_id;
+}
+
+std::optional<GpuSimulation::Found> GpuSimulation::find(std::uint32_t id) {
+    if (n_ == 0) return std::nullopt;
+    if (!picked_) picked_ = gl::Buffer(sizeof(PickedBoid));
+    picked_.clearToZero();
+    bindState();
+    picked_.bindBase(kSsbo, BIND_PICKED);
+    programs_->pick.use();
+    glUniform1ui(programs_->pick.uniform("u_id"), id);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    const PickedBoid picked = picked_.read<PickedBoid>(1).front();
+    if (picked.p.w != 1.0f) return std::nullopt;
+    Found f;
+    f.boid.id = id;
+    f.boid.p = glm::vec3(picked.p);
+    f.boid.v = glm::vec3(picked.v);
+    f.neighbours = picked.info.x;
+    return f;
 }
 
 void GpuSimulation::enableTiming(bool on) {

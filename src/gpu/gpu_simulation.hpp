@@ -67,11 +67,20 @@ public:
     // The storage buffers (for drawing straight from them): positions and velocities, vec4 each.
     const gl::Buffer& positions() const { return pos_; }
     const gl::Buffer& velocities() const { return vel_; }
+    const gl::Buffer& neighbours() const { return neighbours_; }  // per slot, same order as positions
     std::uint32_t boids() const { return n_; }
+
+    // Visual debug: the boid with this id (position, velocity, last neighbour count), found on
+    // the GPU by boid_pick.comp; reads back 48 bytes (waits for the GPU). Empty if no such id.
+    struct Found {
+        Boid boid;
+        std::uint32_t neighbours = 0;
+    };
+    std::optional<Found> find(std::uint32_t id);
 
 private:
     struct Programs {
-        gl::Program count, scatter, steer;
+        gl::Program count, scatter, steer, pick;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
@@ -86,7 +95,7 @@ private:
     std::string variant_;  // the defines the programs were built with
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_cell_, boid_rank_, neighbours_;
-    gl::Buffer cell_count_, cell_start_;
+    gl::Buffer cell_count_, cell_start_, picked_;
     std::unique_ptr<gl::PassTimer> timer_;
 };
 

@@ -22,6 +22,7 @@ static_assert(offsetof(SimParams, walls) == 5 * 16);
 static_assert(offsetof(SimParams, cells) == 7 * 16);
 static_assert(offsetof(SimParams, counts) == 8 * 16);
 static_assert(SCAN_BLOCK == 1024);
+static_assert(sizeof(PickedBoid) == 3 * 16, "PickedBoid must be 3 vec4s, as in layout.glsl");
 
 SimParams packParams(const Params& params, const GridSpec& grid, std::uint32_t boids);
 

@@ -74,3 +74,32 @@ TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
     EXPECT_EQ(run({"--bench", "--bench-sizes", "10,abc"}, out, err), 2);
     EXPECT_NE(err.find("[64, 100000000]"), std::string::npos) << err;
 }
+
+// --headless --screenshot renders the last frame offscreen (EGL + framebuffer) into a PNG of the
+// asked size, on either backend.
+TEST(CliGpu, HeadlessScreenshotWritesThePngOfTheLastFrame) {
+    MURMUR_REQUIRE_GL();
+    for (const char* backend : {"gpu", "cpu"}) {
+        const std::string path = (std::filesystem::temp_directory_path() / (std::string("murmur_shot_") + backend + ".png")).string();
+        std::filesystem::remove(path);
+        std::string out, err;
+        ASSERT_EQ(run({"--headless", "--backend", backend, "--steps", "3", "--boids", "400", "--width", "320", "--height",
+                       "200", "--screenshot", path.c_str()},
+                      out, err),
+                  0)
+            << err;
+        EXPECT_NE(out.find("wrote screenshot"), std::string::npos) << out;
+        std::ifstream in(path, std::ios::binary);
+        std::string png((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ASSERT_GT(png.size(), 24u) << backend;
+        EXPECT_EQ(png.substr(1, 3), "PNG");
+        // IHDR: width and height, big-endian, at bytes 16..23.
+        auto be32 = [&](std::size_t at) {
+            return (unsigned(std::uint8_t(png[at])) << 24) | (unsigned(std::uint8_t(png[at + 1])) << 16) |
+                   (unsigned(std::uint8_t(png[at + 2])) << 8) | unsigned(std::uint8_t(png[at + 3]));
+        };
+        EXPECT_EQ(be32(16), 320u);
+        EXPECT_EQ(be32(20), 200u);
+        std::filesystem::remove(path);
+    }
+}

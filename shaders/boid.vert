@@ -1,0 +1,107 @@
+#version 430
+// Instanced boids drawn straight from the simulation's storage buffers (no CPU copy): instance i
+// reads pos[i], vel[i] and neighbours[i]. 2D: a triangle nose-first along the velocity. 3D: a
+// small dart (6 faces) in the boid's frame (forward = velocity, y up), with a face normal for
+// lighting. Boids never shrink below u_min_px pixels, so a million of them stay visible.
+// Defines: DIMS (2|3).
+#include "layout.glsl"
+
+layout(std430, binding = BIND_POS) readonly buffer PosBuf { vec4 pos[]; };
+layout(std430, binding = BIND_VEL) readonly buffer VelBuf { vec4 vel[]; };
+layout(std430, binding = BIND_NEIGHBOURS) readonly buffer NbBuf { uint neighbours[]; };
+
+uniform mat4 u_view_proj;
+uniform float u_size;        // world units, nose to tail
+uniform float u_min_px;      // smallest drawn size, pixels
+uniform float u_px_per_clip; // pixels per world unit at clip w = 1: viewport_h * P[1][1] / 2
+uniform int u_colour_by;     // 0 species, 1 heading, 2 speed, 3 neighbours
+uniform float u_max_speed;
+uniform float u_neighbour_scale;
+uniform uint u_selected_id;  // 0xffffffff: none
+
+out vec3 v_colour;
+out vec3 v_normal;
+
+#if DIMS == 2
+const vec3 kMesh[3] = vec3[3](vec3(0.6, 0.0, 0.0), vec3(-0.4, 0.32, 0.0), vec3(-0.4, -0.32, 0.0));
+#else
+// Nose, then tail points: left wing, top, right wing, bottom (x forward, y up, z side).
+const vec3 kNose = vec3(0.6, 0.0, 0.0);
+const vec3 kTail[4] = vec3[4](vec3(-0.4, 0.0, -0.4), vec3(-0.4, 0.12, 0.0), vec3(-0.4, 0.0, 0.4), vec3(-0.4, -0.08, 0.0));
+vec3 meshVertex(int v) {
+    int face = v / 3, corner = v % 3;
+    if (face < 4) {  // sides: nose, tail[face], tail[face+1]
+        if (corner == 0) return kNose;
+        return kTail[(face + corner - 1) % 4];
+    }
+    // back: two triangles over the tail quad
+    int idx[6] = int[6](0, 2, 1, 0, 3, 2);
+    return kTail[idx[(face - 4) * 3 + corner]];
+}
+#endif
+
+vec3 hsv(float h, float s, float v) {
+    vec3 k = clamp(abs(mod(h * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
+    return v * mix(vec3(1.0), k, s);
+}
+
+// Blue -> teal -> yellow for t in [0, 1].
+vec3 ramp(float t) {
+    t = clamp(t, 0.0, 1.0);
+    return mix(mix(vec3(0.15, 0.25, 0.85), vec3(0.1, 0.75, 0.65), min(t * 2.0, 1.0)), vec3(1.0, 0.85, 0.2),
+               max(t * 2.0 - 1.0, 0.0));
+}
+
+const vec3 kSpecies[4] = vec3[4](vec3(0.35, 0.75, 1.0), vec3(1.0, 0.55, 0.25), vec3(0.5, 0.95, 0.45),
+                                 vec3(0.95, 0.4, 0.8));
+
+void main() {
+    int i = gl_InstanceID;
+    vec3 p = pos[i].xyz;
+    vec3 v = vel[i].xyz;
+    uint id = floatBitsToUint(pos[i].w);
+    uint species = floatBitsToUint(vel[i].w);
+    float speed = length(v);
+
+    vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
+#if DIMS == 2
+    f.z = 0.0;
+    f = length(f) > 0.0 ? normalize(f) : vec3(1.0, 0.0, 0.0);
+    vec3 side = vec3(-f.y, f.x, 0.0), up = vec3(0.0, 0.0, 1.0);
+    vec3 local = kMesh[gl_VertexID];
+    vec3 n_local = vec3(0.0, 0.0, 1.0);
+#else
+    vec3 world_up = abs(f.y) > 0.999 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
+    vec3 side = normalize(cross(f, world_up));
+    vec3 up = cross(side, f);
+    vec3 local = meshVertex(gl_VertexID);
+    int face = gl_VertexID / 3;
+    vec3 a = meshVertex(face * 3), b = meshVertex(face * 3 + 1), c = meshVertex(face * 3 + 2);
+    vec3 n_local = normalize(cross(b - a, c - a));
+#endif
+    // mesh axes: x forward, y up (3D) / side (2D), z side (3D)
+#if DIMS == 2
+    mat3 frame = mat3(f, side, up);
+#else
+    mat3 frame = mat3(f, up, side);
+#endif
+    // Size in world units, raised so the boid spans at least u_min_px pixels at its depth.
+    vec4 centre = u_view_proj * vec4(p, 1.0);
+    float size = max(u_size, u_min_px * centre.w / max(u_px_per_clip, 1e-9));
+    bool selected = id == u_selected_id;
+    if (selected) size *= 2.0;
+    gl_Position = u_view_proj * vec4(p + frame * (local * size), 1.0);
+    v_normal = frame * n_local;
+
+    vec3 colour;
+    if (u_colour_by == 0) colour = kSpecies[min(species, 3u)];
+    else if (u_colour_by == 1) {
+#if DIMS == 2
+        colour = hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0);
+#else
+        colour = hsv(atan(f.z, f.x) / 6.2831853 + 0.5, 0.7, 0.65 + 0.35 * f.y);
+#endif
+    } else if (u_colour_by == 2) colour = ramp(speed / max(u_max_speed, 1e-6));
+    else colour = ramp(float(neighbours[i]) / max(u_neighbour_scale, 1.0));
+    v_colour = selected ? vec3(1.0) : colour;
+}

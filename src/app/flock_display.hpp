@@ -1,0 +1,36 @@
+// What the window and the headless screenshot draw, for either backend: the GPU pipeline lends
+// its storage buffers; the CPU reference's flock is copied into buffers each frame. Also finds
+// a boid by id (visual debug) and picks the boid under the pointer.
+#pragma once
+
+#include "model/simulation.hpp"
+#include "render/camera.hpp"
+#include "render/flock_view.hpp"
+#include "render/overlay.hpp"
+
+#include <optional>
+
+namespace murmur::gpu {
+class GpuSimulation;
+}
+
+namespace murmur {
+
+class FlockDisplay {
+public:
+    // gpu: the same object as sim when the backend is the GPU pipeline, else null.
+    FlockDisplay(Simulation& sim, gpu::GpuSimulation* gpu) : sim_(sim), gpu_(gpu) {}
+
+    // The buffers to draw this frame (the CPU backend uploads its current flock).
+    render::FlockView view();
+    std::optional<render::Selection> find(std::uint32_t id);
+    // The id of the boid drawn within a few pixels of `pixel`, if any (downloads the flock).
+    std::optional<std::uint32_t> pick(const render::Camera& camera, glm::vec2 viewport, glm::vec2 pixel);
+
+private:
+    Simulation& sim_;
+    gpu::GpuSimulation* gpu_;
+    render::HostFlock host_;
+};
+
+}  // namespace murmur

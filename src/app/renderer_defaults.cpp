@@ -1,0 +1,37 @@
+// Renderer-dependent defaults; see renderer_defaults.hpp.
+#include "app/renderer_defaults.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace murmur {
+
+bool isSoftwareRenderer(const std::string& renderer) {
+    std::string r = renderer;
+    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (const char* name : {"llvmpipe", "softpipe", "swiftshader", "software", "gdi generic", "swrast"})
+        if (r.find(name) != std::string::npos) return true;
+    return false;
+}
+
+Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why) {
+    Params out = p;
+    const std::uint64_t wanted = software ? kSoftwareDefaultBoids : kHardwareDefaultBoids;
+    out.boids = std::uint32_t(std::min(wanted, max_boids));
+    if (p.boids > 0 && out.boids > 0) {
+        const double scale = std::pow(double(out.boids) / double(p.boids), 1.0 / double(p.dims));
+        out.world_size = float(std::clamp(double(p.world_size) * scale, 1.0, 100000.0));
+        // Keep margins in proportion; radii stay: the density, not the scale, sets the neighbours.
+        out.margin = std::min(float(double(p.margin) * scale), out.world_size / 2);
+    }
+    char text[256];
+    std::snprintf(text, sizeof text, "%u boids in a %.0f-unit world (default for a %s renderer%s; --boids N to choose)",
+                  out.boids, double(out.world_size), software ? "software" : "hardware",
+                  out.boids < wanted ? ", capped by GPU memory" : "");
+    why = text;
+    return out;
+}
+
+}  // namespace murmur

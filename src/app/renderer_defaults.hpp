@@ -1,0 +1,23 @@
+// The default boid count for the renderer at hand: a million on a hardware GPU, ten thousand on
+// a software rasteriser such as llvmpipe. The world grows with the count so that the density,
+// and so the neighbour count and the look of the flock, stay those of the parameters given.
+#pragma once
+
+#include "model/params.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace murmur {
+
+inline constexpr std::uint32_t kHardwareDefaultBoids = 1000000;
+inline constexpr std::uint32_t kSoftwareDefaultBoids = 10000;
+
+// llvmpipe, softpipe, SwiftShader, Microsoft's GDI renderer, or any "software" renderer string.
+bool isSoftwareRenderer(const std::string& renderer);
+
+// p with boids = the default for this renderer (capped at max_boids) and world_size scaled by
+// (boids / p.boids)^(1/dims), within the parameter's range; `why` says what was chosen.
+Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why);
+
+}  // namespace murmur

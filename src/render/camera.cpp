@@ -1,0 +1,79 @@
+// Camera math; see camera.hpp.
+#include "render/camera.hpp"
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace murmur::render {
+namespace {
+constexpr float kFovY = glm::radians(45.0f);
+}
+
+void Camera::reset(const Params& p) {
+    dims_ = p.dims;
+    const float L = p.world_size;
+    target_ = dims_ == 3 ? glm::vec3(L / 2) : glm::vec3(L / 2, L / 2, 0.0f);
+    view_height_ = L * 1.08f;
+    distance_ = L * 2.4f;
+    yaw_deg_ = 35.0f;
+    pitch_deg_ = 25.0f;
+    near_ = L * 0.01f;
+    far_ = L * 20.0f;
+}
+
+glm::vec3 Camera::eye() const {
+    if (dims_ == 2) return target_ + glm::vec3(0, 0, 1);
+    const float yaw = glm::radians(yaw_deg_), pitch = glm::radians(pitch_deg_);
+    const glm::vec3 dir(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+    return target_ + distance_ * dir;
+}
+
+glm::mat4 Camera::view() const {
+    if (dims_ == 2) return glm::translate(glm::mat4(1.0f), -glm::vec3(target_.x, target_.y, 0.0f));
+    return glm::lookAt(eye(), target_, glm::vec3(0, 1, 0));
+}
+
+glm::mat4 Camera::projection(float aspect) const {
+    if (dims_ == 2) {
+        const float h = view_height_ / 2, w = h * aspect;
+        return glm::ortho(-w, w, -h, h, -1.0f, 1.0f);
+    }
+    return glm::perspective(kFovY, aspect, near_, far_);
+}
+
+void Camera::pan(float dx_px, float dy_px, float height_px) {
+    if (height_px <= 0) return;
+    if (dims_ == 2) {
+        const float units_per_px = view_height_ / height_px;
+        target_ -= glm::vec3(dx_px, -dy_px, 0.0f) * units_per_px;
+        return;
+    }
+    const float units_per_px = 2.0f * distance_ * std::tan(kFovY / 2) / height_px;
+    const glm::mat4 v = view();
+    const glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]);
+    target_ += (-dx_px * right + dy_px * up) * units_per_px;
+}
+
+void Camera::orbit(float dx_px, float dy_px) {
+    if (dims_ == 2) return;
+    yaw_deg_ -= dx_px * 0.3f;
+    pitch_deg_ = std::clamp(pitch_deg_ + dy_px * 0.3f, -89.0f, 89.0f);
+}
+
+void Camera::zoom(float wheel_steps) {
+    const float factor = std::pow(0.88f, wheel_steps);
+    view_height_ = std::clamp(view_height_ * factor, 1e-3f, 1e7f);
+    distance_ = std::clamp(distance_ * factor, near_ * 2, far_ / 2);
+}
+
+bool Camera::toPixel(const glm::vec3& world, glm::vec2 viewport, glm::vec2& pixel) const {
+    const glm::vec4 clip = viewProjection(viewport.x / viewport.y) * glm::vec4(world, 1.0f);
+    if (clip.w <= 0) return false;
+    const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+    pixel = (ndc * 0.5f + 0.5f) * viewport;
+    return true;
+}
+
+}  // namespace murmur::render

@@ -1,0 +1,39 @@
+// The view: in 2D a pan/zoom orthographic camera, in 3D an orbit camera (yaw, pitch, distance
+// around a target) with perspective. World y is "up" in 3D. Pure math, no GL: tested on the CPU.
+#pragma once
+
+#include "model/params.hpp"
+
+#include <glm/glm.hpp>
+
+namespace murmur::render {
+
+class Camera {
+public:
+    // Frames the whole world of p (the reset key).
+    void reset(const Params& p);
+
+    glm::mat4 view() const;
+    glm::mat4 projection(float aspect) const;
+    glm::mat4 viewProjection(float aspect) const { return projection(aspect) * view(); }
+    glm::vec3 eye() const;
+    int dims() const { return dims_; }
+
+    // Input, in pixels of a viewport `height` pixels tall.
+    void pan(float dx_px, float dy_px, float height_px);
+    void orbit(float dx_px, float dy_px);  // 3D only; 2D ignores it
+    void zoom(float wheel_steps);          // positive: closer
+
+    // World position -> window pixel (origin bottom left); false when behind the camera.
+    bool toPixel(const glm::vec3& world, glm::vec2 viewport, glm::vec2& pixel) const;
+
+private:
+    int dims_ = 2;
+    glm::vec3 target_{0.0f};
+    float view_height_ = 1.0f;  // 2D: world units visible vertically
+    float distance_ = 1.0f;     // 3D: eye to target
+    float yaw_deg_ = 35.0f, pitch_deg_ = 25.0f;
+    float near_ = 0.1f, far_ = 10.0f;
+};
+
+}  // namespace murmur::render

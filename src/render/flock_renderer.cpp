@@ -1,0 +1,82 @@
+// Instanced boid drawing and overlays; see flock_renderer.hpp.
+#include "render/flock_renderer.hpp"
+
+#include "gpu/layout.hpp"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include <algorithm>
+
+namespace murmur::render {
+
+float boidSize(const Params& p) {
+    return std::clamp(0.6f * p.separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
+}
+
+FlockRenderer::FlockRenderer(const gl::ShaderLibrary& shaders)
+    : boid2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}})),
+      boid3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}})),
+      lines_(gl::buildGraphics(shaders, "lines.vert", "lines.frag", {})) {
+    lines_vao_.floatAttribute(0, 3, offsetof(LineVertex, pos));
+    lines_vao_.floatAttribute(1, 4, offsetof(LineVertex, colour));
+}
+
+void FlockRenderer::draw(const FlockView& flock, const Params& p, const Camera& camera, glm::ivec2 viewport_px,
+                         const DrawSettings& s, const std::optional<Selection>& selection) {
+    glViewport(0, 0, viewport_px.x, viewport_px.y);
+    glClearColor(s.background.r, s.background.g, s.background.b, 1.0f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (viewport_px.x <= 0 || viewport_px.y <= 0) return;
+    const float aspect = float(viewport_px.x) / float(viewport_px.y);
+    const glm::mat4 proj = camera.projection(aspect);
+    const glm::mat4 view_proj = proj * camera.view();
+
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    if (p.dims == 3) glEnable(GL_DEPTH_TEST);
+    else glDisable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+
+    if (flock.count > 0) {
+        const gl::Program& prog = p.dims == 3 ? boid3_ : boid2_;
+        prog.use();
+        glUniformMatrix4fv(prog.uniform("u_view_proj"), 1, GL_FALSE, glm::value_ptr(view_proj));
+        glUniform1f(prog.uniform("u_size"), boidSize(p) * s.size_scale);
+        glUniform1f(prog.uniform("u_min_px"), s.min_px);
+        glUniform1f(prog.uniform("u_px_per_clip"), float(viewport_px.y) * proj[1][1] / 2.0f);
+        glUniform1i(prog.uniform("u_colour_by"), int(s.colour_by));
+        glUniform1f(prog.uniform("u_max_speed"), p.max_speed);
+        glUniform1f(prog.uniform("u_neighbour_scale"), s.neighbour_scale);
+        glUniform1ui(prog.uniform("u_selected_id"), selection ? selection->id : 0xffffffffu);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);
+        empty_vao_.bind();
+        glDrawArraysInstanced(GL_TRIANGLES, 0, p.dims == 3 ? 18 : 3, GLsizei(flock.count));
+    }
+    std::vector<LineVertex> lines;
+    if (s.show_bounds) lines = boundsLines(p);
+    if (selection) {
+        const auto sel = selectionLines(p, *selection, camera);
+        lines.insert(lines.end(), sel.begin(), sel.end());
+    }
+    drawLines(lines, view_proj);
+    glBindVertexArray(0);
+}
+
+void FlockRenderer::drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj) {
+    if (lines.empty()) return;
+    const std::size_t bytes = lines.size() * sizeof(LineVertex);
+    if (lines_buf_.size() < bytes) {
+        lines_buf_ = gl::Buffer(bytes * 2);
+        lines_vao_.vertexBuffer(lines_buf_, sizeof(LineVertex));
+    }
+    lines_buf_.upload(lines.data(), bytes);
+    lines_.use();
+    glUniformMatrix4fv(lines_.uniform("u_view_proj"), 1, GL_FALSE, glm::value_ptr(view_proj));
+    lines_vao_.bind();
+    glDrawArrays(GL_LINES, 0, GLsizei(lines.size()));
+}
+
+}  // namespace murmur::render

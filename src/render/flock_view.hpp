@@ -1,0 +1,31 @@
+// What the renderer draws: storage buffers in the layout of shaders/layout.glsl (vec4 pos with
+// the id in w, vec4 vel with the species in w, uint neighbour count per slot) and their length.
+// The GPU pipeline lends its own buffers; the CPU reference's flock is copied into HostFlock.
+#pragma once
+
+#include "gl/buffer.hpp"
+#include "model/boid.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace murmur::render {
+
+struct FlockView {
+    GLuint pos = 0, vel = 0, neighbours = 0;
+    std::uint32_t count = 0;
+};
+
+// Buffers filled from a Flock on the CPU (the CPU backend, and tests with crafted states).
+class HostFlock {
+public:
+    // neighbours: per boid of `flock` (same order), or empty for zeros.
+    void update(const Flock& flock, const std::vector<std::uint32_t>& neighbours);
+    FlockView view() const { return {pos_.id(), vel_.id(), neighbours_.id(), count_}; }
+
+private:
+    gl::Buffer pos_, vel_, neighbours_;
+    std::uint32_t count_ = 0;
+};
+
+}  // namespace murmur::render

@@ -1,0 +1,90 @@
+// Overlay line geometry; see overlay.hpp.
+#include "render/overlay.hpp"
+
+#include <glm/gtc/constants.hpp>
+
+#include <cmath>
+
+namespace murmur::render {
+namespace {
+
+constexpr int kCircleSegments = 64;
+
+void segment(std::vector<LineVertex>& out, glm::vec3 a, glm::vec3 b, glm::vec4 c) {
+    out.push_back({a, c});
+    out.push_back({b, c});
+}
+
+// Arc of `radius` around `centre` in the plane (u, w), from angle a0 to a1 (radians).
+void arc(std::vector<LineVertex>& out, glm::vec3 centre, glm::vec3 u, glm::vec3 w, float radius, float a0, float a1,
+         glm::vec4 c) {
+    const int n = std::max(2, int(std::ceil(kCircleSegments * (a1 - a0) / glm::two_pi<float>())));
+    auto at = [&](int k) {
+        const float a = a0 + (a1 - a0) * float(k) / float(n);
+        return centre + radius * (std::cos(a) * u + std::sin(a) * w);
+    };
+    for (int k = 0; k < n; ++k) segment(out, at(k), at(k + 1), c);
+}
+
+}  // namespace
+
+glm::vec4 separationColour() { return {1.0f, 0.35f, 0.3f, 1.0f}; }
+glm::vec4 alignmentColour() { return {0.35f, 1.0f, 0.4f, 1.0f}; }
+glm::vec4 cohesionColour() { return {0.4f, 0.6f, 1.0f, 1.0f}; }
+
+std::vector<LineVertex> boundsLines(const Params& p) {
+    const glm::vec4 c(0.45f, 0.5f, 0.6f, 1.0f);
+    const float L = p.world_size;
+    std::vector<LineVertex> out;
+    if (p.dims == 2) {
+        const glm::vec3 q[4] = {{0, 0, 0}, {L, 0, 0}, {L, L, 0}, {0, L, 0}};
+        for (int k = 0; k < 4; ++k) segment(out, q[k], q[(k + 1) % 4], c);
+        return out;
+    }
+    for (int a = 0; a < 3; ++a) {  // 4 edges along each axis
+        const int b = (a + 1) % 3, d = (a + 2) % 3;
+        for (int k = 0; k < 4; ++k) {
+            glm::vec3 from(0.0f);
+            from[b] = (k & 1) ? L : 0.0f;
+            from[d] = (k & 2) ? L : 0.0f;
+            glm::vec3 to = from;
+            to[a] = L;
+            segment(out, from, to, c);
+        }
+    }
+    return out;
+}
+
+std::vector<LineVertex> selectionLines(const Params& p, const Selection& s, const Camera& camera) {
+    std::vector<LineVertex> out;
+    // The drawing plane: (u, w) with u along the heading where there is one.
+    glm::vec3 u(1, 0, 0), w(0, 1, 0);
+    glm::vec3 heading = glm::length(s.v) > 0.0f ? glm::normalize(s.v) : glm::vec3(1, 0, 0);
+    if (p.dims == 2) {
+        heading.z = 0.0f;
+        heading = glm::length(heading) > 0.0f ? glm::normalize(heading) : glm::vec3(1, 0, 0);
+        u = heading;
+        w = {-heading.y, heading.x, 0.0f};
+    } else {
+        const glm::vec3 to_eye = glm::normalize(camera.eye() - s.p);
+        glm::vec3 side = glm::cross(to_eye, heading);
+        if (glm::length(side) < 1e-4f) side = glm::cross(heading, std::abs(heading.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0));
+        u = heading;
+        w = glm::normalize(side);
+    }
+    const float full = glm::two_pi<float>();
+    arc(out, s.p, u, w, p.separation.radius, 0.0f, full, separationColour());
+    arc(out, s.p, u, w, p.alignment.radius, 0.0f, full, alignmentColour());
+    arc(out, s.p, u, w, p.cohesion.radius, 0.0f, full, cohesionColour());
+    // Field of view: two edges at +-fov/2 from the heading and the arc between them.
+    const glm::vec4 fov_colour(1.0f, 1.0f, 1.0f, 1.0f);
+    const float half = glm::radians(std::min(p.fov_deg, 360.0f)) / 2, r = p.largestRadius();
+    if (p.fov_deg < 360.0f) {
+        for (float a : {-half, half}) segment(out, s.p, s.p + r * (std::cos(a) * u + std::sin(a) * w), fov_colour);
+    }
+    arc(out, s.p, u, w, r * 1.08f, -half, half, fov_colour);
+    segment(out, s.p, s.p + u * r * 1.2f, fov_colour);  // the heading
+    return out;
+}
+
+}  // namespace murmur::render

@@ -1,0 +1,47 @@
+// PNG encoding and screenshot names; see screenshot.hpp.
+#include "render/screenshot.hpp"
+
+#include "io/atomic_file.hpp"
+
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+
+namespace murmur::render {
+
+std::string encodePng(int width, int height, const std::vector<std::uint8_t>& rgba_bottom_up) {
+    if (width <= 0 || height <= 0 || rgba_bottom_up.size() != std::size_t(width) * std::size_t(height) * 4)
+        throw std::runtime_error("encodePng: pixel buffer does not match " + std::to_string(width) + "x" +
+                                 std::to_string(height));
+    const std::size_t stride = std::size_t(width) * 4;
+    std::vector<std::uint8_t> top_down(rgba_bottom_up.size());
+    for (std::size_t row = 0; row < std::size_t(height); ++row)
+        std::copy_n(rgba_bottom_up.data() + (std::size_t(height) - 1 - row) * stride, stride, top_down.data() + row * stride);
+    std::string png;
+    const int ok = stbi_write_png_to_func(
+        [](void* context, void* data, int size) { static_cast<std::string*>(context)->append(static_cast<char*>(data), std::size_t(size)); },
+        &png, width, height, 4, top_down.data(), int(stride));
+    if (!ok) throw std::runtime_error("PNG encoding failed");
+    return png;
+}
+
+void writePng(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba_bottom_up) {
+    writeFileAtomic(path, encodePng(width, height, rgba_bottom_up));
+}
+
+std::string screenshotName(const std::string& dir) {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "murmur-%Y%m%d-%H%M%S", &local);
+    namespace fs = std::filesystem;
+    std::string name = (fs::path(dir) / (std::string(stamp) + ".png")).string();
+    for (int k = 2; fs::exists(name); ++k) name = (fs::path(dir) / (std::string(stamp) + "-" + std::to_string(k) + ".png")).string();
+    return name;
+}
+
+}  // namespace murmur::render

@@ -1,0 +1,30 @@
+// Key table; see keys.hpp.
+#include "ui/keys.hpp"
+
+#include <GLFW/glfw3.h>
+
+namespace murmur::ui {
+
+const std::array<KeyBinding, 9>& keyBindings() {
+    static const std::array<KeyBinding, 9> table = {{
+        {GLFW_KEY_SPACE, Action::TogglePause, "Space", "run / pause"},
+        {GLFW_KEY_S, Action::Step, "S", "single step (pauses)"},
+        {GLFW_KEY_R, Action::Reset, "R", "reset the flock (same seed)"},
+        {GLFW_KEY_D, Action::ToggleDebug, "D", "visual debug: click a boid to see its radii and view"},
+        {GLFW_KEY_F12, Action::Screenshot, "F12", "screenshot (PNG in the working directory)"},
+        {GLFW_KEY_H, Action::TogglePanel, "H", "hide / show the panel"},
+        {GLFW_KEY_C, Action::ResetView, "C", "reset the view"},
+        {GLFW_KEY_HOME, Action::ResetView, "Home", "reset the view"},
+        {GLFW_KEY_ESCAPE, Action::Quit, "Esc", "quit"},
+    }};
+    return table;
+}
+
+Action actionForKey(int glfw_key, bool text_input) {
+    if (text_input) return Action::None;
+    for (const KeyBinding& b : keyBindings())
+        if (b.key == glfw_key) return b.action;
+    return Action::None;
+}
+
+}  // namespace murmur::ui

@@ -1,0 +1,229 @@
+// The ImGui panel; see panel.hpp.
+#include "ui/panel.hpp"
+
+#include "io/preset_json.hpp"
+#include "model/param_table.hpp"
+#include "render/overlay.hpp"
+#include "ui/keys.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace murmur::ui {
+namespace {
+
+void tooltip(const ParamInfo& info) {
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(info.help);
+    ImGui::Text("range %s %s", rangeText(info).c_str(), info.unit);
+    ImGui::EndTooltip();
+}
+
+// One widget for one parameter of `p`; true when it changed.
+bool paramWidget(const ParamInfo& info, Params& p) {
+    const double value = info.get(p);
+    std::string label = std::string(info.key) + (info.unit[0] ? std::string(" (") + info.unit + ")" : "");
+    bool changed = false;
+    switch (info.kind) {
+        case ParamKind::Choice: {
+            int index = int(value);
+            if (ImGui::BeginCombo(label.c_str(), info.choices[std::size_t(index)])) {
+                for (std::size_t k = 0; k < info.choices.size(); ++k)
+                    if (ImGui::Selectable(info.choices[k], int(k) == index)) {
+                        changed = !setFromNumber(info, double(k), p) && int(k) != index;
+                    }
+                ImGui::EndCombo();
+            }
+            break;
+        }
+        case ParamKind::Int: {
+            int v = int(value);
+            if (ImGui::SliderInt(label.c_str(), &v, int(info.min), int(std::min(info.max, 1e9)))) changed = !setFromNumber(info, v, p);
+            break;
+        }
+        case ParamKind::Seed: {
+            auto v = static_cast<unsigned long long>(value);
+            if (ImGui::InputScalar(label.c_str(), ImGuiDataType_U64, &v)) changed = !setFromNumber(info, double(v), p);
+            break;
+        }
+        case ParamKind::Float: {
+            float v = float(value);
+            const float speed = std::max(std::abs(v) * 0.005f, 1e-4f);
+            if (ImGui::DragFloat(label.c_str(), &v, speed, float(info.min), float(info.max), "%.4g",
+                                 ImGuiSliderFlags_AlwaysClamp))
+                changed = !setFromNumber(info, double(v), p);
+            break;
+        }
+    }
+    tooltip(info);
+    return changed;
+}
+
+void paramSection(const char* group, Session& session) {
+    if (!ImGui::CollapsingHeader(group, ImGuiTreeNodeFlags_DefaultOpen)) return;
+    for (const ParamInfo& info : paramTable()) {
+        if (std::strcmp(paramGroup(info.key), group) != 0 || std::strcmp(info.key, "boids") == 0) continue;
+        paramWidget(info, session.edit());
+        if (std::strcmp(info.key, "seed") == 0) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("(on reset)");
+        }
+    }
+}
+
+void runSection(Session& session) {
+    if (!ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (ImGui::Button(session.running ? "Pause" : "Run")) session.running = !session.running;
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) {
+        session.running = false;
+        session.requestStep();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) session.reset();
+    ImGui::SameLine();
+    if (ImGui::Button("New seed")) session.newSeed();
+    ImGui::SliderInt("steps per frame", &session.steps_per_frame, 1, 64);
+    auto pending = static_cast<unsigned int>(session.pending_boids);
+    ImGui::InputScalar("boids", ImGuiDataType_U32, &pending);
+    session.pending_boids = pending;
+    ImGui::SameLine();
+    if (ImGui::Button("Apply")) session.applyBoidCount();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("reallocates the buffers and respawns; range [0, 100000000], or what the GPU holds");
+    ImGui::Text("step %llu", static_cast<unsigned long long>(session.steps()));
+}
+
+void presetSection(Session& session, PanelState& state) {
+    if (!ImGui::CollapsingHeader("Presets")) return;
+    static std::vector<std::pair<std::string, std::string>> presets = listPresets();
+    if (!presets.empty()) {
+        state.preset_index = std::clamp(state.preset_index, 0, int(presets.size()) - 1);
+        if (ImGui::BeginCombo("built-in", presets[std::size_t(state.preset_index)].first.c_str())) {
+            for (std::size_t k = 0; k < presets.size(); ++k) {
+                if (ImGui::Selectable(presets[k].first.c_str(), int(k) == state.preset_index)) state.preset_index = int(k);
+                if (ImGui::IsItemHovered() && !presets[k].second.empty()) ImGui::SetTooltip("%s", presets[k].second.c_str());
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Load##builtin")) session.loadPreset(presets[std::size_t(state.preset_index)].first);
+    }
+    ImGui::InputText("file", &state.preset_path);
+    if (ImGui::Button("Load file")) session.loadPreset(state.preset_path);
+    ImGui::SameLine();
+    if (ImGui::Button("Save file")) {
+        if (session.savePreset(state.preset_path, false) == Session::SaveResult::NeedsConfirm) {
+            state.confirm_overwrite = true;
+            ImGui::OpenPopup("Overwrite?");
+        }
+    }
+    if (ImGui::BeginPopupModal("Overwrite?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::Text("%s exists. Overwrite it?", state.preset_path.c_str());
+        if (ImGui::Button("Overwrite")) {
+            session.savePreset(state.preset_path, true);
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+}
+
+void viewSection(PanelState& state) {
+    if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    int colour = int(state.draw.colour_by);
+    if (ImGui::Combo("colour by", &colour, render::kColourByNames.data(), int(render::kColourByNames.size())))
+        state.draw.colour_by = render::ColourBy(colour);
+    if (state.draw.colour_by == render::ColourBy::Neighbours)
+        ImGui::DragFloat("neighbours at top", &state.draw.neighbour_scale, 0.5f, 1.0f, 1000.0f, "%.0f", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat("boid size", &state.draw.size_scale, 0.1f, 10.0f, "%.2fx", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("min size (px)", &state.draw.min_px, 0.0f, 8.0f, "%.1f");
+    ImGui::Checkbox("bounds", &state.draw.show_bounds);
+    ImGui::SameLine();
+    ImGui::Checkbox("vsync", &state.vsync);
+    ImGui::SameLine();
+    if (ImGui::Button("Reset view")) state.reset_view_requested = true;
+    ImGui::Checkbox("visual debug (click a boid)", &state.debug);
+    if (ImGui::Button("Screenshot")) state.screenshot_requested = true;
+}
+
+void statsSection(const FrameStats& stats) {
+    if (!ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::TextWrapped("%s (%s backend)", stats.renderer.c_str(), stats.backend.c_str());
+    ImGui::Text("%.1f FPS, %.1f steps/s", stats.fps, stats.steps_per_s);
+    double total = 0;
+    for (const auto& [name, ms] : stats.pass_ms) {
+        ImGui::Text("  %-8s %7.3f ms", name.c_str(), ms);
+        total += ms;
+    }
+    if (!stats.pass_ms.empty()) ImGui::Text("  %-8s %7.3f ms per step (GPU)", "total", total);
+    ImGui::Text("mean neighbours %.2f, polarization %.3f", stats.mean_neighbours, stats.polarization);
+    const auto& pol = stats.polarization_history;
+    ImGui::PlotLines("polarization", pol.data(), pol.size(), pol.offset(), nullptr, 0.0f, 1.0f, ImVec2(0, 50));
+    const auto& nb = stats.neighbours_history;
+    ImGui::PlotLines("neighbours", nb.data(), nb.size(), nb.offset(), nullptr, 0.0f, FLT_MAX, ImVec2(0, 50));
+}
+
+void selectionSection(const PanelState& state, const Params& p) {
+    if (!state.debug) return;
+    if (!ImGui::CollapsingHeader("Selected boid", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!state.selection) {
+        ImGui::TextDisabled("click a boid");
+        return;
+    }
+    const render::Selection& s = *state.selection;
+    ImGui::Text("id %u, speed %.3f units/s, %u neighbours", s.id, double(glm::length(s.v)), s.neighbours);
+    ImGui::Text("at (%.2f, %.2f, %.2f)", double(s.p.x), double(s.p.y), double(s.p.z));
+    auto legend = [](const char* name, glm::vec4 c, float r) {
+        ImGui::TextColored(ImVec4(c.r, c.g, c.b, c.a), "%s radius %.2f", name, double(r));
+    };
+    legend("separation", render::separationColour(), p.separation.radius);
+    legend("alignment", render::alignmentColour(), p.alignment.radius);
+    legend("cohesion", render::cohesionColour(), p.cohesion.radius);
+    ImGui::Text("field of view %.0f deg (white)", double(p.fov_deg));
+}
+
+void keysSection() {
+    if (!ImGui::CollapsingHeader("Keys")) return;
+    for (const KeyBinding& b : keyBindings()) ImGui::Text("%-6s %s", b.key_name, b.what);
+    ImGui::TextUnformatted("mouse: left drag pans (2D) / orbits (3D), right or middle drag pans, wheel zooms");
+}
+
+}  // namespace
+
+const char* paramGroup(const char* key) {
+    const std::string k = key;
+    if (k.ends_with(".weight") || k == "style") return "Rules";
+    if (k.ends_with(".radius") || k == "fov_deg") return "Perception";
+    if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt") return "Motion";
+    return "World";
+}
+
+void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 32, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("murmur");
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 12);  // room for "separation.radius (units)"
+    runSection(session);
+    for (const char* group : {"Rules", "Perception", "Motion", "World"}) paramSection(group, session);
+    session.commitEdits();
+    if (!session.message().empty()) {
+        const ImVec4 colour = session.messageIsError() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(colour, "%s", session.message().c_str());
+        ImGui::PopTextWrapPos();
+    }
+    presetSection(session, state);
+    viewSection(state);
+    statsSection(stats);
+    selectionSection(state, session.live());
+    keysSection();
+    ImGui::PopItemWidth();
+    ImGui::End();
+}
+
+}  // namespace murmur::ui

@@ -1,0 +1,45 @@
+// The Dear ImGui panel: every parameter grouped (rules, perception, motion, world) with units,
+// ranges and tooltips; boid count; run controls; presets; drawing options; stats and plots;
+// the selected boid. Drawing only: what it changes goes through ui::Session.
+#pragma once
+
+#include "render/flock_renderer.hpp"
+#include "ui/series.hpp"
+#include "ui/session.hpp"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace murmur::ui {
+
+struct FrameStats {
+    std::string renderer;
+    std::string backend;
+    double fps = 0, steps_per_s = 0;
+    std::vector<std::pair<std::string, double>> pass_ms;  // GPU ms per step, by pass
+    float mean_neighbours = 0, polarization = 0;
+    Series polarization_history, neighbours_history;
+};
+
+struct PanelState {
+    bool visible = true;
+    bool debug = false;                      // visual debug: clicks select boids
+    std::optional<render::Selection> selection;
+    render::DrawSettings draw;
+    bool vsync = true;
+    bool screenshot_requested = false;
+    bool quit_requested = false;
+    bool reset_view_requested = false;
+    std::string preset_path = "my_preset.json";
+    int preset_index = 0;
+    bool confirm_overwrite = false;
+};
+
+// The section a parameter key belongs to: "Rules", "Perception", "Motion" or "World".
+const char* paramGroup(const char* key);
+
+void drawPanel(Session& session, PanelState& state, const FrameStats& stats);
+
+}  // namespace murmur::ui

@@ -1,0 +1,142 @@
+// Panel logic; see session.hpp.
+#include "ui/session.hpp"
+
+#include "io/input_error.hpp"
+#include "io/preset_json.hpp"
+#include "model/param_table.hpp"
+#include "model/rng.hpp"
+#include "model/spawn.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <utility>
+
+namespace murmur::ui {
+
+Session::Session(Simulation& sim, const Params& params, CapacityCheck check, const Flock* start)
+    : sim_(sim), check_(std::move(check)), live_(params), edit_(params) {
+    if (start) {
+        live_.boids = edit_.boids = std::uint32_t(start->size());
+        sim_.upload(*start, live_);
+    } else {
+        sim_.upload(spawn(live_), live_);
+    }
+    pending_boids = live_.boids;
+}
+
+void Session::say(std::string text, bool error) {
+    message_ = std::move(text);
+    message_error_ = error;
+}
+
+void Session::respawn(const Params& p) {
+    live_ = p;
+    edit_ = p;
+    pending_boids = p.boids;
+    sim_.upload(spawn(p), p);
+    steps_ = 0;
+    respawned_ = true;
+}
+
+bool Session::commitEdits() {
+    Params candidate = edit_;
+    candidate.boids = live_.boids;  // counts change through applyBoidCount()
+    candidate.seed = live_.seed;    // seeds apply on reset
+    Params current = live_;
+    if (candidate == current) return false;
+    if (auto problems = validate(candidate); !problems.empty()) {
+        say("not applied: " + describe(problems), true);
+        return false;
+    }
+    if (candidate.dims != live_.dims) {
+        candidate.seed = edit_.seed;
+        respawn(candidate);
+        say("dims changed: flock respawned", false);
+        return true;
+    }
+    live_ = candidate;
+    sim_.setParams(live_);
+    if (message_error_) say("", false);
+    return true;
+}
+
+bool Session::applyBoidCount() {
+    Params p = live_;
+    p.boids = pending_boids;
+    p.seed = edit_.seed;
+    if (auto problems = validate(p); !problems.empty()) {
+        say("boids not applied: " + describe(problems), true);
+        return false;
+    }
+    if (check_) {
+        if (auto why = check_(p)) {
+            say("boids not applied: " + *why, true);
+            pending_boids = live_.boids;
+            return false;
+        }
+    }
+    respawn(p);
+    say(std::to_string(p.boids) + " boids", false);
+    return true;
+}
+
+void Session::reset() {
+    Params p = live_;
+    p.seed = edit_.seed;
+    respawn(p);
+    say("reset, seed " + std::to_string(p.seed), false);
+}
+
+void Session::newSeed() {
+    edit_.seed = splitmix64(edit_.seed) % (std::uint64_t(1) << 53);
+    reset();
+}
+
+int Session::advance() {
+    const int n = running ? std::clamp(steps_per_frame, 1, 64) : (step_requested_ ? 1 : 0);
+    step_requested_ = false;
+    if (n > 0) {
+        sim_.step(n);
+        steps_ += std::uint64_t(n);
+    }
+    return n;
+}
+
+bool Session::loadPreset(const std::string& name_or_path) {
+    try {
+        const std::string path = resolvePreset(name_or_path);
+        const Params p = loadPresetFile(path, Params{});
+        if (check_) {
+            if (auto why = check_(p)) {
+                say("preset not loaded: " + *why, true);
+                return false;
+            }
+        }
+        respawn(p);
+        say("loaded " + path, false);
+        return true;
+    } catch (const std::exception& e) {
+        say(std::string("preset not loaded: ") + e.what(), true);
+        return false;
+    }
+}
+
+Session::SaveResult Session::savePreset(const std::string& path, bool overwrite) {
+    if (path.empty()) {
+        say("preset not saved: no file name", true);
+        return SaveResult::Failed;
+    }
+    if (!overwrite && std::filesystem::exists(path)) return SaveResult::NeedsConfirm;
+    try {
+        Params p = edit_;
+        p.boids = live_.boids;
+        savePresetFile(path, p);
+        say("saved " + path, false);
+        return SaveResult::Saved;
+    } catch (const std::exception& e) {
+        say(std::string("preset not saved: ") + e.what(), true);
+        return SaveResult::Failed;
+    }
+}
+
+}  // namespace murmur::ui

@@ -1,0 +1,70 @@
+// What the panel and the keys change, without any drawing: the parameters being edited and the
+// ones the simulation runs, run/pause/step, boid count changes, reset and new seed, presets.
+// Tested without a window (tests/cpu/test_session.cpp).
+#pragma once
+
+#include "model/params.hpp"
+#include "model/simulation.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace murmur::ui {
+
+// Says why params.boids does not fit (the GPU's limit), or nothing when it fits.
+using CapacityCheck = std::function<std::optional<std::string>(const Params&)>;
+
+class Session {
+public:
+    // Spawns params.boids boids from params.seed into sim (or uses `start` when given).
+    Session(Simulation& sim, const Params& params, CapacityCheck check = {}, const Flock* start = nullptr);
+
+    // The panel edits this copy; commitEdits() validates it and hands it to the simulation.
+    Params& edit() { return edit_; }
+    // What the simulation runs now.
+    const Params& live() const { return live_; }
+    // Applies edit() on the next step if it is valid (a dims change respawns the flock); if not,
+    // keeps the running parameters and sets an error message naming the field and its range.
+    // The boid count and seed are not edits: see applyBoidCount() and reset()/newSeed().
+    bool commitEdits();
+
+    // Boid count typed in the panel, applied (reallocating and respawning) by applyBoidCount().
+    std::uint32_t pending_boids = 0;
+    bool applyBoidCount();
+
+    void reset();    // respawn from the edited seed
+    void newSeed();  // next seed, then respawn
+    bool running = true;
+    int steps_per_frame = 1;  // [1, 64]
+    void requestStep() { step_requested_ = true; }
+    // Steps for this frame: steps_per_frame when running, 1 after requestStep(), else 0.
+    int advance();
+    std::uint64_t steps() const { return steps_; }
+
+    // A built-in preset NAME or a .json path: replaces every parameter and respawns.
+    bool loadPreset(const std::string& name_or_path);
+    enum class SaveResult { Saved, NeedsConfirm, Failed };
+    // Writes the edited parameters atomically; an existing file needs overwrite = true.
+    SaveResult savePreset(const std::string& path, bool overwrite);
+
+    const std::string& message() const { return message_; }
+    bool messageIsError() const { return message_error_; }
+    // Set when the flock was replaced (reset, count, preset, dims): the view should re-frame.
+    bool takeRespawned() { return std::exchange(respawned_, false); }
+
+private:
+    void respawn(const Params& p);
+    void say(std::string text, bool error);
+
+    Simulation& sim_;
+    CapacityCheck check_;
+    Params live_, edit_;
+    bool step_requested_ = false, respawned_ = false, message_error_ = false;
+    std::uint64_t steps_ = 0;
+    std::string message_;
+};
+
+}  // namespace murmur::ui

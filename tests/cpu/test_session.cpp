@@ -1,0 +1,177 @@
+// The panel's logic without a window: edits apply on the next step or are refused with the field
+// and range; counts, reset, new seed, single step, presets (atomic save asking before overwrite);
+// the key table.
+#include "io/preset_json.hpp"
+#include "ui/keys.hpp"
+#include "ui/panel.hpp"
+#include "ui/session.hpp"
+
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+using namespace murmur;
+using ui::Session;
+
+namespace {
+
+// Records what the session asks of the simulation.
+class SpySimulation final : public Simulation {
+public:
+    void upload(const Flock& flock, const Params& params) override {
+        ++uploads;
+        count = flock.size();
+        last = params;
+    }
+    void setParams(const Params& params) override {
+        ++set_params;
+        last = params;
+    }
+    void step(int steps) override { stepped += steps; }
+    Flock download() override { return Flock(count); }
+    std::vector<std::uint32_t> neighbourCounts() override { return std::vector<std::uint32_t>(count, 0u); }
+    std::string name() const override { return "spy"; }
+    int uploads = 0, set_params = 0, stepped = 0;
+    std::size_t count = 0;
+    Params last;
+};
+
+Params small() {
+    Params p;
+    p.boids = 50;
+    return p;
+}
+
+}  // namespace
+
+TEST(Session, SpawnsTheFlockAndAppliesAValidEditOnCommit) {
+    SpySimulation sim;
+    Session s(sim, small());
+    EXPECT_EQ(sim.uploads, 1);
+    EXPECT_EQ(sim.count, 50u);
+    EXPECT_FALSE(s.commitEdits()) << "nothing edited";
+    s.edit().alignment.weight = 2.5f;
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_EQ(sim.set_params, 1);
+    EXPECT_EQ(sim.last.alignment.weight, 2.5f);
+    EXPECT_EQ(s.live().alignment.weight, 2.5f);
+    EXPECT_EQ(sim.uploads, 1) << "an edit does not respawn";
+}
+
+TEST(Session, AnInvalidEditIsRefusedWithTheFieldAndRange) {
+    SpySimulation sim;
+    Session s(sim, small());
+    s.edit().min_speed = 20.0f;  // above max_speed 10
+    EXPECT_FALSE(s.commitEdits());
+    EXPECT_TRUE(s.messageIsError());
+    EXPECT_NE(s.message().find("min_speed"), std::string::npos) << s.message();
+    EXPECT_EQ(s.live().min_speed, Params{}.min_speed);
+    EXPECT_EQ(sim.set_params, 0);
+    s.edit().min_speed = 1.0f;
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_FALSE(s.messageIsError());
+}
+
+TEST(Session, ChangingDimsRespawnsAndReframes) {
+    SpySimulation sim;
+    Session s(sim, small());
+    s.edit().dims = 3;
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_EQ(sim.uploads, 2);
+    EXPECT_EQ(sim.last.dims, 3);
+    EXPECT_TRUE(s.takeRespawned());
+    EXPECT_FALSE(s.takeRespawned());
+}
+
+TEST(Session, BoidCountAppliesOnlyWhenItFits) {
+    SpySimulation sim;
+    Session s(sim, small(), [](const Params& p) -> std::optional<std::string> {
+        if (p.boids > 1000) return "holds at most 1000; valid range [0, 1000]";
+        return std::nullopt;
+    });
+    s.pending_boids = 5000;
+    EXPECT_FALSE(s.applyBoidCount());
+    EXPECT_NE(s.message().find("valid range [0, 1000]"), std::string::npos) << s.message();
+    EXPECT_EQ(sim.count, 50u);
+    EXPECT_EQ(s.pending_boids, 50u);
+    s.pending_boids = 800;
+    EXPECT_TRUE(s.applyBoidCount());
+    EXPECT_EQ(sim.count, 800u);
+    EXPECT_EQ(s.live().boids, 800u);
+}
+
+TEST(Session, ResetNewSeedAndStepping) {
+    SpySimulation sim;
+    Session s(sim, small());
+    EXPECT_EQ(s.advance(), 1);
+    s.steps_per_frame = 4;
+    EXPECT_EQ(s.advance(), 4);
+    EXPECT_EQ(sim.stepped, 5);
+    s.running = false;
+    EXPECT_EQ(s.advance(), 0);
+    s.requestStep();
+    EXPECT_EQ(s.advance(), 1);
+    EXPECT_EQ(s.advance(), 0) << "a single step is taken once";
+    EXPECT_EQ(s.steps(), 6u);
+    const std::uint64_t seed = s.live().seed;
+    s.newSeed();
+    EXPECT_NE(s.live().seed, seed);
+    EXPECT_EQ(s.steps(), 0u);
+    EXPECT_EQ(sim.uploads, 2);
+    s.reset();
+    EXPECT_EQ(sim.uploads, 3);
+}
+
+TEST(Session, PresetsLoadAndSaveAskingBeforeOverwriting) {
+    SpySimulation sim;
+    Session s(sim, small());
+    ASSERT_TRUE(s.loadPreset("default3d")) << s.message();
+    EXPECT_EQ(s.live().dims, 3);
+    EXPECT_FALSE(s.loadPreset("no_such_preset"));
+    EXPECT_TRUE(s.messageIsError());
+    EXPECT_EQ(s.live().dims, 3) << "a failed load changes nothing";
+
+    const auto dir = std::filesystem::temp_directory_path() / "murmur_session_test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "mine.json").string();
+    s.edit().cohesion.weight = 3.25f;
+    EXPECT_EQ(s.savePreset(path, false), Session::SaveResult::Saved);
+    EXPECT_EQ(loadPresetFile(path, Params{}).cohesion.weight, 3.25f);
+    s.edit().cohesion.weight = 0.5f;
+    EXPECT_EQ(s.savePreset(path, false), Session::SaveResult::NeedsConfirm);
+    EXPECT_EQ(loadPresetFile(path, Params{}).cohesion.weight, 3.25f) << "not overwritten without asking";
+    EXPECT_EQ(s.savePreset(path, true), Session::SaveResult::Saved);
+    EXPECT_EQ(loadPresetFile(path, Params{}).cohesion.weight, 0.5f);
+    EXPECT_EQ(s.savePreset((dir / "missing" / "x.json").string(), false), Session::SaveResult::Failed);
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+    EXPECT_EQ(files, 1u) << "no temporary file left behind";
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Keys, ShortcutsMapToActionsAndNeverFireWhileTyping) {
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_SPACE, false), ui::Action::TogglePause);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_S, false), ui::Action::Step);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_R, false), ui::Action::Reset);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_D, false), ui::Action::ToggleDebug);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_F12, false), ui::Action::Screenshot);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_H, false), ui::Action::TogglePanel);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_ESCAPE, false), ui::Action::Quit);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_Q, false), ui::Action::None);
+    std::set<int> keys;
+    for (const auto& b : ui::keyBindings()) {
+        EXPECT_TRUE(keys.insert(b.key).second) << b.key_name << " bound twice";
+        EXPECT_EQ(ui::actionForKey(b.key, true), ui::Action::None) << b.key_name << " fires while typing";
+    }
+}
+
+TEST(Panel, EveryParameterHasASection) {
+    EXPECT_STREQ(ui::paramGroup("separation.weight"), "Rules");
+    EXPECT_STREQ(ui::paramGroup("cohesion.radius"), "Perception");
+    EXPECT_STREQ(ui::paramGroup("fov_deg"), "Perception");
+    EXPECT_STREQ(ui::paramGroup("max_force"), "Motion");
+    EXPECT_STREQ(ui::paramGroup("bounds"), "World");
+}

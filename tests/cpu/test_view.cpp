@@ -1,0 +1,174 @@
+// The view without GL: camera framing, pan, zoom and orbit; overlay geometry; picking; PNG
+// encoding; the renderer-dependent default count. Pixel tolerances are stated per check.
+#include "app/renderer_defaults.hpp"
+#include "render/camera.hpp"
+#include "render/overlay.hpp"
+#include "render/picking.hpp"
+#include "render/screenshot.hpp"
+
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <cmath>
+
+using namespace murmur;
+using render::Camera;
+
+namespace {
+constexpr float kPx = 1e-2f;  // pixel tolerance of projections (float math on ~1000 px)
+const glm::vec2 kViewport{800.0f, 600.0f};
+
+glm::vec2 px(const Camera& c, glm::vec3 w) {
+    glm::vec2 out;
+    EXPECT_TRUE(c.toPixel(w, kViewport, out));
+    return out;
+}
+bool inside(glm::vec2 p) { return p.x >= 0 && p.y >= 0 && p.x <= kViewport.x && p.y <= kViewport.y; }
+}  // namespace
+
+TEST(Camera, Reset2DCentresTheWorldAndShowsAllOfIt) {
+    Params p;
+    p.world_size = 100;
+    Camera c;
+    c.reset(p);
+    const glm::vec2 centre = px(c, {50, 50, 0});
+    EXPECT_NEAR(centre.x, 400.0f, kPx);
+    EXPECT_NEAR(centre.y, 300.0f, kPx);
+    for (glm::vec3 corner : {glm::vec3(0, 0, 0), glm::vec3(100, 0, 0), glm::vec3(0, 100, 0), glm::vec3(100, 100, 0)})
+        EXPECT_TRUE(inside(px(c, corner))) << corner.x << "," << corner.y;
+    // +x is right and +y is up on screen.
+    EXPECT_GT(px(c, {60, 50, 0}).x, centre.x + 1);
+    EXPECT_GT(px(c, {50, 60, 0}).y, centre.y + 1);
+}
+
+TEST(Camera, PanMovesTheWorldWithThePointerAndZoomMagnifies) {
+    Params p;
+    p.world_size = 100;
+    Camera c;
+    c.reset(p);
+    const glm::vec2 before = px(c, {50, 50, 0});
+    c.pan(100, 40, kViewport.y);  // pointer right 100 px, down 40 px (window y grows down)
+    const glm::vec2 after = px(c, {50, 50, 0});
+    EXPECT_NEAR(after.x - before.x, 100.0f, kPx);
+    EXPECT_NEAR(after.y - before.y, -40.0f, kPx);
+    c.reset(p);
+    const float span = px(c, {60, 50, 0}).x - px(c, {50, 50, 0}).x;
+    c.zoom(1);
+    EXPECT_NEAR(px(c, {60, 50, 0}).x - px(c, {50, 50, 0}).x, span / 0.88f, 1e-3f * span);
+}
+
+TEST(Camera, Reset3DShowsTheWholeCubeAndOrbitKeepsTheTarget) {
+    Params p;
+    p.dims = 3;
+    p.world_size = 100;
+    Camera c;
+    c.reset(p);
+    for (int k = 0; k < 8; ++k) {
+        const glm::vec3 corner((k & 1) ? 100 : 0, (k & 2) ? 100 : 0, (k & 4) ? 100 : 0);
+        EXPECT_TRUE(inside(px(c, corner))) << k;
+    }
+    const glm::vec3 eye = c.eye();
+    c.orbit(120, -30);
+    EXPECT_GT(glm::length(c.eye() - eye), 1.0f);
+    EXPECT_NEAR(glm::length(c.eye() - glm::vec3(50)), glm::length(eye - glm::vec3(50)), 1e-3f);
+    const glm::vec2 centre = px(c, {50, 50, 50});
+    EXPECT_NEAR(centre.x, 400.0f, kPx);
+    EXPECT_NEAR(centre.y, 300.0f, kPx);
+    glm::vec2 ignored;
+    EXPECT_FALSE(c.toPixel(c.eye() + (c.eye() - glm::vec3(50)), kViewport, ignored)) << "behind the eye";
+}
+
+TEST(Overlay, BoundsAreARectangleIn2DAndTwelveEdgesIn3D) {
+    Params p;
+    p.world_size = 10;
+    EXPECT_EQ(render::boundsLines(p).size(), 8u);
+    p.dims = 3;
+    const auto box = render::boundsLines(p);
+    ASSERT_EQ(box.size(), 24u);
+    for (std::size_t i = 0; i < box.size(); i += 2)  // every edge is axis-aligned and 10 long
+        EXPECT_NEAR(glm::length(box[i + 1].pos - box[i].pos), 10.0f, 1e-5f);
+}
+
+TEST(Overlay, SelectionDrawsEachRadiusAroundTheBoidAndTheViewEdges) {
+    Params p;
+    p.separation.radius = 3;
+    p.alignment.radius = 7;
+    p.cohesion.radius = 11;
+    p.fov_deg = 180;
+    Camera c;
+    c.reset(p);
+    render::Selection s{5, {50, 50, 0}, {0, 2, 0}, 4};
+    const auto lines = render::selectionLines(p, s, c);
+    int at[3] = {0, 0, 0};
+    bool edge_left = false, edge_right = false;
+    for (const auto& v : lines) {
+        const float d = glm::length(v.pos - s.p);
+        for (int k = 0; k < 3; ++k)
+            if (std::abs(d - std::array{3.0f, 7.0f, 11.0f}[std::size_t(k)]) < 1e-4f) ++at[k];
+        // fov 180 heading +y: the two edges end at (50 -+ 11, 50)
+        if (glm::length(v.pos - glm::vec3(39, 50, 0)) < 1e-3f) edge_left = true;
+        if (glm::length(v.pos - glm::vec3(61, 50, 0)) < 1e-3f) edge_right = true;
+    }
+    EXPECT_GE(at[0], 64);
+    EXPECT_GE(at[1], 64);
+    EXPECT_GE(at[2], 64);
+    EXPECT_TRUE(edge_left && edge_right);
+}
+
+TEST(Picking, PicksTheNearestBoidOnScreenWithinTheRadius) {
+    Params p;
+    p.world_size = 100;
+    Camera c;
+    c.reset(p);
+    const Flock flock = {test::boid(7, {20, 20, 0}), test::boid(9, {22, 20, 0}), test::boid(11, {80, 80, 0})};
+    const glm::vec2 at9 = px(c, {22, 20, 0});
+    auto hit = render::pickBoid(flock, c, kViewport, at9 + glm::vec2(1, 0));
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(flock[*hit].id, 9u);
+    EXPECT_FALSE(render::pickBoid(flock, c, kViewport, px(c, {50, 50, 0}))) << "nothing within 12 px of the centre";
+}
+
+TEST(Screenshot, PngIsUprightAndLossless) {
+    // 3x2 image in GL order (bottom row first): bottom row red, top row blue.
+    std::vector<std::uint8_t> rgba;
+    for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 3; ++x) {
+            const std::uint8_t r = y == 0 ? 255 : 0, b = y == 1 ? 255 : 0;
+            rgba.insert(rgba.end(), {r, std::uint8_t(x * 40), b, 255});
+        }
+    const std::string png = render::encodePng(3, 2, rgba);
+    int w = 0, h = 0, n = 0;
+    unsigned char* img = stbi_load_from_memory(reinterpret_cast<const unsigned char*>(png.data()), int(png.size()), &w, &h, &n, 4);
+    ASSERT_NE(img, nullptr);
+    EXPECT_EQ(w, 3);
+    EXPECT_EQ(h, 2);
+    EXPECT_EQ(img[0], 0);      // PNG's first row is the top: blue
+    EXPECT_EQ(img[2], 255);
+    EXPECT_EQ(img[12], 255);   // second row: red
+    EXPECT_EQ(img[4 + 1], 40); // green carries x
+    stbi_image_free(img);
+    EXPECT_THROW(render::encodePng(4, 2, rgba), std::runtime_error);
+}
+
+TEST(RendererDefaults, SoftwareRenderersGetFewerBoidsAtTheSameDensity) {
+    EXPECT_TRUE(isSoftwareRenderer("llvmpipe (LLVM 15.0.6, 256 bits)"));
+    EXPECT_TRUE(isSoftwareRenderer("SwiftShader Device (Subzero)"));
+    EXPECT_FALSE(isSoftwareRenderer("NVIDIA H100 80GB HBM3/PCIe/SSE2"));
+    Params p;  // 2000 boids in 200 units (2D)
+    std::string why;
+    const Params soft = rendererDefaults(p, true, 100000000, why);
+    EXPECT_EQ(soft.boids, kSoftwareDefaultBoids);
+    EXPECT_NE(why.find("software"), std::string::npos);
+    const Params hard = rendererDefaults(p, false, 100000000, why);
+    EXPECT_EQ(hard.boids, kHardwareDefaultBoids);
+    const double density = p.boids / double(p.world_size * p.world_size);
+    EXPECT_NEAR(hard.boids / double(hard.world_size * hard.world_size), density, 1e-4 * density);
+    EXPECT_EQ(rendererDefaults(p, false, 300000, why).boids, 300000u);
+    EXPECT_NE(why.find("capped"), std::string::npos);
+    p.dims = 3;
+    const Params hard3 = rendererDefaults(p, false, 100000000, why);
+    EXPECT_NEAR(hard3.boids / std::pow(double(hard3.world_size), 3.0), p.boids / std::pow(200.0, 3.0), 1e-4 * p.boids / std::pow(200.0, 3.0));
+    EXPECT_TRUE(validate(hard3).empty());
+}
