@@ -52,7 +52,8 @@ struct Frame {
     }
 };
 
-Frame draw(const render::FlockView& view, const Params& p, float size_scale) {
+Frame draw(const render::FlockView& view, const Params& p, float size_scale,
+           const std::optional<render::Selection>& selection = std::nullopt) {
     Frame f;
     f.camera.reset(p);
     f.settings.show_bounds = false;
@@ -62,7 +63,7 @@ Frame draw(const render::FlockView& view, const Params& p, float size_scale) {
     gl::Framebuffer target(kW, kH);
     target.bind();
     render::FlockRenderer renderer{gl::ShaderLibrary{}};
-    renderer.draw(view, p, f.camera, {kW, kH}, f.settings, std::nullopt);
+    renderer.draw(view, p, f.camera, {kW, kH}, f.settings, selection);
     f.rgba = target.readRgba();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     return f;
@@ -168,5 +169,30 @@ TEST(Render, GpuFindsABoidByIdForVisualDebug) {
     EXPECT_EQ(found->boid.v, b->v);
     EXPECT_EQ(found->neighbours, counts[617]);
     EXPECT_FALSE(sim.find(5000));
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(Render, VisualDebugDrawsTheSelectedBoidsRadiiAndView) {
+    MURMUR_REQUIRE_GL();
+    Params p = world(2);
+    p.separation.radius = 8;
+    p.cohesion.radius = 30;
+    p.alignment.radius = 20;
+    p.fov_deg = 180;
+    const Flock flock = {makeBoid(4, {50, 50, 0}, {0, 3, 0})};
+    render::HostFlock host;
+    host.update(flock, {});
+    const Frame plain = draw(host.view(), p, 1.0f);
+    const Frame debug = draw(host.view(), p, 1.0f, render::Selection{4, {50, 50, 0}, {0, 3, 0}, 0});
+    // Each radius is a circle: a point on it straight below the boid (off the view's arc).
+    for (float r : {8.0f, 20.0f, 30.0f}) {
+        bool any = false;  // lines are one pixel wide: look in a 3x3 block around the point
+        const glm::vec2 c = debug.at({50, 50 - r, 0});
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) any = any || debug.lit(c + glm::vec2(dx, dy));
+        EXPECT_TRUE(any) << "radius " << r;
+        EXPECT_FALSE(plain.lit(c)) << "radius " << r;
+    }
+    EXPECT_GT(debug.litCount(), plain.litCount() + 300);
     EXPECT_NO_GL_ERRORS();
 }
