@@ -48,6 +48,89 @@ vec3 boundsAcceleration(vec3 p) {
     return a;
 }
 
+// Obstacles: a push out from each centre, obstacle_push at the surface, fading to 0 at the band.
+vec3 obstacleAcceleration(vec3 p) {
+    vec3 a = vec3(0.0);
+    for (uint k = 0u; k < P.counts.z; ++k) {
+        vec4 o = P.obstacles[k];
+        vec3 d = offsetBetween(p, o.xyz);
+        float dist = sqrt(dot(d, d));
+        if (!(dist > 0.0)) continue;
+        float clearance = dist - o.w, m = P.influence.y;
+        float factor = 0.0;
+        if (m > 0.0) factor = min(max(1.0 - clearance / m, 0.0), 1.0);
+        else if (clearance < 0.0) factor = 1.0;
+        a -= d * (P.influence.z * factor / dist);
+    }
+    return a;
+}
+
+#if STYLE_OFFSET
+// Offset style: attractor and repeller as velocity offsets per step; wind and obstacles per second.
+vec3 influenceOffset(vec3 p) {
+    vec3 dv = (P.wind.xyz + obstacleAcceleration(p)) * P.motion.w;
+    if (P.attractor.w > 0.0) dv += offsetBetween(p, P.attractor.xyz) * P.attractor.w;
+    if (P.repeller.w > 0.0) {
+        vec3 d = offsetBetween(p, P.repeller.xyz);
+        if (dot(d, d) < P.influence.x) dv -= d * P.repeller.w;
+    }
+    return dv;
+}
+#else
+// Steering style: wind, attractor and repeller as accelerations.
+vec3 influenceAcceleration(vec3 p, vec3 v) {
+    vec3 a = P.wind.xyz + obstacleAcceleration(p);
+    if (P.attractor.w > 0.0) a += P.attractor.w * steerTowards(offsetBetween(p, P.attractor.xyz), v);
+    if (P.repeller.w > 0.0) {
+        vec3 d = offsetBetween(p, P.repeller.xyz);
+        if (dot(d, d) < P.influence.x) a += P.repeller.w * steerTowards(-d, v);
+    }
+    return a;
+}
+#endif
+
+// No boid ends a step inside an obstacle: moved to the surface, inward velocity removed; two sweeps.
+void resolveObstacles(inout vec3 p, inout vec3 v) {
+    for (int sweep = 0; sweep < 2; ++sweep)
+        for (uint k = 0u; k < P.counts.z; ++k) {
+            vec4 o = P.obstacles[k];
+            vec3 d = offsetBetween(o.xyz, p);
+            float d2 = dot(d, d);
+            if (!(d2 < o.w * o.w)) continue;
+            vec3 n = d2 > 0.0 ? d / sqrt(d2) : vec3(1.0, 0.0, 0.0);
+            p = p - d + n * (o.w * 1.0001);
+            float inward = dot(v, n);
+            if (inward < 0.0) v -= inward * n;
+        }
+}
+
+#if NEIGHBOUR_CAP
+// The k nearest neighbours by (d2, id), sorted by insertion; see NearestK in src/cpu/flock_rules.
+float cap_d2[MAX_NEIGHBOUR_CAP];
+uint cap_id[MAX_NEIGHBOUR_CAP];
+uint cap_n = 0u;
+
+void capOffer(float d2, uint id, uint k) {
+    uint i = cap_n < k ? cap_n++ : k;
+    while (i > 0u && (d2 < cap_d2[i - 1u] || (d2 == cap_d2[i - 1u] && id < cap_id[i - 1u]))) {
+        if (i < k) {
+            cap_d2[i] = cap_d2[i - 1u];
+            cap_id[i] = cap_id[i - 1u];
+        }
+        --i;
+    }
+    if (i < k) {
+        cap_d2[i] = d2;
+        cap_id[i] = id;
+    }
+}
+
+bool capAdmits(float d2, uint id, uint k) {
+    if (cap_n < k) return true;
+    return d2 < cap_d2[k - 1u] || (d2 == cap_d2[k - 1u] && id <= cap_id[k - 1u]);
+}
+#endif
+
 vec3 clampSpeed(vec3 v) {
     float s = length(v);
     if (s > P.motion.y) return v * (P.motion.y / s);
@@ -106,6 +189,12 @@ void main() {
     int ny = neighbourCells(c.y, P.cells.y, ys);
     int nz = DIMS == 3 ? neighbourCells(c.z, P.cells.z, zs) : 1;
     if (DIMS != 3) zs[0] = 0u;
+#if NEIGHBOUR_CAP
+    // Pass 0 finds the k nearest neighbours; pass 1 sums only those.
+    for (int pass = 0; pass < 2; ++pass)
+#else
+    const int pass = 1;
+#endif
     for (int iz = 0; iz < nz; ++iz)
         for (int iy = 0; iy < ny; ++iy)
             for (int ix = 0; ix < nx; ++ix) {
@@ -118,6 +207,14 @@ void main() {
                     float d2 = dot(d, d);
                     if (!(d2 < P.radii2.w)) continue;
                     if (use_fov && d2 > 0.0 && dot(v, d) < P.walls.z * sqrt(v2 * d2)) continue;
+#if NEIGHBOUR_CAP
+                    uint jid = floatBitsToUint(sorted_pos[j].w);
+                    if (pass == 0) {
+                        capOffer(d2, jid, P.counts.w);
+                        continue;
+                    }
+                    if (!capAdmits(d2, jid, P.counts.w)) continue;
+#endif
                     ++n_all;
                     if (d2 < P.radii2.x) {
                         ++n_sep;
@@ -142,17 +239,19 @@ void main() {
 #if STYLE_OFFSET
     if (n_sep > 0u) dv -= (sep / float(n_sep)) * P.weights.x;
     if (n_ali > 0u) dv += (ali / float(n_ali) - v) * P.weights.y;
-    if (n_coh > 0u) dv += (coh / float(n_coh)) * P.weights.z;
-    dv += boundsAcceleration(p) * P.motion.w;
+    if (n_coh > 0u) dv += (coh / float(n_coh)) * (P.wind.w * P.weights.z);
+    dv += boundsAcceleration(p) * P.motion.w + influenceOffset(p);
 #else
     vec3 a = vec3(0.0);
     if (n_sep > 0u) a += P.weights.x * steerTowards(sep, v);
     if (n_ali > 0u) a += P.weights.y * steerTowards(ali / float(n_ali), v);
-    if (n_coh > 0u) a += P.weights.z * steerTowards(coh / float(n_coh), v);
-    dv = (a + boundsAcceleration(p)) * P.motion.w;
+    if (n_coh > 0u) a += P.wind.w * P.weights.z * steerTowards(coh / float(n_coh), v);
+    dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v)) * P.motion.w;
 #endif
     vec3 nv = clampSpeed(v + dv);
-    vec3 np = wrapPosition(p + nv * P.motion.w);
+    vec3 np = p + nv * P.motion.w;
+    resolveObstacles(np, nv);
+    np = wrapPosition(np);
 #if DIMS == 2
     nv.z = 0.0;
     np.z = 0.0;

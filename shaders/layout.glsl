@@ -25,6 +25,8 @@
 #define SCAN_PER_THREAD 4    // ... each scanning this many elements
 #define SCAN_BLOCK (SCAN_GROUP_SIZE * SCAN_PER_THREAD)
 #define MAX_DISPATCH_X 65535u  // work groups per dispatch row; larger dispatches add rows (y)
+#define MAX_OBSTACLES 8       // obstacles in the parameter block
+#define MAX_NEIGHBOUR_CAP 32  // largest neighbour_cap
 
 struct SimParams {
     vec4 world;         // xyz: L on used axes (0 otherwise)
@@ -35,7 +37,13 @@ struct SimParams {
     vec4 walls;         // x margin, y turn, z cos(fov/2), w 1 if the field of view applies
     vec4 inv_cell;      // xyz: cells per unit
     uvec4 cells;        // xyz: cells per axis, w: total cells
-    uvec4 counts;       // x: boids, y: total work groups of a boid pass per dispatch row
+    uvec4 counts;       // x: boids, y: total work groups of a boid pass per dispatch row,
+                        // z: obstacles, w: neighbour cap (0: all)
+    vec4 wind;          // xyz: wind (units/s^2; 0 on unused axes), w: cohesion sign (-1 scattering)
+    vec4 attractor;     // xyz: point, w: weight (0: off)
+    vec4 repeller;      // xyz: point, w: weight (0: off)
+    vec4 influence;     // x: repeller radius^2, y: obstacle margin, z: obstacle push
+    vec4 obstacles[MAX_OBSTACLES];  // xyz: centre (z 0 in 2D), w: radius
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

@@ -3,6 +3,7 @@
 
 #include "model/grid_spec.hpp"
 
+#include <optional>
 #include <utility>
 
 namespace murmur {
@@ -26,13 +27,25 @@ void CpuSimulation::prepareSearch(const RuleContext& ctx) {
 
 NeighbourSums CpuSimulation::gather(const RuleContext& ctx, std::size_t i, std::uint64_t& candidates) const {
     NeighbourSums sum;
-    auto visit = [&](std::uint32_t j) {
-        ++candidates;
-        if (j != i) accumulate(ctx, current_[i], current_[j], sum);
+    auto forEach = [&](auto&& visit) {
+        if (search_ == NeighbourSearch::Grid) grid_.forEachCandidate(current_[i].p, visit);
+        else
+            for (std::uint32_t j = 0; j < current_.size(); ++j) visit(j);
     };
-    if (search_ == NeighbourSearch::Grid) grid_.forEachCandidate(current_[i].p, visit);
-    else
-        for (std::uint32_t j = 0; j < current_.size(); ++j) visit(j);
+    // With a neighbour cap, a first sweep finds the k nearest; the second sums only those.
+    std::optional<NearestK> cap;
+    if (ctx.p.neighbour_cap > 0) {
+        cap.emplace(ctx.p.neighbour_cap);
+        forEach([&](std::uint32_t j) {
+            glm::vec3 d;
+            float d2;
+            if (j != i && isNeighbourOf(ctx, current_[i], current_[j], d, d2)) cap->offer(d2, current_[j].id);
+        });
+    }
+    forEach([&](std::uint32_t j) {
+        ++candidates;
+        if (j != i) accumulate(ctx, current_[i], current_[j], sum, cap ? &*cap : nullptr);
+    });
     return sum;
 }
 

@@ -40,6 +40,63 @@ glm::vec3 boundsAcceleration(const RuleContext& ctx, glm::vec3 p) {
     return a;
 }
 
+// Obstacles: a push straight out from each obstacle's centre, `obstacle_push` at the surface (and
+// inside), fading linearly to 0 at obstacle_margin from it (margin 0: only inside).
+glm::vec3 obstacleAcceleration(const RuleContext& ctx, glm::vec3 p) {
+    glm::vec3 a{0.0f};
+    for (const glm::vec4& o : ctx.obstacles) {
+        const glm::vec3 d = offsetBetween(ctx, p, glm::vec3(o));
+        const float dist = std::sqrt(glm::dot(d, d));
+        if (!(dist > 0.0f)) continue;  // at the very centre there is no way out to push along
+        const float clearance = dist - o.w, m = ctx.p.obstacle_margin;
+        float factor = 0.0f;
+        if (m > 0.0f) factor = std::min(std::max(1.0f - clearance / m, 0.0f), 1.0f);
+        else if (clearance < 0.0f) factor = 1.0f;
+        a -= d * (ctx.p.obstacle_push * factor / dist);
+    }
+    return a;
+}
+
+// Steering style: wind, the attractor and the repeller as accelerations.
+glm::vec3 influenceAcceleration(const RuleContext& ctx, const Boid& self) {
+    glm::vec3 a = ctx.wind + obstacleAcceleration(ctx, self.p);
+    if (ctx.p.attractor.weight > 0.0f)
+        a += ctx.p.attractor.weight * steerTowards(ctx, offsetBetween(ctx, self.p, ctx.attractor), self.v);
+    if (ctx.p.repeller.weight > 0.0f) {
+        const glm::vec3 d = offsetBetween(ctx, self.p, ctx.repeller);
+        if (glm::dot(d, d) < ctx.r2_repeller) a += ctx.p.repeller.weight * steerTowards(ctx, -d, self.v);
+    }
+    return a;
+}
+
+// Offset style: the attractor and repeller as velocity offsets per step (Parker's tend to / away
+// from a place); wind and obstacles stay accelerations, scaled by dt like the walls.
+glm::vec3 influenceOffset(const RuleContext& ctx, const Boid& self) {
+    glm::vec3 dv = (ctx.wind + obstacleAcceleration(ctx, self.p)) * ctx.p.dt;
+    if (ctx.p.attractor.weight > 0.0f) dv += offsetBetween(ctx, self.p, ctx.attractor) * ctx.p.attractor.weight;
+    if (ctx.p.repeller.weight > 0.0f) {
+        const glm::vec3 d = offsetBetween(ctx, self.p, ctx.repeller);
+        if (glm::dot(d, d) < ctx.r2_repeller) dv -= d * ctx.p.repeller.weight;
+    }
+    return dv;
+}
+
+// No boid ends a step inside an obstacle: a position inside is moved to the surface (along the
+// line from the centre; +x from the very centre) and the inward part of the velocity removed.
+// Two sweeps, so a boid pushed from one obstacle into a neighbouring one is moved out again.
+void resolveObstacles(const RuleContext& ctx, glm::vec3& p, glm::vec3& v) {
+    for (int sweep = 0; sweep < 2; ++sweep)
+        for (const glm::vec4& o : ctx.obstacles) {
+            const glm::vec3 d = offsetBetween(ctx, glm::vec3(o), p);
+            const float d2 = glm::dot(d, d);
+            if (!(d2 < o.w * o.w)) continue;
+            const glm::vec3 n = d2 > 0.0f ? d / std::sqrt(d2) : glm::vec3(1.0f, 0.0f, 0.0f);
+            p = p - d + n * (o.w * 1.0001f);
+            const float inward = glm::dot(v, n);
+            if (inward < 0.0f) v -= inward * n;
+        }
+}
+
 // Speed into [min_speed, max_speed]; a boid at exact rest stays at rest.
 glm::vec3 clampSpeed(const RuleContext& ctx, glm::vec3 v) {
     const float s = glm::length(v);
@@ -63,6 +120,34 @@ RuleContext::RuleContext(const Params& params)
     r2_max = r_max * r_max;
     use_fov = params.fov_deg < 360.0f;
     cos_half_fov = params.cosHalfFov();
+    const glm::vec3 used(1.0f, 1.0f, dims == 3 ? 1.0f : 0.0f);
+    wind = glm::vec3(params.wind.x, params.wind.y, params.wind.z) * used;
+    attractor = glm::vec3(params.attractor.at.x, params.attractor.at.y, params.attractor.at.z) * used;
+    repeller = glm::vec3(params.repeller.at.x, params.repeller.at.y, params.repeller.at.z) * used;
+    r2_repeller = params.repeller.radius * params.repeller.radius;
+    cohesion_sign = params.scatter ? -1.0f : 1.0f;
+    for (const Obstacle& o : params.obstacles) obstacles.emplace_back(o.at.x, o.at.y, dims == 3 ? o.at.z : 0.0f, o.radius);
+}
+
+void NearestK::offer(float d2, std::uint32_t id) {
+    // Insertion into the sorted (d2, id) list, dropping what falls past k.
+    std::uint32_t i = n_ < k_ ? n_++ : k_;
+    while (i > 0 && (d2 < d2_[i - 1] || (d2 == d2_[i - 1] && id < id_[i - 1]))) {
+        if (i < k_) {
+            d2_[i] = d2_[i - 1];
+            id_[i] = id_[i - 1];
+        }
+        --i;
+    }
+    if (i < k_) {
+        d2_[i] = d2;
+        id_[i] = id;
+    }
+}
+
+bool NearestK::admits(float d2, std::uint32_t id) const {
+    if (n_ < k_) return true;
+    return d2 < d2_[k_ - 1] || (d2 == d2_[k_ - 1] && id <= id_[k_ - 1]);
 }
 
 glm::vec3 offsetBetween(const RuleContext& ctx, glm::vec3 from, glm::vec3 to) {
@@ -83,16 +168,24 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {
     return p;
 }
 
-void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, NeighbourSums& sums) {
-    const glm::vec3 d = offsetBetween(ctx, self.p, other.p);
-    const float d2 = glm::dot(d, d);
-    if (!(d2 < ctx.r2_max)) return;
+bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2) {
+    d = offsetBetween(ctx, self.p, other.p);
+    d2 = glm::dot(d, d);
+    if (!(d2 < ctx.r2_max)) return false;
     if (ctx.use_fov && d2 > 0.0f) {
         // dot(v/|v|, d/|d|) >= cos(fov/2), written without division; a boid at rest sees all
         // around, and a coincident boid (d = 0) is at the eye, so inside the view.
         const float v2 = glm::dot(self.v, self.v);
-        if (v2 > 0.0f && glm::dot(self.v, d) < ctx.cos_half_fov * std::sqrt(v2 * d2)) return;
+        if (v2 > 0.0f && glm::dot(self.v, d) < ctx.cos_half_fov * std::sqrt(v2 * d2)) return false;
     }
+    return true;
+}
+
+void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, NeighbourSums& sums, const NearestK* cap) {
+    glm::vec3 d;
+    float d2;
+    if (!isNeighbourOf(ctx, self, other, d, d2)) return;
+    if (cap && !cap->admits(d2, other.id)) return;
     ++sums.neighbours;
     if (d2 < ctx.r2_sep) {
         ++sums.n_sep;
@@ -117,18 +210,21 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
         glm::vec3 a{0.0f};
         if (sums.n_sep > 0) a += p.separation.weight * steerTowards(ctx, sums.sep, self.v);
         if (sums.n_ali > 0) a += p.alignment.weight * steerTowards(ctx, sums.ali / float(sums.n_ali), self.v);
-        if (sums.n_coh > 0) a += p.cohesion.weight * steerTowards(ctx, sums.coh / float(sums.n_coh), self.v);
-        dv = (a + boundsAcceleration(ctx, self.p)) * p.dt;
+        if (sums.n_coh > 0)
+            a += ctx.cohesion_sign * p.cohesion.weight * steerTowards(ctx, sums.coh / float(sums.n_coh), self.v);
+        dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, self)) * p.dt;
     } else {
         // Parker: each rule is a velocity offset per step, summed; walls still push per second.
         if (sums.n_sep > 0) dv -= (sums.sep / float(sums.n_sep)) * p.separation.weight;
         if (sums.n_ali > 0) dv += (sums.ali / float(sums.n_ali) - self.v) * p.alignment.weight;
-        if (sums.n_coh > 0) dv += (sums.coh / float(sums.n_coh)) * p.cohesion.weight;
-        dv += boundsAcceleration(ctx, self.p) * p.dt;
+        if (sums.n_coh > 0) dv += (sums.coh / float(sums.n_coh)) * (ctx.cohesion_sign * p.cohesion.weight);
+        dv += boundsAcceleration(ctx, self.p) * p.dt + influenceOffset(ctx, self);
     }
     Boid next = self;
     next.v = clampSpeed(ctx, self.v + dv);
-    next.p = wrapPosition(ctx, self.p + next.v * p.dt);
+    next.p = self.p + next.v * p.dt;
+    resolveObstacles(ctx, next.p, next.v);
+    next.p = wrapPosition(ctx, next.p);
     if (ctx.dims == 2) next.p.z = next.v.z = 0.0f;
     return next;
 }

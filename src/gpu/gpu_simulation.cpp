@@ -15,7 +15,8 @@ constexpr GLenum kGpuMemoryAvailableNvx = 0x9049;  // GL_NVX_gpu_memory_info, Ki
 std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
     return {{"DIMS", std::to_string(p.dims)},
             {"BOUNDS_WRAP", p.bounds == Bounds::Wrap ? "1" : "0"},
-            {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"}};
+            {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"},
+            {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"}};
 }
 
 std::uint32_t asBits(float f) {

@@ -17,7 +17,16 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
     s.walls = {p.margin, p.turn, p.cosHalfFov(), p.fov_deg < 360.0f ? 1.0f : 0.0f};
     s.inv_cell = {grid.inv_cell, 0.0f};
     s.cells = {grid.cells, grid.total()};
-    s.counts = {boids, 0u, 0u, 0u};
+    s.counts = {boids, 0u, std::uint32_t(p.obstacles.size()), p.neighbour_cap};
+    const float z = p.dims == 3 ? 1.0f : 0.0f;  // unused axes are 0, as in the CPU's RuleContext
+    s.wind = {p.wind.x, p.wind.y, p.wind.z * z, p.scatter ? -1.0f : 1.0f};
+    s.attractor = {p.attractor.at.x, p.attractor.at.y, p.attractor.at.z * z, p.attractor.weight};
+    s.repeller = {p.repeller.at.x, p.repeller.at.y, p.repeller.at.z * z, p.repeller.weight};
+    s.influence = {p.repeller.radius * p.repeller.radius, p.obstacle_margin, p.obstacle_push, 0.0f};
+    for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
+        const Obstacle& o = p.obstacles[k];
+        s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};
+    }
     return s;
 }
 

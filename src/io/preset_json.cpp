@@ -27,6 +27,33 @@ void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std
     }
 }
 
+// "obstacles": [{"x": 10, "y": 20, "z": 0, "radius": 5}, ...]; problems named by index and key.
+std::vector<Obstacle> parseObstacles(const json& value, std::vector<std::string>& problems) {
+    std::vector<Obstacle> out;
+    if (!value.is_array()) {
+        problems.push_back("obstacles: expected an array of {\"x\", \"y\", \"z\", \"radius\"} objects");
+        return out;
+    }
+    for (std::size_t k = 0; k < value.size(); ++k) {
+        const json& o = value[k];
+        const std::string where = "obstacles[" + std::to_string(k) + "]";
+        if (!o.is_object()) {
+            problems.push_back(where + ": expected an object {\"x\", \"y\", \"z\", \"radius\"}");
+            continue;
+        }
+        Obstacle ob;
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            float* field = it.key() == "x" ? &ob.at.x : it.key() == "y" ? &ob.at.y : it.key() == "z" ? &ob.at.z
+                         : it.key() == "radius" ? &ob.radius : nullptr;
+            if (!field) problems.push_back(where + "." + it.key() + ": unknown key (x, y, z, radius)");
+            else if (!it->is_number()) problems.push_back(where + "." + it.key() + ": expected a number");
+            else *field = it->get<float>();
+        }
+        out.push_back(ob);
+    }
+    return out;
+}
+
 fs::path executableDir() {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -50,6 +77,10 @@ Params parsePreset(const std::string& json_text, const Params& base, const std::
     for (const auto& [key, value] : leaves) {
         if (key == "description") {
             if (!value->is_string()) problems.push_back("description: expected a string");
+            continue;
+        }
+        if (key == "obstacles") {
+            p.obstacles = parseObstacles(*value, problems);
             continue;
         }
         const ParamInfo* info = findParam(key);
@@ -91,6 +122,8 @@ std::string formatPreset(const Params& params, const std::string& description) {
         else if (info.kind == ParamKind::Float) (*node)[key] = float(v);
         else (*node)[key] = std::uint64_t(v);
     }
+    for (const Obstacle& o : params.obstacles)
+        j["obstacles"].push_back({{"x", o.at.x}, {"y", o.at.y}, {"z", o.at.z}, {"radius", o.radius}});
     return j.dump(2) + "\n";
 }
 

@@ -46,6 +46,20 @@ std::vector<ParamProblem> validate(const Params& p) {
     if (p.bounds == Bounds::Soft && double(p.margin) > half)
         problems.push_back({"margin", num(p.margin) + " exceeds half the world (" + num(half) +
                                           "); valid range [0, world_size/2]"});
+    if (p.obstacles.size() > kMaxObstacles)
+        problems.push_back({"obstacles", std::to_string(p.obstacles.size()) + " obstacles; valid range [0, " +
+                                             std::to_string(kMaxObstacles) + "]"});
+    for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
+        const Obstacle& o = p.obstacles[k];
+        const std::string field = "obstacles[" + std::to_string(k) + "]";
+        if (!(o.radius > 0.0f) || double(o.radius) > half)
+            problems.push_back({field + ".radius", num(o.radius) + " is out of range (0, world_size/2] = (0, " + num(half) + "]"});
+        const float centre[3] = {o.at.x, o.at.y, o.at.z};
+        if (std::any_of(std::begin(centre), std::end(centre),
+                        [&](float c) { return !std::isfinite(c) || c < 0.0f || c > p.world_size; }))
+            problems.push_back({field, "centre (" + num(o.at.x) + ", " + num(o.at.y) + ", " + num(o.at.z) +
+                                               ") must lie in the world [0, world_size]"});
+    }
     if (p.min_speed > p.max_speed)
         problems.push_back({"min_speed", num(p.min_speed) + " exceeds max_speed (" + num(p.max_speed) +
                                              "); valid range [0, max_speed]"});

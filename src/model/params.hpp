@@ -2,6 +2,7 @@
 // GPU parameter block all read and write this; units and valid ranges live in param_table.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +17,27 @@ struct Rule {
     float weight = 0.0f;  // dimensionless multiplier of the rule's steer
     bool operator==(const Rule&) const = default;
 };
+
+struct Vec3f {
+    float x = 0.0f, y = 0.0f, z = 0.0f;
+    bool operator==(const Vec3f&) const = default;
+};
+
+// A place boids tend to (attractor) or flee (repeller); weight 0 switches it off.
+struct Goal {
+    Vec3f at;             // units
+    float weight = 0.0f;  // dimensionless, like the rules' weights
+    float radius = 0.0f;  // units: repeller only, it acts within this distance
+    bool operator==(const Goal&) const = default;
+};
+
+// A sphere (3D) or disc (2D, z ignored) that boids steer around and never end a step inside.
+struct Obstacle {
+    Vec3f at;
+    float radius = 1.0f;
+    bool operator==(const Obstacle&) const = default;
+};
+inline constexpr std::size_t kMaxObstacles = 8;
 
 struct Params {
     int dims = 2;                    // 2 or 3
@@ -32,6 +54,15 @@ struct Params {
     float max_speed = 10.0f;         // units/s
     float max_force = 10.0f;         // units/s^2, clamp of each steering rule
     float dt = 1.0f / 30.0f;         // s per step
+    // The world around the flock (docs/model.md, "Influences").
+    Vec3f wind;                      // units/s^2, added to every boid's acceleration
+    Goal attractor;                  // tend to a place
+    Goal repeller;                   // flee a place within its radius
+    bool scatter = false;            // the startled flock: cohesion turns negative while on
+    std::uint32_t neighbour_cap = 0; // consider only the k nearest neighbours (0: all)
+    std::vector<Obstacle> obstacles; // at most kMaxObstacles
+    float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
+    float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
     std::uint64_t seed = 1;          // spawn seed
     std::uint32_t boids = 2000;      // count
 

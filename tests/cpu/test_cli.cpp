@@ -62,9 +62,9 @@ TEST_F(Cli, HeadlessRunExportsAndSummarises) {
 }
 
 TEST_F(Cli, ImportThenExportContinuesTheState) {
-    ASSERT_EQ(run({"--backend", "cpu", "--steps", "3", "--boids", "50", "--export", out_csv}).code, 0);
+    ASSERT_EQ(run({"--backend", "cpu", "--headless", "--steps", "3", "--boids", "50", "--export", out_csv}).code, 0);
     const std::string second = (dir / "second.csv").string();
-    const Result r = run({"--backend", "cpu", "--import", out_csv, "--steps", "3", "--export", second});
+    const Result r = run({"--backend", "cpu", "--headless", "--import", out_csv, "--steps", "3", "--export", second});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("50 boids"), std::string::npos);
     EXPECT_EQ(readStateCsv(second, Params{}).size(), 50u);

@@ -20,6 +20,8 @@ using namespace murmur;
 namespace {
 
 enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump };
+// Influences beyond the three rules (docs/model.md, "Influences").
+enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, All };
 
 struct Case {
     int dims;
@@ -28,14 +30,16 @@ struct Case {
     Style style;
     std::uint32_t n;
     State state;
+    Feature feature = Feature::None;
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
+    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + (c.style == Style::Steering ? "steering" : "offset") + "_n" +
-           std::to_string(c.n) + "_" + states[int(c.state)];
+           std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
 }
 
 Params paramsFor(const Case& c) {
@@ -58,6 +62,25 @@ Params paramsFor(const Case& c) {
         p.dt = 0.5f;
     }
     p.margin = 3.0f;
+    const float L = p.world_size, z = c.dims == 3 ? 1.0f : 0.0f;
+    const Feature f = c.feature;
+    const bool all = f == Feature::All;
+    if (f == Feature::Wind || all) p.wind = {1.5f, -0.75f, 0.5f};
+    if (f == Feature::Attractor || all) p.attractor = {{0.3f * L, 0.6f * L, 0.5f * L}, 0.4f, 0.0f};
+    if (f == Feature::Repeller || all) p.repeller = {{0.5f * L, 0.5f * L, 0.5f * L}, 0.8f, 0.3f * L};
+    if (f == Feature::Scatter || all) p.scatter = true;
+    if (f == Feature::Cap1) p.neighbour_cap = 1;
+    if (f == Feature::Cap7 || all) p.neighbour_cap = 7;
+    if (f == Feature::Obstacles || all) {
+        p.obstacles = {{{0.25f * L, 0.25f * L, 0.5f * L * z}, 0.1f * L}, {{0.7f * L, 0.6f * L, 0.3f * L * z}, 0.15f * L},
+                       {{0.0f, 0.5f * L, 0.0f}, 0.08f * L}};  // the last one straddles the world's edge
+        p.obstacle_margin = 2.0f;
+        p.obstacle_push = 15.0f;
+    }
+    if (c.style == Style::Offset) {  // offsets per step: keep them modest
+        p.attractor.weight *= 0.05f;
+        p.repeller.weight *= 0.1f;
+    }
     return p;
 }
 
@@ -185,6 +208,17 @@ std::vector<Case> parityCases() {
         for (int dims : {2, 3})
             for (Bounds b : {Bounds::Wrap, Bounds::Soft}) cases.push_back({dims, b, 270, Style::Steering, 500, st});
     cases.push_back({2, Bounds::Wrap, 360, Style::Offset, 500, State::DenseClump});
+    // Each influence in 2D and 3D, both styles; obstacles and caps also in soft bounds and on
+    // coincident pairs (equal distances: the cap breaks ties by id).
+    for (Feature f : {Feature::Wind, Feature::Attractor, Feature::Repeller, Feature::Scatter, Feature::Cap1, Feature::Cap7,
+                      Feature::Obstacles, Feature::All})
+        for (int dims : {2, 3})
+            for (Style s : {Style::Steering, Style::Offset}) cases.push_back({dims, Bounds::Wrap, 270, s, 1000, State::Random, f});
+    for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::All})
+        for (int dims : {2, 3}) {
+            cases.push_back({dims, Bounds::Soft, 270, Style::Steering, 1000, State::Random, f});
+            cases.push_back({dims, Bounds::Wrap, 360, Style::Steering, 500, State::Coincident, f});
+        }
     return cases;
 }
 }  // namespace

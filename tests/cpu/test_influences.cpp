@@ -1,0 +1,180 @@
+// Hand-computed cases of the influences beyond the three rules (docs/model.md, "Influences"):
+// wind, attractor, repeller, scatter, the neighbour cap, obstacles; and the obstacle invariant
+// over many steps. quietParams(): 2D, 100 units, wrap, no rule active, dt 0.1, max_speed 10,
+// max_force 100. Tolerance kTol = 1e-5 (units or units/s).
+#include "cpu/cpu_simulation.hpp"
+#include "io/input_error.hpp"
+#include "io/preset_json.hpp"
+#include "model/spawn.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+
+using namespace murmur;
+using namespace murmur::test;
+
+namespace {
+constexpr float kTol = 1e-5f;
+
+Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch search = NeighbourSearch::BruteForce) {
+    CpuSimulation sim(search);
+    sim.upload(flock, p);
+    sim.step();
+    Flock out = sim.download();
+    Flock by_id(out.size());
+    for (const Boid& b : out) by_id[b.id] = b;
+    return by_id;
+}
+
+void expectVec(glm::vec3 got, glm::vec3 want, const char* what) {
+    EXPECT_NEAR(got.x, want.x, kTol) << what;
+    EXPECT_NEAR(got.y, want.y, kTol) << what;
+    EXPECT_NEAR(got.z, want.z, kTol) << what;
+}
+}  // namespace
+
+TEST(Influences, WindIsAnAccelerationInBothStyles) {
+    Params p = quietParams();
+    p.wind = {2.0f, -1.0f, 7.0f};  // z ignored in 2D
+    // v' = (1,0) + (2,-1)*0.1 = (1.2, -0.1); p' = (50,50) + v'*0.1.
+    Flock out = stepOnce({boid(0, {50, 50, 0}, {1, 0, 0})}, p);
+    expectVec(out[0].v, {1.2f, -0.1f, 0}, "steering");
+    expectVec(out[0].p, {50.12f, 49.99f, 0}, "steering position");
+    p.style = Style::Offset;
+    out = stepOnce({boid(0, {50, 50, 0}, {1, 0, 0})}, p);
+    expectVec(out[0].v, {1.2f, -0.1f, 0}, "offset");
+}
+
+TEST(Influences, AttractorSteersTowardItsPointAcrossTheWrap) {
+    Params p = quietParams();
+    p.attractor = {{5, 50, 0}, 0.5f, 0};
+    // Boid at (95,50) at rest: the minimum image of the attractor is at +10 in x.
+    // steer = setMag((10,0), 10) - 0 = (10,0); a = 0.5*(10,0) = (5,0); v' = (0.5, 0).
+    Flock out = stepOnce({boid(0, {95, 50, 0})}, p);
+    expectVec(out[0].v, {0.5f, 0, 0}, "steering");
+    // Offset style (Parker's tend to place): v' = (10,0)*0.5 = (5,0).
+    p.style = Style::Offset;
+    out = stepOnce({boid(0, {95, 50, 0})}, p);
+    expectVec(out[0].v, {5, 0, 0}, "offset");
+}
+
+TEST(Influences, RepellerActsOnlyWithinItsRadius) {
+    Params p = quietParams();
+    p.repeller = {{50, 50, 0}, 1.0f, 5.0f};
+    // Inside (d = (3,0) from the boid at 47): flee along -d: steer = (-10,0), v' = (-1,0).
+    Flock out = stepOnce({boid(0, {47, 50, 0}), boid(1, {40, 50, 0})}, p);
+    expectVec(out[0].v, {-1, 0, 0}, "inside");
+    expectVec(out[1].v, {0, 0, 0}, "outside (7 > 5)");
+    p.style = Style::Offset;  // Parker's tend away: v' = -d * 1 = (-3, 0)
+    out = stepOnce({boid(0, {47, 50, 0}), boid(1, {40, 50, 0})}, p);
+    expectVec(out[0].v, {-3, 0, 0}, "offset inside");
+    expectVec(out[1].v, {0, 0, 0}, "offset outside");
+}
+
+TEST(Influences, ScatterTurnsCohesionIntoRepulsion) {
+    Params p = quietParams();
+    p.cohesion = {5.0f, 1.0f};
+    // A (50,50), B (53,50): A's cohesion steer is (10,0) toward B; scattering it is (-10,0).
+    Flock out = stepOnce({boid(0, {50, 50, 0}), boid(1, {53, 50, 0})}, p);
+    expectVec(out[0].v, {1, 0, 0}, "cohesion");
+    p.scatter = true;
+    out = stepOnce({boid(0, {50, 50, 0}), boid(1, {53, 50, 0})}, p);
+    expectVec(out[0].v, {-1, 0, 0}, "scatter");
+}
+
+TEST(Influences, NeighbourCapKeepsTheNearestAndBreaksTiesById) {
+    Params p = quietParams();
+    p.cohesion = {10.0f, 1.0f};
+    p.neighbour_cap = 1;
+    // A (50,50); B (52,50) at 2; C (50,47) at 3. With k = 1 only B counts: cohesion toward +x.
+    Flock out = stepOnce({boid(0, {50, 50, 0}), boid(1, {52, 50, 0}), boid(2, {50, 47, 0})}, p);
+    expectVec(out[0].v, {1, 0, 0}, "k=1");
+    // Tie: B (52,50) and D (48,50) both at 2: the lower id (D = 1) wins: steer toward -x.
+    out = stepOnce({boid(0, {50, 50, 0}), boid(2, {52, 50, 0}), boid(1, {48, 50, 0})}, p);
+    expectVec(out[0].v, {-1, 0, 0}, "tie to the lower id");
+    // The grid search gives the same answer.
+    out = stepOnce({boid(0, {50, 50, 0}), boid(2, {52, 50, 0}), boid(1, {48, 50, 0})}, p, NeighbourSearch::Grid);
+    expectVec(out[0].v, {-1, 0, 0}, "tie, grid search");
+    NearestK k3(3);
+    for (auto [d2, id] : {std::pair{4.0f, 9u}, {1.0f, 5u}, {9.0f, 2u}, {4.0f, 3u}, {0.5f, 8u}}) k3.offer(d2, id);
+    // Sorted: (0.5,8) (1,5) (4,3) | (4,9) (9,2).
+    EXPECT_TRUE(k3.admits(4.0f, 3u));
+    EXPECT_FALSE(k3.admits(4.0f, 9u));
+    EXPECT_FALSE(k3.admits(9.0f, 2u));
+}
+
+TEST(Influences, ObstaclePushFadesAcrossItsBand) {
+    Params p = quietParams();
+    p.obstacles = {{{50, 50, 0}, 10.0f}};
+    p.obstacle_margin = 4.0f;
+    p.obstacle_push = 20.0f;
+    // Boid at (63,50): clearance 3 of margin 4: push 20*(1-3/4) = 5 along +x; v' = (0.5, 0).
+    // Boid at (50,70): clearance 10 > 4: no push.
+    const Flock out = stepOnce({boid(0, {63, 50, 0}), boid(1, {50, 70, 0})}, p);
+    expectVec(out[0].v, {0.5f, 0, 0}, "in the band");
+    expectVec(out[1].v, {0, 0, 0}, "outside the band");
+}
+
+TEST(Influences, NoBoidEndsAStepInsideAnObstacle) {
+    Params p = quietParams();
+    p.obstacles = {{{50, 50, 0}, 10.0f}};
+    p.obstacle_margin = 0.0f;
+    p.obstacle_push = 0.0f;
+    // Heading straight in at 10 units/s from 0.5 outside: p' would be 1.5 inside; it is moved to
+    // the surface (radius * 1.0001) and the inward velocity removed.
+    Flock out = stepOnce({boid(0, {39.5f, 50, 0}, {10, 0, 0}), boid(1, {50, 50, 0}, {0, 0, 0})}, p);
+    expectVec(out[0].p, {50 - 10.001f, 50, 0}, "on the surface");
+    expectVec(out[0].v, {0, 0, 0}, "inward speed removed");
+    // At the very centre: out along +x.
+    expectVec(out[1].p, {60.001f, 50, 0}, "from the centre");
+}
+
+TEST(Influences, ObstaclesHoldOverManyStepsIn2DAnd3D) {
+    for (int dims : {2, 3}) {
+        Params p;
+        p.dims = dims;
+        p.world_size = 80.0f;
+        p.boids = 600;
+        p.attractor = {{40, 40, 40}, 0.5f, 0};  // pull the flock onto the obstacles
+        p.obstacles = {{{40, 40, dims == 3 ? 40.0f : 0.0f}, 8.0f}, {{20, 60, dims == 3 ? 30.0f : 0.0f}, 5.0f},
+                       {{47, 45, dims == 3 ? 40.0f : 0.0f}, 4.0f}};  // overlapping the first
+        ASSERT_TRUE(validate(p).empty()) << describe(validate(p));
+        CpuSimulation sim;
+        sim.upload(spawn(p), p);
+        const RuleContext ctx(p);
+        std::size_t inside = 0;
+        for (int s = 0; s < 200; ++s) {
+            sim.step();
+            for (const Boid& b : sim.download()) {
+                ASSERT_TRUE(finite(b));
+                for (const glm::vec4& o : ctx.obstacles) {
+                    const glm::vec3 d = offsetBetween(ctx, glm::vec3(o), b.p);
+                    if (glm::dot(d, d) < o.w * o.w * (1.0f - 1e-5f)) ++inside;
+                }
+            }
+        }
+        EXPECT_EQ(inside, 0u) << dims << "D";
+    }
+}
+
+TEST(Influences, PresetsCarryObstaclesAndRejectBadOnes) {
+    Params p;
+    p.obstacles = {{{10, 20, 0}, 5}, {{100, 100, 0}, 30}};
+    const Params back = parsePreset(formatPreset(p), Params{}, "test");
+    EXPECT_EQ(back.obstacles, p.obstacles);
+    EXPECT_THROW(parsePreset(R"({"obstacles": [{"x": 10, "y": 10, "radius": 0}]})", Params{}, "t"), InputError);
+    EXPECT_THROW(parsePreset(R"({"obstacles": [{"x": 10, "y": 10, "r": 3}]})", Params{}, "t"), InputError);
+    EXPECT_THROW(parsePreset(R"({"obstacles": [{"x": 500, "y": 10, "radius": 3}]})", Params{}, "t"), InputError);
+    EXPECT_THROW(parsePreset(R"({"obstacles": 3})", Params{}, "t"), InputError);
+    try {
+        parsePreset(R"({"obstacles": [{"x": 10, "y": 10, "radius": 500}]})", Params{}, "t");
+        FAIL() << "a radius over half the world is accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("obstacles[0].radius"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("(0, 100]"), std::string::npos) << e.what();
+    }
+}
