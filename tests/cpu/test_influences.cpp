@@ -1,7 +1,7 @@
 // Hand-computed cases of the influences beyond the three rules (docs/model.md, "Influences"):
 // wind, attractor, repeller, scatter, the neighbour cap, obstacles; and the obstacle invariant
 // over many steps. quietParams(): 2D, 100 units, wrap, no rule active, dt 0.1, max_speed 10,
-// max_force 100. Tolerance kTol = 1e-5 (units or units/s).
+// max_force 100. Tolerance kVecTol = 1e-5 (units or units/s, test_util.hpp).
 #include "cpu/cpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
@@ -17,25 +17,6 @@
 using namespace murmur;
 using namespace murmur::test;
 
-namespace {
-constexpr float kTol = 1e-5f;
-
-Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch search = NeighbourSearch::BruteForce) {
-    CpuSimulation sim(search);
-    sim.upload(flock, p);
-    sim.step();
-    Flock out = sim.download();
-    Flock by_id(out.size());
-    for (const Boid& b : out) by_id[b.id] = b;
-    return by_id;
-}
-
-void expectVec(glm::vec3 got, glm::vec3 want, const char* what) {
-    EXPECT_NEAR(got.x, want.x, kTol) << what;
-    EXPECT_NEAR(got.y, want.y, kTol) << what;
-    EXPECT_NEAR(got.z, want.z, kTol) << what;
-}
-}  // namespace
 
 TEST(Influences, WindIsAnAccelerationInBothStyles) {
     Params p = quietParams();

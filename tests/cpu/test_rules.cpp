@@ -1,5 +1,5 @@
 // Hand-computed cases of each rule, both styles, soft bounds, wrap and field of view. Expected
-// vectors are worked out in the comments; float tolerance kTol = 1e-5 (units or units/s).
+// vectors are worked out in the comments; float tolerance kVecTol = 1e-5 (units or units/s, test_util.hpp).
 #include "cpu/cpu_simulation.hpp"
 #include "test_util.hpp"
 
@@ -10,26 +10,6 @@
 using namespace murmur;
 using namespace murmur::test;
 
-namespace {
-constexpr float kTol = 1e-5f;
-
-// One step of a small flock on the brute-force reference; result indexed by id.
-Flock stepOnce(const Flock& flock, const Params& p) {
-    CpuSimulation sim(NeighbourSearch::BruteForce);
-    sim.upload(flock, p);
-    sim.step();
-    Flock out = sim.download();
-    Flock by_id(out.size());
-    for (const Boid& b : out) by_id[b.id] = b;
-    return by_id;
-}
-
-void expectVec(glm::vec3 got, glm::vec3 want, const char* what) {
-    EXPECT_NEAR(got.x, want.x, kTol) << what;
-    EXPECT_NEAR(got.y, want.y, kTol) << what;
-    EXPECT_NEAR(got.z, want.z, kTol) << what;
-}
-}  // namespace
 
 TEST(SteeringRules, SeparationPushesApart) {
     Params p = quietParams();

@@ -2,9 +2,12 @@
 // construction, and the neighbour set of a boid by either search.
 #pragma once
 
+#include "cpu/cpu_simulation.hpp"
 #include "cpu/flock_rules.hpp"
 #include "model/boid.hpp"
 #include "model/params.hpp"
+
+#include <gtest/gtest.h>
 
 #include <cmath>
 
@@ -45,6 +48,25 @@ inline bool isNeighbour(const RuleContext& ctx, const Boid& self, const Boid& ot
 inline bool finite(const Boid& b) {
     return std::isfinite(b.p.x) && std::isfinite(b.p.y) && std::isfinite(b.p.z) && std::isfinite(b.v.x) &&
            std::isfinite(b.v.y) && std::isfinite(b.v.z);
+}
+
+// One step of a small flock on the CPU reference (brute force unless asked); result by id.
+inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch search = NeighbourSearch::BruteForce) {
+    CpuSimulation sim(search);
+    sim.upload(flock, p);
+    sim.step();
+    Flock out = sim.download();
+    Flock by_id(out.size());
+    for (const Boid& b : out) by_id[b.id] = b;
+    return by_id;
+}
+
+// Component-wise comparison within kVecTol = 1e-5 (units or units/s).
+inline constexpr float kVecTol = 1e-5f;
+inline void expectVec(glm::vec3 got, glm::vec3 want, const char* what) {
+    EXPECT_NEAR(got.x, want.x, kVecTol) << what;
+    EXPECT_NEAR(got.y, want.y, kVecTol) << what;
+    EXPECT_NEAR(got.z, want.z, kVecTol) << what;
 }
 
 }  // namespace murmur::test
