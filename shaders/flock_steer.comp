@@ -252,6 +252,10 @@ void main() {
     vec3 np = p + nv * P.motion.w;
     resolveObstacles(np, nv);
     np = wrapPosition(np);
+    if (P.leader.w > 0.5 && floatBitsToUint(self_p.w) == 0u) {  // the led boid (see flock_rules.cpp)
+        nv = limitLength(offsetBetween(p, P.leader.xyz) * P.influence.w, P.motion.y);
+        np = wrapPosition(P.leader.xyz);
+    }
 #if DIMS == 2
     nv.z = 0.0;
     np.z = 0.0;

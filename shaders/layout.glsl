@@ -42,7 +42,8 @@ struct SimParams {
     vec4 wind;          // xyz: wind (units/s^2; 0 on unused axes), w: cohesion sign (-1 scattering)
     vec4 attractor;     // xyz: point, w: weight (0: off)
     vec4 repeller;      // xyz: point, w: weight (0: off)
-    vec4 influence;     // x: repeller radius^2, y: obstacle margin, z: obstacle push
+    vec4 influence;     // x: repeller radius^2, y: obstacle margin, z: obstacle push, w: 1/dt
+    vec4 leader;        // xyz: where boid 0 is led, w: 1 if it is led
     vec4 obstacles[MAX_OBSTACLES];  // xyz: centre (z 0 in 2D), w: radius
 };
 

@@ -23,6 +23,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -137,9 +138,8 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
             if (!ImGui::GetIO().WantCaptureMouse) static_cast<Input*>(glfwGetWindowUserPointer(w))->scroll += dy;
         });
         glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
-            if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
             const ImGuiIO& io = ImGui::GetIO();
-            const auto a = ui::actionForKey(key, io.WantTextInput);
+            const auto a = ui::actionForKey(key, io.WantTextInput, action != GLFW_RELEASE);
             if (a != ui::Action::None) static_cast<Input*>(glfwGetWindowUserPointer(w))->actions.push_back(a);
         });
 
@@ -200,6 +200,16 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
                     case ui::Action::TogglePanel: panel.visible = !panel.visible; break;
                     case ui::Action::ResetView: panel.reset_view_requested = true; break;
                     case ui::Action::Quit: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
+                    case ui::Action::ScatterOn: session.edit().scatter = true; break;
+                    case ui::Action::ScatterOff: session.edit().scatter = false; break;
+                    case ui::Action::RadiusUp:
+                    case ui::Action::RadiusDown: {
+                        const float step = a == ui::Action::RadiusUp ? 5.0f : -5.0f;
+                        Params& e = session.edit();
+                        e.alignment.radius = std::max(0.0f, e.alignment.radius + step);
+                        e.cohesion.radius = std::max(0.0f, e.cohesion.radius + step);
+                        break;
+                    }
                     case ui::Action::None: break;
                 }
             input.actions.clear();
@@ -230,6 +240,14 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
                 }
             }
             last_cursor = cursor;
+            if (panel.attractor_at_pointer || panel.repeller_at_pointer || session.edit().leader) {
+                const glm::vec2 pixel(float(cursor.x * px_scale), float(viewport.y - cursor.y * px_scale));
+                const glm::vec3 w = camera.pointerToWorld(pixel, viewport);
+                const Vec3f at{w.x, w.y, session.edit().dims == 3 ? w.z : 0.0f};
+                if (panel.attractor_at_pointer) session.edit().attractor.at = at;
+                if (panel.repeller_at_pointer) session.edit().repeller.at = at;
+                if (session.edit().leader) session.edit().leader_at = at;  // Processing's mouse-led boid
+            }
             if (input.scroll != 0) camera.zoom(float(input.scroll));
             input.scroll = 0;
 

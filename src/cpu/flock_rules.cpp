@@ -124,6 +124,7 @@ RuleContext::RuleContext(const Params& params)
     wind = glm::vec3(params.wind.x, params.wind.y, params.wind.z) * used;
     attractor = glm::vec3(params.attractor.at.x, params.attractor.at.y, params.attractor.at.z) * used;
     repeller = glm::vec3(params.repeller.at.x, params.repeller.at.y, params.repeller.at.z) * used;
+    leader_at = glm::vec3(params.leader_at.x, params.leader_at.y, params.leader_at.z) * used;
     r2_repeller = params.repeller.radius * params.repeller.radius;
     cohesion_sign = params.scatter ? -1.0f : 1.0f;
     for (const Obstacle& o : params.obstacles) obstacles.emplace_back(o.at.x, o.at.y, dims == 3 ? o.at.z : 0.0f, o.radius);
@@ -225,6 +226,12 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
     next.p = self.p + next.v * p.dt;
     resolveObstacles(ctx, next.p, next.v);
     next.p = wrapPosition(ctx, next.p);
+    if (p.leader && self.id == 0) {
+        // The leader is put where it is led; its velocity is the move (at most max_speed), so
+        // the flock aligns with it.
+        next.v = limit(offsetBetween(ctx, self.p, ctx.leader_at) * (1.0f / p.dt), p.max_speed);
+        next.p = wrapPosition(ctx, ctx.leader_at);
+    }
     if (ctx.dims == 2) next.p.z = next.v.z = 0.0f;
     return next;
 }

@@ -24,7 +24,7 @@ struct RuleContext {
     bool use_fov = false;
     float cos_half_fov = -1.0f;
     // Influences (docs/model.md): unused axes zeroed in 2D.
-    glm::vec3 wind{0.0f}, attractor{0.0f}, repeller{0.0f};
+    glm::vec3 wind{0.0f}, attractor{0.0f}, repeller{0.0f}, leader_at{0.0f};
     float r2_repeller = 0.0f;
     float cohesion_sign = 1.0f;  // -1 while scattering
     std::vector<glm::vec4> obstacles;  // xyz centre, w radius

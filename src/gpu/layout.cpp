@@ -22,7 +22,8 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
     s.wind = {p.wind.x, p.wind.y, p.wind.z * z, p.scatter ? -1.0f : 1.0f};
     s.attractor = {p.attractor.at.x, p.attractor.at.y, p.attractor.at.z * z, p.attractor.weight};
     s.repeller = {p.repeller.at.x, p.repeller.at.y, p.repeller.at.z * z, p.repeller.weight};
-    s.influence = {p.repeller.radius * p.repeller.radius, p.obstacle_margin, p.obstacle_push, 0.0f};
+    s.influence = {p.repeller.radius * p.repeller.radius, p.obstacle_margin, p.obstacle_push, 1.0f / p.dt};
+    s.leader = {p.leader_at.x, p.leader_at.y, p.leader_at.z * z, p.leader ? 1.0f : 0.0f};
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
         const Obstacle& o = p.obstacles[k];
         s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};

@@ -16,9 +16,9 @@ using vec4 = glm::vec4;
 using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
-static_assert(sizeof(SimParams) == (13 + MAX_OBSTACLES) * 16, "SimParams must be 13 + MAX_OBSTACLES vec4s, as in layout.glsl");
+static_assert(sizeof(SimParams) == (14 + MAX_OBSTACLES) * 16, "SimParams must be 14 + MAX_OBSTACLES vec4s, as in layout.glsl");
 static_assert(offsetof(SimParams, wind) == 9 * 16);
-static_assert(offsetof(SimParams, obstacles) == 13 * 16);
+static_assert(offsetof(SimParams, obstacles) == 14 * 16);
 static_assert(MAX_OBSTACLES == kMaxObstacles, "the GPU block holds every obstacle Params allows");
 static_assert(offsetof(SimParams, radii2) == 2 * 16);
 static_assert(offsetof(SimParams, walls) == 5 * 16);

@@ -60,6 +60,8 @@ struct Params {
     Goal repeller;                   // flee a place within its radius
     bool scatter = false;            // the startled flock: cohesion turns negative while on
     std::uint32_t neighbour_cap = 0; // consider only the k nearest neighbours (0: all)
+    bool leader = false;             // boid 0 is led to leader_at (the pointer, in the window)
+    Vec3f leader_at;                 // units
     std::vector<Obstacle> obstacles; // at most kMaxObstacles
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge

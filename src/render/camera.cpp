@@ -68,6 +68,18 @@ void Camera::zoom(float wheel_steps) {
     distance_ = std::clamp(distance_ * factor, near_ * 2, far_ / 2);
 }
 
+glm::vec3 Camera::pointerToWorld(glm::vec2 pixel, glm::vec2 viewport) const {
+    const glm::mat4 inv = glm::inverse(viewProjection(viewport.x / viewport.y));
+    const glm::vec2 ndc = pixel / viewport * 2.0f - 1.0f;
+    const glm::vec4 near_h = inv * glm::vec4(ndc, -1.0f, 1.0f), far_h = inv * glm::vec4(ndc, 1.0f, 1.0f);
+    const glm::vec3 a = glm::vec3(near_h) / near_h.w, b = glm::vec3(far_h) / far_h.w;
+    if (dims_ == 2) return {a.x, a.y, 0.0f};
+    const glm::vec3 normal = glm::normalize(eye() - target_), dir = b - a;
+    const float denom = glm::dot(dir, normal);
+    if (std::abs(denom) < 1e-12f) return target_;
+    return a + dir * (glm::dot(target_ - a, normal) / denom);
+}
+
 bool Camera::toPixel(const glm::vec3& world, glm::vec2 viewport, glm::vec2& pixel) const {
     const glm::vec4 clip = viewProjection(viewport.x / viewport.y) * glm::vec4(world, 1.0f);
     if (clip.w <= 0) return false;

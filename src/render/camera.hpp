@@ -24,6 +24,9 @@ public:
     void orbit(float dx_px, float dy_px);  // 3D only; 2D ignores it
     void zoom(float wheel_steps);          // positive: closer
 
+    // Window pixel (origin bottom left) -> world: in 2D the point under it; in 3D where the ray
+    // through it meets the plane through the orbit target facing the camera.
+    glm::vec3 pointerToWorld(glm::vec2 pixel, glm::vec2 viewport) const;
     // World position -> window pixel (origin bottom left); false when behind the camera.
     bool toPixel(const glm::vec3& world, glm::vec2 viewport, glm::vec2& pixel) const;
 

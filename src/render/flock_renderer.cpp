@@ -57,6 +57,8 @@ void FlockRenderer::draw(const FlockView& flock, const Params& p, const Camera& 
     }
     std::vector<LineVertex> lines;
     if (s.show_bounds) lines = boundsLines(p);
+    const auto influences = influenceLines(p);
+    lines.insert(lines.end(), influences.begin(), influences.end());
     if (selection) {
         const auto sel = selectionLines(p, *selection, camera);
         lines.insert(lines.end(), sel.begin(), sel.end());

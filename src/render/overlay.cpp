@@ -55,6 +55,36 @@ std::vector<LineVertex> boundsLines(const Params& p) {
     return out;
 }
 
+std::vector<LineVertex> influenceLines(const Params& p) {
+    std::vector<LineVertex> out;
+    const glm::vec4 obstacle_colour(0.9f, 0.75f, 0.4f, 1.0f);
+    const float full = glm::two_pi<float>();
+    for (const Obstacle& o : p.obstacles) {
+        const glm::vec3 c(o.at.x, o.at.y, p.dims == 3 ? o.at.z : 0.0f);
+        arc(out, c, {1, 0, 0}, {0, 1, 0}, o.radius, 0.0f, full, obstacle_colour);
+        if (p.dims == 3) {
+            arc(out, c, {1, 0, 0}, {0, 0, 1}, o.radius, 0.0f, full, obstacle_colour);
+            arc(out, c, {0, 1, 0}, {0, 0, 1}, o.radius, 0.0f, full, obstacle_colour);
+        }
+    }
+    const float arm = p.world_size * 0.015f;
+    auto cross = [&](const Goal& g, glm::vec4 colour) {
+        if (!(g.weight > 0.0f)) return;
+        const glm::vec3 c(g.at.x, g.at.y, p.dims == 3 ? g.at.z : 0.0f);
+        for (int k = 0; k < p.dims; ++k) {
+            glm::vec3 e(0.0f);
+            e[k] = arm;
+            segment(out, c - e, c + e, colour);
+        }
+    };
+    cross(p.attractor, alignmentColour());
+    cross(p.repeller, separationColour());
+    if (p.repeller.weight > 0.0f && p.repeller.radius > 0.0f)
+        arc(out, glm::vec3(p.repeller.at.x, p.repeller.at.y, p.dims == 3 ? p.repeller.at.z : 0.0f), {1, 0, 0}, {0, 1, 0},
+            p.repeller.radius, 0.0f, full, separationColour() * glm::vec4(1, 1, 1, 0.6f));
+    return out;
+}
+
 std::vector<LineVertex> selectionLines(const Params& p, const Selection& s, const Camera& camera) {
     std::vector<LineVertex> out;
     // The drawing plane: (u, w) with u along the heading where there is one.

@@ -1,11 +1,15 @@
 // The keyboard shortcuts, as a table from key to action (no window needed to test them).
 #pragma once
 
-#include <array>
+#include <span>
 
 namespace murmur::ui {
 
-enum class Action { None, TogglePause, Step, Reset, ToggleDebug, Screenshot, TogglePanel, ResetView, Quit };
+enum class Action {
+    None, TogglePause, Step, Reset, ToggleDebug, Screenshot, TogglePanel, ResetView, Quit,
+    ScatterOn, ScatterOff,       // X held: the startled flock
+    RadiusUp, RadiusDown         // +/-: neighbour (alignment and cohesion) radius by 5 units, as in Parker's version
+};
 
 struct KeyBinding {
     int key;              // GLFW_KEY_*
@@ -14,11 +18,13 @@ struct KeyBinding {
     const char* what;
 };
 
-// Space pause, S step, R reset, D visual debug, F12 screenshot, H panel, C/Home view, Esc quit.
-const std::array<KeyBinding, 9>& keyBindings();
+// Space pause, S step, R reset, D visual debug, F12 screenshot, H panel, C/Home view, Esc quit,
+// X scatter while held, +/- neighbour radius.
+std::span<const KeyBinding> keyBindings();
 
-// The action for a key press. text_input: an ImGui text field has focus, and then no key is a
-// shortcut (the panel never steals a key being typed).
-Action actionForKey(int glfw_key, bool text_input);
+// The action for a key press (pressed = true) or release. text_input: an ImGui text field has
+// focus, and then no key is a shortcut (the panel never steals a key being typed). Releasing X
+// always ends a scatter.
+Action actionForKey(int glfw_key, bool text_input, bool pressed = true);
 
 }  // namespace murmur::ui

@@ -75,6 +75,36 @@ void paramSection(const char* group, Session& session) {
     }
 }
 
+// Wind, goals (optionally at the pointer), scatter, and the obstacle list.
+void influencesSection(Session& session, PanelState& state) {
+    if (!ImGui::CollapsingHeader("Influences")) return;
+    for (const ParamInfo& info : paramTable())
+        if (std::strcmp(paramGroup(info.key), "Influences") == 0) paramWidget(info, session.edit());
+    ImGui::Checkbox("attractor at the pointer", &state.attractor_at_pointer);
+    ImGui::SameLine();
+    ImGui::Checkbox("repeller at the pointer", &state.repeller_at_pointer);
+    Params& p = session.edit();
+    ImGui::Text("obstacles (%zu of %zu)", p.obstacles.size(), kMaxObstacles);
+    int remove = -1;
+    for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
+        ImGui::PushID(int(k));
+        Obstacle& o = p.obstacles[k];
+        float centre[3] = {o.at.x, o.at.y, o.at.z};
+        const float L = p.world_size;
+        if (ImGui::DragFloat3("centre", centre, L * 0.002f, 0.0f, L, "%.1f", ImGuiSliderFlags_AlwaysClamp))
+            o.at = {centre[0], centre[1], p.dims == 3 ? centre[2] : 0.0f};
+        ImGui::DragFloat("radius", &o.radius, L * 0.001f, L * 0.001f, L / 2, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("remove")) remove = int(k);
+        ImGui::PopID();
+    }
+    if (remove >= 0) p.obstacles.erase(p.obstacles.begin() + remove);
+    if (p.obstacles.size() < kMaxObstacles && ImGui::Button("add obstacle")) {
+        const float c = p.world_size / 2;
+        p.obstacles.push_back({{c, c, p.dims == 3 ? c : 0.0f}, p.world_size / 12});
+    }
+}
+
 void runSection(Session& session) {
     if (!ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) return;
     if (ImGui::Button(session.running ? "Pause" : "Run")) session.running = !session.running;
@@ -197,8 +227,11 @@ void keysSection() {
 
 const char* paramGroup(const char* key) {
     const std::string k = key;
+    if (k.starts_with("wind.") || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
+        k.starts_with("obstacle_") || k.starts_with("leader"))
+        return "Influences";
     if (k.ends_with(".weight") || k == "style") return "Rules";
-    if (k.ends_with(".radius") || k == "fov_deg") return "Perception";
+    if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";
     if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt") return "Motion";
     return "World";
 }
@@ -210,6 +243,7 @@ void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 12);  // room for "separation.radius (units)"
     runSection(session);
     for (const char* group : {"Rules", "Perception", "Motion", "World"}) paramSection(group, session);
+    influencesSection(session, state);
     session.commitEdits();
     if (!session.message().empty()) {
         const ImVec4 colour = session.messageIsError() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);

@@ -35,9 +35,11 @@ struct PanelState {
     std::string preset_path = "my_preset.json";
     int preset_index = 0;
     bool confirm_overwrite = false;
+    bool attractor_at_pointer = false;  // the window moves the goal to the pointer each frame
+    bool repeller_at_pointer = false;
 };
 
-// The section a parameter key belongs to: "Rules", "Perception", "Motion" or "World".
+// The section a parameter key belongs to: "Rules", "Perception", "Motion", "World" or "Influences".
 const char* paramGroup(const char* key);
 
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats);

@@ -142,6 +142,26 @@ TEST(Influences, ObstaclesHoldOverManyStepsIn2DAnd3D) {
     }
 }
 
+TEST(Influences, TheLeaderSitsWhereItIsLedAndTheOthersFollowIt) {
+    Params p = quietParams();
+    p.alignment = {20.0f, 1.0f};
+    p.leader = true;
+    p.leader_at = {98, 50, 0};
+    // Boid 0 at (2,50) is led across the wrap to (98,50): moved -4 in x in one step of 0.1 s,
+    // so its velocity is (-40,0) limited to max_speed 10: (-10,0).
+    Flock out = stepOnce({boid(0, {2, 50, 0}), boid(1, {10, 50, 0})}, p);
+    expectVec(out[0].p, {98, 50, 0}, "leader position");
+    expectVec(out[0].v, {-10, 0, 0}, "leader velocity");
+    // Boid 1 treats the leader as a flockmate: alignment toward its velocity at step t (0 here,
+    // so setMag gives 0 and the steer is -v: it stays at rest).
+    expectVec(out[1].v, {0, 0, 0}, "follower");
+    out = stepOnce(out, p);
+    expectVec(out[0].p, {98, 50, 0}, "the leader stays at the pointer");
+    // Now boid 1 sees the leader 12 units away (across the wrap) moving at (-10,0): alignment
+    // steer = setMag((-10,0), 10) - 0 = (-10,0); v' = (-1, 0).
+    expectVec(out[1].v, {-1, 0, 0}, "follower aligns with the leader");
+}
+
 TEST(Influences, PresetsCarryObstaclesAndRejectBadOnes) {
     Params p;
     p.obstacles = {{{10, 20, 0}, 5}, {{100, 100, 0}, 30}};

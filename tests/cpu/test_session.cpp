@@ -161,6 +161,11 @@ TEST(Keys, ShortcutsMapToActionsAndNeverFireWhileTyping) {
     EXPECT_EQ(ui::actionForKey(GLFW_KEY_H, false), ui::Action::TogglePanel);
     EXPECT_EQ(ui::actionForKey(GLFW_KEY_ESCAPE, false), ui::Action::Quit);
     EXPECT_EQ(ui::actionForKey(GLFW_KEY_Q, false), ui::Action::None);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_X, false), ui::Action::ScatterOn);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_X, true, false), ui::Action::ScatterOff) << "releasing X always ends a scatter";
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_SPACE, false, false), ui::Action::None) << "releases are not presses";
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_EQUAL, false), ui::Action::RadiusUp);
+    EXPECT_EQ(ui::actionForKey(GLFW_KEY_MINUS, false), ui::Action::RadiusDown);
     std::set<int> keys;
     for (const auto& b : ui::keyBindings()) {
         EXPECT_TRUE(keys.insert(b.key).second) << b.key_name << " bound twice";
@@ -174,4 +179,8 @@ TEST(Panel, EveryParameterHasASection) {
     EXPECT_STREQ(ui::paramGroup("fov_deg"), "Perception");
     EXPECT_STREQ(ui::paramGroup("max_force"), "Motion");
     EXPECT_STREQ(ui::paramGroup("bounds"), "World");
+    EXPECT_STREQ(ui::paramGroup("wind.x"), "Influences");
+    EXPECT_STREQ(ui::paramGroup("repeller.radius"), "Influences");
+    EXPECT_STREQ(ui::paramGroup("obstacle_push"), "Influences");
+    EXPECT_STREQ(ui::paramGroup("neighbour_cap"), "Perception");
 }

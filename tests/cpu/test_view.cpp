@@ -80,6 +80,30 @@ TEST(Camera, Reset3DShowsTheWholeCubeAndOrbitKeepsTheTarget) {
     EXPECT_FALSE(c.toPixel(c.eye() + (c.eye() - glm::vec3(50)), kViewport, ignored)) << "behind the eye";
 }
 
+TEST(Camera, PointerToWorldInvertsTheProjection) {
+    Params p;
+    p.world_size = 100;
+    Camera c;
+    c.reset(p);
+    c.pan(37, -12, kViewport.y);
+    const glm::vec3 w = c.pointerToWorld(px(c, {30, 70, 0}), kViewport);
+    EXPECT_NEAR(w.x, 30.0f, 1e-3f);
+    EXPECT_NEAR(w.y, 70.0f, 1e-3f);
+    EXPECT_EQ(w.z, 0.0f);
+    p.dims = 3;
+    c.reset(p);
+    c.orbit(50, 20);
+    // The orbit target (the cube's centre) projects to the viewport centre and back.
+    const glm::vec3 t = c.pointerToWorld(kViewport / 2.0f, kViewport);
+    EXPECT_NEAR(glm::length(t - glm::vec3(50)), 0.0f, 1e-2f);
+    // A pixel off centre lands on the plane through the target facing the eye.
+    const glm::vec3 q = c.pointerToWorld(kViewport / 2.0f + glm::vec2(100, 50), kViewport);
+    EXPECT_NEAR(glm::dot(q - glm::vec3(50), glm::normalize(c.eye() - glm::vec3(50))), 0.0f, 1e-2f);
+    const glm::vec2 back = px(c, q);
+    EXPECT_NEAR(back.x, 500.0f, 0.05f);
+    EXPECT_NEAR(back.y, 350.0f, 0.05f);
+}
+
 TEST(Overlay, BoundsAreARectangleIn2DAndTwelveEdgesIn3D) {
     Params p;
     p.world_size = 10;
@@ -89,6 +113,16 @@ TEST(Overlay, BoundsAreARectangleIn2DAndTwelveEdgesIn3D) {
     ASSERT_EQ(box.size(), 24u);
     for (std::size_t i = 0; i < box.size(); i += 2)  // every edge is axis-aligned and 10 long
         EXPECT_NEAR(glm::length(box[i + 1].pos - box[i].pos), 10.0f, 1e-5f);
+}
+
+TEST(Overlay, ObstaclesAreCirclesOfTheirRadiusAndGoalsAreMarked) {
+    Params p;
+    p.obstacles = {{{40, 60, 0}, 7}};
+    const auto lines = render::influenceLines(p);
+    ASSERT_FALSE(lines.empty());
+    for (const auto& v : lines) EXPECT_NEAR(glm::length(v.pos - glm::vec3(40, 60, 0)), 7.0f, 1e-4f);
+    p.attractor = {{10, 10, 0}, 1.0f, 0};
+    EXPECT_EQ(render::influenceLines(p).size(), lines.size() + 4) << "a 2D cross is two segments";
 }
 
 TEST(Overlay, SelectionDrawsEachRadiusAroundTheBoidAndTheViewEdges) {

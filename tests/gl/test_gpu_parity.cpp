@@ -21,7 +21,7 @@ namespace {
 
 enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump };
 // Influences beyond the three rules (docs/model.md, "Influences").
-enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, All };
+enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, All };
 
 struct Case {
     int dims;
@@ -36,7 +36,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_all"};
+    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + (c.style == Style::Steering ? "steering" : "offset") + "_n" +
            std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
@@ -76,6 +76,10 @@ Params paramsFor(const Case& c) {
                        {{0.0f, 0.5f * L, 0.0f}, 0.08f * L}};  // the last one straddles the world's edge
         p.obstacle_margin = 2.0f;
         p.obstacle_push = 15.0f;
+    }
+    if (f == Feature::Leader || all) {
+        p.leader = true;
+        p.leader_at = {0.9f * L, 0.1f * L, 0.5f * L};
     }
     if (c.style == Style::Offset) {  // offsets per step: keep them modest
         p.attractor.weight *= 0.05f;
@@ -211,7 +215,7 @@ std::vector<Case> parityCases() {
     // Each influence in 2D and 3D, both styles; obstacles and caps also in soft bounds and on
     // coincident pairs (equal distances: the cap breaks ties by id).
     for (Feature f : {Feature::Wind, Feature::Attractor, Feature::Repeller, Feature::Scatter, Feature::Cap1, Feature::Cap7,
-                      Feature::Obstacles, Feature::All})
+                      Feature::Obstacles, Feature::Leader, Feature::All})
         for (int dims : {2, 3})
             for (Style s : {Style::Steering, Style::Offset}) cases.push_back({dims, Bounds::Wrap, 270, s, 1000, State::Random, f});
     for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::All})
