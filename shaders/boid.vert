@@ -18,6 +18,7 @@ uniform int u_colour_by;     // 0 species, 1 heading, 2 speed, 3 neighbours
 uniform float u_max_speed;
 uniform float u_neighbour_scale;
 uniform uint u_selected_id;  // 0xffffffff: none
+uniform uint u_predators;    // bit s set: species s is a predator (drawn larger, in red)
 
 out vec3 v_colour;
 out vec3 v_normal;
@@ -89,12 +90,14 @@ void main() {
     vec4 centre = u_view_proj * vec4(p, 1.0);
     float size = max(u_size, u_min_px * centre.w / max(u_px_per_clip, 1e-9));
     bool selected = id == u_selected_id;
+    bool predator = ((u_predators >> min(species, 31u)) & 1u) != 0u;
     if (selected) size *= 2.0;
+    if (predator) size *= 2.2;
     gl_Position = u_view_proj * vec4(p + frame * (local * size), 1.0);
     v_normal = frame * n_local;
 
     vec3 colour;
-    if (u_colour_by == 0) colour = kSpecies[min(species, 3u)];
+    if (u_colour_by == 0) colour = predator ? vec3(1.0, 0.22, 0.18) : kSpecies[min(species, 3u)];
     else if (u_colour_by == 1) {
 #if DIMS == 2
         colour = hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0);

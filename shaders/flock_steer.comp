@@ -32,7 +32,10 @@ vec3 limitLength(vec3 x, float m) {
     return len > m ? x * (m / len) : x;
 }
 
-vec3 steerTowards(vec3 desired, vec3 v) { return limitLength(setMag(desired, P.motion.y) - v, P.motion.z); }
+// The species block of the boid this invocation steps (set first thing in main).
+SpeciesBlock S;
+
+vec3 steerTowards(vec3 desired, vec3 v) { return limitLength(setMag(desired, S.motion.y) - v, S.motion.z); }
 
 vec3 boundsAcceleration(vec3 p) {
     vec3 a = vec3(0.0);
@@ -133,8 +136,8 @@ bool capAdmits(float d2, uint id, uint k) {
 
 vec3 clampSpeed(vec3 v) {
     float s = length(v);
-    if (s > P.motion.y) return v * (P.motion.y / s);
-    if (s > 0.0 && s < P.motion.x) return v * (P.motion.x / s);
+    if (s > S.motion.y) return v * (S.motion.y / s);
+    if (s > 0.0 && s < S.motion.x) return v * (S.motion.x / s);
     return v;
 }
 
@@ -177,11 +180,18 @@ void main() {
     vec4 self_p = sorted_pos[i];
     vec4 self_v = sorted_vel[i];
     vec3 p = self_p.xyz, v = self_v.xyz;
+    uint species = min(floatBitsToUint(self_v.w), uint(MAX_SPECIES - 1));
+    S = P.species[species];
+    bool predator = S.role.z > 0.5;
 
-    vec3 sep = vec3(0.0), ali = vec3(0.0), coh = vec3(0.0);
-    uint n_sep = 0u, n_ali = 0u, n_coh = 0u, n_all = 0u;
+    vec3 sep = vec3(0.0), ali = vec3(0.0), coh = vec3(0.0), flee = vec3(0.0);
+    uint n_sep = 0u, n_ali = 0u, n_coh = 0u, n_all = 0u, n_flee = 0u;
+    bool chasing = false;  // predators: the nearest prey seen within the cohesion radius, by (d2, id)
+    vec3 chase_d = vec3(0.0);
+    float chase_d2 = 0.0;
+    uint chase_id = 0u;
     float v2 = dot(v, v);
-    bool use_fov = P.walls.w > 0.5 && v2 > 0.0;
+    bool use_fov = S.role.w > 0.5 && v2 > 0.0;
 
     uvec3 c = cellOf(p);
     uint xs[3], ys[3], zs[3];
@@ -205,18 +215,19 @@ void main() {
                     if (j == i) continue;
                     vec3 d = offsetBetween(p, sorted_pos[j].xyz);
                     float d2 = dot(d, d);
-                    if (!(d2 < P.radii2.w)) continue;
-                    if (use_fov && d2 > 0.0 && dot(v, d) < P.walls.z * sqrt(v2 * d2)) continue;
-#if NEIGHBOUR_CAP
+                    if (!(d2 < S.radii2.w)) continue;
+                    if (use_fov && d2 > 0.0 && dot(v, d) < S.motion.w * sqrt(v2 * d2)) continue;
                     uint jid = floatBitsToUint(sorted_pos[j].w);
+#if NEIGHBOUR_CAP
                     if (pass == 0) {
                         capOffer(d2, jid, P.counts.w);
                         continue;
                     }
                     if (!capAdmits(d2, jid, P.counts.w)) continue;
 #endif
-                    ++n_all;
-                    if (d2 < P.radii2.x) {
+                    if (d2 < S.counted.x) ++n_all;
+                    uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
+                    if (d2 < S.radii2.x) {  // separation: from every species
                         ++n_sep;
 #if STYLE_OFFSET
                         sep += d;
@@ -224,28 +235,49 @@ void main() {
                         if (d2 > 0.0) sep -= d / d2;
 #endif
                     }
-                    if (d2 < P.radii2.y) {
+                    bool same = floatBitsToUint(sorted_vel[j].w) == floatBitsToUint(self_v.w);
+                    if (same && d2 < S.radii2.y) {  // alignment and cohesion: within the species
                         ++n_ali;
                         ali += sorted_vel[j].xyz;
                     }
-                    if (d2 < P.radii2.z) {
+                    if (same && d2 < S.radii2.z) {
                         ++n_coh;
                         coh += d;
+                    }
+                    bool other_predator = P.species[other].role.z > 0.5;
+                    if (!predator && other_predator && d2 < S.role.x) {  // prey flee predators
+                        ++n_flee;
+#if STYLE_OFFSET
+                        flee += d;
+#else
+                        if (d2 > 0.0) flee -= d / d2;
+#endif
+                    }
+                    if (predator && !other_predator && d2 < S.radii2.z &&
+                        (!chasing || d2 < chase_d2 || (d2 == chase_d2 && jid < chase_id))) {
+                        chasing = true;
+                        chase_d = d;
+                        chase_d2 = d2;
+                        chase_id = jid;
                     }
                 }
             }
 
     vec3 dv = vec3(0.0);
 #if STYLE_OFFSET
-    if (n_sep > 0u) dv -= (sep / float(n_sep)) * P.weights.x;
-    if (n_ali > 0u) dv += (ali / float(n_ali) - v) * P.weights.y;
-    if (n_coh > 0u) dv += (coh / float(n_coh)) * (P.wind.w * P.weights.z);
+    if (n_sep > 0u) dv -= (sep / float(n_sep)) * S.weights.x;
+    if (n_ali > 0u) dv += (ali / float(n_ali) - v) * S.weights.y;
+    if (n_coh > 0u) dv += (coh / float(n_coh)) * (P.wind.w * S.weights.z);
+    if (n_flee > 0u) dv -= (flee / float(n_flee)) * S.role.y;
+    if (chasing) dv += chase_d * S.weights.w;
     dv += boundsAcceleration(p) * P.motion.w + influenceOffset(p);
 #else
     vec3 a = vec3(0.0);
-    if (n_sep > 0u) a += P.weights.x * steerTowards(sep, v);
-    if (n_ali > 0u) a += P.weights.y * steerTowards(ali / float(n_ali), v);
-    if (n_coh > 0u) a += P.wind.w * P.weights.z * steerTowards(coh / float(n_coh), v);
+    if (n_sep > 0u) a += S.weights.x * steerTowards(sep, v);
+    if (n_ali > 0u) a += S.weights.y * steerTowards(ali / float(n_ali), v);
+    if (n_coh > 0u) a += P.wind.w * S.weights.z * steerTowards(coh / float(n_coh), v);
+    if (n_flee > 0u) a += S.role.y * steerTowards(flee, v);
+    if (chasing) a += S.weights.w * steerTowards(chase_d, v);
     dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v)) * P.motion.w;
 #endif
     vec3 nv = clampSpeed(v + dv);
@@ -253,7 +285,7 @@ void main() {
     resolveObstacles(np, nv);
     np = wrapPosition(np);
     if (P.leader.w > 0.5 && floatBitsToUint(self_p.w) == 0u) {  // the led boid (see flock_rules.cpp)
-        nv = limitLength(offsetBetween(p, P.leader.xyz) * P.influence.w, P.motion.y);
+        nv = limitLength(offsetBetween(p, P.leader.xyz) * P.influence.w, S.motion.y);
         np = wrapPosition(P.leader.xyz);
     }
 #if DIMS == 2

@@ -27,6 +27,16 @@
 #define MAX_DISPATCH_X 65535u  // work groups per dispatch row; larger dispatches add rows (y)
 #define MAX_OBSTACLES 8       // obstacles in the parameter block
 #define MAX_NEIGHBOUR_CAP 32  // largest neighbour_cap
+#define MAX_SPECIES 4         // species blocks in the parameter block
+
+// One species' rules (species 0 flies the top-level parameters; see Params::rulesOf).
+struct SpeciesBlock {
+    vec4 radii2;   // squared radii: x separation, y alignment, z cohesion, w largest (flee included)
+    vec4 weights;  // x separation, y alignment, z cohesion, w chase (predators)
+    vec4 motion;   // x min_speed, y max_speed, z max_force, w cos(fov/2)
+    vec4 role;     // x flee radius^2, y flee weight, z 1 if predator, w 1 if the field of view applies
+    vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded)
+};
 
 struct SimParams {
     vec4 world;         // xyz: L on used axes (0 otherwise)
@@ -45,6 +55,7 @@ struct SimParams {
     vec4 influence;     // x: repeller radius^2, y: obstacle margin, z: obstacle push, w: 1/dt
     vec4 leader;        // xyz: where boid 0 is led, w: 1 if it is led
     vec4 obstacles[MAX_OBSTACLES];  // xyz: centre (z 0 in 2D), w: radius
+    SpeciesBlock species[MAX_SPECIES];
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

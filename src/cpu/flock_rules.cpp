@@ -3,6 +3,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace murmur {
@@ -21,8 +22,8 @@ glm::vec3 limit(glm::vec3 x, float m) {
 }
 
 // Reynolds' steer towards a desired direction at full speed, clamped to max_force.
-glm::vec3 steerTowards(const RuleContext& ctx, glm::vec3 desired, glm::vec3 v) {
-    return limit(setMag(desired, ctx.p.max_speed) - v, ctx.p.max_force);
+glm::vec3 steerTowards(const SpeciesContext& k, glm::vec3 desired, glm::vec3 v) {
+    return limit(setMag(desired, k.max_speed) - v, k.max_force);
 }
 
 // Soft walls: per axis, a push of turn * depth / margin once inside the margin band
@@ -58,13 +59,13 @@ glm::vec3 obstacleAcceleration(const RuleContext& ctx, glm::vec3 p) {
 }
 
 // Steering style: wind, the attractor and the repeller as accelerations.
-glm::vec3 influenceAcceleration(const RuleContext& ctx, const Boid& self) {
+glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self) {
     glm::vec3 a = ctx.wind + obstacleAcceleration(ctx, self.p);
     if (ctx.p.attractor.weight > 0.0f)
-        a += ctx.p.attractor.weight * steerTowards(ctx, offsetBetween(ctx, self.p, ctx.attractor), self.v);
+        a += ctx.p.attractor.weight * steerTowards(k, offsetBetween(ctx, self.p, ctx.attractor), self.v);
     if (ctx.p.repeller.weight > 0.0f) {
         const glm::vec3 d = offsetBetween(ctx, self.p, ctx.repeller);
-        if (glm::dot(d, d) < ctx.r2_repeller) a += ctx.p.repeller.weight * steerTowards(ctx, -d, self.v);
+        if (glm::dot(d, d) < ctx.r2_repeller) a += ctx.p.repeller.weight * steerTowards(k, -d, self.v);
     }
     return a;
 }
@@ -98,10 +99,10 @@ void resolveObstacles(const RuleContext& ctx, glm::vec3& p, glm::vec3& v) {
 }
 
 // Speed into [min_speed, max_speed]; a boid at exact rest stays at rest.
-glm::vec3 clampSpeed(const RuleContext& ctx, glm::vec3 v) {
+glm::vec3 clampSpeed(const SpeciesContext& k, glm::vec3 v) {
     const float s = glm::length(v);
-    if (s > ctx.p.max_speed) return v * (ctx.p.max_speed / s);
-    if (s > 0.0f && s < ctx.p.min_speed) return v * (ctx.p.min_speed / s);
+    if (s > k.max_speed) return v * (k.max_speed / s);
+    if (s > 0.0f && s < k.min_speed) return v * (k.min_speed / s);
     return v;
 }
 
@@ -113,13 +114,36 @@ RuleContext::RuleContext(const Params& params)
         L[k] = params.world_size;
         inv_L[k] = 1.0f / params.world_size;
     }
-    r2_sep = params.separation.radius * params.separation.radius;
-    r2_ali = params.alignment.radius * params.alignment.radius;
-    r2_coh = params.cohesion.radius * params.cohesion.radius;
-    const float r_max = params.largestRadius();
-    r2_max = r_max * r_max;
-    use_fov = params.fov_deg < 360.0f;
-    cos_half_fov = params.cosHalfFov();
+    for (std::uint32_t s = 0; s < kMaxSpecies; ++s) {
+        const SpeciesRules r = params.rulesOf(s);
+        const SpeciesRole& role = params.roles[s];
+        SpeciesContext& k = species[s];
+        k.r2_sep = r.separation.radius * r.separation.radius;
+        k.r2_ali = r.alignment.radius * r.alignment.radius;
+        k.r2_coh = r.cohesion.radius * r.cohesion.radius;
+        const float r_max = std::max({r.separation.radius, r.alignment.radius, r.cohesion.radius, role.flee.radius});
+        k.r2_max = r_max * r_max;
+        const float r_rules = std::max({r.separation.radius, r.alignment.radius, r.cohesion.radius});
+        k.r2_counted = r_rules * r_rules;
+        k.use_fov = r.fov_deg < 360.0f;
+        k.cos_half_fov = cosHalfFovOf(r.fov_deg);
+        k.w_sep = r.separation.weight;
+        k.w_ali = r.alignment.weight;
+        k.w_coh = r.cohesion.weight;
+        k.min_speed = r.min_speed;
+        k.max_speed = r.max_speed;
+        k.max_force = r.max_force;
+        k.predator = role.predator;
+        k.chase = role.chase;
+        k.r2_flee = role.flee.radius * role.flee.radius;
+        k.w_flee = role.flee.weight;
+    }
+    r2_sep = species[0].r2_sep;
+    r2_ali = species[0].r2_ali;
+    r2_coh = species[0].r2_coh;
+    r2_max = species[0].r2_max;
+    use_fov = species[0].use_fov;
+    cos_half_fov = species[0].cos_half_fov;
     const glm::vec3 used(1.0f, 1.0f, dims == 3 ? 1.0f : 0.0f);
     wind = glm::vec3(params.wind.x, params.wind.y, params.wind.z) * used;
     attractor = glm::vec3(params.attractor.at.x, params.attractor.at.y, params.attractor.at.z) * used;
@@ -170,14 +194,15 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {
 }
 
 bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2) {
+    const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
     d = offsetBetween(ctx, self.p, other.p);
     d2 = glm::dot(d, d);
-    if (!(d2 < ctx.r2_max)) return false;
-    if (ctx.use_fov && d2 > 0.0f) {
+    if (!(d2 < k.r2_max)) return false;
+    if (k.use_fov && d2 > 0.0f) {
         // dot(v/|v|, d/|d|) >= cos(fov/2), written without division; a boid at rest sees all
         // around, and a coincident boid (d = 0) is at the eye, so inside the view.
         const float v2 = glm::dot(self.v, self.v);
-        if (v2 > 0.0f && glm::dot(self.v, d) < ctx.cos_half_fov * std::sqrt(v2 * d2)) return false;
+        if (v2 > 0.0f && glm::dot(self.v, d) < k.cos_half_fov * std::sqrt(v2 * d2)) return false;
     }
     return true;
 }
@@ -187,49 +212,68 @@ void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, Nei
     float d2;
     if (!isNeighbourOf(ctx, self, other, d, d2)) return;
     if (cap && !cap->admits(d2, other.id)) return;
-    ++sums.neighbours;
-    if (d2 < ctx.r2_sep) {
+    const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
+    const SpeciesContext& o = ctx.species[std::min(other.species, kMaxSpecies - 1)];
+    if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour
+    if (d2 < k.r2_sep) {  // separation: from every species
         ++sums.n_sep;
         // Coincident boids give no direction to flee along, so they add nothing here.
         if (ctx.style == Style::Offset) sums.sep += d;
         else if (d2 > 0.0f) sums.sep -= d / d2;
     }
-    if (d2 < ctx.r2_ali) {
+    const bool same = other.species == self.species;  // alignment and cohesion: within the species
+    if (same && d2 < k.r2_ali) {
         ++sums.n_ali;
         sums.ali += other.v;
     }
-    if (d2 < ctx.r2_coh) {
+    if (same && d2 < k.r2_coh) {
         ++sums.n_coh;
         sums.coh += d;
+    }
+    if (!k.predator && o.predator && d2 < k.r2_flee) {  // prey flee predators
+        ++sums.n_flee;
+        if (ctx.style == Style::Offset) sums.flee += d;
+        else if (d2 > 0.0f) sums.flee -= d / d2;
+    }
+    if (k.predator && !o.predator && d2 < k.r2_coh &&  // a predator marks the nearest prey it sees
+        (!sums.chasing || d2 < sums.chase_d2 || (d2 == sums.chase_d2 && other.id < sums.chase_id))) {
+        sums.chasing = true;
+        sums.chase_d = d;
+        sums.chase_d2 = d2;
+        sums.chase_id = other.id;
     }
 }
 
 Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& sums) {
     const Params& p = ctx.p;
+    const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
     glm::vec3 dv{0.0f};  // velocity change this step
     if (ctx.style == Style::Steering) {
         glm::vec3 a{0.0f};
-        if (sums.n_sep > 0) a += p.separation.weight * steerTowards(ctx, sums.sep, self.v);
-        if (sums.n_ali > 0) a += p.alignment.weight * steerTowards(ctx, sums.ali / float(sums.n_ali), self.v);
-        if (sums.n_coh > 0)
-            a += ctx.cohesion_sign * p.cohesion.weight * steerTowards(ctx, sums.coh / float(sums.n_coh), self.v);
-        dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, self)) * p.dt;
+        if (sums.n_sep > 0) a += k.w_sep * steerTowards(k, sums.sep, self.v);
+        if (sums.n_ali > 0) a += k.w_ali * steerTowards(k, sums.ali / float(sums.n_ali), self.v);
+        if (sums.n_coh > 0) a += ctx.cohesion_sign * k.w_coh * steerTowards(k, sums.coh / float(sums.n_coh), self.v);
+        if (sums.n_flee > 0) a += k.w_flee * steerTowards(k, sums.flee, self.v);
+        if (sums.chasing) a += k.chase * steerTowards(k, sums.chase_d, self.v);
+        dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self)) * p.dt;
     } else {
         // Parker: each rule is a velocity offset per step, summed; walls still push per second.
-        if (sums.n_sep > 0) dv -= (sums.sep / float(sums.n_sep)) * p.separation.weight;
-        if (sums.n_ali > 0) dv += (sums.ali / float(sums.n_ali) - self.v) * p.alignment.weight;
-        if (sums.n_coh > 0) dv += (sums.coh / float(sums.n_coh)) * (ctx.cohesion_sign * p.cohesion.weight);
+        if (sums.n_sep > 0) dv -= (sums.sep / float(sums.n_sep)) * k.w_sep;
+        if (sums.n_ali > 0) dv += (sums.ali / float(sums.n_ali) - self.v) * k.w_ali;
+        if (sums.n_coh > 0) dv += (sums.coh / float(sums.n_coh)) * (ctx.cohesion_sign * k.w_coh);
+        if (sums.n_flee > 0) dv -= (sums.flee / float(sums.n_flee)) * k.w_flee;
+        if (sums.chasing) dv += sums.chase_d * k.chase;
         dv += boundsAcceleration(ctx, self.p) * p.dt + influenceOffset(ctx, self);
     }
     Boid next = self;
-    next.v = clampSpeed(ctx, self.v + dv);
+    next.v = clampSpeed(k, self.v + dv);
     next.p = self.p + next.v * p.dt;
     resolveObstacles(ctx, next.p, next.v);
     next.p = wrapPosition(ctx, next.p);
     if (p.leader && self.id == 0) {
         // The leader is put where it is led; its velocity is the move (at most max_speed), so
         // the flock aligns with it.
-        next.v = limit(offsetBetween(ctx, self.p, ctx.leader_at) * (1.0f / p.dt), p.max_speed);
+        next.v = limit(offsetBetween(ctx, self.p, ctx.leader_at) * (1.0f / p.dt), k.max_speed);
         next.p = wrapPosition(ctx, ctx.leader_at);
     }
     if (ctx.dims == 2) next.p.z = next.v.z = 0.0f;

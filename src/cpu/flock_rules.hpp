@@ -9,10 +9,25 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 namespace murmur {
+
+// One species' derived values (the GPU receives the same floats in SpeciesBlock).
+struct SpeciesContext {
+    float r2_sep = 0, r2_ali = 0, r2_coh = 0;  // squared radii
+    float r2_max = 0;                          // largest of them and the flee radius
+    float r2_counted = 0;                      // largest rule radius: the neighbour count's
+    bool use_fov = false;
+    float cos_half_fov = -1.0f;
+    float w_sep = 0, w_ali = 0, w_coh = 0;
+    float min_speed = 0, max_speed = 0, max_force = 0;
+    bool predator = false;
+    float chase = 0.0f;
+    float r2_flee = 0.0f, w_flee = 0.0f;
+};
 
 // Values derived once per step from Params (the GPU receives the same floats).
 struct RuleContext {
@@ -20,9 +35,11 @@ struct RuleContext {
     bool wrap = true;
     Style style = Style::Steering;
     glm::vec3 L{0.0f}, inv_L{0.0f};  // world extent and its reciprocal (0 on unused axes)
-    float r2_sep = 0, r2_ali = 0, r2_coh = 0, r2_max = 0;  // squared radii
+    // Species 0's radii and view, as a shorthand for single-species code and tests.
+    float r2_sep = 0, r2_ali = 0, r2_coh = 0, r2_max = 0;
     bool use_fov = false;
     float cos_half_fov = -1.0f;
+    std::array<SpeciesContext, kMaxSpecies> species{};  // indexed by Boid::species
     // Influences (docs/model.md): unused axes zeroed in 2D.
     glm::vec3 wind{0.0f}, attractor{0.0f}, repeller{0.0f}, leader_at{0.0f};
     float r2_repeller = 0.0f;
@@ -39,7 +56,14 @@ struct NeighbourSums {
     glm::vec3 ali{0.0f};  // sum of v_j
     glm::vec3 coh{0.0f};  // sum of d
     std::uint32_t n_sep = 0, n_ali = 0, n_coh = 0;
-    std::uint32_t neighbours = 0;  // j within the largest radius and the field of view
+    std::uint32_t neighbours = 0;  // j within the largest rule radius and the field of view
+    glm::vec3 flee{0.0f};          // prey: steering: sum of -d/|d|^2 over predators; offset: sum of d
+    std::uint32_t n_flee = 0;
+    // Predator: the nearest prey it sees within its cohesion radius, by (d2, id).
+    bool chasing = false;
+    glm::vec3 chase_d{0.0f};
+    float chase_d2 = 0.0f;
+    std::uint32_t chase_id = 0;
 };
 
 // The neighbour cap: the k nearest neighbours by (d2, id), kept sorted by insertion (k <= 32).

@@ -1,6 +1,8 @@
 // Params -> SimParams: the same derived floats the CPU reference's RuleContext uses.
 #include "gpu/layout.hpp"
 
+#include <algorithm>
+
 namespace murmur::gpu {
 
 SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids) {
@@ -24,6 +26,19 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
     s.repeller = {p.repeller.at.x, p.repeller.at.y, p.repeller.at.z * z, p.repeller.weight};
     s.influence = {p.repeller.radius * p.repeller.radius, p.obstacle_margin, p.obstacle_push, 1.0f / p.dt};
     s.leader = {p.leader_at.x, p.leader_at.y, p.leader_at.z * z, p.leader ? 1.0f : 0.0f};
+    for (std::uint32_t sp = 0; sp < kMaxSpecies; ++sp) {  // the same floats as the CPU's SpeciesContext
+        const SpeciesRules rules = p.rulesOf(sp);
+        const SpeciesRole& role = p.roles[sp];
+        const float r_max = std::max({rules.separation.radius, rules.alignment.radius, rules.cohesion.radius, role.flee.radius});
+        s.species[sp].radii2 = {rules.separation.radius * rules.separation.radius, rules.alignment.radius * rules.alignment.radius,
+                                rules.cohesion.radius * rules.cohesion.radius, r_max * r_max};
+        s.species[sp].weights = {rules.separation.weight, rules.alignment.weight, rules.cohesion.weight, role.chase};
+        s.species[sp].motion = {rules.min_speed, rules.max_speed, rules.max_force, cosHalfFovOf(rules.fov_deg)};
+        s.species[sp].role = {role.flee.radius * role.flee.radius, role.flee.weight, role.predator ? 1.0f : 0.0f,
+                              rules.fov_deg < 360.0f ? 1.0f : 0.0f};
+        const float r_rules = std::max({rules.separation.radius, rules.alignment.radius, rules.cohesion.radius});
+        s.species[sp].counted = {r_rules * r_rules, 0.0f, 0.0f, 0.0f};
+    }
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
         const Obstacle& o = p.obstacles[k];
         s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};

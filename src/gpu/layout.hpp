@@ -16,7 +16,10 @@ using vec4 = glm::vec4;
 using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
-static_assert(sizeof(SimParams) == (14 + MAX_OBSTACLES) * 16, "SimParams must be 14 + MAX_OBSTACLES vec4s, as in layout.glsl");
+static_assert(sizeof(SpeciesBlock) == 5 * 16);
+static_assert(sizeof(SimParams) == (14 + MAX_OBSTACLES + 5 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
+static_assert(offsetof(SimParams, species) == (14 + MAX_OBSTACLES) * 16);
+static_assert(MAX_SPECIES == kMaxSpecies);
 static_assert(offsetof(SimParams, wind) == 9 * 16);
 static_assert(offsetof(SimParams, obstacles) == 14 * 16);
 static_assert(MAX_OBSTACLES == kMaxObstacles, "the GPU block holds every obstacle Params allows");

@@ -105,8 +105,10 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
         }
         Boid b;
         if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) fail("id: " + fmt(v[0]) + " is not a whole number >= 0");
-        if (v[1] < 0 || v[1] != std::floor(v[1]) || v[1] >= kMaxSpecies)
-            fail("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(kMaxSpecies - 1) + "]");
+        const std::uint32_t species = std::min(std::max(params.species_count, 1u), kMaxSpecies);
+        if (v[1] < 0 || v[1] != std::floor(v[1]) || v[1] >= double(species))
+            fail("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(species - 1) + "] (species_count " +
+                 std::to_string(species) + ")");
         b.id = std::uint32_t(v[0]);
         b.species = std::uint32_t(v[1]);
         for (int a = 0; a < 3; ++a) {

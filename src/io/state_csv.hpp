@@ -9,7 +9,6 @@
 
 namespace murmur {
 
-inline constexpr std::uint32_t kMaxSpecies = 4;
 
 std::string formatStateCsv(const Flock& flock);  // rows sorted by id, floats round-trip exactly
 // Throws InputError("<source>:<line>: ...") on a bad file.

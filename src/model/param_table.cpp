@@ -2,6 +2,7 @@
 #include "model/param_table.hpp"
 
 #include <charconv>
+#include <deque>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -15,8 +16,64 @@ constexpr double kMaxBoids = 100000000.0;
 #define MURMUR_FLOAT(field) \
     [](const Params& p) { return double(p.field); }, [](Params& p, double v) { p.field = float(v); }
 
+// Generated key names live as long as the table (ParamInfo holds const char*).
+const char* keep(std::string name) {
+    static std::deque<std::string> names;
+    names.push_back(std::move(name));
+    return names.back().c_str();
+}
+
+// speciesS.*: the role of species S and, for S > 0, its own rules and motion (species 0 flies
+// the top-level keys).
+template <std::uint32_t S>
+void addSpeciesKeys(std::vector<ParamInfo>& t) {
+    const std::string k = "species" + std::to_string(S) + ".";
+    t.push_back({keep(k + "share"), ParamKind::Float, "", 0, 1000, {}, "relative share of the spawned boids",
+                 MURMUR_FLOAT(roles[S].share)});
+    t.push_back({keep(k + "predator"), ParamKind::Choice, "", 0, 1, {"off", "on"},
+                 "a predator chases the nearest prey it sees and does not flock with prey",
+                 [](const Params& p) { return p.roles[S].predator ? 1.0 : 0.0; },
+                 [](Params& p, double v) { p.roles[S].predator = v != 0.0; }});
+    t.push_back({keep(k + "chase"), ParamKind::Float, "", 0, 100, {},
+                 "predator: weight of the steer toward the nearest prey within its cohesion radius and view",
+                 MURMUR_FLOAT(roles[S].chase)});
+    t.push_back({keep(k + "flee.radius"), ParamKind::Float, "units", 0, 10000, {},
+                 "prey: flee predators within this distance (at most world_size/2 in wrap)", MURMUR_FLOAT(roles[S].flee.radius)});
+    t.push_back({keep(k + "flee.weight"), ParamKind::Float, "", 0, 100, {}, "prey: weight of fleeing predators",
+                 MURMUR_FLOAT(roles[S].flee.weight)});
+    if constexpr (S > 0) {
+        t.push_back({keep(k + "separation.radius"), ParamKind::Float, "units", 0, 10000, {}, "separation radius of this species (from every species)",
+                     MURMUR_FLOAT(other_species[S - 1].separation.radius)});
+        t.push_back({keep(k + "separation.weight"), ParamKind::Float, "", 0, 100, {}, "separation weight of this species",
+                     MURMUR_FLOAT(other_species[S - 1].separation.weight)});
+        t.push_back({keep(k + "alignment.radius"), ParamKind::Float, "units", 0, 10000, {}, "alignment radius (within the species)",
+                     MURMUR_FLOAT(other_species[S - 1].alignment.radius)});
+        t.push_back({keep(k + "alignment.weight"), ParamKind::Float, "", 0, 100, {}, "alignment weight of this species",
+                     MURMUR_FLOAT(other_species[S - 1].alignment.weight)});
+        t.push_back({keep(k + "cohesion.radius"), ParamKind::Float, "units", 0, 10000, {}, "cohesion radius (within the species)",
+                     MURMUR_FLOAT(other_species[S - 1].cohesion.radius)});
+        t.push_back({keep(k + "cohesion.weight"), ParamKind::Float, "", 0, 100, {}, "cohesion weight of this species",
+                     MURMUR_FLOAT(other_species[S - 1].cohesion.weight)});
+        t.push_back({keep(k + "fov_deg"), ParamKind::Float, "degrees", 0, 360, {}, "field of view of this species",
+                     MURMUR_FLOAT(other_species[S - 1].fov_deg)});
+        t.push_back({keep(k + "min_speed"), ParamKind::Float, "units/s", 0, 10000, {}, "lowest speed of this species",
+                     MURMUR_FLOAT(other_species[S - 1].min_speed)});
+        t.push_back({keep(k + "max_speed"), ParamKind::Float, "units/s", 0.001, 10000, {}, "highest speed of this species",
+                     MURMUR_FLOAT(other_species[S - 1].max_speed)});
+        t.push_back({keep(k + "max_force"), ParamKind::Float, "units/s^2", 0, 100000, {}, "steering clamp of this species",
+                     MURMUR_FLOAT(other_species[S - 1].max_force)});
+    }
+}
+
+std::vector<ParamInfo> makeTable();
+
 const std::vector<ParamInfo>& table() {
-    static const std::vector<ParamInfo> t = {
+    static const std::vector<ParamInfo> t = makeTable();
+    return t;
+}
+
+std::vector<ParamInfo> makeTable() {
+    std::vector<ParamInfo> t = {
         {"dims", ParamKind::Int, "", 2, 3, {}, "dimensions of the world: 2 or 3",
          [](const Params& p) { return double(p.dims); }, [](Params& p, double v) { p.dims = int(v); }},
         {"world_size", ParamKind::Float, "units", 1, 100000, {}, "edge of the square (2D) or cube (3D) world",
@@ -76,6 +133,8 @@ const std::vector<ParamInfo>& table() {
          MURMUR_FLOAT(obstacle_margin)},
         {"obstacle_push", ParamKind::Float, "units/s^2", 0, 100000, {}, "push at an obstacle's surface, fading across the band",
          MURMUR_FLOAT(obstacle_push)},
+        {"species_count", ParamKind::Int, "", 1, kMaxSpecies, {}, "species in use (speciesN.* keys; 0 flies the top-level rules)",
+         [](const Params& p) { return double(p.species_count); }, [](Params& p, double v) { p.species_count = std::uint32_t(v); }},
         {"seed", ParamKind::Seed, "", 0, kMaxSeed, {}, "spawn seed: same seed, same start on every machine and backend",
          [](const Params& p) { return double(p.seed); },
          [](Params& p, double v) { p.seed = std::uint64_t(v); }},
@@ -83,6 +142,10 @@ const std::vector<ParamInfo>& table() {
          [](const Params& p) { return double(p.boids); },
          [](Params& p, double v) { p.boids = std::uint32_t(v); }},
     };
+    addSpeciesKeys<0>(t);
+    addSpeciesKeys<1>(t);
+    addSpeciesKeys<2>(t);
+    addSpeciesKeys<3>(t);
     return t;
 }
 #undef MURMUR_FLOAT

@@ -10,13 +10,23 @@
 
 namespace murmur {
 
-float Params::largestRadius() const {
-    return std::max({separation.radius, alignment.radius, cohesion.radius});
+SpeciesRules Params::rulesOf(std::uint32_t s) const {
+    if (s == 0 || s >= kMaxSpecies) return {separation, alignment, cohesion, fov_deg, min_speed, max_speed, max_force};
+    return other_species[s - 1];
 }
 
-float Params::cosHalfFov() const {
-    return float(std::cos(double(fov_deg) * 0.5 * 3.14159265358979323846 / 180.0));
+float Params::largestRadius() const {
+    float r = 0.0f;
+    for (std::uint32_t s = 0; s < std::max(1u, std::min(species_count, kMaxSpecies)); ++s) {
+        const SpeciesRules k = rulesOf(s);
+        r = std::max({r, k.separation.radius, k.alignment.radius, k.cohesion.radius, roles[s].flee.radius});
+    }
+    return r;
 }
+
+float cosHalfFovOf(float fov_deg) { return float(std::cos(double(fov_deg) * 0.5 * 3.14159265358979323846 / 180.0)); }
+
+float Params::cosHalfFov() const { return cosHalfFovOf(fov_deg); }
 
 std::vector<ParamProblem> validate(const Params& p) {
     std::vector<ParamProblem> problems;
@@ -60,9 +70,30 @@ std::vector<ParamProblem> validate(const Params& p) {
             problems.push_back({field, "centre (" + num(o.at.x) + ", " + num(o.at.y) + ", " + num(o.at.z) +
                                                ") must lie in the world [0, world_size]"});
     }
-    if (p.min_speed > p.max_speed)
-        problems.push_back({"min_speed", num(p.min_speed) + " exceeds max_speed (" + num(p.max_speed) +
-                                             "); valid range [0, max_speed]"});
+    const std::uint32_t used = std::min(p.species_count, kMaxSpecies);
+    for (std::uint32_t s = 0; s < used; ++s) {
+        const SpeciesRules k = p.rulesOf(s);
+        const std::string prefix = s == 0 ? "" : "species" + std::to_string(s) + ".";
+        if (k.min_speed > k.max_speed)
+            problems.push_back({prefix + "min_speed", num(k.min_speed) + " exceeds " + prefix + "max_speed (" +
+                                                          num(k.max_speed) + "); valid range [0, max_speed]"});
+        if (p.bounds != Bounds::Wrap) continue;
+        const std::pair<std::string, float> radii[] = {{"separation.radius", k.separation.radius},
+                                                       {"alignment.radius", k.alignment.radius},
+                                                       {"cohesion.radius", k.cohesion.radius}};
+        for (const auto& [key, r] : radii)
+            if (s > 0 && double(r) > half)
+                problems.push_back({prefix + key, num(r) + " exceeds half the world (" + num(half) +
+                                                      ") in wrap mode; valid range [0, world_size/2]"});
+        if (double(p.roles[s].flee.radius) > half)
+            problems.push_back({"species" + std::to_string(s) + ".flee.radius",
+                                num(p.roles[s].flee.radius) + " exceeds half the world (" + num(half) +
+                                    ") in wrap mode; valid range [0, world_size/2]"});
+    }
+    double shares = 0.0;
+    for (std::uint32_t s = 0; s < used; ++s) shares += double(p.roles[s].share);
+    if (!(shares > 0.0))
+        problems.push_back({"species0.share", "the shares of the species in use sum to 0; at least one must be above 0"});
     return problems;
 }
 

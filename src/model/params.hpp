@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +40,30 @@ struct Obstacle {
 };
 inline constexpr std::size_t kMaxObstacles = 8;
 
+inline constexpr std::uint32_t kMaxSpecies = 4;
+
+// The rules and motion of one species. Species 0 flies the top-level fields of Params; species
+// 1..3 have their own block in Params::other_species.
+struct SpeciesRules {
+    Rule separation{4.0f, 1.5f};
+    Rule alignment{10.0f, 1.0f};
+    Rule cohesion{10.0f, 1.0f};
+    float fov_deg = 270.0f;    // degrees
+    float min_speed = 2.0f;    // units/s
+    float max_speed = 10.0f;   // units/s
+    float max_force = 10.0f;   // units/s^2
+    bool operator==(const SpeciesRules&) const = default;
+};
+
+// How a species meets the others (docs/model.md, "Species and predators").
+struct SpeciesRole {
+    float share = 1.0f;        // relative share of the spawned boids
+    bool predator = false;     // chases prey instead of flocking with them
+    float chase = 2.0f;        // predator: weight of the steer toward the nearest prey it sees
+    Rule flee{0.0f, 0.0f};     // prey: flee predators within radius, with weight
+    bool operator==(const SpeciesRole&) const = default;
+};
+
 struct Params {
     int dims = 2;                    // 2 or 3
     float world_size = 200.0f;       // units, edge of the square/cube world [0, L)
@@ -65,16 +90,27 @@ struct Params {
     std::vector<Obstacle> obstacles; // at most kMaxObstacles
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
+    // Species: alignment and cohesion act within a species, separation between all.
+    std::uint32_t species_count = 1;               // 1..kMaxSpecies
+    std::array<SpeciesRole, kMaxSpecies> roles{};  // per species
+    std::array<SpeciesRules, kMaxSpecies - 1> other_species{};  // species 1..3
     std::uint64_t seed = 1;          // spawn seed
     std::uint32_t boids = 2000;      // count
 
+    // The largest radius any boid looks within (every species in use, flee radii included):
+    // the grid's cell edge.
     float largestRadius() const;
+    // The rules and motion of species s (0: the top-level fields).
+    SpeciesRules rulesOf(std::uint32_t s) const;
     // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.
     float cosHalfFov() const;
     // World extent per axis: (L, L, L) in 3D, (L, L, 0) in 2D.
     float extent(int axis) const { return axis < dims ? world_size : 0.0f; }
     bool operator==(const Params&) const = default;
 };
+
+// cos(fov_deg / 2) in double, rounded once (every backend gets the same float).
+float cosHalfFovOf(float fov_deg);
 
 struct ParamProblem {
     std::string field;    // key as in presets and --set, e.g. "separation.radius"

@@ -3,6 +3,8 @@
 
 #include "model/rng.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace murmur {
@@ -10,11 +12,23 @@ namespace murmur {
 Flock spawn(const Params& params) {
     Flock flock(params.boids);
     const float L = params.world_size;
+    // Species by id: consecutive id ranges in proportion to the shares (the last takes the rest).
+    const std::uint32_t species = std::min(std::max(params.species_count, 1u), kMaxSpecies);
+    double total = 0.0;
+    for (std::uint32_t s = 0; s < species; ++s) total += double(params.roles[s].share);
+    std::array<std::uint32_t, kMaxSpecies> end{};
+    double acc = 0.0;
+    for (std::uint32_t s = 0; s < species; ++s) {
+        acc += double(params.roles[s].share);
+        end[s] = s + 1 == species || !(total > 0.0) ? params.boids : std::uint32_t(std::llround(double(params.boids) * acc / total));
+    }
     for (std::uint32_t i = 0; i < params.boids; ++i) {
         Pcg32 rng(params.seed, i);
         Boid& b = flock[i];
         b.id = i;
         b.species = 0;
+        while (b.species + 1 < species && i >= end[b.species]) ++b.species;
+        const SpeciesRules rules = params.rulesOf(b.species);
         b.p = {rng.uniform() * L, rng.uniform() * L, params.dims == 3 ? rng.uniform() * L : 0.0f};
         // Direction: rejection-sample the unit disc/ball (no sin/cos, whose last bit varies by libm).
         glm::vec3 dir{0.0f};
@@ -24,7 +38,7 @@ Flock spawn(const Params& params) {
                    params.dims == 3 ? 2.0f * rng.uniform() - 1.0f : 0.0f};
             len2 = dir.x * dir.x + dir.y * dir.y + dir.z * dir.z;
         } while (len2 > 1.0f || len2 < 1e-4f);
-        const float speed = params.min_speed + rng.uniform() * (params.max_speed - params.min_speed);
+        const float speed = rules.min_speed + rng.uniform() * (rules.max_speed - rules.min_speed);
         b.v = dir * (speed / std::sqrt(len2));
     }
     return flock;

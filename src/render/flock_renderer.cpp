@@ -49,6 +49,10 @@ void FlockRenderer::draw(const FlockView& flock, const Params& p, const Camera& 
         glUniform1f(prog.uniform("u_max_speed"), p.max_speed);
         glUniform1f(prog.uniform("u_neighbour_scale"), s.neighbour_scale);
         glUniform1ui(prog.uniform("u_selected_id"), selection ? selection->id : 0xffffffffu);
+        GLuint predators = 0;
+        for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
+            if (p.roles[sp].predator) predators |= 1u << sp;
+        glUniform1ui(prog.uniform("u_predators"), predators);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);

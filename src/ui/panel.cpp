@@ -75,6 +75,28 @@ void paramSection(const char* group, Session& session) {
     }
 }
 
+// Species in use; each one's role, and for 1..3 their own rules (species 0 flies the sections
+// above).
+void speciesSection(Session& session) {
+    if (!ImGui::CollapsingHeader("Species")) return;
+    Params& p = session.edit();
+    paramWidget(*findParam("species_count"), p);
+    for (std::uint32_t s = 0; s < std::min(p.species_count, kMaxSpecies); ++s) {
+        const std::string prefix = "species" + std::to_string(s) + ".";
+        const std::string title = "species " + std::to_string(s) + (p.roles[s].predator ? " (predator)" : "") +
+                                  (s == 0 ? ": rules above" : "");
+        if (!ImGui::TreeNode(title.c_str())) continue;
+        for (const ParamInfo& info : paramTable())
+            if (std::string_view(info.key).starts_with(prefix)) {
+                ImGui::PushID(info.key);
+                paramWidget(info, p);
+                ImGui::PopID();
+            }
+        ImGui::TreePop();
+    }
+    ImGui::TextDisabled("shares apply on reset; changing the count respawns");
+}
+
 // Wind, goals (optionally at the pointer), scatter, and the obstacle list.
 void influencesSection(Session& session, PanelState& state) {
     if (!ImGui::CollapsingHeader("Influences")) return;
@@ -227,12 +249,14 @@ void keysSection() {
 
 const char* paramGroup(const char* key) {
     const std::string k = key;
+    if (k.starts_with("species")) return "Species";
     if (k.starts_with("wind.") || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader"))
         return "Influences";
     if (k.ends_with(".weight") || k == "style") return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";
     if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt") return "Motion";
+    if (k == "species_count") return "Species";
     return "World";
 }
 
@@ -243,6 +267,7 @@ void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 12);  // room for "separation.radius (units)"
     runSection(session);
     for (const char* group : {"Rules", "Perception", "Motion", "World"}) paramSection(group, session);
+    speciesSection(session);
     influencesSection(session, state);
     session.commitEdits();
     if (!session.message().empty()) {

@@ -48,10 +48,10 @@ bool Session::commitEdits() {
         say("not applied: " + describe(problems), true);
         return false;
     }
-    if (candidate.dims != live_.dims) {
+    if (candidate.dims != live_.dims || candidate.species_count != live_.species_count) {
         candidate.seed = edit_.seed;
         respawn(candidate);
-        say("dims changed: flock respawned", false);
+        say(candidate.dims != live_.dims ? "dims changed: flock respawned" : "species count changed: flock respawned", false);
         return true;
     }
     live_ = candidate;

@@ -26,7 +26,8 @@ public:
     Params& edit() { return edit_; }
     // What the simulation runs now.
     const Params& live() const { return live_; }
-    // Applies edit() on the next step if it is valid (a dims change respawns the flock); if not,
+    // Applies edit() on the next step if it is valid (a dims or species-count change respawns
+    // the flock; shares apply on reset); if not,
     // keeps the running parameters and sets an error message naming the field and its range.
     // The boid count and seed are not edits: see applyBoidCount() and reset()/newSeed().
     bool commitEdits();

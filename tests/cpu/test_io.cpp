@@ -56,7 +56,9 @@ TEST(StateCsv, RoundTripIsExact) {
 }
 
 TEST(StateCsv, ColumnsInAnyOrderAndCrlf) {
-    const Flock f = parseStateCsv("vz,vy,vx,z,y,x,species,id\r\n0,2,1,0,20,10,0,1\r\n0,0,0,0,5,5,1,0\r\n", Params{}, "m");
+    Params two;
+    two.species_count = 2;
+    const Flock f = parseStateCsv("vz,vy,vx,z,y,x,species,id\r\n0,2,1,0,20,10,0,1\r\n0,0,0,0,5,5,1,0\r\n", two, "m");
     ASSERT_EQ(f.size(), 2u);
     EXPECT_EQ(f[1].p, glm::vec3(10, 20, 0));
     EXPECT_EQ(f[1].v, glm::vec3(1, 2, 0));
@@ -79,7 +81,11 @@ TEST(StateCsv, BadFilesNameLineAndProblem) {
     EXPECT_NE(csvError(kHeader + "0,0,1000,1,0,0,0,0\n").find("x = 1000 is far outside the world [0, 200); allowed range [-200, 400]"),
               std::string::npos);
     EXPECT_NE(csvError(kHeader + "0,0,1,1,3,0,0,0\n").find("must be 0 when dims is 2"), std::string::npos);
-    EXPECT_NE(csvError(kHeader + "0,9,1,1,0,0,0,0\n").find("species: 9 is out of range [0, 3]"), std::string::npos);
+    EXPECT_NE(csvError(kHeader + "0,1,1,1,0,0,0,0\n").find("species: 1 is out of range [0, 0] (species_count 1)"), std::string::npos);
+    Params four;
+    four.species_count = 4;
+    EXPECT_NE(csvError(kHeader + "0,9,1,1,0,0,0,0\n", four).find("species: 9 is out of range [0, 3]"), std::string::npos);
+    EXPECT_EQ(csvError(kHeader + "0,3,1,1,0,0,0,0\n", four), "");
     EXPECT_NE(csvError(kHeader + "0,0,1,1,0,1e9,0,0\n").find("vx = 1e+09 is out of range"), std::string::npos);
     EXPECT_EQ(csvError(kHeader + "0,0,-50,250,0,1,0,0\n"), "");  // outside the box, but near: allowed
 }

@@ -21,7 +21,7 @@ namespace {
 
 enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump };
 // Influences beyond the three rules (docs/model.md, "Influences").
-enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, All };
+enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, Species, Predators, All };
 
 struct Case {
     int dims;
@@ -36,7 +36,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_all"};
+    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + (c.style == Style::Steering ? "steering" : "offset") + "_n" +
            std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
@@ -80,6 +80,30 @@ Params paramsFor(const Case& c) {
     if (f == Feature::Leader || all) {
         p.leader = true;
         p.leader_at = {0.9f * L, 0.1f * L, 0.5f * L};
+    }
+    if (f == Feature::Species || f == Feature::Predators || all) {
+        // Three species with their own rules and speeds; in Predators, species 2 hunts.
+        p.species_count = 3;
+        p.roles[1].share = 2.0f;
+        p.other_species[0] = {{1.5f, 2.0f}, {4.0f, 0.5f}, {5.0f, 1.5f}, 200.0f, 1.0f, 4.0f, 6.0f};
+        p.other_species[1] = {{2.5f, 1.0f}, {3.0f, 1.0f}, {5.0f, 0.8f}, 300.0f, 0.5f, 5.0f, 12.0f};
+        if (f != Feature::Species) {
+            p.roles[2].predator = true;
+            p.roles[2].chase = 3.0f;
+            p.roles[2].share = 0.3f;
+            p.roles[0].flee = {4.5f, 2.0f};
+            p.roles[1].flee = {3.5f, 1.0f};
+        }
+        if (c.style == Style::Offset) {
+            p.roles[2].chase = 0.05f;
+            p.roles[0].flee.weight = 0.2f;
+            p.roles[1].flee.weight = 0.1f;
+            for (auto& k : p.other_species) {
+                k.separation.weight *= 0.1f;
+                k.alignment.weight *= 0.2f;
+                k.cohesion.weight *= 0.01f;
+            }
+        }
     }
     if (c.style == Style::Offset) {  // offsets per step: keep them modest
         p.attractor.weight *= 0.05f;
@@ -215,10 +239,10 @@ std::vector<Case> parityCases() {
     // Each influence in 2D and 3D, both styles; obstacles and caps also in soft bounds and on
     // coincident pairs (equal distances: the cap breaks ties by id).
     for (Feature f : {Feature::Wind, Feature::Attractor, Feature::Repeller, Feature::Scatter, Feature::Cap1, Feature::Cap7,
-                      Feature::Obstacles, Feature::Leader, Feature::All})
+                      Feature::Obstacles, Feature::Leader, Feature::Species, Feature::Predators, Feature::All})
         for (int dims : {2, 3})
             for (Style s : {Style::Steering, Style::Offset}) cases.push_back({dims, Bounds::Wrap, 270, s, 1000, State::Random, f});
-    for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::All})
+    for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::Predators, Feature::All})
         for (int dims : {2, 3}) {
             cases.push_back({dims, Bounds::Soft, 270, Style::Steering, 1000, State::Random, f});
             cases.push_back({dims, Bounds::Wrap, 360, Style::Steering, 500, State::Coincident, f});

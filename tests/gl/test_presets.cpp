@@ -1,6 +1,7 @@
 // Every built-in preset of a seed write-up runs 1,000 steps on both backends without NaN, within
 // its speed limit and its world, with its characteristic behaviour checked.
 #include "cpu/cpu_simulation.hpp"
+#include "cpu/flock_rules.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/preset_json.hpp"
 #include "model/flock_stats.hpp"
@@ -12,6 +13,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -43,6 +45,43 @@ void expectSane(const Flock& f, const Params& p, const std::string& what) {
     EXPECT_EQ(bad, 0u) << what << ": boids not finite, too fast or outside the world";
 }
 
+// Mean over prey of the distance to the nearest predator and to the nearest other prey.
+struct Spacing {
+    double to_predator = 0, to_prey = 0;
+    double predator_to_prey = 0;  // mean over predators of the distance to the nearest prey
+};
+Spacing spacing(const Flock& f, const Params& p) {
+    const RuleContext ctx(p);
+    Spacing s;
+    std::size_t prey = 0;
+    for (const Boid& a : f) {
+        if (p.roles[a.species].predator) continue;
+        float pred = 1e30f, other = 1e30f;
+        for (const Boid& b : f) {
+            if (b.id == a.id) continue;
+            const float d = glm::length(offsetBetween(ctx, a.p, b.p));
+            if (p.roles[b.species].predator) pred = std::min(pred, d);
+            else other = std::min(other, d);
+        }
+        s.to_predator += pred;
+        s.to_prey += other;
+        ++prey;
+    }
+    s.to_predator /= double(prey);
+    s.to_prey /= double(prey);
+    std::size_t predators = 0;
+    for (const Boid& a : f) {
+        if (!p.roles[a.species].predator) continue;
+        float nearest = 1e30f;
+        for (const Boid& b : f)
+            if (!p.roles[b.species].predator) nearest = std::min(nearest, glm::length(offsetBetween(ctx, a.p, b.p)));
+        s.predator_to_prey += nearest;
+        ++predators;
+    }
+    s.predator_to_prey /= double(std::max<std::size_t>(predators, 1));
+    return s;
+}
+
 class SeedPreset : public ::testing::TestWithParam<const char*> {};
 
 }  // namespace
@@ -50,7 +89,12 @@ class SeedPreset : public ::testing::TestWithParam<const char*> {};
 TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
     MURMUR_REQUIRE_GL();
     const std::string name = GetParam();
-    const Params p = loadPresetFile(resolvePreset(name), Params{});
+    Params p = loadPresetFile(resolvePreset(name), Params{});
+    if (name == "predators") {  // 400 of its 2,000 boids at the same density (quick on llvmpipe),
+        p.world_size *= std::sqrt(400.0f / float(p.boids));  // with 6 predators rather than 2
+        p.boids = 400;
+        p.roles[2].share = 0.03f;
+    }
     CpuSimulation cpu;
     gpu::GpuSimulation gpu;
     const Outcome a = runPreset(cpu, p, 1000), b = runPreset(gpu, p, 1000);
@@ -76,7 +120,25 @@ TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
     if (name == "gloss") {  // the field of view: a boid sees neighbours ahead only, within 100 units
         EXPECT_EQ(p.fov_deg, 140.0f);
     }
+    if (name == "predators") {
+        // Prey keep farther from predators than from each other, on both backends; and farther
+        // than the same flock with fleeing switched off.
+        for (const Outcome* o : {&a, &b}) {
+            const Spacing sp = spacing(o->flock, p);
+            EXPECT_GT(sp.to_predator, 3.0 * sp.to_prey) << name << ": to predator " << sp.to_predator << ", to prey " << sp.to_prey;
+        }
+        Params no_flee = p;
+        for (auto& role : no_flee.roles) role.flee.weight = 0.0f;
+        CpuSimulation cpu_no_flee;
+        const Outcome c = runPreset(cpu_no_flee, no_flee, 1000);
+        EXPECT_GT(spacing(a.flock, p).predator_to_prey, 1.2 * spacing(c.flock, p).predator_to_prey)
+            << "fleeing keeps prey away from predators: " << spacing(a.flock, p).to_predator << " vs "
+            << spacing(c.flock, p).to_predator;
+        std::size_t predators = 0;
+        for (const Boid& x : a.flock) predators += p.roles[x.species].predator;
+        EXPECT_GE(predators, 4u);
+    }
     EXPECT_NO_GL_ERRORS();
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, SeedPreset, ::testing::Values("parker", "processing", "flockrb", "gloss"));
+INSTANTIATE_TEST_SUITE_P(Presets, SeedPreset, ::testing::Values("parker", "processing", "flockrb", "gloss", "predators"));
