@@ -13,6 +13,21 @@ layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_
 layout(std430, binding = BIND_POS) writeonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = BIND_VEL) writeonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
+#if PERCHING
+layout(std430, binding = BIND_SORTED_PERCH) readonly buffer SortedPerch { float sorted_perch[]; };
+layout(std430, binding = BIND_PERCH) writeonly buffer Perch { float perch[]; };
+
+// The same integer hash as eventHash() in src/model/rng.hpp.
+uint eventHash(uint seed_lo, uint id, uint step) {
+    uint h = seed_lo ^ (id * 0x9E3779B1u) ^ (step * 0x85EBCA77u);
+    h ^= h >> 16;
+    h *= 0x7FEB352Du;
+    h ^= h >> 15;
+    h *= 0x846CA68Bu;
+    h ^= h >> 16;
+    return h;
+}
+#endif
 
 vec3 offsetBetween(vec3 from, vec3 to) {
     vec3 d = to - from;
@@ -183,6 +198,24 @@ void main() {
     uint species = min(floatBitsToUint(self_v.w), uint(MAX_SPECIES - 1));
     S = P.species[species];
     bool predator = S.role.z > 0.5;
+#if PERCHING
+    float rest = sorted_perch[i];
+    if (rest > 0.0) {  // on the ground: at rest until the time is up, then straight up to rejoin
+        vec3 out_v = vec3(0.0);
+        vec3 out_p = p;
+        rest -= P.motion.w;
+        if (!(rest > 0.0)) {
+            rest = 0.0;
+            out_v = vec3(0.0, max(S.motion.x, 0.5 * S.motion.y), 0.0);
+            out_p = wrapPosition(p + out_v * P.motion.w);
+        }
+        pos[i] = vec4(out_p, self_p.w);
+        vel[i] = vec4(out_v, self_v.w);
+        perch[i] = rest;
+        neighbours[i] = 0u;
+        return;
+    }
+#endif
 
     vec3 sep = vec3(0.0), ali = vec3(0.0), coh = vec3(0.0), flee = vec3(0.0);
     uint n_sep = 0u, n_ali = 0u, n_coh = 0u, n_all = 0u, n_flee = 0u;
@@ -213,6 +246,9 @@ void main() {
                 uint end = start + cell_count[cell];
                 for (uint j = start; j < end; ++j) {
                     if (j == i) continue;
+#if PERCHING
+                    if (sorted_perch[j] > 0.0) continue;  // boids on the ground are out of the flock
+#endif
                     vec3 d = offsetBetween(p, sorted_pos[j].xyz);
                     float d2 = dot(d, d);
                     if (!(d2 < S.radii2.w)) continue;
@@ -283,6 +319,20 @@ void main() {
     vec3 nv = clampSpeed(v + dv);
     vec3 np = p + nv * P.motion.w;
     resolveObstacles(np, nv);
+#if PERCHING
+    float landed = 0.0;
+    uint self_id = floatBitsToUint(self_p.w);
+    if (p.y > P.perch.x && np.y <= P.perch.x && !(P.leader.w > 0.5 && self_id == 0u)) {
+        float u = float(eventHash(P.events.y, self_id, P.events.x) >> 8u) * (1.0 / 16777216.0);
+        float t = P.perch.y + u * (P.perch.z - P.perch.y);
+        if (t > 0.0) {
+            np.y = P.perch.x;
+            nv = vec3(0.0);
+            landed = t;
+        }
+    }
+    perch[i] = landed;
+#endif
     np = wrapPosition(np);
     if (P.leader.w > 0.5 && floatBitsToUint(self_p.w) == 0u) {  // the led boid (see flock_rules.cpp)
         nv = limitLength(offsetBetween(p, P.leader.xyz) * P.influence.w, S.motion.y);

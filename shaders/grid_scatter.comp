@@ -11,6 +11,10 @@ layout(std430, binding = BIND_SORTED_VEL) writeonly buffer SortedVel { vec4 sort
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 layout(std430, binding = BIND_BOID_CELL) readonly buffer BoidCell { uint boid_cell[]; };
 layout(std430, binding = BIND_BOID_RANK) readonly buffer BoidRank { uint boid_rank[]; };
+#if PERCHING
+layout(std430, binding = BIND_PERCH) readonly buffer Perch { float perch[]; };
+layout(std430, binding = BIND_SORTED_PERCH) writeonly buffer SortedPerch { float sorted_perch[]; };
+#endif
 
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
@@ -18,4 +22,7 @@ void main() {
     uint dst = cell_start[boid_cell[i]] + boid_rank[i];
     sorted_pos[dst] = pos[i];
     sorted_vel[dst] = vel[i];
+#if PERCHING
+    sorted_perch[dst] = perch[i];
+#endif
 }

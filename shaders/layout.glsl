@@ -19,6 +19,8 @@
 #define BIND_SCAN_OUT 10
 #define BIND_SCAN_SUMS 11
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
+#define BIND_PERCH 13       // float per boid: seconds left on the ground (PERCHING variant only)
+#define BIND_SORTED_PERCH 14
 
 #define STEP_GROUP_SIZE 256  // boid passes: invocations per work group
 #define SCAN_GROUP_SIZE 256  // scan: invocations per work group ...
@@ -56,6 +58,8 @@ struct SimParams {
     vec4 leader;        // xyz: where boid 0 is led, w: 1 if it is led
     vec4 obstacles[MAX_OBSTACLES];  // xyz: centre (z 0 in 2D), w: radius
     SpeciesBlock species[MAX_SPECIES];
+    uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded), z: 1 if perching
+    vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s)
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

@@ -12,6 +12,7 @@ void CpuSimulation::upload(const Flock& flock, const Params& params) {
     params_ = params;
     params_.boids = std::uint32_t(flock.size());
     current_ = flock;
+    step_count_ = 0;
     next_.resize(flock.size());
     neighbours_.assign(flock.size(), 0u);
 }
@@ -59,13 +60,16 @@ std::vector<NeighbourSums> CpuSimulation::sums() {
 }
 
 void CpuSimulation::step(int steps) {
-    const RuleContext ctx(params_);
+    RuleContext ctx(params_);
     const std::size_t n = current_.size();
     for (int s = 0; s < steps; ++s) {
+        ctx.step = step_count_++;
         std::uint64_t candidates = 0;
         prepareSearch(ctx);
         for (std::size_t i = 0; i < n; ++i) {
-            const NeighbourSums sum = gather(ctx, i, candidates);
+            // A boid resting on the ground looks at no one (its neighbour count is 0).
+            const bool resting = ctx.perching && current_[i].perch > 0.0f;
+            const NeighbourSums sum = resting ? NeighbourSums{} : gather(ctx, i, candidates);
             neighbours_[i] = sum.neighbours;
             next_[i] = integrate(ctx, current_[i], sum);
         }

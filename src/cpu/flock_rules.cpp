@@ -1,6 +1,8 @@
 // Formulas of the flock model; each choice the spec leaves open is documented in docs/model.md.
 #include "cpu/flock_rules.hpp"
 
+#include "model/rng.hpp"
+
 #include <glm/geometric.hpp>
 
 #include <algorithm>
@@ -151,6 +153,7 @@ RuleContext::RuleContext(const Params& params)
     leader_at = glm::vec3(params.leader_at.x, params.leader_at.y, params.leader_at.z) * used;
     r2_repeller = params.repeller.radius * params.repeller.radius;
     cohesion_sign = params.scatter ? -1.0f : 1.0f;
+    perching = params.perching;
     for (const Obstacle& o : params.obstacles) obstacles.emplace_back(o.at.x, o.at.y, dims == 3 ? o.at.z : 0.0f, o.radius);
 }
 
@@ -194,6 +197,7 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {
 }
 
 bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2) {
+    if (ctx.perching && other.perch > 0.0f) return false;  // boids on the ground are out of the flock
     const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
     d = offsetBetween(ctx, self.p, other.p);
     d2 = glm::dot(d, d);
@@ -247,6 +251,18 @@ void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, Nei
 Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& sums) {
     const Params& p = ctx.p;
     const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
+    if (ctx.perching && self.perch > 0.0f) {
+        // On the ground: at rest until the time is up, then straight up at half speed (at least
+        // min_speed) to rejoin.
+        Boid next = self;
+        next.v = glm::vec3(0.0f);
+        next.perch = self.perch - p.dt;
+        if (next.perch > 0.0f) return next;
+        next.perch = 0.0f;
+        next.v = glm::vec3(0.0f, std::max(k.min_speed, 0.5f * k.max_speed), 0.0f);
+        next.p = wrapPosition(ctx, self.p + next.v * p.dt);
+        return next;
+    }
     glm::vec3 dv{0.0f};  // velocity change this step
     if (ctx.style == Style::Steering) {
         glm::vec3 a{0.0f};
@@ -269,6 +285,16 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
     next.v = clampSpeed(k, self.v + dv);
     next.p = self.p + next.v * p.dt;
     resolveObstacles(ctx, next.p, next.v);
+    if (ctx.perching && self.p.y > p.perch_ground && next.p.y <= p.perch_ground && !(p.leader && self.id == 0)) {
+        // Landing: crossing the ground from above puts the boid on it, at rest, for a random time.
+        const float u = eventUniform(eventHash(seedLow(p.seed), self.id, ctx.step));
+        const float rest = p.perch_min + u * (p.perch_max - p.perch_min);
+        if (rest > 0.0f) {
+            next.p.y = p.perch_ground;
+            next.v = glm::vec3(0.0f);
+            next.perch = rest;
+        }
+    }
     next.p = wrapPosition(ctx, next.p);
     if (p.leader && self.id == 0) {
         // The leader is put where it is led; its velocity is the move (at most max_speed), so

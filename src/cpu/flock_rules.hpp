@@ -45,6 +45,8 @@ struct RuleContext {
     float r2_repeller = 0.0f;
     float cohesion_sign = 1.0f;  // -1 while scattering
     std::vector<glm::vec4> obstacles;  // xyz centre, w radius
+    bool perching = false;
+    std::uint32_t step = 0;  // steps since upload (perch lengths are drawn from (seed, id, step))
     Params p;
 
     explicit RuleContext(const Params& params);

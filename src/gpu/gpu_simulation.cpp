@@ -3,6 +3,9 @@
 #include "gpu/gpu_simulation.hpp"
 
 #include "gpu/dispatch.hpp"
+#include "model/rng.hpp"
+
+#include <cstddef>
 
 #include <cstring>
 
@@ -16,7 +19,8 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
     return {{"DIMS", std::to_string(p.dims)},
             {"BOUNDS_WRAP", p.bounds == Bounds::Wrap ? "1" : "0"},
             {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"},
-            {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"}};
+            {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"},
+            {"PERCHING", p.perching ? "1" : "0"}};
 }
 
 std::uint32_t asBits(float f) {
@@ -109,9 +113,11 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     checkCapacity(p);
     n_ = std::uint32_t(flock.size());
     std::vector<glm::vec4> pos(n_), vel(n_);
+    std::vector<float> perch(n_);
     for (std::uint32_t i = 0; i < n_; ++i) {
         pos[i] = {flock[i].p, asFloat(flock[i].id)};
         vel[i] = {flock[i].v, asFloat(flock[i].species)};
+        perch[i] = flock[i].perch;
     }
     const std::size_t vec_bytes = std::size_t(n_) * 16, uint_bytes = std::size_t(n_) * 4;
     pos_ = gl::Buffer(vec_bytes, pos.data());
@@ -121,6 +127,9 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     boid_cell_ = gl::Buffer(uint_bytes);
     boid_rank_ = gl::Buffer(uint_bytes);
     neighbours_ = gl::Buffer(uint_bytes);
+    perch_ = gl::Buffer(uint_bytes, perch.data());
+    sorted_perch_ = gl::Buffer(uint_bytes);
+    step_count_ = 0;
     applyParams(p);
 }
 
@@ -135,6 +144,8 @@ void GpuSimulation::bindState() const {
     boid_cell_.bindBase(kSsbo, BIND_BOID_CELL);
     boid_rank_.bindBase(kSsbo, BIND_BOID_RANK);
     neighbours_.bindBase(kSsbo, BIND_NEIGHBOURS);
+    perch_.bindBase(kSsbo, BIND_PERCH);
+    sorted_perch_.bindBase(kSsbo, BIND_SORTED_PERCH);
 }
 
 void GpuSimulation::bin() {
@@ -158,6 +169,11 @@ void GpuSimulation::bin() {
 void GpuSimulation::step(int steps) {
     if (n_ == 0) return;
     for (int s = 0; s < steps; ++s) {
+        if (params_.perching) {  // the step index perch lengths are drawn from (16 bytes up, nothing back)
+            const glm::uvec4 events{step_count_, seedLow(params_.seed), 1u, 0u};
+            params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
+        }
+        ++step_count_;
         if (timer_) timer_->begin();
         bin();
         programs_->steer.use();
@@ -173,8 +189,10 @@ void GpuSimulation::step(int steps) {
 Flock GpuSimulation::download() {
     const auto pos = pos_.read<glm::vec4>(n_);
     const auto vel = vel_.read<glm::vec4>(n_);
+    const auto perch = perch_.read<float>(n_);
     Flock out(n_);
     for (std::uint32_t i = 0; i < n_; ++i) {
+        out[i].perch = perch[i];
         out[i].id = asBits(pos[i].w);
         out[i].species = asBits(vel[i].w);
         out[i].p = glm::vec3(pos[i]);

@@ -30,8 +30,9 @@ struct Capacity {
     std::uint64_t max_boids = 0;            // what both allow
 };
 
-// Bytes of GPU storage per boid (state, sorted copy, cell, rank, neighbour count).
-constexpr std::uint64_t kBytesPerBoid = 4 * 16 + 3 * 4;
+// Bytes of GPU storage per boid (state, sorted copy, cell, rank, neighbour count, perch time
+// and its sorted copy).
+constexpr std::uint64_t kBytesPerBoid = 4 * 16 + 5 * 4;
 
 Capacity queryCapacity(const GridSpec& grid);
 // Throws CapacityError (naming N, the limit and the valid range) if params.boids does not fit.
@@ -68,6 +69,7 @@ public:
     const gl::Buffer& positions() const { return pos_; }
     const gl::Buffer& velocities() const { return vel_; }
     const gl::Buffer& neighbours() const { return neighbours_; }  // per slot, same order as positions
+    const gl::Buffer& perchTimes() const { return perch_; }       // per slot: seconds left on the ground
     std::uint32_t boids() const { return n_; }
 
     // Visual debug: the boid with this id (position, velocity, last neighbour count), found on
@@ -95,7 +97,8 @@ private:
     std::string variant_;  // the defines the programs were built with
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_cell_, boid_rank_, neighbours_;
-    gl::Buffer cell_count_, cell_start_, picked_;
+    gl::Buffer cell_count_, cell_start_, picked_, perch_, sorted_perch_;
+    std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     std::unique_ptr<gl::PassTimer> timer_;
 };
 

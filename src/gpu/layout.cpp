@@ -1,6 +1,8 @@
 // Params -> SimParams: the same derived floats the CPU reference's RuleContext uses.
 #include "gpu/layout.hpp"
 
+#include "model/rng.hpp"
+
 #include <algorithm>
 
 namespace murmur::gpu {
@@ -39,6 +41,8 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
         const float r_rules = std::max({rules.separation.radius, rules.alignment.radius, rules.cohesion.radius});
         s.species[sp].counted = {r_rules * r_rules, 0.0f, 0.0f, 0.0f};
     }
+    s.events = {0u, seedLow(p.seed), p.perching ? 1u : 0u, 0u};
+    s.perch = {p.perch_ground, p.perch_min, p.perch_max, 0.0f};
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
         const Obstacle& o = p.obstacles[k];
         s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};

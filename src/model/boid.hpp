@@ -13,6 +13,7 @@ struct Boid {
     std::uint32_t species = 0;  // species index
     glm::vec3 p{0.0f};          // position, units
     glm::vec3 v{0.0f};          // velocity, units/s
+    float perch = 0.0f;         // seconds left on the ground (perching; 0: flying)
 };
 
 using Flock = std::vector<Boid>;

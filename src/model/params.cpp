@@ -70,6 +70,9 @@ std::vector<ParamProblem> validate(const Params& p) {
             problems.push_back({field, "centre (" + num(o.at.x) + ", " + num(o.at.y) + ", " + num(o.at.z) +
                                                ") must lie in the world [0, world_size]"});
     }
+    if (p.perch_min > p.perch_max)
+        problems.push_back({"perch.min_time", num(p.perch_min) + " exceeds perch.max_time (" + num(p.perch_max) +
+                                                  "); valid range [0, perch.max_time]"});
     const std::uint32_t used = std::min(p.species_count, kMaxSpecies);
     for (std::uint32_t s = 0; s < used; ++s) {
         const SpeciesRules k = p.rulesOf(s);

@@ -85,6 +85,12 @@ struct Params {
     Goal repeller;                   // flee a place within its radius
     bool scatter = false;            // the startled flock: cohesion turns negative while on
     std::uint32_t neighbour_cap = 0; // consider only the k nearest neighbours (0: all)
+    // Perching: a boid reaching the ground (y = perch_ground, from above) lands, stays a random
+    // time in [perch_min, perch_max] seconds with zero velocity, then takes off upward.
+    bool perching = false;
+    float perch_ground = 0.0f;       // units, on the y axis
+    float perch_min = 1.0f;          // s
+    float perch_max = 4.0f;          // s
     bool leader = false;             // boid 0 is led to leader_at (the pointer, in the window)
     Vec3f leader_at;                 // units
     std::vector<Obstacle> obstacles; // at most kMaxObstacles

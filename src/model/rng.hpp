@@ -13,6 +13,22 @@ constexpr std::uint64_t splitmix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
+// A 32-bit hash of (seed, id, step) for per-boid random events (a perch's length), written with
+// the same integer operations in shaders/flock_steer.comp, so both backends draw the same.
+constexpr std::uint32_t eventHash(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step) {
+    std::uint32_t h = seed_lo ^ (id * 0x9E3779B1u) ^ (step * 0x85EBCA77u);
+    h ^= h >> 16;
+    h *= 0x7FEB352Du;
+    h ^= h >> 15;
+    h *= 0x846CA68Bu;
+    h ^= h >> 16;
+    return h;
+}
+// The low 32 bits of the seed folded with the high ones, as eventHash() takes it.
+constexpr std::uint32_t seedLow(std::uint64_t seed) { return std::uint32_t(seed ^ (seed >> 32)); }
+// eventHash() as a float in [0, 1): 24 bits, exact in float on every backend.
+constexpr float eventUniform(std::uint32_t h) { return float(h >> 8) * (1.0f / 16777216.0f); }
+
 class Pcg32 {
 public:
     constexpr Pcg32(std::uint64_t seed, std::uint64_t stream)

@@ -77,6 +77,15 @@ std::vector<LineVertex> influenceLines(const Params& p) {
             segment(out, c - e, c + e, colour);
         }
     };
+    if (p.perching) {  // the ground: a line across the world (2D) or its outline (3D)
+        const glm::vec4 ground(0.55f, 0.45f, 0.3f, 1.0f);
+        const float L = p.world_size, y = p.perch_ground;
+        if (p.dims == 2) segment(out, {0, y, 0}, {L, y, 0}, ground);
+        else {
+            const glm::vec3 q[4] = {{0, y, 0}, {L, y, 0}, {L, y, L}, {0, y, L}};
+            for (int k = 0; k < 4; ++k) segment(out, q[k], q[(k + 1) % 4], ground);
+        }
+    }
     cross(p.attractor, alignmentColour());
     cross(p.repeller, separationColour());
     if (p.repeller.weight > 0.0f && p.repeller.radius > 0.0f)

@@ -26,8 +26,9 @@ struct Selection {
 
 // GL_LINES pairs: the rectangle (2D) or box (3D) [0, L)^dims.
 std::vector<LineVertex> boundsLines(const Params& p);
-// GL_LINES pairs: each obstacle as a circle (2D) or three great circles (3D), and a cross at
-// the attractor (green) and the repeller (red) when their weight is above 0.
+// GL_LINES pairs: each obstacle as a circle (2D) or three great circles (3D), the perching
+// ground when perching is on, and a cross at the attractor (green) and the repeller (red) when
+// their weight is above 0.
 std::vector<LineVertex> influenceLines(const Params& p);
 // GL_LINES pairs: circles of the separation, alignment and cohesion radii around the boid and
 // the two edges and arc of its field of view (out to the largest radius). In 3D they lie in the

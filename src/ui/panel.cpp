@@ -251,7 +251,7 @@ const char* paramGroup(const char* key) {
     const std::string k = key;
     if (k.starts_with("species")) return "Species";
     if (k.starts_with("wind.") || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
-        k.starts_with("obstacle_") || k.starts_with("leader"))
+        k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
     if (k.ends_with(".weight") || k == "style") return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";

@@ -162,6 +162,42 @@ TEST(Influences, TheLeaderSitsWhereItIsLedAndTheOthersFollowIt) {
     expectVec(out[1].v, {-1, 0, 0}, "follower aligns with the leader");
 }
 
+TEST(Influences, PerchingLandsRestsAndRejoins) {
+    Params p = quietParams();
+    p.perching = true;
+    p.perch_ground = 20.0f;
+    p.perch_min = 0.25f;
+    p.perch_max = 0.25f;  // a fixed rest: 0.25 s = 2.5 steps of 0.1 s
+    p.min_speed = 2.0f;
+    // Boid 0 at y = 20.5 diving at 10 units/s: y' would be 19.5, so it lands on y = 20 at rest.
+    // Boid 1 flies level above the ground and does not land.
+    Flock f = stepOnce({boid(0, {50, 20.5f, 0}, {0, -10, 0}), boid(1, {50, 30, 0}, {5, 0, 0})}, p);
+    expectVec(f[0].p, {50, 20, 0}, "on the ground");
+    expectVec(f[0].v, {0, 0, 0}, "at rest");
+    EXPECT_NEAR(f[0].perch, 0.25f, 1e-6f);
+    EXPECT_EQ(f[1].perch, 0.0f);
+    // Two steps later (0.05 s left) it is still there; the third step takes it up at
+    // max(min_speed, max_speed / 2) = 5 units/s: y = 20 + 5 * 0.1.
+    f = stepOnce(stepOnce(f, p), p);
+    expectVec(f[0].p, {50, 20, 0}, "still resting");
+    EXPECT_NEAR(f[0].perch, 0.05f, 1e-6f);
+    f = stepOnce(f, p);
+    EXPECT_EQ(f[0].perch, 0.0f);
+    expectVec(f[0].v, {0, 5, 0}, "taking off");
+    expectVec(f[0].p, {50, 20.5f, 0}, "rejoining");
+}
+
+TEST(Influences, PerchedBoidsAreOutOfTheFlock) {
+    Params p = quietParams();
+    p.perching = true;
+    p.cohesion = {10.0f, 1.0f};
+    Boid resting = boid(1, {53, 50, 0});
+    resting.perch = 2.0f;
+    // A sees only a boid on the ground: no cohesion, and no neighbour counted.
+    const Flock out = stepOnce({boid(0, {50, 50, 0}), resting}, p);
+    expectVec(out[0].v, {0, 0, 0}, "ignores the perched boid");
+}
+
 TEST(Influences, PresetsCarryObstaclesAndRejectBadOnes) {
     Params p;
     p.obstacles = {{{10, 20, 0}, 5}, {{100, 100, 0}, 30}};

@@ -183,4 +183,6 @@ TEST(Panel, EveryParameterHasASection) {
     EXPECT_STREQ(ui::paramGroup("repeller.radius"), "Influences");
     EXPECT_STREQ(ui::paramGroup("obstacle_push"), "Influences");
     EXPECT_STREQ(ui::paramGroup("neighbour_cap"), "Perception");
+    EXPECT_STREQ(ui::paramGroup("perch.ground"), "Influences");
+    EXPECT_STREQ(ui::paramGroup("species2.chase"), "Species");
 }

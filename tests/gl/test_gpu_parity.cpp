@@ -21,7 +21,7 @@ namespace {
 
 enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump };
 // Influences beyond the three rules (docs/model.md, "Influences").
-enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, Species, Predators, All };
+enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, Species, Predators, Perching, All };
 
 struct Case {
     int dims;
@@ -36,7 +36,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_all"};
+    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + (c.style == Style::Steering ? "steering" : "offset") + "_n" +
            std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
@@ -105,6 +105,12 @@ Params paramsFor(const Case& c) {
             }
         }
     }
+    if (f == Feature::Perching || all) {
+        p.perching = true;
+        p.perch_ground = 0.4f * L;
+        p.perch_min = 0.05f;
+        p.perch_max = 0.5f;
+    }
     if (c.style == Style::Offset) {  // offsets per step: keep them modest
         p.attractor.weight *= 0.05f;
         p.repeller.weight *= 0.1f;
@@ -143,6 +149,19 @@ Flock stateFor(const Case& c, const Params& p) {
                 break;
         }
     }
+    if (c.feature == Feature::Perching || c.feature == Feature::All) {
+        // A fifth on the ground (some about to take off), a fifth just above it diving in.
+        for (std::size_t i = 0; i < f.size(); ++i) {
+            if (i % 5 == 0) {
+                f[i].p.y = p.perch_ground;
+                f[i].v = glm::vec3(0.0f);
+                f[i].perch = i % 3 == 0 ? 0.5f * p.dt : 0.3f;
+            } else if (i % 5 == 1) {
+                f[i].p.y = p.perch_ground + 0.05f;
+                f[i].v.y = -0.5f * p.max_speed;
+            }
+        }
+    }
     return f;
 }
 
@@ -163,6 +182,7 @@ Diff compare(const Flock& cpu, const Flock& gpu, const Params& p) {
         const glm::vec3 dp = offsetBetween(ctx, cpu[i].p, gpu[i].p);  // wrap: the same point may fold either way
         d.pos = std::max(d.pos, glm::length(dp));
         d.vel = std::max(d.vel, glm::length(cpu[i].v - gpu[i].v));
+        EXPECT_NEAR(cpu[i].perch, gpu[i].perch, 1e-5f) << "perch time of boid " << i << " (s)";
         EXPECT_TRUE(std::isfinite(gpu[i].p.x + gpu[i].p.y + gpu[i].p.z + gpu[i].v.x + gpu[i].v.y + gpu[i].v.z)) << i;
     }
     return d;
@@ -239,7 +259,8 @@ std::vector<Case> parityCases() {
     // Each influence in 2D and 3D, both styles; obstacles and caps also in soft bounds and on
     // coincident pairs (equal distances: the cap breaks ties by id).
     for (Feature f : {Feature::Wind, Feature::Attractor, Feature::Repeller, Feature::Scatter, Feature::Cap1, Feature::Cap7,
-                      Feature::Obstacles, Feature::Leader, Feature::Species, Feature::Predators, Feature::All})
+                      Feature::Obstacles, Feature::Leader, Feature::Species, Feature::Predators, Feature::Perching,
+                      Feature::All})
         for (int dims : {2, 3})
             for (Style s : {Style::Steering, Style::Offset}) cases.push_back({dims, Bounds::Wrap, 270, s, 1000, State::Random, f});
     for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::Predators, Feature::All})
