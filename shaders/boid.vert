@@ -9,6 +9,7 @@
 layout(std430, binding = BIND_POS) readonly buffer PosBuf { vec4 pos[]; };
 layout(std430, binding = BIND_VEL) readonly buffer VelBuf { vec4 vel[]; };
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer NbBuf { uint neighbours[]; };
+layout(std430, binding = BIND_STEER) readonly buffer SteerBuf { vec4 steer[]; };
 
 uniform mat4 u_view_proj;
 uniform float u_size;        // world units, nose to tail
@@ -19,6 +20,8 @@ uniform float u_max_speed;
 uniform float u_neighbour_scale;
 uniform uint u_selected_id;  // 0xffffffff: none
 uniform uint u_predators;    // bit s set: species s is a predator (drawn larger, in red)
+uniform int u_flap;          // 3D decarpentier: wings beat, tail bends
+uniform float u_time;        // seconds
 
 out vec3 v_colour;
 out vec3 v_normal;
@@ -79,6 +82,19 @@ void main() {
     int face = gl_VertexID / 3;
     vec3 a = meshVertex(face * 3), b = meshVertex(face * 3 + 1), c = meshVertex(face * 3 + 2);
     vec3 n_local = normalize(cross(b - a, c - a));
+    if (u_flap != 0) {
+        // Wing beats (DeCarpentier): faster when climbing and when turning hard; each bird on
+        // its own phase. The wing tips (tail points 0 and 2) move up and down; the tail (points
+        // 1 and 3) bends toward the turn.
+        float turn = length(steer[i].xyz - dot(steer[i].xyz, f) * f) / max(speed, 1.0);  // rad/s
+        float hz = 2.5 + 4.0 * clamp(v.y / max(u_max_speed, 1e-6), 0.0, 1.0) + 1.5 * min(turn, 4.0);
+        float phase = float(id % 1024u) * 0.6180339;
+        float beat = sin(6.2831853 * (u_time * hz + phase));
+        bool wing_tip = abs(local.z) > 0.3;
+        bool tail_point = !wing_tip && local.x < 0.0;
+        if (wing_tip) local.y += 0.3 * beat;
+        if (tail_point) local.z += 0.25 * clamp(dot(steer[i].xyz, side) / max(speed, 1.0), -1.0, 1.0);
+    }
 #endif
     // mesh axes: x forward, y up (3D) / side (2D), z side (3D)
 #if DIMS == 2

@@ -16,6 +16,11 @@ layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint nei
 #if PERCHING
 layout(std430, binding = BIND_SORTED_PERCH) readonly buffer SortedPerch { float sorted_perch[]; };
 layout(std430, binding = BIND_PERCH) writeonly buffer Perch { float perch[]; };
+#endif
+#if STYLE_DC
+layout(std430, binding = BIND_SORTED_STEER) readonly buffer SortedSteer { vec4 sorted_steer[]; };
+layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
+#endif
 
 // The same integer hash as eventHash() in src/model/rng.hpp.
 uint eventHash(uint seed_lo, uint id, uint step) {
@@ -27,7 +32,6 @@ uint eventHash(uint seed_lo, uint id, uint step) {
     h ^= h >> 16;
     return h;
 }
-#endif
 
 vec3 offsetBetween(vec3 from, vec3 to) {
     vec3 d = to - from;
@@ -149,6 +153,46 @@ bool capAdmits(float d2, uint id, uint k) {
 }
 #endif
 
+#if STYLE_DC
+// Decarpentier style's three neighbours (see ThreeNeighbours in src/cpu/flock_rules): keys
+// (d2, id), slot j; [0] and [1] the two nearest, [2] the nearest beyond far_factor x the closest.
+bool dc_set[3] = bool[3](false, false, false);
+float dc_key_d2[3];
+uint dc_key_id[3], dc_slot[3];
+
+bool dcBefore(int k, float d2, uint id) {
+    return !dc_set[k] || d2 < dc_key_d2[k] || (d2 == dc_key_d2[k] && id < dc_key_id[k]);
+}
+void dcOfferNear(float d2, uint id, uint j) {
+    if (dcBefore(0, d2, id)) {
+        dc_set[1] = dc_set[0];
+        dc_key_d2[1] = dc_key_d2[0];
+        dc_key_id[1] = dc_key_id[0];
+        dc_slot[1] = dc_slot[0];
+        dc_set[0] = true;
+        dc_key_d2[0] = d2;
+        dc_key_id[0] = id;
+        dc_slot[0] = j;
+    } else if (dcBefore(1, d2, id)) {
+        dc_set[1] = true;
+        dc_key_d2[1] = d2;
+        dc_key_id[1] = id;
+        dc_slot[1] = j;
+    }
+}
+void dcOfferFar(float d2, uint id, uint j) {
+    if (!dc_set[0] || id == dc_key_id[0] || (dc_set[1] && id == dc_key_id[1])) return;
+    float x = P.dc0.x;
+    if (!(d2 > x * x * dc_key_d2[0])) return;
+    if (dcBefore(2, d2, id)) {
+        dc_set[2] = true;
+        dc_key_d2[2] = d2;
+        dc_key_id[2] = id;
+        dc_slot[2] = j;
+    }
+}
+#endif
+
 vec3 clampSpeed(vec3 v) {
     float s = length(v);
     if (s > S.motion.y) return v * (S.motion.y / s);
@@ -226,17 +270,27 @@ void main() {
     float v2 = dot(v, v);
     bool use_fov = S.role.w > 0.5 && v2 > 0.0;
 
+#if STYLE_DC
+    // Amortised steering (steersAt() in src/model/rng.hpp): between its steering steps a boid
+    // reuses its last steering and skips the neighbour search.
+    uint my_id = floatBitsToUint(self_p.w), period = P.events.w;
+    bool steer_now = P.events.x == 0u || period <= 1u || (P.events.x + eventHash(0x5EEDu, my_id, 0u) % period) % period == 0u;
+#else
+    const bool steer_now = true;
+#endif
     uvec3 c = cellOf(p);
     uint xs[3], ys[3], zs[3];
     int nx = neighbourCells(c.x, P.cells.x, xs);
     int ny = neighbourCells(c.y, P.cells.y, ys);
     int nz = DIMS == 3 ? neighbourCells(c.z, P.cells.z, zs) : 1;
     if (DIMS != 3) zs[0] = 0u;
-#if NEIGHBOUR_CAP
-    // Pass 0 finds the k nearest neighbours; pass 1 sums only those.
-    for (int pass = 0; pass < 2; ++pass)
+#if NEIGHBOUR_CAP || STYLE_DC
+    // Pass 0 finds the k nearest neighbours (cap) and the two nearest (decarpentier); pass 1 sums
+    // (only the k nearest) and finds decarpentier's third.
+    for (int pass = 0; pass < (steer_now ? 2 : 0); ++pass)
 #else
     const int pass = 1;
+    if (steer_now)
 #endif
     for (int iz = 0; iz < nz; ++iz)
         for (int iy = 0; iy < ny; ++iy)
@@ -254,12 +308,17 @@ void main() {
                     if (!(d2 < S.radii2.w)) continue;
                     if (use_fov && d2 > 0.0 && dot(v, d) < S.motion.w * sqrt(v2 * d2)) continue;
                     uint jid = floatBitsToUint(sorted_pos[j].w);
+#if STYLE_DC
+                    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == floatBitsToUint(self_v.w) && d2 < S.counted.x;
+                    if (pass == 0 && dc_candidate) dcOfferNear(d2, jid, j);
+                    if (pass == 1 && dc_candidate) dcOfferFar(d2, jid, j);
+#endif
 #if NEIGHBOUR_CAP
-                    if (pass == 0) {
-                        capOffer(d2, jid, P.counts.w);
-                        continue;
-                    }
-                    if (!capAdmits(d2, jid, P.counts.w)) continue;
+                    if (pass == 0) capOffer(d2, jid, P.counts.w);
+                    if (pass == 1 && !capAdmits(d2, jid, P.counts.w)) continue;
+#endif
+#if NEIGHBOUR_CAP || STYLE_DC
+                    if (pass == 0) continue;
 #endif
                     if (d2 < S.counted.x) ++n_all;
                     uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
@@ -300,6 +359,60 @@ void main() {
             }
 
     vec3 dv = vec3(0.0);
+    vec3 nv;
+#if STYLE_DC
+    vec3 a_steer = sorted_steer[i].xyz;
+    if (!steer_now) n_all = uint(sorted_steer[i].w);
+    if (steer_now) {
+        // The three neighbours' terms (as decarpentierAcceleration in src/cpu/flock_rules.cpp).
+        vec3 a = vec3(0.0);
+        for (int k = 0; k < 3; ++k) {
+            if (!dc_set[k]) continue;
+            vec3 d = offsetBetween(p, sorted_pos[dc_slot[k]].xyz);
+            float dist = sqrt(dot(d, d));
+            if (!(dist > 0.0)) continue;
+            vec3 dir = d / dist;
+            a += S.weights.x * (-dir / dist);
+            a += S.weights.z * (dir * (1.0 - P.dc0.y / dist));
+            a += S.weights.y * ((sorted_vel[dc_slot[k]].xyz - v) / sqrt(dist));
+        }
+        if (n_flee > 0u) a += S.role.y * flee;
+        if (chasing && chase_d2 > 0.0) a += S.weights.w * (chase_d / sqrt(chase_d2));
+        a.y -= P.dc0.z * v.y;
+        if (P.dc1.x > 0.0) a.y += P.dc1.x * (P.dc0.w - p.y);
+        a += boundsAcceleration(p) + influenceAcceleration(p, v);
+        float speed = sqrt(dot(v, v));
+        vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
+        vec3 side, up = vec3(0.0);
+#if DIMS == 2
+        side = vec3(-f.y, f.x, 0.0);
+#else
+        side = cross(f, vec3(0.0, 1.0, 0.0));
+        float side_len = sqrt(dot(side, side));
+        side = side_len > 1e-6 ? side / side_len : vec3(0.0, 0.0, 1.0);
+        up = cross(side, f);
+#endif
+        float af = min(max(dot(a, f), -P.dc1.z), P.dc1.y);
+        float as_ = min(max(dot(a, side), -P.dc1.w), P.dc1.w);
+        float au = min(max(dot(a, up), -P.dc2.x), P.dc2.x);
+        a_steer = f * af + side * as_ + up * au;
+    }
+    steer[i] = vec4(a_steer, float(n_all));
+    {
+        // Motion every step (decarpentierMove): smoothed speed, diving, clamp.
+        float speed = sqrt(dot(v, v));
+        vec3 v1 = v + a_steer * P.motion.w;
+        float s1 = sqrt(dot(v1, v1));
+        nv = v1;
+        if (s1 > 0.0) {
+            vec3 dir = v1 / s1;
+            float new_speed = s1 + (speed - s1) * P.dc2.y;
+            new_speed -= P.dc2.z * dir.y * P.motion.w;
+            new_speed = min(max(new_speed, S.motion.x), S.motion.y);
+            nv = dir * new_speed;
+        }
+    }
+#else
 #if STYLE_OFFSET
     if (n_sep > 0u) dv -= (sep / float(n_sep)) * S.weights.x;
     if (n_ali > 0u) dv += (ali / float(n_ali) - v) * S.weights.y;
@@ -316,7 +429,8 @@ void main() {
     if (chasing) a += S.weights.w * steerTowards(chase_d, v);
     dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v)) * P.motion.w;
 #endif
-    vec3 nv = clampSpeed(v + dv);
+    nv = clampSpeed(v + dv);
+#endif
     vec3 np = p + nv * P.motion.w;
     resolveObstacles(np, nv);
 #if PERCHING

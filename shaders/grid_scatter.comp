@@ -11,6 +11,10 @@ layout(std430, binding = BIND_SORTED_VEL) writeonly buffer SortedVel { vec4 sort
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 layout(std430, binding = BIND_BOID_CELL) readonly buffer BoidCell { uint boid_cell[]; };
 layout(std430, binding = BIND_BOID_RANK) readonly buffer BoidRank { uint boid_rank[]; };
+#if STYLE_DC
+layout(std430, binding = BIND_STEER) readonly buffer Steer { vec4 steer[]; };
+layout(std430, binding = BIND_SORTED_STEER) writeonly buffer SortedSteer { vec4 sorted_steer[]; };
+#endif
 #if PERCHING
 layout(std430, binding = BIND_PERCH) readonly buffer Perch { float perch[]; };
 layout(std430, binding = BIND_SORTED_PERCH) writeonly buffer SortedPerch { float sorted_perch[]; };
@@ -24,5 +28,8 @@ void main() {
     sorted_vel[dst] = vel[i];
 #if PERCHING
     sorted_perch[dst] = perch[i];
+#endif
+#if STYLE_DC
+    sorted_steer[dst] = steer[i];
 #endif
 }

@@ -21,6 +21,8 @@
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 #define BIND_PERCH 13       // float per boid: seconds left on the ground (PERCHING variant only)
 #define BIND_SORTED_PERCH 14
+#define BIND_STEER 15       // vec4 per boid: decarpentier's last steering (xyz) and its neighbour count (w)
+#define BIND_SORTED_STEER 16
 
 #define STEP_GROUP_SIZE 256  // boid passes: invocations per work group
 #define SCAN_GROUP_SIZE 256  // scan: invocations per work group ...
@@ -58,8 +60,12 @@ struct SimParams {
     vec4 leader;        // xyz: where boid 0 is led, w: 1 if it is led
     vec4 obstacles[MAX_OBSTACLES];  // xyz: centre (z 0 in 2D), w: radius
     SpeciesBlock species[MAX_SPECIES];
-    uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded), z: 1 if perching
+    uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded), z: 1 if perching,
+                        // w: decarpentier steps per steering update
     vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s)
+    vec4 dc0;           // decarpentier: x far factor, y preferred distance, z horizontal, w height
+    vec4 dc1;           // x height weight, y accel forward, z brake, w accel side
+    vec4 dc2;           // x accel up, y smoothing, z dive
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

@@ -7,7 +7,9 @@
 namespace murmur {
 
 render::FlockView FlockDisplay::view() {
-    if (gpu_) return {gpu_->positions().id(), gpu_->velocities().id(), gpu_->neighbours().id(), gpu_->boids()};
+    if (gpu_)
+        return {gpu_->positions().id(), gpu_->velocities().id(), gpu_->neighbours().id(), gpu_->boids(),
+                gpu_->steering().id()};
     const Flock flock = sim_.download();
     const auto by_id = sim_.neighbourCounts();
     std::vector<std::uint32_t> counts(flock.size(), 0u);

@@ -13,6 +13,7 @@
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"
 #include "model/flock_stats.hpp"
+#include "model/param_table.hpp"
 #include "model/spawn.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/screenshot.hpp"
@@ -88,7 +89,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     char line[256];
     std::snprintf(line, sizeof line, "murmur: backend %s, %u boids, %dD, %s bounds, %s style, seed %llu%s\n",
                   sim->name().c_str(), p.boids, p.dims, p.bounds == Bounds::Wrap ? "wrap" : "soft",
-                  p.style == Style::Steering ? "steering" : "offset", static_cast<unsigned long long>(p.seed),
+                  formatValue(*findParam("style"), p).c_str(), static_cast<unsigned long long>(p.seed),
                   imported ? ", imported state" : "");
     out << line;
     sim->upload(start, p);  // capacity was checked above, before spawning

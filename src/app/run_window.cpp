@@ -282,6 +282,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
             if (!panel.debug) panel.selection.reset();
 
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            panel.draw.time = float(glfwGetTime());
             renderer_gl.draw(display_source.view(), session.live(), camera, {fb_w, fb_h}, panel.draw, panel.selection);
             if (panel.visible) drawPanel(session, panel, stats);
             else session.commitEdits();

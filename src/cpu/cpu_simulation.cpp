@@ -3,6 +3,8 @@
 
 #include "model/grid_spec.hpp"
 
+#include <glm/geometric.hpp>
+
 #include <optional>
 #include <utility>
 
@@ -33,20 +35,37 @@ NeighbourSums CpuSimulation::gather(const RuleContext& ctx, std::size_t i, std::
         else
             for (std::uint32_t j = 0; j < current_.size(); ++j) visit(j);
     };
-    // With a neighbour cap, a first sweep finds the k nearest; the second sums only those.
+    // With a neighbour cap, a first sweep finds the k nearest; the second sums only those. The
+    // decarpentier style finds its two nearest in the first sweep and its third in the second.
     std::optional<NearestK> cap;
-    if (ctx.p.neighbour_cap > 0) {
-        cap.emplace(ctx.p.neighbour_cap);
+    const bool dc = ctx.style == Style::Decarpentier;
+    ThreeNeighbours three;
+    if (ctx.p.neighbour_cap > 0) cap.emplace(ctx.p.neighbour_cap);
+    if (cap || dc) {
         forEach([&](std::uint32_t j) {
             glm::vec3 d;
             float d2;
-            if (j != i && isNeighbourOf(ctx, current_[i], current_[j], d, d2)) cap->offer(d2, current_[j].id);
+            if (j == i) return;
+            if (cap && isNeighbourOf(ctx, current_[i], current_[j], d, d2)) cap->offer(d2, current_[j].id);
+            if (dc && isDcCandidate(ctx, current_[i], current_[j], d2)) three.offerNear(d2, current_[j].id, j);
         });
     }
     forEach([&](std::uint32_t j) {
         ++candidates;
-        if (j != i) accumulate(ctx, current_[i], current_[j], sum, cap ? &*cap : nullptr);
+        if (j == i) return;
+        accumulate(ctx, current_[i], current_[j], sum, cap ? &*cap : nullptr);
+        float d2;
+        if (dc && isDcCandidate(ctx, current_[i], current_[j], d2)) three.offerFar(d2, current_[j].id, j, ctx.p.dc.far_factor);
     });
+    if (dc) {
+        sum.dc_n = three.count();
+        for (std::uint32_t k = 0; k < sum.dc_n; ++k) {
+            const Boid& other = current_[three.slot(k)];
+            sum.dc_d[k] = offsetBetween(ctx, current_[i].p, other.p);
+            sum.dc_d2[k] = glm::dot(sum.dc_d[k], sum.dc_d[k]);
+            sum.dc_v[k] = other.v;
+        }
+    }
     return sum;
 }
 
@@ -69,8 +88,10 @@ void CpuSimulation::step(int steps) {
         for (std::size_t i = 0; i < n; ++i) {
             // A boid resting on the ground looks at no one (its neighbour count is 0).
             const bool resting = ctx.perching && current_[i].perch > 0.0f;
-            const NeighbourSums sum = resting ? NeighbourSums{} : gather(ctx, i, candidates);
-            neighbours_[i] = sum.neighbours;
+            // Decarpentier boids between steering steps reuse their last steering: no search.
+            const bool coasting = ctx.style == Style::Decarpentier && !steersNow(ctx, current_[i]);
+            const NeighbourSums sum = resting || coasting ? NeighbourSums{} : gather(ctx, i, candidates);
+            neighbours_[i] = coasting && !resting ? std::uint32_t(current_[i].steer.w) : sum.neighbours;
             next_[i] = integrate(ctx, current_[i], sum);
         }
         std::swap(current_, next_);

@@ -100,12 +100,71 @@ void resolveObstacles(const RuleContext& ctx, glm::vec3& p, glm::vec3& v) {
         }
 }
 
+float clampf(float x, float lo, float hi) { return std::min(std::max(x, lo), hi); }
+
+// Decarpentier style's new velocity: the three neighbours' avoid, preferred-distance and
+// velocity-match terms, level flight, height, flee/chase, walls and influences; the sum split
+// into the boid's forward/side/up axes, each clamped; the speed smoothed with the previous one,
+// changed by diving or climbing, and clamped (docs/model.md).
+glm::vec3 decarpentierAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s);
+glm::vec3 decarpentierMove(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, glm::vec3 a);
+
 // Speed into [min_speed, max_speed]; a boid at exact rest stays at rest.
 glm::vec3 clampSpeed(const SpeciesContext& k, glm::vec3 v) {
     const float s = glm::length(v);
     if (s > k.max_speed) return v * (k.max_speed / s);
     if (s > 0.0f && s < k.min_speed) return v * (k.min_speed / s);
     return v;
+}
+
+glm::vec3 decarpentierAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
+    const Params& p = ctx.p;
+    const glm::vec3 v = self.v;
+    glm::vec3 a{0.0f};
+    for (std::uint32_t n = 0; n < s.dc_n; ++n) {
+        const float dist = std::sqrt(s.dc_d2[n]);
+        if (!(dist > 0.0f)) continue;  // coincident: no direction to go by
+        const glm::vec3 dir = s.dc_d[n] / dist;
+        a += k.w_sep * (-dir / dist);                                      // avoid
+        a += k.w_coh * (dir * (1.0f - p.dc.preferred_distance / dist));    // preferred distance
+        a += k.w_ali * ((s.dc_v[n] - v) / std::sqrt(dist));               // velocity match
+    }
+    if (s.n_flee > 0) a += k.w_flee * s.flee;  // sum of -dir/d over predators
+    if (s.chasing && s.chase_d2 > 0.0f) a += k.chase * (s.chase_d / std::sqrt(s.chase_d2));
+    a.y -= p.dc.horizontal * v.y;                                   // prefer level flight
+    if (p.dc.height_weight > 0.0f) a.y += p.dc.height_weight * (p.dc.height - self.p.y);
+    a += boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self);
+    // Split into the boid's axes and clamp each.
+    const float speed = std::sqrt(glm::dot(v, v));
+    const glm::vec3 f = speed > 0.0f ? v / speed : glm::vec3(1.0f, 0.0f, 0.0f);
+    glm::vec3 side, up{0.0f};
+    if (ctx.dims == 2) {
+        side = glm::vec3(-f.y, f.x, 0.0f);
+    } else {
+        side = glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f));
+        const float side_len = std::sqrt(glm::dot(side, side));
+        side = side_len > 1e-6f ? side / side_len : glm::vec3(0.0f, 0.0f, 1.0f);
+        up = glm::cross(side, f);
+    }
+    const float af = clampf(glm::dot(a, f), -p.dc.brake, p.dc.accel_forward);
+    const float as = clampf(glm::dot(a, side), -p.dc.accel_side, p.dc.accel_side);
+    const float au = clampf(glm::dot(a, up), -p.dc.accel_up, p.dc.accel_up);
+    return f * af + side * as + up * au;
+}
+
+glm::vec3 decarpentierMove(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, glm::vec3 a) {
+    const Params& p = ctx.p;
+    const glm::vec3 v = self.v;
+    const float speed = std::sqrt(glm::dot(v, v));
+    const glm::vec3 v1 = v + a * p.dt;
+    // Speed: mixed with the previous one (direction kept), plus diving, then clamped.
+    const float s1 = std::sqrt(glm::dot(v1, v1));
+    if (!(s1 > 0.0f)) return v1;
+    const glm::vec3 dir = v1 / s1;
+    float new_speed = s1 + (speed - s1) * p.dc.smoothing;
+    new_speed -= p.dc.dive * dir.y * p.dt;
+    new_speed = clampf(new_speed, k.min_speed, k.max_speed);
+    return dir * new_speed;
 }
 
 }  // namespace
@@ -154,6 +213,7 @@ RuleContext::RuleContext(const Params& params)
     r2_repeller = params.repeller.radius * params.repeller.radius;
     cohesion_sign = params.scatter ? -1.0f : 1.0f;
     perching = params.perching;
+    steps_per_steer = params.stepsPerSteer();
     for (const Obstacle& o : params.obstacles) obstacles.emplace_back(o.at.x, o.at.y, dims == 3 ? o.at.z : 0.0f, o.radius);
 }
 
@@ -171,6 +231,29 @@ void NearestK::offer(float d2, std::uint32_t id) {
         d2_[i] = d2;
         id_[i] = id;
     }
+}
+
+void ThreeNeighbours::offerNear(float d2, std::uint32_t id, std::uint32_t slot) {
+    if (near_[0].before(d2, id)) {
+        near_[1] = near_[0];
+        near_[0] = {true, d2, id, slot};
+    } else if (near_[1].before(d2, id)) {
+        near_[1] = {true, d2, id, slot};
+    }
+}
+
+void ThreeNeighbours::offerFar(float d2, std::uint32_t id, std::uint32_t slot, float far_factor) {
+    if (!near_[0].set || id == near_[0].id || (near_[1].set && id == near_[1].id)) return;
+    if (!(d2 > far_factor * far_factor * near_[0].d2)) return;
+    if (far_.before(d2, id)) far_ = {true, d2, id, slot};
+}
+
+std::uint32_t ThreeNeighbours::count() const { return std::uint32_t(near_[0].set) + near_[1].set + far_.set; }
+
+std::uint32_t ThreeNeighbours::slot(std::uint32_t k) const {
+    if (k == 0) return near_[0].slot;
+    if (k == 1 && near_[1].set) return near_[1].slot;
+    return far_.slot;
 }
 
 bool NearestK::admits(float d2, std::uint32_t id) const {
@@ -209,6 +292,16 @@ bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, 
         if (v2 > 0.0f && glm::dot(self.v, d) < k.cos_half_fov * std::sqrt(v2 * d2)) return false;
     }
     return true;
+}
+
+Boid finishStep(const RuleContext& ctx, const Boid& self, Boid next);
+
+bool steersNow(const RuleContext& ctx, const Boid& self) { return steersAt(self.id, ctx.step, ctx.steps_per_steer); }
+
+bool isDcCandidate(const RuleContext& ctx, const Boid& self, const Boid& other, float& d2) {
+    glm::vec3 d;
+    if (other.species != self.species || !isNeighbourOf(ctx, self, other, d, d2)) return false;
+    return d2 < ctx.species[std::min(self.species, kMaxSpecies - 1)].r2_counted;
 }
 
 void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, NeighbourSums& sums, const NearestK* cap) {
@@ -264,6 +357,16 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
         return next;
     }
     glm::vec3 dv{0.0f};  // velocity change this step
+    if (ctx.style == Style::Decarpentier) {
+        // Steering (the clamped acceleration) at the boid's rate; motion every step.
+        Boid next = self;
+        if (steersNow(ctx, self)) {
+            const glm::vec3 a = decarpentierAcceleration(ctx, k, self, sums);
+            next.steer = glm::vec4(a, float(sums.neighbours));
+        }
+        next.v = decarpentierMove(ctx, k, self, glm::vec3(next.steer));
+        return finishStep(ctx, self, next);
+    }
     if (ctx.style == Style::Steering) {
         glm::vec3 a{0.0f};
         if (sums.n_sep > 0) a += k.w_sep * steerTowards(k, sums.sep, self.v);
@@ -283,6 +386,12 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
     }
     Boid next = self;
     next.v = clampSpeed(k, self.v + dv);
+    return finishStep(ctx, self, next);
+}
+
+Boid finishStep(const RuleContext& ctx, const Boid& self, Boid next) {
+    const Params& p = ctx.p;
+    const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
     next.p = self.p + next.v * p.dt;
     resolveObstacles(ctx, next.p, next.v);
     if (ctx.perching && self.p.y > p.perch_ground && next.p.y <= p.perch_ground && !(p.leader && self.id == 0)) {

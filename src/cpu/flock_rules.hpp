@@ -47,6 +47,7 @@ struct RuleContext {
     std::vector<glm::vec4> obstacles;  // xyz centre, w radius
     bool perching = false;
     std::uint32_t step = 0;  // steps since upload (perch lengths are drawn from (seed, id, step))
+    std::uint32_t steps_per_steer = 1;  // decarpentier: a boid steers every this many steps
     Params p;
 
     explicit RuleContext(const Params& params);
@@ -66,6 +67,33 @@ struct NeighbourSums {
     glm::vec3 chase_d{0.0f};
     float chase_d2 = 0.0f;
     std::uint32_t chase_id = 0;
+    // Decarpentier style: the three neighbours that count (see ThreeNeighbours), nearest first.
+    std::uint32_t dc_n = 0;
+    glm::vec3 dc_d[3] = {};
+    float dc_d2[3] = {};
+    glm::vec3 dc_v[3] = {};
+};
+
+// Decarpentier style's three neighbours of a boid, among its own species within its largest
+// rule radius and view: the closest and second closest (first sweep, offerNear), and the closest
+// one farther than far_factor times the closest distance (second sweep, offerFar). Keys are
+// (d2, id): ties go to the lower id. Slots hold the caller's index of each neighbour.
+class ThreeNeighbours {
+public:
+    void offerNear(float d2, std::uint32_t id, std::uint32_t slot);
+    void offerFar(float d2, std::uint32_t id, std::uint32_t slot, float far_factor);
+    // The found neighbours' slots, nearest first (up to 3; the third may be absent).
+    std::uint32_t count() const;
+    std::uint32_t slot(std::uint32_t k) const;
+
+private:
+    struct Key {
+        bool set = false;
+        float d2 = 0.0f;
+        std::uint32_t id = 0, slot = 0;
+        bool before(float d2_, std::uint32_t id_) const { return !set || d2_ < d2 || (d2_ == d2 && id_ < id); }
+    };
+    Key near_[2], far_;
 };
 
 // The neighbour cap: the k nearest neighbours by (d2, id), kept sorted by insertion (k <= 32).
@@ -89,9 +117,14 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p);
 // True if `other` is a neighbour of self (within the largest radius and the field of view);
 // sets d (minimum image, self to other) and d2. j != i is the caller's job.
 bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2);
+// True if `other` may be one of self's three Decarpentier neighbours (same species, within the
+// largest rule radius and view); sets d2.
+bool isDcCandidate(const RuleContext& ctx, const Boid& self, const Boid& other, float& d2);
 // Adds `other` to self's sums if it is a neighbour (and, with a cap, among the k nearest).
 void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, NeighbourSums& sums,
                 const NearestK* cap = nullptr);
+// Decarpentier style: does self compute its steering this step (else it reuses Boid::steer)?
+bool steersNow(const RuleContext& ctx, const Boid& self);
 // Self at step t+1 from its sums at step t: rules, bounds, semi-implicit Euler, speed clamp, wrap.
 Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& sums);
 

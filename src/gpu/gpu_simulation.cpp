@@ -19,6 +19,7 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
     return {{"DIMS", std::to_string(p.dims)},
             {"BOUNDS_WRAP", p.bounds == Bounds::Wrap ? "1" : "0"},
             {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"},
+            {"STYLE_DC", p.style == Style::Decarpentier ? "1" : "0"},
             {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"},
             {"PERCHING", p.perching ? "1" : "0"}};
 }
@@ -114,7 +115,9 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     n_ = std::uint32_t(flock.size());
     std::vector<glm::vec4> pos(n_), vel(n_);
     std::vector<float> perch(n_);
+    std::vector<glm::vec4> steer(n_);
     for (std::uint32_t i = 0; i < n_; ++i) {
+        steer[i] = flock[i].steer;
         pos[i] = {flock[i].p, asFloat(flock[i].id)};
         vel[i] = {flock[i].v, asFloat(flock[i].species)};
         perch[i] = flock[i].perch;
@@ -129,6 +132,8 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     neighbours_ = gl::Buffer(uint_bytes);
     perch_ = gl::Buffer(uint_bytes, perch.data());
     sorted_perch_ = gl::Buffer(uint_bytes);
+    steer_ = gl::Buffer(vec_bytes, steer.data());
+    sorted_steer_ = gl::Buffer(vec_bytes);
     step_count_ = 0;
     applyParams(p);
 }
@@ -146,6 +151,8 @@ void GpuSimulation::bindState() const {
     neighbours_.bindBase(kSsbo, BIND_NEIGHBOURS);
     perch_.bindBase(kSsbo, BIND_PERCH);
     sorted_perch_.bindBase(kSsbo, BIND_SORTED_PERCH);
+    steer_.bindBase(kSsbo, BIND_STEER);
+    sorted_steer_.bindBase(kSsbo, BIND_SORTED_STEER);
 }
 
 void GpuSimulation::bin() {
@@ -169,8 +176,9 @@ void GpuSimulation::bin() {
 void GpuSimulation::step(int steps) {
     if (n_ == 0) return;
     for (int s = 0; s < steps; ++s) {
-        if (params_.perching) {  // the step index perch lengths are drawn from (16 bytes up, nothing back)
-            const glm::uvec4 events{step_count_, seedLow(params_.seed), 1u, 0u};
+        if (params_.perching || params_.style == Style::Decarpentier) {
+            // The step index (perch lengths, steering phases): 16 bytes up, nothing back.
+            const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.perching ? 1u : 0u, params_.stepsPerSteer()};
             params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
         }
         ++step_count_;
@@ -190,9 +198,11 @@ Flock GpuSimulation::download() {
     const auto pos = pos_.read<glm::vec4>(n_);
     const auto vel = vel_.read<glm::vec4>(n_);
     const auto perch = perch_.read<float>(n_);
+    const auto steer = steer_.read<glm::vec4>(n_);
     Flock out(n_);
     for (std::uint32_t i = 0; i < n_; ++i) {
         out[i].perch = perch[i];
+        out[i].steer = steer[i];
         out[i].id = asBits(pos[i].w);
         out[i].species = asBits(vel[i].w);
         out[i].p = glm::vec3(pos[i]);

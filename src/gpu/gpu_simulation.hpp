@@ -31,8 +31,8 @@ struct Capacity {
 };
 
 // Bytes of GPU storage per boid (state, sorted copy, cell, rank, neighbour count, perch time
-// and its sorted copy).
-constexpr std::uint64_t kBytesPerBoid = 4 * 16 + 5 * 4;
+// and its sorted copy, decarpentier's steering and its sorted copy).
+constexpr std::uint64_t kBytesPerBoid = 6 * 16 + 5 * 4;
 
 Capacity queryCapacity(const GridSpec& grid);
 // Throws CapacityError (naming N, the limit and the valid range) if params.boids does not fit.
@@ -70,6 +70,7 @@ public:
     const gl::Buffer& velocities() const { return vel_; }
     const gl::Buffer& neighbours() const { return neighbours_; }  // per slot, same order as positions
     const gl::Buffer& perchTimes() const { return perch_; }       // per slot: seconds left on the ground
+    const gl::Buffer& steering() const { return steer_; }         // per slot: decarpentier's steering
     std::uint32_t boids() const { return n_; }
 
     // Visual debug: the boid with this id (position, velocity, last neighbour count), found on
@@ -97,7 +98,7 @@ private:
     std::string variant_;  // the defines the programs were built with
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_cell_, boid_rank_, neighbours_;
-    gl::Buffer cell_count_, cell_start_, picked_, perch_, sorted_perch_;
+    gl::Buffer cell_count_, cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     std::unique_ptr<gl::PassTimer> timer_;
 };

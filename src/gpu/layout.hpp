@@ -17,7 +17,7 @@ using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
 static_assert(sizeof(SpeciesBlock) == 5 * 16);
-static_assert(sizeof(SimParams) == (16 + MAX_OBSTACLES + 5 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
+static_assert(sizeof(SimParams) == (19 + MAX_OBSTACLES + 5 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
 static_assert(offsetof(SimParams, species) == (14 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
 static_assert(offsetof(SimParams, events) == (14 + MAX_OBSTACLES + 5 * MAX_SPECIES) * 16);

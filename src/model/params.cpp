@@ -28,6 +28,12 @@ float cosHalfFovOf(float fov_deg) { return float(std::cos(double(fov_deg) * 0.5 
 
 float Params::cosHalfFov() const { return cosHalfFovOf(fov_deg); }
 
+std::uint32_t Params::stepsPerSteer() const {
+    if (style != Style::Decarpentier || !(dc.steer_hz > 0.0f)) return 1;
+    const double steps = std::round(1.0 / (double(dc.steer_hz) * double(dt)));
+    return std::uint32_t(std::clamp(steps, 1.0, 1e6));
+}
+
 std::vector<ParamProblem> validate(const Params& p) {
     std::vector<ParamProblem> problems;
     // Each key against its own range, through the table so ranges live in one place.

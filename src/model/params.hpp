@@ -11,7 +11,7 @@
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-enum class Style : std::uint32_t { Steering = 0, Offset = 1 };
+enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2 };
 
 struct Rule {
     float radius = 0.0f;  // units; a neighbour j counts when |d| < radius
@@ -70,7 +70,7 @@ struct Params {
     Bounds bounds = Bounds::Wrap;    // wrap (periodic) or soft (turned back near walls)
     float margin = 10.0f;            // units, soft bounds: depth of the turning band
     float turn = 20.0f;              // units/s^2, soft bounds: push at one margin's depth
-    Style style = Style::Steering;   // steering (Reynolds) or offset (Parker)
+    Style style = Style::Steering;   // steering (Reynolds), offset (Parker) or decarpentier
     Rule separation{4.0f, 1.5f};
     Rule alignment{10.0f, 1.0f};
     Rule cohesion{10.0f, 1.0f};
@@ -96,6 +96,22 @@ struct Params {
     std::vector<Obstacle> obstacles; // at most kMaxObstacles
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
+    // Decarpentier style (docs/model.md): three neighbours, per-axis clamps, smoothed speed.
+    struct Decarpentier {
+        float far_factor = 3.0f;          // the third neighbour: the nearest beyond this x the closest distance
+        float preferred_distance = 2.0f;  // units, kept from each of the three neighbours
+        float horizontal = 0.5f;          // 1/s: damping of vertical velocity (prefer level flight)
+        float height = 0.0f;              // units: preferred height (y) ...
+        float height_weight = 0.0f;       // 1/s^2: ... and its pull (0: off)
+        float accel_forward = 10.0f;      // units/s^2, speeding up along the heading
+        float brake = 10.0f;              // units/s^2, slowing down
+        float accel_side = 20.0f;         // units/s^2, turning
+        float accel_up = 10.0f;           // units/s^2, climbing or diving (3D)
+        float smoothing = 0.5f;           // [0, 1): share of the previous speed kept each step
+        float dive = 5.0f;                // units/s^2: speed gained diving, lost climbing (times -heading.y)
+        float steer_hz = 10.0f;           // steering recomputed this often per boid (0: every step)
+        bool operator==(const Decarpentier&) const = default;
+    } dc;
     // Species: alignment and cohesion act within a species, separation between all.
     std::uint32_t species_count = 1;               // 1..kMaxSpecies
     std::array<SpeciesRole, kMaxSpecies> roles{};  // per species
@@ -110,6 +126,9 @@ struct Params {
     SpeciesRules rulesOf(std::uint32_t s) const;
     // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.
     float cosHalfFov() const;
+    // Decarpentier style: steps between a boid's steering updates (round(1 / (steer_hz * dt)),
+    // at least 1; 1 when steer_hz is 0 or another style).
+    std::uint32_t stepsPerSteer() const;
     // World extent per axis: (L, L, L) in 3D, (L, L, 0) in 2D.
     float extent(int axis) const { return axis < dims ? world_size : 0.0f; }
     bool operator==(const Params&) const = default;

@@ -29,6 +29,14 @@ constexpr std::uint32_t seedLow(std::uint64_t seed) { return std::uint32_t(seed 
 // eventHash() as a float in [0, 1): 24 bits, exact in float on every backend.
 constexpr float eventUniform(std::uint32_t h) { return float(h >> 8) * (1.0f / 16777216.0f); }
 
+// A boid's own phase in [0, period): which of every `period` steps it steers on.
+constexpr std::uint32_t steerPhase(std::uint32_t id, std::uint32_t period) { return eventHash(0x5EEDu, id, 0u) % period; }
+// Decarpentier's amortised steering: a boid steers on the first step after upload and then every
+// `period` steps at its own phase.
+constexpr bool steersAt(std::uint32_t id, std::uint32_t step, std::uint32_t period) {
+    return step == 0 || period <= 1 || (step + steerPhase(id, period)) % period == 0;
+}
+
 class Pcg32 {
 public:
     constexpr Pcg32(std::uint64_t seed, std::uint64_t stream)

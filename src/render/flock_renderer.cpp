@@ -53,6 +53,9 @@ void FlockRenderer::draw(const FlockView& flock, const Params& p, const Camera& 
         for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
             if (p.roles[sp].predator) predators |= 1u << sp;
         glUniform1ui(prog.uniform("u_predators"), predators);
+        glUniform1i(prog.uniform("u_flap"), p.style == Style::Decarpentier && flock.steer != 0 ? 1 : 0);
+        glUniform1f(prog.uniform("u_time"), s.time);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_STEER, flock.steer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);

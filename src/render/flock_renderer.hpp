@@ -27,6 +27,7 @@ struct DrawSettings {
     float min_px = 2.5f;             // boids are never drawn smaller than this, pixels
     float neighbour_scale = 20.0f;   // neighbour count drawn at the top of the ramp
     bool show_bounds = true;
+    float time = 0.0f;               // seconds, for the wing beats (3D, decarpentier style)
     glm::vec3 background{0.06f, 0.07f, 0.09f};
 };
 

@@ -14,6 +14,7 @@ namespace murmur::render {
 struct FlockView {
     GLuint pos = 0, vel = 0, neighbours = 0;
     std::uint32_t count = 0;
+    GLuint steer = 0;  // vec4 per boid: decarpentier's steering (wing beats follow it); 0: none
 };
 
 // Buffers filled from a Flock on the CPU (the CPU backend, and tests with crafted states).
@@ -21,10 +22,10 @@ class HostFlock {
 public:
     // neighbours: per boid of `flock` (same order), or empty for zeros.
     void update(const Flock& flock, const std::vector<std::uint32_t>& neighbours);
-    FlockView view() const { return {pos_.id(), vel_.id(), neighbours_.id(), count_}; }
+    FlockView view() const { return {pos_.id(), vel_.id(), neighbours_.id(), count_, steer_.id()}; }
 
 private:
-    gl::Buffer pos_, vel_, neighbours_;
+    gl::Buffer pos_, vel_, neighbours_, steer_;
     std::uint32_t count_ = 0;
 };
 

@@ -253,7 +253,7 @@ const char* paramGroup(const char* key) {
     if (k.starts_with("wind.") || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
-    if (k.ends_with(".weight") || k == "style") return "Rules";
+    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.")) return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";
     if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt") return "Motion";
     if (k == "species_count") return "Species";

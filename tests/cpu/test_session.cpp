@@ -184,5 +184,6 @@ TEST(Panel, EveryParameterHasASection) {
     EXPECT_STREQ(ui::paramGroup("obstacle_push"), "Influences");
     EXPECT_STREQ(ui::paramGroup("neighbour_cap"), "Perception");
     EXPECT_STREQ(ui::paramGroup("perch.ground"), "Influences");
+    EXPECT_STREQ(ui::paramGroup("dc.far_factor"), "Rules");
     EXPECT_STREQ(ui::paramGroup("species2.chase"), "Species");
 }

@@ -36,9 +36,10 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
+    static const char* styles[] = {"steering", "offset", "decarpentier"};
     static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
-           std::to_string(int(c.fov)) + "_" + (c.style == Style::Steering ? "steering" : "offset") + "_n" +
+           std::to_string(int(c.fov)) + "_" + styles[int(c.style)] + "_n" +
            std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
 }
 
@@ -104,6 +105,12 @@ Params paramsFor(const Case& c) {
                 k.cohesion.weight *= 0.01f;
             }
         }
+    }
+    if (c.style == Style::Decarpentier) {  // all of its terms on, with a height to keep
+        p.dc.preferred_distance = 1.5f;
+        p.dc.height = 0.5f * L;
+        p.dc.height_weight = 0.3f;
+        p.dc.far_factor = 2.5f;
     }
     if (f == Feature::Perching || all) {
         p.perching = true;
@@ -263,6 +270,15 @@ std::vector<Case> parityCases() {
                       Feature::All})
         for (int dims : {2, 3})
             for (Style s : {Style::Steering, Style::Offset}) cases.push_back({dims, Bounds::Wrap, 270, s, 1000, State::Random, f});
+    // The decarpentier style: every dims/bounds/view combination, the states built to hurt, and
+    // with the features it meets in its preset (species, predators, obstacles, perching).
+    for (int dims : {2, 3})
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft})
+            for (float fov : {360.0f, 240.0f}) cases.push_back({dims, b, fov, Style::Decarpentier, 1000, State::Random});
+    for (State st : {State::CellBorders, State::WorldEdges, State::Coincident, State::DenseClump})
+        for (int dims : {2, 3}) cases.push_back({dims, Bounds::Wrap, 270, Style::Decarpentier, 500, st});
+    for (Feature f : {Feature::Species, Feature::Predators, Feature::Obstacles, Feature::Perching, Feature::Cap7, Feature::All})
+        for (int dims : {2, 3}) cases.push_back({dims, Bounds::Wrap, 270, Style::Decarpentier, 1000, State::Random, f});
     for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::Predators, Feature::All})
         for (int dims : {2, 3}) {
             cases.push_back({dims, Bounds::Soft, 270, Style::Steering, 1000, State::Random, f});
@@ -274,6 +290,42 @@ std::vector<Case> parityCases() {
 
 INSTANTIATE_TEST_SUITE_P(Cases, Parity, ::testing::ValuesIn(parityCases()), caseName);
 
+namespace {
+// The spawn of p run `steps` steps on the CPU reference and on the GPU; both flocks by id.
+std::pair<Flock, Flock> spawnAndRunBoth(const Params& p, int steps) {
+    const Flock start = spawn(p);
+    CpuSimulation cpu;
+    gpu::GpuSimulation gpu;
+    cpu.upload(start, p);
+    gpu.upload(start, p);
+    cpu.step(steps);
+    gpu.step(steps);
+    return {byId(cpu.download()), byId(gpu.download())};
+}
+}  // namespace
+
+// Decarpentier's amortised steering: everyone steers on the first step, a third of the flock on
+// each later one, the rest coast on their stored steering; four steps stay together.
+TEST(ParityLong, DecarpentierAmortisedSteeringOverFourSteps) {
+    MURMUR_REQUIRE_GL();
+    for (int dims : {2, 3}) {
+        Params p;
+        p.dims = dims;
+        p.style = Style::Decarpentier;
+        p.boids = 1000;
+        p.world_size = dims == 3 ? 30.0f : 80.0f;
+        p.dc.steer_hz = 10.0f;  // every 3rd step at dt = 1/30
+        const auto [a, b] = spawnAndRunBoth(p, 4);
+        const Diff d = compare(a, b, p);
+        EXPECT_LE(d.pos, 1e-3f) << dims << "D";
+        EXPECT_LE(d.vel, 1e-2f) << dims << "D";
+        float steer = 0.0f;
+        for (std::size_t i = 0; i < a.size(); ++i) steer = std::max(steer, glm::length(a[i].steer - b[i].steer));
+        EXPECT_LE(steer, 1e-2f) << dims << "D: stored steering (xyz in units/s^2, w neighbour count)";
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
 TEST(ParityLong, FiftyStepsStayCloseAndFinite) {
     MURMUR_REQUIRE_GL();
     for (int dims : {2, 3}) {
@@ -281,14 +333,8 @@ TEST(ParityLong, FiftyStepsStayCloseAndFinite) {
         p.dims = dims;
         p.boids = 200;
         p.world_size = dims == 3 ? 25.0f : 60.0f;
-        const Flock start = spawn(p);
-        CpuSimulation cpu;
-        gpu::GpuSimulation gpu;
-        cpu.upload(start, p);
-        gpu.upload(start, p);
-        cpu.step(50);
-        gpu.step(50);
-        const Diff d = compare(byId(cpu.download()), byId(gpu.download()), p);
+        const auto [a, b] = spawnAndRunBoth(p, 50);
+        const Diff d = compare(a, b, p);
         // Flocks are chaotic: rounding differences grow each step. 50 steps of a sparse flock stay
         // within 1e-2 units (max_speed*dt = 0.33 units per step).
         EXPECT_LE(d.pos, 1e-2f) << dims << "D";

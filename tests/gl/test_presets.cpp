@@ -37,7 +37,7 @@ void expectSane(const Flock& f, const Params& p, const std::string& what) {
     std::size_t bad = 0;
     for (const Boid& b : f) {
         const bool finite = std::isfinite(b.p.x + b.p.y + b.p.z + b.v.x + b.v.y + b.v.z);
-        const bool speed_ok = glm::length(b.v) <= p.max_speed * (1.0f + 1e-5f);
+        const bool speed_ok = glm::length(b.v) <= p.rulesOf(b.species).max_speed * (1.0f + 1e-5f);
         bool inside = true;
         for (int k = 0; k < p.dims; ++k) inside = inside && b.p[k] >= 0.0f && b.p[k] < p.world_size;
         if (!finite || !speed_ok || (p.bounds == Bounds::Wrap && !inside)) ++bad;
@@ -95,6 +95,12 @@ TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
         p.boids = 400;
         p.roles[2].share = 0.03f;
     }
+    if (name == "decarpentier") {  // 1,000 of its 6,000 birds at the same density
+        p.world_size *= std::cbrt(1000.0f / float(p.boids));
+        p.margin *= std::cbrt(1000.0f / float(p.boids));
+        p.boids = 1000;
+        p.roles[2].share = 0.015f;
+    }
     CpuSimulation cpu;
     gpu::GpuSimulation gpu;
     const Outcome a = runPreset(cpu, p, 1000), b = runPreset(gpu, p, 1000);
@@ -120,6 +126,16 @@ TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
     if (name == "gloss") {  // the field of view: a boid sees neighbours ahead only, within 100 units
         EXPECT_EQ(p.fov_deg, 140.0f);
     }
+    if (name == "decarpentier") {
+        // Its own style in 3D with three species, a predator among them; the birds keep to their
+        // speed ranges (checked above) and fly mostly level: mean |v.y| / |v| below 0.5.
+        EXPECT_EQ(p.style, Style::Decarpentier);
+        for (const Outcome* o : {&a, &b}) {
+            double level = 0;
+            for (const Boid& x : o->flock) level += std::abs(x.v.y) / std::max(glm::length(x.v), 1e-6f);
+            EXPECT_LT(level / double(o->flock.size()), 0.5) << name;
+        }
+    }
     if (name == "predators") {
         // Prey keep farther from predators than from each other, on both backends; and farther
         // than the same flock with fleeing switched off.
@@ -141,4 +157,4 @@ TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
     EXPECT_NO_GL_ERRORS();
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, SeedPreset, ::testing::Values("parker", "processing", "flockrb", "gloss", "predators"));
+INSTANTIATE_TEST_SUITE_P(Presets, SeedPreset, ::testing::Values("parker", "processing", "flockrb", "gloss", "predators", "decarpentier"));

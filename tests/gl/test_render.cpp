@@ -53,13 +53,14 @@ struct Frame {
 };
 
 Frame draw(const render::FlockView& view, const Params& p, float size_scale,
-           const std::optional<render::Selection>& selection = std::nullopt) {
+           const std::optional<render::Selection>& selection = std::nullopt, float time = 0.0f) {
     Frame f;
     f.camera.reset(p);
     f.settings.show_bounds = false;
     f.settings.size_scale = size_scale;
     f.settings.min_px = 0.0f;
     f.settings.colour_by = render::ColourBy::Species;
+    f.settings.time = time;
     gl::Framebuffer target(kW, kH);
     target.bind();
     render::FlockRenderer renderer{gl::ShaderLibrary{}};
@@ -194,5 +195,22 @@ TEST(Render, VisualDebugDrawsTheSelectedBoidsRadiiAndView) {
         EXPECT_FALSE(plain.lit(c)) << "radius " << r;
     }
     EXPECT_GT(debug.litCount(), plain.litCount() + 300);
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(Render, DecarpentierBirdsBeatTheirWingsIn3D) {
+    MURMUR_REQUIRE_GL();
+    Params p = world(3);
+    Flock flock;
+    for (std::uint32_t i = 0; i < 12; ++i)
+        flock.push_back(makeBoid(i, {20.0f + 6.0f * float(i % 4), 40.0f + 8.0f * float(i / 4), 50.0f}, {3, 0.5f, 0}));
+    render::HostFlock host;
+    host.update(flock, {});
+    p.style = Style::Decarpentier;
+    const Frame a = draw(host.view(), p, 6.0f, std::nullopt, 0.0f), b = draw(host.view(), p, 6.0f, std::nullopt, 0.13f);
+    EXPECT_NE(a.rgba, b.rgba) << "wings move over time";
+    p.style = Style::Steering;
+    const Frame c = draw(host.view(), p, 6.0f, std::nullopt, 0.0f), d = draw(host.view(), p, 6.0f, std::nullopt, 0.13f);
+    EXPECT_EQ(c.rgba, d.rgba) << "other styles draw rigid darts";
     EXPECT_NO_GL_ERRORS();
 }

@@ -1,0 +1,126 @@
+// Decarpentier style by hand (docs/model.md, "Decarpentier style"): which three neighbours count,
+// the avoid / preferred-distance / velocity-match terms, the per-axis clamps, speed smoothing and
+// diving. quietParams(): 2D, 100 units, wrap, dt 0.1, speeds [0, 10]. Tolerance kVecTol = 1e-5.
+#include "model/rng.hpp"
+#include "model/spawn.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace murmur;
+using namespace murmur::test;
+
+namespace {
+// Decarpentier with unit weights, preferred distance 1, no level-flight damping, smoothing 0.5,
+// dive 5 units/s^2, neighbours within 10 units.
+Params dcParams() {
+    Params p = quietParams();
+    p.style = Style::Decarpentier;
+    p.separation = {10.0f, 1.0f};  // avoid weight (and the look radius)
+    p.alignment = {10.0f, 1.0f};   // velocity-match weight
+    p.cohesion = {10.0f, 1.0f};    // preferred-distance weight
+    p.dc.preferred_distance = 1.0f;
+    p.dc.horizontal = 0.0f;
+    p.dc.smoothing = 0.5f;
+    p.dc.dive = 5.0f;
+    return p;
+}
+}  // namespace
+
+TEST(Decarpentier, ThreeNeighboursAreTheTwoNearestAndTheNearestBeyondTheFarFactor) {
+    ThreeNeighbours t;
+    // (d2, id, slot): distances 1 (id 5), 2 (id 3), 2.5 (id 7), 4 (id 9), 4 (id 8).
+    const std::tuple<float, std::uint32_t, std::uint32_t> offers[] = {{16, 9, 0}, {4, 3, 1}, {1, 5, 2}, {6.25f, 7, 3}, {16, 8, 4}};
+    for (auto [d2, id, slot] : offers) t.offerNear(d2, id, slot);
+    for (auto [d2, id, slot] : offers) t.offerFar(d2, id, slot, 3.0f);
+    ASSERT_EQ(t.count(), 3u);
+    EXPECT_EQ(t.slot(0), 2u);  // distance 1
+    EXPECT_EQ(t.slot(1), 1u);  // distance 2
+    EXPECT_EQ(t.slot(2), 4u);  // beyond 3 x 1: distance 4, tie between ids 8 and 9 to id 8
+    ThreeNeighbours lone;
+    lone.offerNear(4, 1, 0);
+    lone.offerFar(4, 1, 0, 2.0f);
+    EXPECT_EQ(lone.count(), 1u);
+}
+
+TEST(Decarpentier, PreferredDistanceAndAvoidBalanceAlongTheHeading) {
+    // A at (50,50) v (2,0); B (same species) 4 ahead, same velocity: dir (1,0), d 4.
+    // avoid -dir/d = (-0.25,0); preferred dir*(1 - 1/4) = (0.75,0); match 0 -> a = (0.5, 0),
+    // all forward: v1 = (2.05, 0); speed 2.05 mixed half with 2 -> 2.025.
+    const Flock out = stepOnce({boid(0, {50, 50, 0}, {2, 0, 0}), boid(1, {54, 50, 0}, {2, 0, 0})}, dcParams());
+    expectVec(out[0].v, {2.025f, 0, 0}, "A");
+}
+
+TEST(Decarpentier, SidewaysTermsTurnWithinTheirClampAndDivingSpeedsUp) {
+    Params p = dcParams();
+    // B 4 to the left of A (which heads +x): a = (0, 0.5) is all sideways: v1 = (2, 0.05), speed
+    // 2.000625, mixed half with 2, minus dive 5 * dir.y * 0.1: v = (1.9871955, 0.0496799).
+    Flock out = stepOnce({boid(0, {50, 50, 0}, {2, 0, 0}), boid(1, {50, 54, 0}, {2, 0, 0})}, p);
+    expectVec(out[0].v, {1.9871955f, 0.0496799f, 0}, "turning");
+    // B 1 to the left: avoid (0,-1), preferred 0: sideways -1 clamped to accel_side 0.1.
+    p.dc.accel_side = 0.1f;
+    p.dc.dive = 0.0f;
+    p.dc.smoothing = 0.0f;
+    out = stepOnce({boid(0, {50, 50, 0}, {2, 0, 0}), boid(1, {50, 51, 0}, {2, 0, 0})}, p);
+    expectVec(out[0].v, {2, -0.01f, 0}, "clamped turn");
+    // Diving alone: heading straight down at 2, no neighbours: speed 2 + 5 * 1 * 0.1 = 2.5.
+    p.dc.dive = 5.0f;
+    out = stepOnce({boid(0, {50, 50, 0}, {0, -2, 0})}, p);
+    expectVec(out[0].v, {0, -2.5f, 0}, "diving");
+    out = stepOnce({boid(0, {50, 50, 0}, {0, 2, 0})}, p);
+    expectVec(out[0].v, {0, 1.5f, 0}, "climbing");
+}
+
+TEST(Decarpentier, LevelFlightAndHeightPullVertically) {
+    Params p = dcParams();
+    p.dc.dive = 0.0f;
+    p.dc.smoothing = 0.0f;
+    p.dc.horizontal = 2.0f;
+    p.dc.height = 60.0f;
+    p.dc.height_weight = 0.5f;
+    // Heading +x with v.y = 0 at y = 50: a.y = -2*0 + 0.5*(60-50) = 5 sideways (up in 2D):
+    // within accel_side 20: v1 = (2, 0.5); smoothing 0: v = v1.
+    const Flock out = stepOnce({boid(0, {50, 50, 0}, {2, 0, 0})}, p);
+    expectVec(out[0].v, {2, 0.5f, 0}, "pulled up");
+}
+
+TEST(Decarpentier, SteeringIsAmortisedAtItsRateWithEachBoidOnItsOwnPhase) {
+    Params p;
+    p.style = Style::Decarpentier;
+    p.dt = 1.0f / 30.0f;
+    p.dc.steer_hz = 10.0f;
+    EXPECT_EQ(p.stepsPerSteer(), 3u);  // 10 Hz at 30 steps/s
+    p.dc.steer_hz = 0.0f;
+    EXPECT_EQ(p.stepsPerSteer(), 1u);
+    p.dc.steer_hz = 10.0f;
+    // Every boid steers on the first step, then once every 3 steps; phases spread over 0..2.
+    std::uint32_t per_phase[3] = {0, 0, 0};
+    for (std::uint32_t id = 0; id < 300; ++id) {
+        EXPECT_TRUE(steersAt(id, 0, 3));
+        int count = 0;
+        for (std::uint32_t t = 1; t <= 30; ++t) count += steersAt(id, t, 3);
+        EXPECT_EQ(count, 10) << id;
+        ++per_phase[steerPhase(id, 3)];
+    }
+    for (std::uint32_t n : per_phase) EXPECT_GT(n, 70u);
+    // In a run, a boid's stored steering changes only on its steering steps.
+    p.boids = 400;
+    p.world_size = 40.0f;
+    CpuSimulation sim;
+    sim.upload(spawn(p), p);
+    sim.step();
+    Flock before = sim.download();
+    sim.step();  // step index 1
+    const Flock after = sim.download();
+    std::size_t kept = 0, changed = 0;
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        ASSERT_EQ(after[i].id, before[i].id);
+        if (steersAt(after[i].id, 1, 3)) changed += after[i].steer != before[i].steer;
+        else {
+            EXPECT_EQ(after[i].steer, before[i].steer) << "boid " << after[i].id << " steered off its phase";
+            ++kept;
+        }
+    }
+    EXPECT_GT(kept, 200u);
+    EXPECT_GT(changed, 50u);
+}
