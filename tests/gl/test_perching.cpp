@@ -1,12 +1,16 @@
-// Perching over many steps on both backends: boids land, every perched boid sits on the ground at
-// rest, and boids that landed take off again.
+// Invariants over many steps on both backends: perching (boids land, every perched boid sits on
+// the ground at rest, and boids that landed take off again) and obstacles (no boid ends a step
+// inside one).
 #include "cpu/cpu_simulation.hpp"
+#include "cpu/flock_rules.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/spawn.hpp"
 
 #include "gl_env.hpp"
 
 #include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
 
 #include <memory>
 #include <set>
@@ -45,6 +49,37 @@ TEST(Perching, PerchedBoidsRestOnTheGroundAndRejoinOnBothBackends) {
         EXPECT_EQ(bad, 0u) << sim->name() << ": perched boids off the ground or moving";
         EXPECT_GT(landed.size(), 50u) << sim->name();
         EXPECT_GT(rejoined.size(), 20u) << sim->name();
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(Obstacles, NoBoidEndsAStepInsideOneOnBothBackends) {
+    MURMUR_REQUIRE_GL();
+    for (int dims : {2, 3}) {
+        Params p;
+        p.dims = dims;
+        p.world_size = 80.0f;
+        p.boids = 1500;
+        const float z = dims == 3 ? 40.0f : 0.0f;
+        p.attractor = {{40, 40, z}, 0.5f, 0};  // pull the flock onto them
+        p.obstacles = {{{40, 40, z}, 8.0f}, {{47, 45, z}, 4.0f}, {{0, 40, z}, 6.0f}};  // overlapping; one across the wrap
+        const RuleContext ctx(p);
+        CpuSimulation cpu;
+        gpu::GpuSimulation gpu;
+        for (Simulation* sim : std::initializer_list<Simulation*>{&cpu, &gpu}) {
+            sim->upload(spawn(p), p);
+            std::size_t inside = 0;
+            for (int s = 0; s < 120; ++s) {
+                sim->step();
+                if (s % 4 != 3) continue;
+                for (const Boid& b : sim->download())
+                    for (const glm::vec4& o : ctx.obstacles) {
+                        const glm::vec3 d = offsetBetween(ctx, glm::vec3(o), b.p);
+                        if (glm::dot(d, d) < o.w * o.w * (1.0f - 1e-5f)) ++inside;
+                    }
+            }
+            EXPECT_EQ(inside, 0u) << sim->name() << " " << dims << "D";
+        }
     }
     EXPECT_NO_GL_ERRORS();
 }
