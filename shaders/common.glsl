@@ -1,6 +1,7 @@
 // Helpers every pass shares: the parameter block, the flat invocation index across split
 // dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
-// STYLE_OFFSET (0|1), STYLE_DC (0|1: decarpentier), NEIGHBOUR_CAP (0|1), PERCHING (0|1).
+// STYLE_OFFSET (0|1), STYLE_DC (0|1: decarpentier), NEIGHBOUR_CAP (0|1), PERCHING (0|1),
+// MULTI_SPECIES (0|1: species_count > 1).
 #include "layout.glsl"
 
 layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };

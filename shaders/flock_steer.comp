@@ -269,6 +269,9 @@ void main() {
     uint chase_id = 0u;
     float v2 = dot(v, v);
     bool use_fov = S.role.w > 0.5 && v2 > 0.0;
+    // The species' radii and view in locals: the neighbour loop reads them for every candidate.
+    const vec4 radii2 = S.radii2;
+    const float cos_half_fov = S.motion.w, r2_counted = S.counted.x, r2_flee = S.role.x;
 
 #if STYLE_DC
     // Amortised steering (steersAt() in src/model/rng.hpp): between its steering steps a boid
@@ -305,11 +308,11 @@ void main() {
 #endif
                     vec3 d = offsetBetween(p, sorted_pos[j].xyz);
                     float d2 = dot(d, d);
-                    if (!(d2 < S.radii2.w)) continue;
-                    if (use_fov && d2 > 0.0 && dot(v, d) < S.motion.w * sqrt(v2 * d2)) continue;
+                    if (!(d2 < radii2.w)) continue;
+                    if (use_fov && d2 > 0.0 && dot(v, d) < cos_half_fov * sqrt(v2 * d2)) continue;
                     uint jid = floatBitsToUint(sorted_pos[j].w);
 #if STYLE_DC
-                    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == floatBitsToUint(self_v.w) && d2 < S.counted.x;
+                    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == floatBitsToUint(self_v.w) && d2 < r2_counted;
                     if (pass == 0 && dc_candidate) dcOfferNear(d2, jid, j);
                     if (pass == 1 && dc_candidate) dcOfferFar(d2, jid, j);
 #endif
@@ -320,9 +323,8 @@ void main() {
 #if NEIGHBOUR_CAP || STYLE_DC
                     if (pass == 0) continue;
 #endif
-                    if (d2 < S.counted.x) ++n_all;
-                    uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
-                    if (d2 < S.radii2.x) {  // separation: from every species
+                    if (d2 < r2_counted) ++n_all;
+                    if (d2 < radii2.x) {  // separation: from every species
                         ++n_sep;
 #if STYLE_OFFSET
                         sep += d;
@@ -330,17 +332,23 @@ void main() {
                         if (d2 > 0.0) sep -= d / d2;
 #endif
                     }
+#if MULTI_SPECIES
                     bool same = floatBitsToUint(sorted_vel[j].w) == floatBitsToUint(self_v.w);
-                    if (same && d2 < S.radii2.y) {  // alignment and cohesion: within the species
+#else
+                    const bool same = true;  // one species: skip the neighbour's species read
+#endif
+                    if (same && d2 < radii2.y) {  // alignment and cohesion: within the species
                         ++n_ali;
                         ali += sorted_vel[j].xyz;
                     }
-                    if (same && d2 < S.radii2.z) {
+                    if (same && d2 < radii2.z) {
                         ++n_coh;
                         coh += d;
                     }
+#if MULTI_SPECIES
+                    uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
                     bool other_predator = P.species[other].role.z > 0.5;
-                    if (!predator && other_predator && d2 < S.role.x) {  // prey flee predators
+                    if (!predator && other_predator && d2 < r2_flee) {  // prey flee predators
                         ++n_flee;
 #if STYLE_OFFSET
                         flee += d;
@@ -348,13 +356,14 @@ void main() {
                         if (d2 > 0.0) flee -= d / d2;
 #endif
                     }
-                    if (predator && !other_predator && d2 < S.radii2.z &&
+                    if (predator && !other_predator && d2 < radii2.z &&
                         (!chasing || d2 < chase_d2 || (d2 == chase_d2 && jid < chase_id))) {
                         chasing = true;
                         chase_d = d;
                         chase_d2 = d2;
                         chase_id = jid;
                     }
+#endif
                 }
             }
 

@@ -21,7 +21,8 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"},
             {"STYLE_DC", p.style == Style::Decarpentier ? "1" : "0"},
             {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"},
-            {"PERCHING", p.perching ? "1" : "0"}};
+            {"PERCHING", p.perching ? "1" : "0"},
+            {"MULTI_SPECIES", p.species_count > 1 ? "1" : "0"}};
 }
 
 std::uint32_t asBits(float f) {

@@ -59,8 +59,12 @@ TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
     const auto doc = nlohmann::json::parse(std::ifstream(path));
     std::filesystem::remove(path);
     EXPECT_FALSE(doc.at("renderer").get<std::string>().empty());
-    ASSERT_EQ(doc.at("runs").size(), 2u);  // spawn and clumped
-    for (const auto& r : doc.at("runs")) {
+    ASSERT_EQ(doc.at("runs").size(), 3u);  // spawn, clumped, render
+    const auto render = doc.at("runs")[2];
+    EXPECT_EQ(render.at("phase"), "render");
+    EXPECT_GT(render.at("frame_ms").get<double>(), 0.0);
+    EXPECT_EQ(render.at("resolution"), "1920x1080");
+    for (const auto& r : {doc.at("runs")[0], doc.at("runs")[1]}) {
         EXPECT_EQ(r.at("boids").get<int>(), 500);
         EXPECT_GT(r.at("step_ms").get<double>(), 0.0);
         EXPECT_GT(r.at("mean_neighbours").get<double>(), 5.0);  // ~33 expected at this density
