@@ -20,6 +20,16 @@ grep -q "5 frames" "$tmp/out" || fail "window run did not stop after 5 frames"
 [ -s "$tmp/window.png" ] || fail "no window screenshot"
 [ "$fails" = 0 ] || cat "$tmp/out" "$tmp/err"
 
+# The other styles and features through the window: species and predators, decarpentier (3D,
+# wing beats, amortised steering), perching and obstacles.
+for args in "--preset predators --boids 400" "--preset decarpentier --boids 400" \
+            "--boids 300 --set perch.enabled=on --set perch.ground=100 --set wind.y=-3"; do
+    # shellcheck disable=SC2086
+    xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" $args --frames 4 --width 480 --height 300 >"$tmp/out" 2>"$tmp/err"
+    code=$?
+    [ "$code" = 0 ] || { fail "window run with $args exited $code"; cat "$tmp/out" "$tmp/err"; }
+done
+
 (cd "$tmp" && env -u DISPLAY -u WAYLAND_DISPLAY "$murmur" --steps 3 --boids 200 --screenshot fallback.png) \
     >"$tmp/out" 2>"$tmp/err"
 code=$?

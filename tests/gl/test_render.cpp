@@ -214,3 +214,30 @@ TEST(Render, DecarpentierBirdsBeatTheirWingsIn3D) {
     EXPECT_EQ(c.rgba, d.rgba) << "other styles draw rigid darts";
     EXPECT_NO_GL_ERRORS();
 }
+
+TEST(Render, PredatorsAreDrawnLargerInTheirOwnColour) {
+    MURMUR_REQUIRE_GL();
+    Params p = world(2);
+    p.species_count = 2;
+    p.roles[1].predator = true;
+    Boid prey = makeBoid(0, {30, 50, 0}, {1, 0, 0}), hunter = makeBoid(1, {70, 50, 0}, {1, 0, 0});
+    hunter.species = 1;
+    render::HostFlock host;
+    host.update({prey, hunter}, {});
+    const Frame f = draw(host.view(), p, 4.0f);
+    auto litNear = [&](glm::vec3 at, float radius_units) {
+        std::size_t n = 0;
+        const glm::vec2 c = f.at(at);
+        const float r = f.at(at + glm::vec3(radius_units, 0, 0)).x - c.x;
+        for (int y = int(c.y - r); y <= int(c.y + r); ++y)
+            for (int x = int(c.x - r); x <= int(c.x + r); ++x) n += f.lit({float(x) + 0.5f, float(y) + 0.5f});
+        return n;
+    };
+    const std::size_t prey_px = litNear(prey.p, 15.0f), hunter_px = litNear(hunter.p, 15.0f);
+    EXPECT_GT(hunter_px, 3 * prey_px) << "2.2x longer: about 4.8x the area";
+    const glm::vec2 c = f.at(hunter.p);
+    const std::uint8_t* px = &f.rgba[(std::size_t(c.y) * kW + std::size_t(c.x)) * 4];
+    EXPECT_GT(int(px[0]), 200) << "predators are red";
+    EXPECT_LT(int(px[1]), 100);
+    EXPECT_NO_GL_ERRORS();
+}
