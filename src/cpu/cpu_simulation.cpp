@@ -45,16 +45,17 @@ NeighbourSums CpuSimulation::gather(const RuleContext& ctx, std::size_t i, std::
         forEach([&](std::uint32_t j) {
             glm::vec3 d;
             float d2;
-            if (j == i) return;
-            if (cap && isNeighbourOf(ctx, current_[i], current_[j], d, d2)) cap->offer(d2, current_[j].id);
+            if (j == i || !isNeighbourOf(ctx, current_[i], current_[j], d, d2)) return;
+            if (cap) cap->offer(d2, current_[j].id);
             if (dc && isDcCandidate(ctx, current_[i], current_[j], d2)) three.offerNear(d2, current_[j].id, j);
         });
     }
     forEach([&](std::uint32_t j) {
         ++candidates;
-        if (j == i) return;
-        accumulate(ctx, current_[i], current_[j], sum, cap ? &*cap : nullptr);
+        glm::vec3 d;
         float d2;
+        if (j == i || !isNeighbourOf(ctx, current_[i], current_[j], d, d2)) return;
+        addNeighbour(ctx, current_[i], current_[j], d, d2, sum, cap ? &*cap : nullptr);
         if (dc && isDcCandidate(ctx, current_[i], current_[j], d2)) three.offerFar(d2, current_[j].id, j, ctx.p.dc.far_factor);
     });
     if (dc) {

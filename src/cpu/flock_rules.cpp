@@ -298,16 +298,18 @@ Boid finishStep(const RuleContext& ctx, const Boid& self, Boid next);
 
 bool steersNow(const RuleContext& ctx, const Boid& self) { return steersAt(self.id, ctx.step, ctx.steps_per_steer); }
 
-bool isDcCandidate(const RuleContext& ctx, const Boid& self, const Boid& other, float& d2) {
-    glm::vec3 d;
-    if (other.species != self.species || !isNeighbourOf(ctx, self, other, d, d2)) return false;
-    return d2 < ctx.species[std::min(self.species, kMaxSpecies - 1)].r2_counted;
+bool isDcCandidate(const RuleContext& ctx, const Boid& self, const Boid& other, float d2) {
+    return other.species == self.species && d2 < ctx.species[std::min(self.species, kMaxSpecies - 1)].r2_counted;
 }
 
 void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, NeighbourSums& sums, const NearestK* cap) {
     glm::vec3 d;
     float d2;
-    if (!isNeighbourOf(ctx, self, other, d, d2)) return;
+    if (isNeighbourOf(ctx, self, other, d, d2)) addNeighbour(ctx, self, other, d, d2, sums, cap);
+}
+
+void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3 d, float d2, NeighbourSums& sums,
+                  const NearestK* cap) {
     if (cap && !cap->admits(d2, other.id)) return;
     const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
     const SpeciesContext& o = ctx.species[std::min(other.species, kMaxSpecies - 1)];

@@ -117,12 +117,15 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p);
 // True if `other` is a neighbour of self (within the largest radius and the field of view);
 // sets d (minimum image, self to other) and d2. j != i is the caller's job.
 bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2);
-// True if `other` may be one of self's three Decarpentier neighbours (same species, within the
-// largest rule radius and view); sets d2.
-bool isDcCandidate(const RuleContext& ctx, const Boid& self, const Boid& other, float& d2);
+// For a neighbour at squared distance d2 (isNeighbourOf): may it be one of self's three
+// Decarpentier neighbours (same species, within the largest rule radius)?
+bool isDcCandidate(const RuleContext& ctx, const Boid& self, const Boid& other, float d2);
 // Adds `other` to self's sums if it is a neighbour (and, with a cap, among the k nearest).
 void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, NeighbourSums& sums,
                 const NearestK* cap = nullptr);
+// accumulate() for a boid isNeighbourOf() has already found, with its offset d and d2.
+void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3 d, float d2, NeighbourSums& sums,
+                  const NearestK* cap = nullptr);
 // Decarpentier style: does self compute its steering this step (else it reuses Boid::steer)?
 bool steersNow(const RuleContext& ctx, const Boid& self);
 // Self at step t+1 from its sums at step t: rules, bounds, semi-implicit Euler, speed clamp, wrap.

@@ -256,7 +256,6 @@ const char* paramGroup(const char* key) {
     if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.")) return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";
     if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt") return "Motion";
-    if (k == "species_count") return "Species";
     return "World";
 }
 
