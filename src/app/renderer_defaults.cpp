@@ -1,6 +1,9 @@
 // Renderer-dependent defaults; see renderer_defaults.hpp.
 #include "app/renderer_defaults.hpp"
 
+#include "gl/egl_context.hpp"
+#include "gpu/gpu_simulation.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -32,6 +35,15 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
                   out.boids < wanted ? ", capped by GPU memory" : "");
     why = text;
     return out;
+}
+
+Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out) {
+    std::string why;
+    const bool gpu = backend == Backend::Gpu;
+    const Params chosen = rendererDefaults(p, !gpu || isSoftwareRenderer(gl::rendererString()),
+                                           gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids, why);
+    out << "murmur: " << why << (gpu ? "" : " [CPU reference]") << "\n";
+    return chosen;
 }
 
 }  // namespace murmur

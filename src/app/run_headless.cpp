@@ -69,13 +69,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         if (!context) return 1;
         out << "murmur: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
             << context->platform() << ")\n";
-        if (opt.auto_boids && !imported) {
-            std::string why;
-            const std::uint64_t max_boids =
-                opt.backend == Backend::Gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids;
-            p = rendererDefaults(p, isSoftwareRenderer(gl::rendererString()), max_boids, why);
-            out << "murmur: " << why << "\n";
-        }
+        if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out);
     }
     if (opt.backend == Backend::Gpu) {
         try {

@@ -114,12 +114,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     int code = 0;
     {
         Params& p = opt.params;
-        if (opt.auto_boids) {
-            std::string why;
-            const std::uint64_t max_boids = opt.backend == Backend::Gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : 100000000u;
-            p = rendererDefaults(p, isSoftwareRenderer(renderer), max_boids, why);
-            out << "murmur: " << why << "\n";
-        }
+        if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out);
         if (opt.backend == Backend::Gpu) {
             if (auto why = capacityProblem(p)) throw InputError("--boids: " + *why);
         }
