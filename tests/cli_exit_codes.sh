@@ -23,6 +23,7 @@ expect 0 "default" -- --list-presets
 expect 2 "out of range" -- --boids -1 --export "$tmp/bad.csv"
 expect 2 "frobnicate" -- --frobnicate --export "$tmp/bad.csv"
 expect 2 "fov_deg" -- --set fov_deg=999 --export "$tmp/bad.csv"
+expect 2 "colour" -- --headless --colour plaid --screenshot "$tmp/shot.png"
 expect 2 "must end in .png" -- --headless --screenshot "$tmp/shot.jpg"
 expect 2 "does not exist" -- --headless --screenshot "$tmp/no/such/dir/shot.png"
 expect 2 "16384" -- --headless --width 5 --screenshot "$tmp/shot.png"

@@ -6,6 +6,7 @@
 #include "app/options.hpp"
 #include "app/run_headless.hpp"
 #include "app/run_window.hpp"
+#include "render/flock_renderer.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
@@ -108,6 +109,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
     app.add_option("--width", opt.width, "window / screenshot width in pixels [16, 16384]")->check(CLI::Range(16, 16384));
     app.add_option("--height", opt.height, "window / screenshot height in pixels [16, 16384]")->check(CLI::Range(16, 16384));
+    std::string colour_by = "heading";
+    app.add_option("--colour", colour_by, "colour boids by species, heading, speed or neighbours (window and screenshots)")
+        ->check(CLI::IsMember({"species", "heading", "speed", "neighbours"}));
     bool no_vsync = false;
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh (the panel toggles it too)");
     app.add_option("--steps", opt.steps, "steps to run headless [0, 1000000000]")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
@@ -169,6 +173,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         }
         opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
         opt.vsync = !no_vsync;
+        for (int k = 0; k < 4; ++k)
+            if (colour_by == render::kColourByNames[std::size_t(k)]) opt.colour_by = k;
         const bool boids_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) { return s.starts_with("boids="); });
         opt.auto_boids = !opt.headless && !boids && !boids_set && preset.empty() && opt.import_path.empty();
         const Flock* start = opt.import_path.empty() ? nullptr : &imported;

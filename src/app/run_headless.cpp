@@ -53,7 +53,9 @@ void writeOffscreenFrame(Simulation& sim, gpu::GpuSimulation* gpu, const Params&
     render::Camera camera;
     camera.reset(p);
     FlockDisplay display(sim, gpu);
-    renderer.draw(display.view(), p, camera, {opt.width, opt.height}, render::DrawSettings{}, std::nullopt);
+    render::DrawSettings settings;
+    settings.colour_by = render::ColourBy(opt.colour_by);
+    renderer.draw(display.view(), p, camera, {opt.width, opt.height}, settings, std::nullopt);
     render::writePng(opt.screenshot, opt.width, opt.height, target.readRgba());
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     out << "wrote screenshot " << opt.screenshot << " (" << opt.width << "x" << opt.height << ")\n";

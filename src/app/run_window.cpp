@@ -153,6 +153,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
 
         ui::PanelState panel;
         panel.vsync = opt.vsync;
+        panel.draw.colour_by = render::ColourBy(opt.colour_by);
         ui::FrameStats stats;
         stats.renderer = renderer;
         stats.backend = sim->name();
