@@ -182,9 +182,8 @@ RuleContext::RuleContext(const Params& params)
         k.r2_sep = r.separation.radius * r.separation.radius;
         k.r2_ali = r.alignment.radius * r.alignment.radius;
         k.r2_coh = r.cohesion.radius * r.cohesion.radius;
-        const float r_max = std::max({r.separation.radius, r.alignment.radius, r.cohesion.radius, role.flee.radius});
+        const float r_max = params.lookRadius(s), r_rules = r.ruleRadius();
         k.r2_max = r_max * r_max;
-        const float r_rules = std::max({r.separation.radius, r.alignment.radius, r.cohesion.radius});
         k.r2_counted = r_rules * r_rules;
         k.use_fov = r.fov_deg < 360.0f;
         k.cos_half_fov = cosHalfFovOf(r.fov_deg);
@@ -199,12 +198,6 @@ RuleContext::RuleContext(const Params& params)
         k.r2_flee = role.flee.radius * role.flee.radius;
         k.w_flee = role.flee.weight;
     }
-    r2_sep = species[0].r2_sep;
-    r2_ali = species[0].r2_ali;
-    r2_coh = species[0].r2_coh;
-    r2_max = species[0].r2_max;
-    use_fov = species[0].use_fov;
-    cos_half_fov = species[0].cos_half_fov;
     const glm::vec3 used(1.0f, 1.0f, dims == 3 ? 1.0f : 0.0f);
     wind = glm::vec3(params.wind.x, params.wind.y, params.wind.z) * used;
     attractor = glm::vec3(params.attractor.at.x, params.attractor.at.y, params.attractor.at.z) * used;

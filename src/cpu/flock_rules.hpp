@@ -35,10 +35,6 @@ struct RuleContext {
     bool wrap = true;
     Style style = Style::Steering;
     glm::vec3 L{0.0f}, inv_L{0.0f};  // world extent and its reciprocal (0 on unused axes)
-    // Species 0's radii and view, as a shorthand for single-species code and tests.
-    float r2_sep = 0, r2_ali = 0, r2_coh = 0, r2_max = 0;
-    bool use_fov = false;
-    float cos_half_fov = -1.0f;
     std::array<SpeciesContext, kMaxSpecies> species{};  // indexed by Boid::species
     // Influences (docs/model.md): unused axes zeroed in 2D.
     glm::vec3 wind{0.0f}, attractor{0.0f}, repeller{0.0f}, leader_at{0.0f};

@@ -31,14 +31,14 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
     for (std::uint32_t sp = 0; sp < kMaxSpecies; ++sp) {  // the same floats as the CPU's SpeciesContext
         const SpeciesRules rules = p.rulesOf(sp);
         const SpeciesRole& role = p.roles[sp];
-        const float r_max = std::max({rules.separation.radius, rules.alignment.radius, rules.cohesion.radius, role.flee.radius});
+        const float r_max = p.lookRadius(sp);
         s.species[sp].radii2 = {rules.separation.radius * rules.separation.radius, rules.alignment.radius * rules.alignment.radius,
                                 rules.cohesion.radius * rules.cohesion.radius, r_max * r_max};
         s.species[sp].weights = {rules.separation.weight, rules.alignment.weight, rules.cohesion.weight, role.chase};
         s.species[sp].motion = {rules.min_speed, rules.max_speed, rules.max_force, cosHalfFovOf(rules.fov_deg)};
         s.species[sp].role = {role.flee.radius * role.flee.radius, role.flee.weight, role.predator ? 1.0f : 0.0f,
                               rules.fov_deg < 360.0f ? 1.0f : 0.0f};
-        const float r_rules = std::max({rules.separation.radius, rules.alignment.radius, rules.cohesion.radius});
+        const float r_rules = rules.ruleRadius();
         s.species[sp].counted = {r_rules * r_rules, 0.0f, 0.0f, 0.0f};
     }
     s.events = {0u, seedLow(p.seed), p.perching ? 1u : 0u, p.stepsPerSteer()};

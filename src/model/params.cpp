@@ -15,12 +15,15 @@ SpeciesRules Params::rulesOf(std::uint32_t s) const {
     return other_species[s - 1];
 }
 
+float SpeciesRules::ruleRadius() const { return std::max({separation.radius, alignment.radius, cohesion.radius}); }
+
+float Params::lookRadius(std::uint32_t s) const {
+    return std::max(rulesOf(s).ruleRadius(), roles[std::min(s, kMaxSpecies - 1)].flee.radius);
+}
+
 float Params::largestRadius() const {
     float r = 0.0f;
-    for (std::uint32_t s = 0; s < std::max(1u, std::min(species_count, kMaxSpecies)); ++s) {
-        const SpeciesRules k = rulesOf(s);
-        r = std::max({r, k.separation.radius, k.alignment.radius, k.cohesion.radius, roles[s].flee.radius});
-    }
+    for (std::uint32_t s = 0; s < std::max(1u, std::min(species_count, kMaxSpecies)); ++s) r = std::max(r, lookRadius(s));
     return r;
 }
 

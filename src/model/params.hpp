@@ -52,6 +52,8 @@ struct SpeciesRules {
     float min_speed = 2.0f;    // units/s
     float max_speed = 10.0f;   // units/s
     float max_force = 10.0f;   // units/s^2
+    // The largest of the three rule radii: neighbours are counted within it.
+    float ruleRadius() const;
     bool operator==(const SpeciesRules&) const = default;
 };
 
@@ -124,6 +126,8 @@ struct Params {
     float largestRadius() const;
     // The rules and motion of species s (0: the top-level fields).
     SpeciesRules rulesOf(std::uint32_t s) const;
+    // How far a boid of species s looks: its rule radius or its flee radius, whichever is larger.
+    float lookRadius(std::uint32_t s) const;
     // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.
     float cosHalfFov() const;
     // Decarpentier style: steps between a boid's steering updates (round(1 / (steer_hz * dt)),

@@ -233,9 +233,9 @@ TEST_P(Parity, OneStepMatchesCpuById) {
             const glm::vec3 dd = offsetBetween(ctx, start[i].p, o.p);
             const float dist = glm::length(dd);
             if (std::fabs(dist - r_max) < 1e-5f * std::max(1.0f, r_max)) borderline = true;
-            if (ctx.use_fov && dist < r_max && dist > 0 && glm::dot(start[i].v, start[i].v) > 0) {
+            if (ctx.species[0].use_fov && dist < r_max && dist > 0 && glm::dot(start[i].v, start[i].v) > 0) {
                 const float cosang = glm::dot(glm::normalize(start[i].v), dd / dist);
-                if (std::fabs(cosang - ctx.cos_half_fov) < 1e-5f) borderline = true;
+                if (std::fabs(cosang - ctx.species[0].cos_half_fov) < 1e-5f) borderline = true;
             }
         }
         if (!borderline) ++mismatched;
