@@ -28,3 +28,33 @@ uvec3 cellOf(vec3 p) {
 }
 
 uint cellIndex(uvec3 c) { return (c.z * P.cells.y + c.y) * P.cells.x + c.x; }
+
+// Minimum-image offset from one point to another (offsetBetween in src/cpu/flock_rules.cpp).
+vec3 offsetBetween(vec3 from, vec3 to) {
+    vec3 d = to - from;
+#if BOUNDS_WRAP
+    for (int k = 0; k < DIMS; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);
+#endif
+    return d;
+}
+
+// The distinct cells among c-1, c, c+1 on one axis (wrapped or clipped).
+int neighbourCells(uint c, uint n, out uint cells[3]) {
+    cells[0] = cells[1] = cells[2] = 0u;
+#if BOUNDS_WRAP
+    if (n <= 3u) {
+        for (uint i = 0u; i < n; ++i) cells[i] = i;
+        return int(n);
+    }
+    cells[0] = (c + n - 1u) % n;
+    cells[1] = c;
+    cells[2] = (c + 1u) % n;
+    return 3;
+#else
+    int k = 0;
+    if (c > 0u) cells[k++] = c - 1u;
+    cells[k++] = c;
+    if (c + 1u < n) cells[k++] = c + 1u;
+    return k;
+#endif
+}

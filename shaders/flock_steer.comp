@@ -33,14 +33,6 @@ uint eventHash(uint seed_lo, uint id, uint step) {
     return h;
 }
 
-vec3 offsetBetween(vec3 from, vec3 to) {
-    vec3 d = to - from;
-#if BOUNDS_WRAP
-    for (int k = 0; k < DIMS; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);
-#endif
-    return d;
-}
-
 vec3 setMag(vec3 x, float m) {
     float len = length(x);
     return len > 0.0 ? x * (m / len) : vec3(0.0);
@@ -87,10 +79,22 @@ vec3 obstacleAcceleration(vec3 p) {
     return a;
 }
 
+// Wander (wanderJitter in src/model/rng.hpp): a random push in [-1, 1]^dims times P.noise.x.
+const uint kWanderSalt[3] = uint[3](0xA511E9B3u, 0x63D83595u, 0x2F1B7C4Du);
+vec3 wanderAcceleration(uint id) {
+    vec3 a = vec3(0.0);
+    if (!(P.noise.x > 0.0)) return a;
+    for (int k = 0; k < DIMS; ++k) {
+        uint h = eventHash(P.events.y ^ kWanderSalt[k], id, P.events.x);
+        a[k] = P.noise.x * (2.0 * (float(h >> 8u) * (1.0 / 16777216.0)) - 1.0);
+    }
+    return a;
+}
+
 #if STYLE_OFFSET
-// Offset style: attractor and repeller as velocity offsets per step; wind and obstacles per second.
-vec3 influenceOffset(vec3 p) {
-    vec3 dv = (P.wind.xyz + obstacleAcceleration(p)) * P.motion.w;
+// Offset style: attractor and repeller as velocity offsets per step; wind, wander and obstacles per second.
+vec3 influenceOffset(vec3 p, uint id) {
+    vec3 dv = (P.wind.xyz + wanderAcceleration(id) + obstacleAcceleration(p)) * P.motion.w;
     if (P.attractor.w > 0.0) dv += offsetBetween(p, P.attractor.xyz) * P.attractor.w;
     if (P.repeller.w > 0.0) {
         vec3 d = offsetBetween(p, P.repeller.xyz);
@@ -99,9 +103,9 @@ vec3 influenceOffset(vec3 p) {
     return dv;
 }
 #else
-// Steering style: wind, attractor and repeller as accelerations.
-vec3 influenceAcceleration(vec3 p, vec3 v) {
-    vec3 a = P.wind.xyz + obstacleAcceleration(p);
+// Steering style: wind, wander, attractor and repeller as accelerations.
+vec3 influenceAcceleration(vec3 p, vec3 v, uint id) {
+    vec3 a = P.wind.xyz + wanderAcceleration(id) + obstacleAcceleration(p);
     if (P.attractor.w > 0.0) a += P.attractor.w * steerTowards(offsetBetween(p, P.attractor.xyz), v);
     if (P.repeller.w > 0.0) {
         vec3 d = offsetBetween(p, P.repeller.xyz);
@@ -212,27 +216,6 @@ vec3 wrapPosition(vec3 p) {
     return p;
 }
 
-// The distinct cells among c-1, c, c+1 on one axis (wrapped or clipped).
-int neighbourCells(uint c, uint n, out uint cells[3]) {
-    cells[0] = cells[1] = cells[2] = 0u;
-#if BOUNDS_WRAP
-    if (n <= 3u) {
-        for (uint i = 0u; i < n; ++i) cells[i] = i;
-        return int(n);
-    }
-    cells[0] = (c + n - 1u) % n;
-    cells[1] = c;
-    cells[2] = (c + 1u) % n;
-    return 3;
-#else
-    int k = 0;
-    if (c > 0u) cells[k++] = c - 1u;
-    cells[k++] = c;
-    if (c + 1u < n) cells[k++] = c + 1u;
-    return k;
-#endif
-}
-
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
     if (i >= P.counts.x) return;
@@ -328,6 +311,8 @@ void main() {
                         ++n_sep;
 #if STYLE_OFFSET
                         sep += d;
+#elif STYLE_GRADED
+                        if (d2 > 0.0) sep -= d * (min(S.graded.x - sqrt(d2), GRADED_CORE * sqrt(d2)) / d2);
 #else
                         if (d2 > 0.0) sep -= d / d2;
 #endif
@@ -389,7 +374,7 @@ void main() {
         if (chasing && chase_d2 > 0.0) a += S.weights.w * (chase_d / sqrt(chase_d2));
         a.y -= P.dc0.z * v.y;
         if (P.dc1.x > 0.0) a.y += P.dc1.x * (P.dc0.w - p.y);
-        a += boundsAcceleration(p) + influenceAcceleration(p, v);
+        a += boundsAcceleration(p) + influenceAcceleration(p, v, floatBitsToUint(self_p.w));
         float speed = sqrt(dot(v, v));
         vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
         vec3 side, up = vec3(0.0);
@@ -428,7 +413,17 @@ void main() {
     if (n_coh > 0u) dv += (coh / float(n_coh)) * (P.wind.w * S.weights.z);
     if (n_flee > 0u) dv -= (flee / float(n_flee)) * S.role.y;
     if (chasing) dv += chase_d * S.weights.w;
-    dv += boundsAcceleration(p) * P.motion.w + influenceOffset(p);
+    dv += boundsAcceleration(p) * P.motion.w + influenceOffset(p, floatBitsToUint(self_p.w));
+#elif STYLE_GRADED
+    // Separation growing as the distance shrinks, cohesion a spring, alignment steered (graded
+    // style in flock_rules.cpp).
+    vec3 a = vec3(0.0);
+    if (n_sep > 0u) a += (S.weights.x * S.motion.z) * sep;
+    if (n_ali > 0u) a += S.weights.y * steerTowards(ali / float(n_ali), v);
+    if (n_coh > 0u) a += (P.wind.w * S.weights.z * S.motion.z * S.graded.y) * (coh / float(n_coh));
+    if (n_flee > 0u) a += S.role.y * steerTowards(flee, v);
+    if (chasing) a += S.weights.w * steerTowards(chase_d, v);
+    dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v, floatBitsToUint(self_p.w))) * P.motion.w;
 #else
     vec3 a = vec3(0.0);
     if (n_sep > 0u) a += S.weights.x * steerTowards(sep, v);
@@ -436,7 +431,7 @@ void main() {
     if (n_coh > 0u) a += P.wind.w * S.weights.z * steerTowards(coh / float(n_coh), v);
     if (n_flee > 0u) a += S.role.y * steerTowards(flee, v);
     if (chasing) a += S.weights.w * steerTowards(chase_d, v);
-    dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v)) * P.motion.w;
+    dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v, floatBitsToUint(self_p.w))) * P.motion.w;
 #endif
     nv = clampSpeed(v + dv);
 #endif

@@ -23,6 +23,8 @@
 #define BIND_SORTED_PERCH 14
 #define BIND_STEER 15       // vec4 per boid: decarpentier's last steering (xyz) and its neighbour count (w)
 #define BIND_SORTED_STEER 16
+#define BIND_MEASURE_SUMS 17  // flock_measure.comp: two vec4 of partial sums per work group
+#define BIND_MEASURE_HIST 18  // flock_measure.comp: uint[NN_BINS + 1] nearest-neighbour histogram
 
 #define STEP_GROUP_SIZE 256  // boid passes: invocations per work group
 #define SCAN_GROUP_SIZE 256  // scan: invocations per work group ...
@@ -32,6 +34,8 @@
 #define MAX_OBSTACLES 8       // obstacles in the parameter block
 #define MAX_NEIGHBOUR_CAP 32  // largest neighbour_cap
 #define MAX_SPECIES 4         // species blocks in the parameter block
+#define GRADED_CORE 9.0        // graded separation stops growing at a tenth of the radius (kGradedCore)
+#define NN_BINS 32            // nearest-neighbour histogram bins over [0, radius), plus one: none within it
 
 // One species' rules (species 0 flies the top-level parameters; see Params::rulesOf).
 struct SpeciesBlock {
@@ -40,6 +44,7 @@ struct SpeciesBlock {
     vec4 motion;   // x min_speed, y max_speed, z max_force, w cos(fov/2)
     vec4 role;     // x flee radius^2, y flee weight, z 1 if predator, w 1 if the field of view applies
     vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded)
+    vec4 graded;   // graded style: x separation radius, y 1 / cohesion radius (0 when it is 0)
 };
 
 struct SimParams {
@@ -66,6 +71,7 @@ struct SimParams {
     vec4 dc0;           // decarpentier: x far factor, y preferred distance, z horizontal, w height
     vec4 dc1;           // x height weight, y accel forward, z brake, w accel side
     vec4 dc2;           // x accel up, y smoothing, z dive
+    vec4 noise;         // x: wander (units/s^2; 0: off)
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

@@ -10,6 +10,7 @@
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
+#include "model/density.hpp"
 #include "model/param_table.hpp"
 
 #include <CLI/CLI.hpp>
@@ -117,6 +118,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.add_option("--steps", opt.steps, "steps to run headless [0, 1000000000]")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
     app.add_option("--import", opt.import_path, "start from a state CSV (id,species,x,y,z,vx,vy,vz)");
     app.add_option("--export", opt.export_path, "write the final state as CSV");
+    app.add_option("--stats-out", opt.stats_out, "write the order parameters as CSV (step,time,...) every --stats-every steps");
+    app.add_option("--stats-every", opt.stats_every, "steps between rows of --stats-out [1, 1000000000] (default 10)")
+        ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1000000000)));
     bool bench = false;
     BenchOptions bench_opt;
     std::string bench_sizes;
@@ -154,8 +158,17 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         Params& p = opt.params;
         if (!preset.empty()) p = loadPresetFile(resolvePreset(preset), p);
         for (const std::string& s : sets) applySet(s, p, "--set");
+        const Params before_count = p;
         if (boids) applySet("boids=" + *boids, p, "--boids");
         if (dims) applySet("dims=" + *dims, p, "--dims");
+        const bool world_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) { return s.starts_with("world_size="); });
+        opt.world_size_set = world_set;
+        if ((boids || dims) && !world_set && (p.boids != before_count.boids || p.dims != before_count.dims)) {
+            // Density is the invariant: the preset's world and count say how crowded the flock is.
+            const Rescaled r = keepDensity(before_count, p.boids, p.dims);
+            p = r.params;
+            out << "murmur: " << r.summary << "; --set world_size=L to choose\n";
+        }
         if (seed) applySet("seed=" + *seed, p, "--seed");
         if (auto problems = validate(p); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));
         Flock imported;
@@ -167,6 +180,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
             p.boids = std::uint32_t(imported.size());
         }
         if (!opt.export_path.empty()) checkWritableTarget(opt.export_path, "--export");
+        if (!opt.stats_out.empty()) checkWritableTarget(opt.stats_out, "--stats-out");
         if (!opt.screenshot.empty()) {
             if (!opt.screenshot.ends_with(".png")) throw InputError("--screenshot " + opt.screenshot + ": the file name must end in .png");
             checkWritableTarget(opt.screenshot, "--screenshot");

@@ -19,6 +19,8 @@ struct Options {
     std::string import_path;
     std::string export_path;
     std::string shader_dir;  // empty: shaders embedded in the binary
+    std::string stats_out;             // --stats-out: order parameters as CSV ...
+    std::uint64_t stats_every = 10;    // ... every this many steps
     std::string screenshot;  // PNG of the last frame (headless: rendered offscreen)
     std::uint64_t frames = 0;  // window: close after this many frames (0: run until closed)
     int width = 1280, height = 720;  // window and screenshot size, pixels
@@ -27,6 +29,7 @@ struct Options {
     // No --boids, --import, --preset or boids= was given: the window picks a count that suits
     // the renderer (app/renderer_defaults.hpp).
     bool auto_boids = false;
+    bool world_size_set = false;  // --set world_size=...: the panel's Apply keeps this world
 };
 
 }  // namespace murmur

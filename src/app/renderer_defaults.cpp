@@ -3,6 +3,7 @@
 
 #include "gl/egl_context.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "model/density.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -20,15 +21,9 @@ bool isSoftwareRenderer(const std::string& renderer) {
 }
 
 Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why) {
-    Params out = p;
     const std::uint64_t wanted = software ? kSoftwareDefaultBoids : kHardwareDefaultBoids;
-    out.boids = std::uint32_t(std::min(wanted, max_boids));
-    if (p.boids > 0 && out.boids > 0) {
-        const double scale = std::pow(double(out.boids) / double(p.boids), 1.0 / double(p.dims));
-        out.world_size = float(std::clamp(double(p.world_size) * scale, 1.0, 100000.0));
-        // Keep margins in proportion; radii stay: the density, not the scale, sets the neighbours.
-        out.margin = std::min(float(double(p.margin) * scale), out.world_size / 2);
-    }
+    // Radii stay: the density, not the scale, sets the neighbours.
+    const Params out = keepDensity(p, std::uint32_t(std::min(wanted, max_boids)), p.dims).params;
     char text[256];
     std::snprintf(text, sizeof text, "%u boids in a %.0f-unit world (default for a %s renderer%s; --boids N to choose)",
                   out.boids, double(out.world_size), software ? "software" : "hardware",

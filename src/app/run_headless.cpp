@@ -4,6 +4,7 @@
 
 #include "app/flock_display.hpp"
 #include "app/renderer_defaults.hpp"
+#include "app/stats_log.hpp"
 
 #include "cpu/cpu_simulation.hpp"
 #include "gl/debug.hpp"
@@ -18,6 +19,7 @@
 #include "render/flock_renderer.hpp"
 #include "render/screenshot.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -90,8 +92,20 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     out << line;
     sim->upload(start, p);  // capacity was checked above, before spawning
 
+    StatsLog log(opt.stats_out, opt.stats_every);
     const auto t0 = std::chrono::steady_clock::now();
-    sim->step(int(opt.steps));
+    if (log.enabled()) {
+        // Step in runs of stats_every; the measuring is inside the timing (it waits for the GPU).
+        log.add(0, 0.0, sim->measure());
+        for (std::uint64_t done = 0; done < opt.steps;) {
+            const std::uint64_t run = std::min(opt.steps - done, log.every() - done % log.every());
+            sim->step(int(run));
+            done += run;
+            if (log.due(done)) log.add(done, double(done) * p.dt, sim->measure());
+        }
+    } else {
+        sim->step(int(opt.steps));
+    }
     const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -107,6 +121,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     std::snprintf(line, sizeof line, "mean neighbours %.2f, polarization %.3f\n", meanOf(sim->neighbourCounts()),
                   polarization(end));
     out << line;
+    out << describeOrder(opt.steps, sim->measure()) << "\n";
     if (gpu_sim && gpu_sim->timer()) {
         gl::PassTimer& t = *gpu_sim->timer();
         t.finish();
@@ -125,6 +140,10 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     if (context && gl::takeErrorCount() > 0) {
         err << "murmur: error: the GL driver reported errors (above)\n";
         return 1;
+    }
+    if (log.enabled()) {
+        log.write();
+        out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps)\n";
     }
     if (!opt.export_path.empty()) {
         writeStateCsv(opt.export_path, end);

@@ -5,6 +5,7 @@
 #include "app/flock_display.hpp"
 #include "app/renderer_defaults.hpp"
 #include "app/run_headless.hpp"
+#include "app/stats_log.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
@@ -122,6 +123,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
         std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);
         ui::Session session(*sim, p, opt.backend == Backend::Gpu ? ui::CapacityCheck(capacityProblem) : ui::CapacityCheck{},
                             imported);
+        session.world_set = opt.world_size_set;
         FlockDisplay display_source(*sim, gpu_sim);
         render::FlockRenderer renderer_gl(gl::ShaderLibrary(opt.shader_dir));
         render::Camera camera;
@@ -166,7 +168,11 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
         glm::dvec2 last_cursor(0), press_cursor(0);
         bool dragging = false;
 
+        double seconds_per_step = 0.0;
+        StatsLog log(opt.stats_out, opt.stats_every);
+        std::uint64_t next_row = 0;  // --stats-out: the step of the next row
         while (!glfwWindowShouldClose(window)) {
+            const auto frame_start = std::chrono::steady_clock::now();
             glfwPollEvents();
             int fb_w = 0, fb_h = 0;
             glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -247,9 +253,20 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
             if (input.scroll != 0) camera.zoom(float(input.scroll));
             input.scroll = 0;
 
-            // Step, then stats twice a second (the only reads back, outside the step loop).
-            steps_since += std::uint64_t(session.advance());
-            if (session.takeRespawned() || panel.reset_view_requested) {
+            // Step (no more than fit the frame budget at the recent cost of a step), then stats
+            // twice a second (the only reads back, outside the step loop).
+            const int stepped = session.advance(seconds_per_step);
+            steps_since += std::uint64_t(stepped);
+            const bool respawned = session.takeRespawned();
+            if (respawned) {
+                stats.clearHistory();
+                next_row = 0;
+            }
+            if (log.enabled() && session.steps() >= next_row) {
+                log.add(session.steps(), double(session.steps()) * session.live().dt, sim->measure());
+                next_row = (session.steps() / log.every() + 1) * log.every();
+            }
+            if (respawned || panel.reset_view_requested) {
                 camera.reset(session.live());
                 panel.reset_view_requested = false;
                 panel.selection.reset();
@@ -263,11 +280,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
                 frames_since = 0;
                 steps_since = 0;
                 last_sample = now;
-                const Flock flock = sim->download();
-                stats.polarization = float(polarization(flock));
-                stats.mean_neighbours = float(meanOf(sim->neighbourCounts()));
-                stats.polarization_history.push(stats.polarization);
-                stats.neighbours_history.push(stats.mean_neighbours);
+                stats.push(sim->measure());
                 stats.pass_ms.clear();
                 if (gpu_sim && gpu_sim->timer()) {
                     const auto ms = gpu_sim->timer()->meanMs();
@@ -298,8 +311,20 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
             if (last && !opt.screenshot.empty()) writeScreenshot(opt.screenshot, fb_w, fb_h, out, err);
             glfwSwapBuffers(window);
             if (last) glfwSetWindowShouldClose(window, GLFW_TRUE);
+            // The frame's time over its steps bounds a step's cost from above (the GPU finishes
+            // the frame's work by the next swap or readback); smoothed over frames.
+            const auto frame_end = std::chrono::steady_clock::now();
+            if (stepped > 0) {
+                const double per_step = std::chrono::duration<double>(frame_end - frame_start).count() / stepped;
+                seconds_per_step = seconds_per_step > 0.0 ? 0.7 * seconds_per_step + 0.3 * per_step : per_step;
+            }
         }
         out << "murmur: " << frames << " frames, " << session.steps() << " steps, " << session.live().boids << " boids\n";
+        out << describeOrder(session.steps(), sim->measure()) << "\n";
+        if (log.enabled()) {
+            log.write();
+            out << "wrote " << log.path() << " (" << log.rows() << " rows)\n";
+        }
         if (gl::takeErrorCount() > 0) {
             err << "murmur: error: the GL driver reported errors (above)\n";
             code = 1;

@@ -1,6 +1,7 @@
 // CPU reference step: bin (counting sort), gather neighbour sums, integrate into the other buffer.
 #include "cpu/cpu_simulation.hpp"
 
+#include "cpu/order_params.hpp"
 #include "model/grid_spec.hpp"
 
 #include <glm/geometric.hpp>
@@ -106,6 +107,8 @@ std::vector<std::uint32_t> CpuSimulation::neighbourCounts() {
         if (current_[i].id < by_id.size()) by_id[current_[i].id] = neighbours_[i];
     return by_id;
 }
+
+OrderParams CpuSimulation::measure() { return measureFlock(current_, params_, neighbourCounts()); }
 
 std::string CpuSimulation::name() const {
     return search_ == NeighbourSearch::Grid ? "cpu (grid)" : "cpu (brute force)";

@@ -19,6 +19,7 @@ public:
     void step(int steps = 1) override;
     Flock download() override { return current_; }
     std::vector<std::uint32_t> neighbourCounts() override;
+    OrderParams measure() override;
     std::string name() const override;
 
     // The neighbour sums of every boid of the current state (index = position in download()).

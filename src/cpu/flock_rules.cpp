@@ -60,9 +60,18 @@ glm::vec3 obstacleAcceleration(const RuleContext& ctx, glm::vec3 p) {
     return a;
 }
 
-// Steering style: wind, the attractor and the repeller as accelerations.
+// Wander: a random push in [-1, 1]^dims times `wander`, from (seed, id, step).
+glm::vec3 wanderAcceleration(const RuleContext& ctx, const Boid& self) {
+    glm::vec3 a{0.0f};
+    if (!(ctx.p.wander > 0.0f)) return a;
+    const std::uint32_t seed_lo = seedLow(ctx.p.seed);
+    for (int k = 0; k < ctx.dims; ++k) a[k] = ctx.p.wander * wanderJitter(seed_lo, self.id, ctx.step, k);
+    return a;
+}
+
+// Steering style: wind, wander, the attractor and the repeller as accelerations.
 glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self) {
-    glm::vec3 a = ctx.wind + obstacleAcceleration(ctx, self.p);
+    glm::vec3 a = ctx.wind + wanderAcceleration(ctx, self) + obstacleAcceleration(ctx, self.p);
     if (ctx.p.attractor.weight > 0.0f)
         a += ctx.p.attractor.weight * steerTowards(k, offsetBetween(ctx, self.p, ctx.attractor), self.v);
     if (ctx.p.repeller.weight > 0.0f) {
@@ -75,7 +84,7 @@ glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k,
 // Offset style: the attractor and repeller as velocity offsets per step (Parker's tend to / away
 // from a place); wind and obstacles stay accelerations, scaled by dt like the walls.
 glm::vec3 influenceOffset(const RuleContext& ctx, const Boid& self) {
-    glm::vec3 dv = (ctx.wind + obstacleAcceleration(ctx, self.p)) * ctx.p.dt;
+    glm::vec3 dv = (ctx.wind + wanderAcceleration(ctx, self) + obstacleAcceleration(ctx, self.p)) * ctx.p.dt;
     if (ctx.p.attractor.weight > 0.0f) dv += offsetBetween(ctx, self.p, ctx.attractor) * ctx.p.attractor.weight;
     if (ctx.p.repeller.weight > 0.0f) {
         const glm::vec3 d = offsetBetween(ctx, self.p, ctx.repeller);
@@ -190,6 +199,8 @@ RuleContext::RuleContext(const Params& params)
         k.w_sep = r.separation.weight;
         k.w_ali = r.alignment.weight;
         k.w_coh = r.cohesion.weight;
+        k.r_sep = r.separation.radius;
+        k.inv_r_coh = r.cohesion.radius > 0.0f ? 1.0f / r.cohesion.radius : 0.0f;
         k.min_speed = r.min_speed;
         k.max_speed = r.max_speed;
         k.max_force = r.max_force;
@@ -311,6 +322,7 @@ void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, g
         ++sums.n_sep;
         // Coincident boids give no direction to flee along, so they add nothing here.
         if (ctx.style == Style::Offset) sums.sep += d;
+        else if (ctx.style == Style::Graded && d2 > 0.0f) sums.sep -= d * (std::min(k.r_sep - std::sqrt(d2), kGradedCore * std::sqrt(d2)) / d2);
         else if (d2 > 0.0f) sums.sep -= d / d2;
     }
     const bool same = other.species == self.species;  // alignment and cohesion: within the species
@@ -362,7 +374,18 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
         next.v = decarpentierMove(ctx, k, self, glm::vec3(next.steer));
         return finishStep(ctx, self, next);
     }
-    if (ctx.style == Style::Steering) {
+    if (ctx.style == Style::Graded) {
+        // Separation grows as the distance shrinks (each neighbour -dir * (r_sep/|d| - 1)) and
+        // cohesion is a spring to the local centre (max_force at one cohesion radius): both are
+        // forces, so a crowd pushes back harder the denser it is. Alignment steers as Reynolds'.
+        glm::vec3 a{0.0f};
+        if (sums.n_sep > 0) a += (k.w_sep * k.max_force) * sums.sep;
+        if (sums.n_ali > 0) a += k.w_ali * steerTowards(k, sums.ali / float(sums.n_ali), self.v);
+        if (sums.n_coh > 0) a += (ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh) * (sums.coh / float(sums.n_coh));
+        if (sums.n_flee > 0) a += k.w_flee * steerTowards(k, sums.flee, self.v);
+        if (sums.chasing) a += k.chase * steerTowards(k, sums.chase_d, self.v);
+        dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self)) * p.dt;
+    } else if (ctx.style == Style::Steering) {
         glm::vec3 a{0.0f};
         if (sums.n_sep > 0) a += k.w_sep * steerTowards(k, sums.sep, self.v);
         if (sums.n_ali > 0) a += k.w_ali * steerTowards(k, sums.ali / float(sums.n_ali), self.v);

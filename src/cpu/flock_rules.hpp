@@ -23,6 +23,7 @@ struct SpeciesContext {
     bool use_fov = false;
     float cos_half_fov = -1.0f;
     float w_sep = 0, w_ali = 0, w_coh = 0;
+    float r_sep = 0, inv_r_coh = 0;            // graded style: separation radius, 1 / cohesion radius
     float min_speed = 0, max_speed = 0, max_force = 0;
     bool predator = false;
     float chase = 0.0f;

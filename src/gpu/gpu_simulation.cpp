@@ -2,8 +2,11 @@
 // read back to the CPU.
 #include "gpu/gpu_simulation.hpp"
 
+#include "cpu/order_params.hpp"
 #include "gpu/dispatch.hpp"
 #include "model/rng.hpp"
+
+#include <glm/geometric.hpp>
 
 #include <cstddef>
 
@@ -20,6 +23,7 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"BOUNDS_WRAP", p.bounds == Bounds::Wrap ? "1" : "0"},
             {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"},
             {"STYLE_DC", p.style == Style::Decarpentier ? "1" : "0"},
+            {"STYLE_GRADED", p.style == Style::Graded ? "1" : "0"},
             {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"},
             {"PERCHING", p.perching ? "1" : "0"},
             {"MULTI_SPECIES", p.species_count > 1 ? "1" : "0"}};
@@ -76,6 +80,7 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
     const auto defs = variantDefines(p);
     return {gl::buildCompute(lib, "grid_count.comp", defs), gl::buildCompute(lib, "grid_scatter.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
+            gl::buildCompute(lib, "flock_measure.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs), gl::buildCompute(lib, "grid_scan_add.comp", defs))};
 }
 
@@ -177,7 +182,7 @@ void GpuSimulation::bin() {
 void GpuSimulation::step(int steps) {
     if (n_ == 0) return;
     for (int s = 0; s < steps; ++s) {
-        if (params_.perching || params_.style == Style::Decarpentier) {
+        if (params_.perching || params_.style == Style::Decarpentier || params_.wander > 0.0f) {
             // The step index (perch lengths, steering phases): 16 bytes up, nothing back.
             const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.perching ? 1u : 0u, params_.stepsPerSteer()};
             params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
@@ -210,6 +215,46 @@ Flock GpuSimulation::download() {
         out[i].v = glm::vec3(vel[i]);
     }
     return out;
+}
+
+// The per-boid measures by reduction on the GPU (flock_measure.comp: a pair of vec4 per work group
+// and a 33-bin histogram come back, never the flock); the group measures from a download, on the
+// CPU (cpu/order_params.hpp).
+OrderParams GpuSimulation::measure() {
+    OrderParams o;
+    o.boids = n_;
+    if (n_ == 0) return o;
+    binUntimed();  // the sorted copy and cells of the current state
+    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+    if (measure_sums_.size() < std::size_t(groups) * 32) measure_sums_ = gl::Buffer(std::size_t(groups) * 32);
+    if (!measure_histogram_) measure_histogram_ = gl::Buffer((NN_BINS + 1) * 4);
+    measure_histogram_.clearToZero();
+    measure_sums_.bindBase(kSsbo, BIND_MEASURE_SUMS);
+    measure_histogram_.bindBase(kSsbo, BIND_MEASURE_HIST);
+    o.nn_radius = measureRadiiOf(params_).nn;  // at most the cell edge, so the cells around hold it
+    programs_->measure.use();
+    glUniform1f(programs_->measure.uniform("u_nn_radius"), o.nn_radius);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatchGroups(groups);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    const auto sums = measure_sums_.read<glm::vec4>(std::size_t(groups) * 2);
+    const auto histogram = measure_histogram_.read<std::uint32_t>(NN_BINS + 1);
+    glm::dvec4 heading(0.0), other(0.0);
+    for (std::uint32_t g = 0; g < groups; ++g) {
+        heading += glm::dvec4(sums[2 * g]);
+        other += glm::dvec4(sums[2 * g + 1]);
+    }
+    const double n = double(n_);
+    o.polarization = heading.w > 0.0 ? glm::length(glm::dvec3(heading)) / heading.w : 0.0;
+    o.mean_speed = other.x / n;
+    o.mean_neighbours = other.z / n;
+    if (o.nn_radius > 0.0f) {
+        o.nn_mean = other.y / n;
+        std::copy(histogram.begin(), histogram.end(), o.nn_histogram.begin());
+        o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
+    }
+    measureGroups(download(), params_, o);
+    return o;
 }
 
 std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {
@@ -247,10 +292,14 @@ void GpuSimulation::enableTiming(bool on) {
     if (!on) timer_.reset();
 }
 
-GpuSimulation::Binning GpuSimulation::binOnly() {
+void GpuSimulation::binUntimed() {
     auto* timer = timer_.release();
     if (n_ > 0) bin();
     timer_.reset(timer);
+}
+
+GpuSimulation::Binning GpuSimulation::binOnly() {
+    binUntimed();
     Binning b;
     b.count = cell_count_.read<std::uint32_t>(grid_.total());
     b.start = cell_start_.read<std::uint32_t>(grid_.total());

@@ -47,6 +47,7 @@ public:
     void step(int steps = 1) override;
     Flock download() override;
     std::vector<std::uint32_t> neighbourCounts() override;
+    OrderParams measure() override;
     std::string name() const override { return "gpu"; }
 
     // Rebuilds every program from `shaders`; on failure keeps the current programs and throws.
@@ -83,12 +84,13 @@ public:
 
 private:
     struct Programs {
-        gl::Program count, scatter, steer, pick;
+        gl::Program count, scatter, steer, pick, measure;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
     void bin();
+    void binUntimed();  // binning outside the step (measure, binOnly): not in the pass timings
     void bindState() const;
 
     gl::ShaderLibrary shaders_;
@@ -99,6 +101,7 @@ private:
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_cell_, boid_rank_, neighbours_;
     gl::Buffer cell_count_, cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
+    gl::Buffer measure_sums_, measure_histogram_;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     std::unique_ptr<gl::PassTimer> timer_;
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/grid_spec.hpp"
+#include "model/order_params.hpp"
 #include "model/params.hpp"
 
 #include <glm/vec4.hpp>
@@ -16,11 +17,13 @@ using vec4 = glm::vec4;
 using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
-static_assert(sizeof(SpeciesBlock) == 5 * 16);
-static_assert(sizeof(SimParams) == (19 + MAX_OBSTACLES + 5 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
+static_assert(sizeof(SpeciesBlock) == 6 * 16);
+static_assert(sizeof(SimParams) == (20 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
 static_assert(offsetof(SimParams, species) == (14 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
-static_assert(offsetof(SimParams, events) == (14 + MAX_OBSTACLES + 5 * MAX_SPECIES) * 16);
+static_assert(NN_BINS == kNnBins, "the GPU histogram has the CPU's bins");
+static_assert(float(GRADED_CORE) == kGradedCore);
+static_assert(offsetof(SimParams, events) == (14 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16);
 static_assert(offsetof(SimParams, wind) == 9 * 16);
 static_assert(offsetof(SimParams, obstacles) == 14 * 16);
 static_assert(MAX_OBSTACLES == kMaxObstacles, "the GPU block holds every obstacle Params allows");

@@ -10,11 +10,12 @@ std::uint32_t cellBudget(std::uint32_t boids) {
     return std::max<std::uint32_t>(4096u, std::min<std::uint32_t>(boids, 1u << 28) * 2u);
 }
 
-GridSpec makeGridSpec(const Params& params) {
+GridSpec makeGridSpec(const Params& params) { return makeGridSpec(params, params.largestRadius()); }
+
+GridSpec makeGridSpec(const Params& params, float r) {
     GridSpec g;
     g.wrap = params.bounds == Bounds::Wrap;
     const std::uint64_t budget = cellBudget(params.boids);
-    const float r = params.largestRadius();
     // Radius 0 finds no neighbours; any cell size is correct, so take the budget's. The 1e-5
     // slack keeps the cell edge strictly above r, so float rounding of cell coordinates at a
     // border can never put two boids closer than r two cells apart.

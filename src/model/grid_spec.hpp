@@ -23,6 +23,9 @@ struct GridSpec {
 std::uint32_t cellBudget(std::uint32_t boids);
 
 GridSpec makeGridSpec(const Params& params);
+// The same sizing for another search radius (the order parameters' nearest-neighbour and group
+// searches).
+GridSpec makeGridSpec(const Params& params, float radius);
 
 // The distinct cells among c-1, c, c+1 on an axis of n cells: wrapped modulo n (with n <= 3,
 // each cell once) or clipped to [0, n-1]. Returns how many were written to out.

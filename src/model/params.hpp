@@ -11,7 +11,12 @@
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2 };
+enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3 };
+
+// Graded separation: each neighbour pushes with -dir * min(r_sep/|d| - 1, kGradedCore), so the
+// push grows as the distance shrinks down to a tenth of the radius and no further (the GPU's
+// GRADED_CORE in layout.glsl).
+inline constexpr float kGradedCore = 9.0f;
 
 struct Rule {
     float radius = 0.0f;  // units; a neighbour j counts when |d| < radius
@@ -68,21 +73,22 @@ struct SpeciesRole {
 
 struct Params {
     int dims = 2;                    // 2 or 3
-    float world_size = 200.0f;       // units, edge of the square/cube world [0, L)
+    float world_size = 300.0f;       // units, edge of the square/cube world [0, L)
     Bounds bounds = Bounds::Wrap;    // wrap (periodic) or soft (turned back near walls)
     float margin = 10.0f;            // units, soft bounds: depth of the turning band
     float turn = 20.0f;              // units/s^2, soft bounds: push at one margin's depth
-    Style style = Style::Steering;   // steering (Reynolds), offset (Parker) or decarpentier
-    Rule separation{4.0f, 1.5f};
+    Style style = Style::Graded;     // graded (the default), steering (Reynolds), offset (Parker) or decarpentier
+    Rule separation{5.5f, 1.5f};
     Rule alignment{10.0f, 1.0f};
-    Rule cohesion{10.0f, 1.0f};
-    float fov_deg = 270.0f;          // degrees, full view cone; 360 sees all around
+    Rule cohesion{6.0f, 1.0f};
+    float fov_deg = 360.0f;          // degrees, full view cone; 360 sees all around
     float min_speed = 2.0f;          // units/s
     float max_speed = 10.0f;         // units/s
-    float max_force = 10.0f;         // units/s^2, clamp of each steering rule
+    float max_force = 20.0f;         // units/s^2: clamp of each steering rule; graded style's force scale
     float dt = 1.0f / 30.0f;         // s per step
     // The world around the flock (docs/model.md, "Influences").
     Vec3f wind;                      // units/s^2, added to every boid's acceleration
+    float wander = 30.0f;            // units/s^2: each step a random push in [-1, 1]^dims times this, per boid
     Goal attractor;                  // tend to a place
     Goal repeller;                   // flee a place within its radius
     bool scatter = false;            // the startled flock: cohesion turns negative while on

@@ -29,6 +29,13 @@ constexpr std::uint32_t seedLow(std::uint64_t seed) { return std::uint32_t(seed 
 // eventHash() as a float in [0, 1): 24 bits, exact in float on every backend.
 constexpr float eventUniform(std::uint32_t h) { return float(h >> 8) * (1.0f / 16777216.0f); }
 
+// Wander: component `axis` of boid `id`'s random push at `step`, uniform in [-1, 1) and exact in
+// a float (the GPU computes the same bits; flock_steer.comp's wanderJitter).
+inline constexpr std::uint32_t kWanderSalt[3] = {0xA511E9B3u, 0x63D83595u, 0x2F1B7C4Du};
+constexpr float wanderJitter(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int axis) {
+    return 2.0f * eventUniform(eventHash(seed_lo ^ kWanderSalt[axis], id, step)) - 1.0f;
+}
+
 // A boid's own phase in [0, period): which of every `period` steps it steers on.
 constexpr std::uint32_t steerPhase(std::uint32_t id, std::uint32_t period) { return eventHash(0x5EEDu, id, 0u) % period; }
 // Decarpentier's amortised steering: a boid steers on the first step after upload and then every

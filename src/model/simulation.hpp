@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/boid.hpp"
+#include "model/order_params.hpp"
 #include "model/params.hpp"
 
 #include <cstdint>
@@ -26,6 +27,8 @@ public:
     // Per boid, indexed by id: neighbours within the largest radius and the field of view,
     // as counted during the last step (zeros before the first step).
     virtual std::vector<std::uint32_t> neighbourCounts() = 0;
+    // The order parameters of the current state (docs/model.md, "Order parameters").
+    virtual OrderParams measure() = 0;
     virtual std::string name() const = 0;
 };
 

@@ -2,6 +2,7 @@
 #include "ui/panel.hpp"
 
 #include "io/preset_json.hpp"
+#include "model/density.hpp"
 #include "model/param_table.hpp"
 #include "render/overlay.hpp"
 #include "ui/keys.hpp"
@@ -146,6 +147,18 @@ void runSection(Session& session) {
     ImGui::SameLine();
     if (ImGui::Button("Apply")) session.applyBoidCount();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("reallocates the buffers and respawns; range [0, 100000000], or what the GPU holds");
+    ImGui::SameLine();
+    ImGui::Checkbox("keep density", &session.keep_density);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Apply resizes the world so the flock stays as crowded (off, or once world_size is edited: the world stays)");
+    if (session.pending_boids != session.live().boids) {
+        const Params next = session.withPendingCount();
+        const double pairs = candidatePairsPerStep(next);
+        if (pairs > kMaxCandidatePairs)
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "too slow: %s", describeCost(pairs).c_str());
+        else
+            ImGui::TextDisabled("Apply: %u boids in a %.4g-unit world", next.boids, double(next.world_size));
+    }
     ImGui::Text("step %llu", static_cast<unsigned long long>(session.steps()));
 }
 
@@ -213,11 +226,21 @@ void statsSection(const FrameStats& stats) {
         total += ms;
     }
     if (!stats.pass_ms.empty()) ImGui::Text("  %-8s %7.3f ms per step (GPU)", "total", total);
-    ImGui::Text("mean neighbours %.2f, polarization %.3f", stats.mean_neighbours, stats.polarization);
-    const auto& pol = stats.polarization_history;
-    ImGui::PlotLines("polarization", pol.data(), pol.size(), pol.offset(), nullptr, 0.0f, 1.0f, ImVec2(0, 50));
-    const auto& nb = stats.neighbours_history;
-    ImGui::PlotLines("neighbours", nb.data(), nb.size(), nb.offset(), nullptr, 0.0f, FLT_MAX, ImVec2(0, 50));
+    const OrderParams& o = stats.order;
+    ImGui::Text("%u groups (largest %.0f%%, grouped %.0f%%)", o.groups, 100.0 * o.largest_group_share, 100.0 * o.grouped_share);
+    auto plot = [](const char* label, const Series& s, float lo, float hi, const char* format, double now) {
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, format, now);
+        ImGui::PlotLines(label, s.data(), s.plotCount(), s.offset(), overlay, lo, hi, ImVec2(0, 40));
+    };
+    plot("polarization", stats.polarization_history, 0.0f, 1.0f, "%.3f", o.polarization);
+    plot("within groups", stats.group_polarization_history, 0.0f, 1.0f, "%.3f", o.group_polarization);
+    plot("milling", stats.milling_history, 0.0f, 1.0f, "%.3f", o.milling);
+    plot("groups", stats.groups_history, 0.0f, FLT_MAX, "%.0f", o.groups);
+    plot("nearest (median)", stats.nn_history, 0.0f, FLT_MAX, "%.3g units", o.nn_median);
+    plot("neighbours", stats.neighbours_history, 0.0f, FLT_MAX, "%.2f", o.mean_neighbours);
+    plot("speed", stats.speed_history, 0.0f, FLT_MAX, "%.3g units/s", o.mean_speed);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("order parameters: see docs/model.md; --stats-out writes them to a CSV");
 }
 
 void selectionSection(const PanelState& state, const Params& p) {
@@ -247,10 +270,28 @@ void keysSection() {
 
 }  // namespace
 
+void FrameStats::push(const OrderParams& o) {
+    order = o;
+    polarization_history.push(float(o.polarization));
+    group_polarization_history.push(float(o.group_polarization));
+    milling_history.push(float(o.milling));
+    groups_history.push(float(o.groups));
+    nn_history.push(float(o.nn_median));
+    neighbours_history.push(float(o.mean_neighbours));
+    speed_history.push(float(o.mean_speed));
+}
+
+void FrameStats::clearHistory() {
+    order = OrderParams{};
+    for (Series* s : {&polarization_history, &group_polarization_history, &milling_history, &groups_history, &nn_history,
+                      &neighbours_history, &speed_history})
+        s->clear();
+}
+
 const char* paramGroup(const char* key) {
     const std::string k = key;
     if (k.starts_with("species")) return "Species";
-    if (k.starts_with("wind.") || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
+    if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
     if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.")) return "Rules";

@@ -3,6 +3,7 @@
 // the selected boid. Drawing only: what it changes goes through ui::Session.
 #pragma once
 
+#include "model/order_params.hpp"
 #include "render/flock_renderer.hpp"
 #include "ui/series.hpp"
 #include "ui/session.hpp"
@@ -19,8 +20,11 @@ struct FrameStats {
     std::string backend;
     double fps = 0, steps_per_s = 0;
     std::vector<std::pair<std::string, double>> pass_ms;  // GPU ms per step, by pass
-    float mean_neighbours = 0, polarization = 0;
-    Series polarization_history, neighbours_history;
+    OrderParams order;  // the last sample (twice a second)
+    Series polarization_history, group_polarization_history, milling_history, groups_history, nn_history,
+        neighbours_history, speed_history;
+    void push(const OrderParams& o);
+    void clearHistory();  // a new flock: the plots start again
 };
 
 struct PanelState {

@@ -20,6 +20,11 @@ public:
     int offset() const { return count_ < values_.size() ? 0 : int(next_); }
     std::size_t count() const { return count_; }
     float latest() const { return count_ ? values_[(next_ + values_.size() - 1) % values_.size()] : 0.0f; }
+    // For ImGui::PlotLines: only the values sampled so far (no padding).
+    int plotCount() const { return int(count_); }
+    void clear() {
+        next_ = count_ = 0;
+    }
 
 private:
     std::vector<float> values_;

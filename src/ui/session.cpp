@@ -3,11 +3,13 @@
 
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
+#include "model/density.hpp"
 #include "model/param_table.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <utility>
 
@@ -48,6 +50,11 @@ bool Session::commitEdits() {
         say("not applied: " + describe(problems), true);
         return false;
     }
+    if (const double pairs = candidatePairsPerStep(candidate); pairs > kMaxCandidatePairs) {
+        say("not applied: " + describeCost(pairs) + "; a step would take far too long", true);
+        return false;
+    }
+    if (candidate.world_size != live_.world_size) world_set = true;  // the user's world wins from now on
     if (candidate.dims != live_.dims || candidate.species_count != live_.species_count) {
         candidate.seed = edit_.seed;
         respawn(candidate);
@@ -60,12 +67,22 @@ bool Session::commitEdits() {
     return true;
 }
 
-bool Session::applyBoidCount() {
+Params Session::withPendingCount() const {
     Params p = live_;
+    if (keep_density && !world_set && pending_boids != live_.boids) p = keepDensity(live_, pending_boids, live_.dims).params;
     p.boids = pending_boids;
     p.seed = edit_.seed;
+    return p;
+}
+
+bool Session::applyBoidCount() {
+    const Params p = withPendingCount();
     if (auto problems = validate(p); !problems.empty()) {
         say("boids not applied: " + describe(problems), true);
+        return false;
+    }
+    if (const double pairs = candidatePairsPerStep(p); pairs > kMaxCandidatePairs) {
+        say("boids not applied: " + describeCost(pairs) + "; lower the count or the radii", true);
         return false;
     }
     if (check_) {
@@ -76,7 +93,9 @@ bool Session::applyBoidCount() {
         }
     }
     respawn(p);
-    say(std::to_string(p.boids) + " boids", false);
+    char text[96];
+    std::snprintf(text, sizeof text, "%u boids in a %.4g-unit world", p.boids, double(p.world_size));
+    say(text, false);
     return true;
 }
 
@@ -92,8 +111,9 @@ void Session::newSeed() {
     reset();
 }
 
-int Session::advance() {
-    const int n = running ? std::clamp(steps_per_frame, 1, 64) : (step_requested_ ? 1 : 0);
+int Session::advance(double seconds_per_step) {
+    int n = running ? std::clamp(steps_per_frame, 1, 64) : (step_requested_ ? 1 : 0);
+    if (n > 1 && seconds_per_step > 0.0) n = std::clamp(int(kFrameBudget / seconds_per_step), 1, n);
     step_requested_ = false;
     if (n > 0) {
         sim_.step(n);
@@ -113,6 +133,7 @@ bool Session::loadPreset(const std::string& name_or_path) {
             }
         }
         respawn(p);
+        world_set = false;
         say("loaded " + path, false);
         return true;
     } catch (const std::exception& e) {

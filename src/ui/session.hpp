@@ -34,6 +34,12 @@ public:
 
     // Boid count typed in the panel, applied (reallocating and respawning) by applyBoidCount().
     std::uint32_t pending_boids = 0;
+    // Apply keeps the density: the world grows or shrinks with the count (model/density.hpp),
+    // unless world_size was set by the user (world_set, also set by a panel edit of it).
+    bool keep_density = true;
+    bool world_set = false;
+    // The parameters Apply would run with pending_boids.
+    Params withPendingCount() const;
     bool applyBoidCount();
 
     void reset();    // respawn from the edited seed
@@ -41,8 +47,11 @@ public:
     bool running = true;
     int steps_per_frame = 1;  // [1, 64]
     void requestStep() { step_requested_ = true; }
-    // Steps for this frame: steps_per_frame when running, 1 after requestStep(), else 0.
-    int advance();
+    // Steps for this frame: steps_per_frame when running, 1 after requestStep(), else 0. Given
+    // the seconds a step has been taking, no more than fit in kFrameBudget (at least one), so the
+    // window keeps answering keys and the close button however slow a step is.
+    int advance(double seconds_per_step = 0.0);
+    static constexpr double kFrameBudget = 0.25;  // s of stepping per frame
     std::uint64_t steps() const { return steps_; }
 
     // A built-in preset NAME or a .json path: replaces every parameter and respawns.

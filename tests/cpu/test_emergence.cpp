@@ -1,6 +1,7 @@
 // Emergence: from a random start with the default preset, alignment makes the flock polarized;
 // without alignment it stays disordered.
 #include "cpu/cpu_simulation.hpp"
+#include "model/density.hpp"
 #include "model/flock_stats.hpp"
 #include "model/spawn.hpp"
 
@@ -10,8 +11,9 @@ using namespace murmur;
 
 namespace {
 double polarizationAfter(float alignment_weight, int steps) {
-    Params p;  // the default preset (tests/test_io checks presets/default.json equals Params{})
-    p.boids = 500;
+    // The default preset (tests/test_io checks presets/default.json equals Params{}) at its
+    // density with 500 boids.
+    Params p = keepDensity(Params{}, 500, 2).params;
     p.alignment.weight = alignment_weight;
     CpuSimulation sim;
     sim.upload(spawn(p), p);

@@ -212,6 +212,6 @@ TEST(Influences, PresetsCarryObstaclesAndRejectBadOnes) {
         FAIL() << "a radius over half the world is accepted";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("obstacles[0].radius"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("(0, 100]"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("(0, 150]"), std::string::npos) << e.what();
     }
 }

@@ -77,8 +77,8 @@ TEST(StateCsv, BadFilesNameLineAndProblem) {
     EXPECT_NE(csvError(kHeader + "0,0,1,1,0,0,0,0\n0,0,2,2,0,0,0,0\n").find("f.csv:3: duplicate id 0 (first on line 2)"),
               std::string::npos);
     EXPECT_NE(csvError(kHeader + "0,0,1,1,0,0,0,0\n5,0,2,2,0,0,0,0\n").find("id 5 is out of range [0, 1]"), std::string::npos);
-    // World 200: allowed positions [-200, 400].
-    EXPECT_NE(csvError(kHeader + "0,0,1000,1,0,0,0,0\n").find("x = 1000 is far outside the world [0, 200); allowed range [-200, 400]"),
+    // World 300: allowed positions [-300, 600].
+    EXPECT_NE(csvError(kHeader + "0,0,1000,1,0,0,0,0\n").find("x = 1000 is far outside the world [0, 300); allowed range [-300, 600]"),
               std::string::npos);
     EXPECT_NE(csvError(kHeader + "0,0,1,1,3,0,0,0\n").find("must be 0 when dims is 2"), std::string::npos);
     EXPECT_NE(csvError(kHeader + "0,1,1,1,0,0,0,0\n").find("species: 1 is out of range [0, 0] (species_count 1)"), std::string::npos);

@@ -32,6 +32,11 @@ public:
     void step(int steps) override { stepped += steps; }
     Flock download() override { return Flock(count); }
     std::vector<std::uint32_t> neighbourCounts() override { return std::vector<std::uint32_t>(count, 0u); }
+    OrderParams measure() override {
+        OrderParams o;
+        o.boids = std::uint32_t(count);
+        return o;
+    }
     std::string name() const override { return "spy"; }
     int uploads = 0, set_params = 0, stepped = 0;
     std::size_t count = 0;
@@ -108,13 +113,19 @@ TEST(Session, ResetNewSeedAndStepping) {
     EXPECT_EQ(s.advance(), 1);
     s.steps_per_frame = 4;
     EXPECT_EQ(s.advance(), 4);
-    EXPECT_EQ(sim.stepped, 5);
+    // Slow steps: only what fits in a quarter of a second, at least one.
+    s.steps_per_frame = 64;
+    EXPECT_EQ(s.advance(0.1), 2);
+    EXPECT_EQ(s.advance(3.0), 1);
+    EXPECT_EQ(s.advance(0.001), 64);
+    s.steps_per_frame = 4;
+    EXPECT_EQ(sim.stepped, 5 + 2 + 1 + 64);
     s.running = false;
     EXPECT_EQ(s.advance(), 0);
     s.requestStep();
     EXPECT_EQ(s.advance(), 1);
     EXPECT_EQ(s.advance(), 0) << "a single step is taken once";
-    EXPECT_EQ(s.steps(), 6u);
+    EXPECT_EQ(s.steps(), 73u);
     const std::uint64_t seed = s.live().seed;
     s.newSeed();
     EXPECT_NE(s.live().seed, seed);
@@ -186,4 +197,50 @@ TEST(Panel, EveryParameterHasASection) {
     EXPECT_STREQ(ui::paramGroup("perch.ground"), "Influences");
     EXPECT_STREQ(ui::paramGroup("dc.far_factor"), "Rules");
     EXPECT_STREQ(ui::paramGroup("species2.chase"), "Species");
+}
+
+TEST(Session, ApplyKeepsTheDensityUnlessTheWorldWasSet) {
+    SpySimulation sim;
+    Session s(sim, small());  // 50 boids in the default 300-unit world
+    s.pending_boids = 200;     // 4x the boids: twice the edge
+    EXPECT_TRUE(s.applyBoidCount());
+    EXPECT_NEAR(s.live().world_size, 600.0f, 1e-3f);
+    EXPECT_EQ(sim.count, 200u);
+    EXPECT_NE(s.message().find("600-unit world"), std::string::npos) << s.message();
+    s.keep_density = false;  // unticked: the world stays
+    s.pending_boids = 800;
+    EXPECT_TRUE(s.applyBoidCount());
+    EXPECT_NEAR(s.live().world_size, 600.0f, 1e-3f);
+    s.keep_density = true;
+    s.edit().world_size = 500.0f;  // the user's world wins from now on
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_TRUE(s.world_set);
+    s.pending_boids = 3200;
+    EXPECT_NEAR(s.withPendingCount().world_size, 500.0f, 1e-3f);
+    EXPECT_TRUE(s.applyBoidCount());
+    EXPECT_NEAR(s.live().world_size, 500.0f, 1e-3f);
+}
+
+TEST(Session, AStepTooExpensiveIsRefusedBeforeItRuns) {
+    SpySimulation sim;
+    Params p = small();
+    p.boids = 40000;  // 300-unit world, cells of 10: 900 cells, 9 searched
+    Session s(sim, p);
+    // 40000 boids, alignment radius 150 -> 2 x 2 cells, all searched: 1.6e9 candidate pairs.
+    s.edit().alignment.radius = 150.0f;
+    EXPECT_FALSE(s.commitEdits());
+    EXPECT_TRUE(s.messageIsError());
+    EXPECT_NE(s.message().find("candidate pairs per step"), std::string::npos) << s.message();
+    EXPECT_EQ(s.live().alignment.radius, 10.0f);
+    EXPECT_EQ(sim.set_params, 0);
+    // Ten times the boids in the same world: 1.6e11 x 9 / 900 = 1.6e9 pairs.
+    s.edit().alignment.radius = 10.0f;
+    s.keep_density = false;
+    s.pending_boids = 400000;
+    const int uploads = sim.uploads;
+    EXPECT_FALSE(s.applyBoidCount());
+    EXPECT_NE(s.message().find("candidate pairs per step"), std::string::npos) << s.message();
+    EXPECT_EQ(sim.uploads, uploads);
+    s.keep_density = true;  // at the preset's density the same count is cheap
+    EXPECT_TRUE(s.applyBoidCount());
 }

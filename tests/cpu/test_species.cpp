@@ -110,7 +110,7 @@ TEST(Species, EachSpeciesIsValidatedWithItsKey) {
     Params p;
     p.species_count = 2;
     p.other_species[0].min_speed = 50.0f;  // above its max_speed 10
-    p.roles[1].flee.radius = 150.0f;       // above half the 200-unit world in wrap mode
+    p.roles[1].flee.radius = 200.0f;       // above half the 300-unit world in wrap mode
     const std::string all = describe(validate(p));
     EXPECT_NE(all.find("species1.min_speed"), std::string::npos) << all;
     EXPECT_NE(all.find("species1.flee.radius"), std::string::npos) << all;

@@ -13,9 +13,12 @@
 
 namespace murmur::test {
 
-// 2D, wrap, 100 units, full field of view, no rule active: tests switch on what they test.
+// 2D, wrap, 100 units, full field of view, no rule active, no wander, Reynolds' steering style: tests
+// switch on what they test.
 inline Params quietParams() {
     Params p;
+    p.style = Style::Steering;
+    p.wander = 0.0f;
     p.dims = 2;
     p.world_size = 100.0f;
     p.bounds = Bounds::Wrap;

@@ -190,7 +190,7 @@ TEST(RendererDefaults, SoftwareRenderersGetFewerBoidsAtTheSameDensity) {
     EXPECT_TRUE(isSoftwareRenderer("llvmpipe (LLVM 15.0.6, 256 bits)"));
     EXPECT_TRUE(isSoftwareRenderer("SwiftShader Device (Subzero)"));
     EXPECT_FALSE(isSoftwareRenderer("NVIDIA H100 80GB HBM3/PCIe/SSE2"));
-    Params p;  // 2000 boids in 200 units (2D)
+    Params p;  // 2000 boids in 300 units (2D)
     std::string why;
     const Params soft = rendererDefaults(p, true, 100000000, why);
     EXPECT_EQ(soft.boids, kSoftwareDefaultBoids);
@@ -202,7 +202,8 @@ TEST(RendererDefaults, SoftwareRenderersGetFewerBoidsAtTheSameDensity) {
     EXPECT_EQ(rendererDefaults(p, false, 300000, why).boids, 300000u);
     EXPECT_NE(why.find("capped"), std::string::npos);
     p.dims = 3;
+    p.world_size = 60.0f;
     const Params hard3 = rendererDefaults(p, false, 100000000, why);
-    EXPECT_NEAR(hard3.boids / std::pow(double(hard3.world_size), 3.0), p.boids / std::pow(200.0, 3.0), 1e-4 * p.boids / std::pow(200.0, 3.0));
+    EXPECT_NEAR(hard3.boids / std::pow(double(hard3.world_size), 3.0), p.boids / std::pow(60.0, 3.0), 1e-4 * p.boids / std::pow(60.0, 3.0));
     EXPECT_TRUE(validate(hard3).empty());
 }

@@ -1,0 +1,78 @@
+#version 430
+// Order parameters on the GPU (measureFlock in src/cpu/order_params.cpp is the reference): per
+// boid its unit velocity, speed, neighbour count and nearest-neighbour distance within
+// u_nn_radius over the cells around it, summed per work group in shared memory; one pair of
+// vec4 partial sums per group goes out (gpu/flock_measure.cpp adds them up), plus a histogram of
+// the nearest-neighbour distances. Reads the sorted copy the binning passes just wrote.
+#include "common.glsl"
+
+layout(local_size_x = STEP_GROUP_SIZE) in;
+layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { vec4 sorted_pos[]; };
+layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { vec4 sorted_vel[]; };
+layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
+layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
+layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
+layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
+layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
+
+uniform float u_nn_radius;
+
+shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
+shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
+shared uint s_histogram[NN_BINS + 1];
+
+// Distance to the nearest other boid within u_nn_radius, or u_nn_radius when there is none.
+float nearestNeighbour(uint i, vec3 p) {
+    float best = u_nn_radius * u_nn_radius;
+    uvec3 c = cellOf(p);
+    uint xs[3], ys[3], zs[3];
+    int nx = neighbourCells(c.x, P.cells.x, xs);
+    int ny = neighbourCells(c.y, P.cells.y, ys);
+    int nz = DIMS == 3 ? neighbourCells(c.z, P.cells.z, zs) : 1;
+    if (DIMS != 3) zs[0] = 0u;
+    for (int iz = 0; iz < nz; ++iz)
+        for (int iy = 0; iy < ny; ++iy)
+            for (int ix = 0; ix < nx; ++ix) {
+                uint cell = (zs[iz] * P.cells.y + ys[iy]) * P.cells.x + xs[ix];
+                uint end = cell_start[cell] + cell_count[cell];
+                for (uint j = cell_start[cell]; j < end; ++j) {
+                    if (j == i) continue;
+                    vec3 d = offsetBetween(p, sorted_pos[j].xyz);
+                    best = min(best, dot(d, d));
+                }
+            }
+    return sqrt(best);
+}
+
+void main() {
+    uint lid = gl_LocalInvocationID.x;
+    if (lid <= uint(NN_BINS)) s_histogram[lid] = 0u;
+    barrier();
+    uint i = flatIndex(STEP_GROUP_SIZE);
+    vec4 heading = vec4(0.0), other = vec4(0.0);
+    if (i < P.counts.x) {
+        vec3 v = sorted_vel[i].xyz;
+        float speed = length(v);
+        if (speed > 0.0) heading = vec4(v / speed, 1.0);
+        float nn = u_nn_radius > 0.0 ? nearestNeighbour(i, sorted_pos[i].xyz) : 0.0;
+        uint bin = nn < u_nn_radius ? min(uint(nn / u_nn_radius * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS);
+        if (u_nn_radius > 0.0) atomicAdd(s_histogram[bin], 1u);
+        other = vec4(speed, nn, float(neighbours[i]), 0.0);
+    }
+    s_heading[lid] = heading;
+    s_other[lid] = other;
+    barrier();
+    for (uint stride = STEP_GROUP_SIZE / 2u; stride > 0u; stride >>= 1u) {
+        if (lid < stride) {
+            s_heading[lid] += s_heading[lid + stride];
+            s_other[lid] += s_other[lid + stride];
+        }
+        barrier();
+    }
+    uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (lid == 0u) {
+        sums[2u * group] = s_heading[0];
+        sums[2u * group + 1u] = s_other[0];
+    }
+    if (lid <= uint(NN_BINS) && s_histogram[lid] > 0u) atomicAdd(histogram[lid], s_histogram[lid]);
+}

@@ -1,0 +1,52 @@
+// Order parameters: how a flock flies, as numbers (docs/model.md, "Order parameters"). Both
+// backends report the same set: the CPU reference computes them plainly (cpu/order_params.hpp),
+// the GPU pipeline by reductions on the device (gpu/flock_measure.hpp).
+#pragma once
+
+#include "model/params.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+// Bins of the nearest-neighbour histogram over [0, nn_radius); one more bin holds the boids with
+// no other boid within nn_radius.
+inline constexpr std::uint32_t kNnBins = 32;
+// A group is a connected component of at least this many boids (smaller ones are stragglers).
+inline constexpr std::uint32_t kMinGroupSize = 5;
+
+// The radii the measures use, from the flock's parameters.
+struct MeasureRadii {
+    float nn = 0.0f;     // nearest-neighbour search: the largest rule radius of species 0
+    float group = 0.0f;  // boids closer than this are linked into one group: the alignment radius
+};
+MeasureRadii measureRadiiOf(const Params& p);
+
+struct OrderParams {
+    std::uint32_t boids = 0;
+    double polarization = 0.0;        // |mean of unit velocities| over moving boids, in [0, 1]
+    double mean_speed = 0.0;          // units/s
+    double mean_neighbours = 0.0;     // as counted in the last step (0 before the first)
+    double nn_mean = 0.0;             // mean nearest-neighbour distance, a boid with none within nn counts as nn
+    double nn_median = 0.0;           // from the histogram, interpolated within its bin
+    std::array<std::uint32_t, kNnBins + 1> nn_histogram{};  // last bin: none within the radius
+    float nn_radius = 0.0f;
+    // Groups: connected components at the group radius (wrap-aware) of >= kMinGroupSize boids.
+    std::uint32_t groups = 0;
+    double largest_group_share = 0.0;  // the largest group's boids / all boids
+    double grouped_share = 0.0;        // boids in some group / all boids
+    double group_polarization = 0.0;   // per group |mean unit velocity|, weighted by group size
+    double milling = 0.0;              // per group |mean of r̂ × v̂| about its centre, weighted by size
+};
+
+// The median of a nearest-neighbour histogram over [0, radius) (last bin: at the radius).
+double histogramMedian(const std::array<std::uint32_t, kNnBins + 1>& histogram, float radius);
+
+// CSV: the column names after "step,time", and one row's values in the same order.
+std::string orderParamsHeader();
+std::string orderParamsRow(const OrderParams& o);
+
+}  // namespace murmur

@@ -1,0 +1,127 @@
+// Density is the invariant: a new count or dims resizes the world (model/density.hpp), on the
+// command line as in the panel (the panel's half is in test_session.cpp).
+#include "app/cli.hpp"
+#include "io/state_csv.hpp"
+#include "model/density.hpp"
+#include "model/spawn.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+using namespace murmur;
+
+namespace {
+
+Params preset2d() {
+    Params p;
+    p.dims = 2;
+    p.world_size = 200.0f;
+    p.boids = 2000;
+    p.separation = {4.0f, 1.0f};
+    p.alignment = {10.0f, 1.0f};
+    p.cohesion = {10.0f, 1.0f};
+    p.margin = 10.0f;
+    return p;
+}
+
+std::string runCliOut(std::vector<std::string> args, int& code) {
+    args.insert(args.begin(), "murmur");
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    code = runCli(int(argv.size()), argv.data(), out, err);
+    return out.str() + err.str();
+}
+
+}  // namespace
+
+TEST(Density, FourTimesTheBoidsInTwiceTheWorldIn2D) {
+    // 2000 -> 8000 boids: L x (8000/2000)^(1/2) = 400; everything placed in the world scales by 2,
+    // radii stay.
+    Params p = preset2d();
+    p.attractor.at = {50.0f, 60.0f, 0.0f};
+    p.obstacles = {Obstacle{{100.0f, 20.0f, 0.0f}, 7.0f}};
+    p.perch_ground = 5.0f;
+    const Rescaled r = keepDensity(p, 8000, 2);
+    EXPECT_TRUE(r.kept);
+    EXPECT_NEAR(r.params.world_size, 400.0f, 1e-3f);
+    EXPECT_NEAR(r.params.margin, 20.0f, 1e-4f);
+    EXPECT_NEAR(r.params.attractor.at.x, 100.0f, 1e-4f);
+    EXPECT_NEAR(r.params.attractor.at.y, 120.0f, 1e-4f);
+    EXPECT_NEAR(r.params.obstacles[0].at.x, 200.0f, 1e-3f);
+    EXPECT_EQ(r.params.obstacles[0].radius, 7.0f);
+    EXPECT_NEAR(r.params.perch_ground, 10.0f, 1e-5f);
+    EXPECT_EQ(r.params.separation.radius, 4.0f);
+    EXPECT_EQ(r.params.boids, 8000u);
+    EXPECT_NE(r.summary.find("400-unit"), std::string::npos) << r.summary;
+}
+
+TEST(Density, EightTimesTheBoidsInTwiceTheCube) {
+    Params p = preset2d();
+    p.dims = 3;
+    p.world_size = 60.0f;
+    p.boids = 5000;
+    EXPECT_NEAR(keepDensity(p, 40000, 3).params.world_size, 120.0f, 1e-3f);
+}
+
+TEST(Density, ADimsChangeKeepsTheExpectedNeighbourCount) {
+    // 2D: 2000 x pi 10^2 / 200^2 = 15.708 boids within the largest radius (10). In 3D the same count
+    // needs 2000 x (4/3) pi 10^3 / L^3 = 15.708 -> L^3 = 2000 x 4188.79 / 15.708 = 533333 -> L = 81.10.
+    const Params p3 = keepDensity(preset2d(), 2000, 3).params;
+    EXPECT_EQ(p3.dims, 3);
+    EXPECT_NEAR(p3.world_size, std::cbrt(2000.0 * (4.0 / 3.0) * M_PI * 1000.0 / (2000.0 * M_PI * 100.0 / 40000.0)), 1e-2);
+    EXPECT_NEAR(p3.world_size, 81.10f, 0.01f);
+}
+
+TEST(Density, TooFewBoidsForTheRadiiHoldTheSmallestWorld) {
+    // 5 boids would want 200 x sqrt(5/2000) = 10 units, less than twice the largest radius (20).
+    const Rescaled r = keepDensity(preset2d(), 5, 2);
+    EXPECT_FALSE(r.kept);
+    EXPECT_EQ(r.params.world_size, 20.0f);
+    EXPECT_NE(r.summary.find("denser than the preset"), std::string::npos);
+}
+
+TEST(Density, CandidatePairsFollowTheGrid) {
+    // 200 units / cells of >= 10 units -> 19 x 19 = 361 cells; each boid searches 9 of them:
+    // 2000^2 x 9 / 361 = 99723 pairs.
+    EXPECT_NEAR(candidatePairsPerStep(preset2d()), 2000.0 * 2000.0 * 9.0 / 361.0, 1e-6);
+    Params huge = preset2d();
+    huge.boids = 300000;  // the world kept: 9e10 x 9 / 361 = 2.2e9
+    EXPECT_GT(candidatePairsPerStep(huge), kMaxCandidatePairs);
+    EXPECT_LT(candidatePairsPerStep(keepDensity(preset2d(), 300000, 2).params), 2e7);
+}
+
+TEST(Density, TheCommandLineKeepsThePresetsDensity) {
+    // default preset: 2000 boids in 300 units -> 8000 boids in 600 units.
+    int code = 0;
+    std::string out = runCliOut({"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--boids", "8000"}, code);
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_NE(out.find("8000 boids in a 600-unit world"), std::string::npos) << out;
+    // An explicit world wins.
+    out = runCliOut({"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--boids", "8000", "--set",
+                     "world_size=350"},
+                    code);
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_EQ(out.find("density of the preset kept"), std::string::npos) << out;
+}
+
+TEST(Density, ImportKeepsTheFilesBoidsAndThePresetsWorld) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("murmur_density_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    Params p;
+    p.boids = 100;
+    p.world_size = 300.0f;
+    const std::string in = (dir / "in.csv").string(), out_csv = (dir / "out.csv").string();
+    writeStateCsv(in, spawn(p));
+    int code = 0;
+    const std::string out =
+        runCliOut({"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--import", in, "--export", out_csv}, code);
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_EQ(out.find("density of the preset kept"), std::string::npos) << out;
+    EXPECT_NE(out.find("100 boids"), std::string::npos) << out;
+    fs::remove_all(dir);
+}

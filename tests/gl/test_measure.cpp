@@ -1,0 +1,103 @@
+// The GPU's order parameters (reductions in flock_measure.comp) against the CPU reference's
+// plain ones (cpu/order_params.cpp) on the same states: random and flown flocks, 2D and 3D,
+// wrap and soft bounds.
+#include "cpu/cpu_simulation.hpp"
+#include "cpu/order_params.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "model/spawn.hpp"
+
+#include "gl_env.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace murmur;
+
+namespace {
+
+// Tolerances: sums of up to 10^4 floats per work group, finished in double: relative 1e-5 on
+// means; a nearest distance within a float ulp of a bin edge may land in the next bin, so the
+// histogram may differ by a few boids and the median by a few hundredths of a bin.
+// group_tol: the group measures come from the same code; on the same state they are equal
+// (1e-12), on states a step of float noise apart within 1e-6.
+void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::string& what, double group_tol) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(gpu.boids, cpu.boids);
+    EXPECT_NEAR(gpu.polarization, cpu.polarization, 1e-5);
+    EXPECT_NEAR(gpu.mean_speed, cpu.mean_speed, 1e-5 * cpu.mean_speed);
+    EXPECT_NEAR(gpu.mean_neighbours, cpu.mean_neighbours, 1e-5 * cpu.mean_neighbours);
+    EXPECT_NEAR(gpu.nn_mean, cpu.nn_mean, 1e-5 * cpu.nn_mean);
+    const double bin = cpu.nn_radius / kNnBins;
+    EXPECT_NEAR(gpu.nn_median, cpu.nn_median, 0.05 * bin);
+    std::uint32_t moved = 0;
+    for (std::uint32_t b = 0; b <= kNnBins; ++b) moved += std::uint32_t(std::abs(int(gpu.nn_histogram[b]) - int(cpu.nn_histogram[b])));
+    EXPECT_LE(moved, 4u) << "boids in other bins";
+    // Groups: the same code on (nearly) the same state.
+    EXPECT_EQ(gpu.groups, cpu.groups);
+    EXPECT_NEAR(gpu.largest_group_share, cpu.largest_group_share, 0.0);
+    EXPECT_NEAR(gpu.group_polarization, cpu.group_polarization, group_tol);
+    EXPECT_NEAR(gpu.milling, cpu.milling, group_tol);
+}
+
+}  // namespace
+
+TEST(GpuMeasure, OrderParametersEqualTheCpuReference) {
+    MURMUR_REQUIRE_GL();
+    for (int dims : {2, 3})
+        for (Bounds bounds : {Bounds::Wrap, Bounds::Soft}) {
+            Params p;
+            p.dims = dims;
+            p.bounds = bounds;
+            p.boids = 2000;
+            p.world_size = dims == 2 ? 300.0f : 50.0f;
+            p.seed = 5;
+            const Flock start = spawn(p);
+            CpuSimulation cpu;
+            gpu::GpuSimulation gpu;
+            cpu.upload(start, p);
+            gpu.upload(start, p);
+            const std::string what = std::to_string(dims) + "D " + (bounds == Bounds::Wrap ? "wrap" : "soft");
+            cpu.step(1);
+            gpu.step(1);
+            const OrderParams c1 = cpu.measure();
+            EXPECT_GT(c1.mean_neighbours, 1.0) << what;
+            expectClose(gpu.measure(), c1, what + " after a step", 1e-6);
+            // A flown state (the CPU's, uploaded to the GPU): the same figures but the neighbour
+            // counts, which the GPU has not counted yet.
+            cpu.step(80);
+            gpu.upload(cpu.download(), p);
+            OrderParams g = gpu.measure(), c = cpu.measure();
+            EXPECT_EQ(g.mean_neighbours, 0.0);
+            g.mean_neighbours = c.mean_neighbours;
+            expectClose(g, c, what + " after 81 steps", 1e-12);
+        }
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
+    MURMUR_REQUIRE_GL();
+    // Two rows flying opposite ways (tests/cpu/test_order_params.cpp): polarization 0, a lattice
+    // spacing of 2 as every nearest distance, mean speed 4.
+    Params p;
+    p.world_size = 100.0f;
+    p.separation = {4.0f, 1.0f};
+    p.alignment = {10.0f, 1.0f};
+    p.cohesion = {10.0f, 1.0f};
+    Flock f;
+    for (int k = 0; k < 20; ++k) {
+        Boid b;
+        b.id = std::uint32_t(k);
+        b.p = {10.0f + 2.0f * float(k % 10), k < 10 ? 20.0f : 60.0f, 0.0f};
+        b.v = k < 10 ? glm::vec3(5, 0, 0) : glm::vec3(-3, 0, 0);
+        f.push_back(b);
+    }
+    gpu::GpuSimulation gpu;
+    gpu.upload(f, p);
+    const OrderParams o = gpu.measure();
+    EXPECT_NEAR(o.polarization, 0.0, 1e-6);
+    EXPECT_NEAR(o.mean_speed, 4.0, 1e-6);
+    EXPECT_NEAR(o.nn_mean, 2.0, 1e-5);
+    EXPECT_EQ(o.nn_histogram[6], 20u) << "2 / (10/32) = 6.4: bin 6";
+    EXPECT_EQ(o.groups, 2u);
+    EXPECT_NEAR(o.group_polarization, 1.0, 1e-9);
+    EXPECT_NO_GL_ERRORS();
+}
