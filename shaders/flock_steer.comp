@@ -216,8 +216,11 @@ vec3 wrapPosition(vec3 p) {
     return p;
 }
 
+// A slow step runs in slices (GpuSimulation::setInterrupt): the first work group of this one.
+uniform uint u_first_group;
+
 void main() {
-    uint i = flatIndex(STEP_GROUP_SIZE);
+    uint i = flatIndex(STEP_GROUP_SIZE) + u_first_group * uint(STEP_GROUP_SIZE);
     if (i >= P.counts.x) return;
     vec4 self_p = sorted_pos[i];
     vec4 self_v = sorted_vel[i];

@@ -20,6 +20,35 @@ grep -q "5 frames" "$tmp/out" || fail "window run did not stop after 5 frames"
 [ -s "$tmp/window.png" ] || fail "no window screenshot"
 [ "$fails" = 0 ] || cat "$tmp/out" "$tmp/err"
 
+# --stats-out from the window: a header and a row every 2 steps.
+xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 9 --boids 500 --width 480 --height 300 \
+    --stats-out "$tmp/w.csv" --stats-every 2 >"$tmp/out" 2>"$tmp/err"
+code=$?
+[ "$code" = 0 ] || fail "window run with --stats-out exited $code"
+head -1 "$tmp/w.csv" 2>/dev/null | grep -q "^step,time,boids,polarization" || fail "window --stats-out has no header"
+rows=$(($(wc -l <"$tmp/w.csv" 2>/dev/null || echo 0) - 1))
+[ "$rows" -ge 4 ] || fail "window --stats-out wrote $rows rows for 9 steps every 2"
+
+# Esc answers while steps are slow: 200,000 boids crowded into 200 units (about 1,400 neighbours
+# each, seconds per step on a software renderer). The window must close within 3 s of the key.
+if command -v xdotool >/dev/null; then
+    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+        "$1" --boids 200000 --set world_size=200 --width 480 --height 300 >"$2/slow.out" 2>&1 &
+        pid=$!
+        for i in $(seq 1 150); do wid=$(xdotool search --pid $pid 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.2; done
+        sleep 3
+        xdotool windowfocus --sync "$wid" 2>/dev/null; xdotool key Escape
+        start=$(date +%s%N)
+        for i in $(seq 1 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+        ms=$(( ($(date +%s%N) - start) / 1000000 ))
+        if kill -0 $pid 2>/dev/null; then kill $pid; echo "still running 10 s after Esc"; exit 1; fi
+        echo "closed ${ms} ms after Esc"; [ "$ms" -le 3000 ]' _ "$murmur" "$tmp" >"$tmp/esc" 2>&1 \
+        || { fail "Esc with slow steps: $(cat "$tmp/esc")"; cat "$tmp/slow.out"; }
+    cat "$tmp/esc"
+else
+    fail "xdotool not found (apt-get install xdotool)"
+fi
+
 # The other styles and features through the window: species and predators, decarpentier (3D,
 # wing beats, amortised steering), perching and obstacles.
 for args in "--preset predators --boids 400" "--preset decarpentier --boids 400" \

@@ -12,6 +12,7 @@
 #include "gl/gl.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
+#include "model/density.hpp"
 #include "model/flock_stats.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/screenshot.hpp"
@@ -131,6 +132,13 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
 
         Input input;
         glfwSetWindowUserPointer(window, &input);
+        if (gpu_sim)  // a step slow enough to be sliced still answers Esc and the close button
+            gpu_sim->setInterrupt([&] {
+                glfwPollEvents();
+                for (ui::Action a : input.actions)
+                    if (a == ui::Action::Quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
+                return glfwWindowShouldClose(window) != 0;
+            });
         glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) {
             if (!ImGui::GetIO().WantCaptureMouse) static_cast<Input*>(glfwGetWindowUserPointer(w))->scroll += dy;
         });
@@ -169,6 +177,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
         bool dragging = false;
 
         double seconds_per_step = 0.0;
+        double sample_every = 0.5;  // s between stats samples
         StatsLog log(opt.stats_out, opt.stats_every);
         std::uint64_t next_row = 0;  // --stats-out: the step of the next row
         while (!glfwWindowShouldClose(window)) {
@@ -274,13 +283,22 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
             ++frames_since;
             const auto now = std::chrono::steady_clock::now();
             const double since = std::chrono::duration<double>(now - last_sample).count();
-            if (since >= 0.5) {
+            if (since >= sample_every) {
                 stats.fps = frames_since / since;
                 stats.steps_per_s = double(steps_since) / since;
                 frames_since = 0;
                 steps_since = 0;
                 last_sample = now;
-                stats.push(sim->measure());
+                // Measuring is a neighbour search of its own: not while a step is that slow, and
+                // at most a tenth of the time.
+                const double pairs = candidatePairsPerStep(session.live());
+                stats.paused_why = pairs < kSlowStepPairs ? "" : describeCost(pairs);
+                if (stats.paused_why.empty()) {
+                    stats.push(sim->measure());
+                    stats.order_step = session.steps();
+                    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - now).count();
+                    sample_every = std::max(0.5, 10.0 * took);
+                }
                 stats.pass_ms.clear();
                 if (gpu_sim && gpu_sim->timer()) {
                     const auto ms = gpu_sim->timer()->meanMs();
@@ -320,7 +338,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
             }
         }
         out << "murmur: " << frames << " frames, " << session.steps() << " steps, " << session.live().boids << " boids\n";
-        out << describeOrder(session.steps(), sim->measure()) << "\n";
+        if (stats.order.boids > 0) out << describeOrder(stats.order_step, stats.order) << " (last sample)\n";
         if (log.enabled()) {
             log.write();
             out << "wrote " << log.path() << " (" << log.rows() << " rows)\n";

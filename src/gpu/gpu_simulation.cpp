@@ -4,10 +4,12 @@
 
 #include "cpu/order_params.hpp"
 #include "gpu/dispatch.hpp"
+#include "model/density.hpp"
 #include "model/rng.hpp"
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <cstddef>
 
 #include <cstring>
@@ -141,6 +143,7 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     steer_ = gl::Buffer(vec_bytes, steer.data());
     sorted_steer_ = gl::Buffer(vec_bytes);
     step_count_ = 0;
+    interrupted_ = false;
     applyParams(p);
 }
 
@@ -180,7 +183,7 @@ void GpuSimulation::bin() {
 }
 
 void GpuSimulation::step(int steps) {
-    if (n_ == 0) return;
+    if (n_ == 0 || interrupted_) return;
     for (int s = 0; s < steps; ++s) {
         if (params_.perching || params_.style == Style::Decarpentier || params_.wander > 0.0f) {
             // The step index (perch lengths, steering phases): 16 bytes up, nothing back.
@@ -191,13 +194,39 @@ void GpuSimulation::step(int steps) {
         if (timer_) timer_->begin();
         bin();
         programs_->steer.use();
-        dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
+        const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+        if (interrupt_ && candidatePairsPerStep(params_) >= slice_min_pairs_) {
+            if (!steerInSlices(groups)) return;
+        } else {
+            glUniform1ui(programs_->steer.uniform("u_first_group"), 0u);
+            dispatchGroups(groups);
+        }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         if (timer_) {
             timer_->mark(3);
             timer_->end();
         }
     }
+}
+
+void GpuSimulation::setInterrupt(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
+    interrupt_ = std::move(check);
+    slice_groups_ = std::max(1u, slice_groups);
+    slice_min_pairs_ = min_pairs;
+}
+
+bool GpuSimulation::steerInSlices(std::uint32_t groups) {
+    const GLint first = programs_->steer.uniform("u_first_group");
+    for (std::uint32_t done = 0; done < groups; done += slice_groups_) {
+        glUniform1ui(first, done);
+        dispatchGroups(std::min(slice_groups_, groups - done));
+        glFinish();
+        if (interrupt_()) {
+            interrupted_ = true;
+            return false;
+        }
+    }
+    return true;
 }
 
 Flock GpuSimulation::download() {

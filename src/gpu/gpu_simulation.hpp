@@ -8,9 +8,11 @@
 #include "gl/query.hpp"
 #include "gpu/grid_scan.hpp"
 #include "gpu/layout.hpp"
+#include "model/density.hpp"
 #include "model/grid_spec.hpp"
 #include "model/simulation.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -49,6 +51,14 @@ public:
     std::vector<std::uint32_t> neighbourCounts() override;
     OrderParams measure() override;
     std::string name() const override { return "gpu"; }
+
+    // Slow steps stay interruptible (the window's Esc and close button): with `check` set, a
+    // step whose estimated cost (candidatePairsPerStep) is at least `min_pairs` runs its steer
+    // pass in slices of `slice_groups` work groups, waiting for each and calling `check` between
+    // them. When it returns true the stepping stops there, the step unfinished: for quitting.
+    using Interrupt = std::function<bool()>;
+    void setInterrupt(Interrupt check, std::uint32_t slice_groups = 32, double min_pairs = kSlowStepPairs);
+    bool interrupted() const { return interrupted_; }
 
     // Rebuilds every program from `shaders`; on failure keeps the current programs and throws.
     void reloadShaders(gl::ShaderLibrary shaders);
@@ -103,6 +113,11 @@ private:
     gl::Buffer cell_count_, cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     gl::Buffer measure_sums_, measure_histogram_;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
+    Interrupt interrupt_;
+    std::uint32_t slice_groups_ = 32;
+    double slice_min_pairs_ = 1e8;
+    bool interrupted_ = false;
+    bool steerInSlices(std::uint32_t groups);  // false: interrupted
     std::unique_ptr<gl::PassTimer> timer_;
 };
 

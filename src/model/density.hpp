@@ -28,6 +28,9 @@ Rescaled keepDensity(const Params& from, std::uint32_t boids, int dims);
 double candidatePairsPerStep(const Params& p);
 // Above this a step is too slow for any GPU to stay interactive: the panel refuses the edit.
 inline constexpr double kMaxCandidatePairs = 1e9;
+// Above this a step takes long enough (about a second on a software renderer) that the window
+// slices it to stay responsive, and does not measure the flock (a neighbour search of its own).
+inline constexpr double kSlowStepPairs = 1e8;
 // "about 2.3e+09 candidate pairs per step (at most 1e+09)"
 std::string describeCost(double pairs);
 

@@ -226,6 +226,7 @@ void statsSection(const FrameStats& stats) {
         total += ms;
     }
     if (!stats.pass_ms.empty()) ImGui::Text("  %-8s %7.3f ms per step (GPU)", "total", total);
+    if (!stats.paused_why.empty()) ImGui::TextWrapped("order parameters paused: %s", stats.paused_why.c_str());
     const OrderParams& o = stats.order;
     ImGui::Text("%u groups (largest %.0f%%, grouped %.0f%%)", o.groups, 100.0 * o.largest_group_share, 100.0 * o.grouped_share);
     auto plot = [](const char* label, const Series& s, float lo, float hi, const char* format, double now) {

@@ -20,7 +20,9 @@ struct FrameStats {
     std::string backend;
     double fps = 0, steps_per_s = 0;
     std::vector<std::pair<std::string, double>> pass_ms;  // GPU ms per step, by pass
-    OrderParams order;  // the last sample (twice a second)
+    OrderParams order;  // the last sample (twice a second, or less often when measuring is slow)
+    std::uint64_t order_step = 0;
+    std::string paused_why;  // not sampled: the flock is too expensive to measure in the window
     Series polarization_history, group_polarization_history, milling_history, groups_history, nn_history,
         neighbours_history, speed_history;
     void push(const OrderParams& o);
