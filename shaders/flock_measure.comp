@@ -2,7 +2,7 @@
 // Order parameters on the GPU (measureFlock in src/cpu/order_params.cpp is the reference): per
 // boid its unit velocity, speed, neighbour count and nearest-neighbour distance within
 // u_nn_radius over the cells around it, summed per work group in shared memory; one pair of
-// vec4 partial sums per group goes out (gpu/flock_measure.cpp adds them up), plus a histogram of
+// vec4 partial sums per group goes out (GpuSimulation::measure adds them up), plus a histogram of
 // the nearest-neighbour distances. Reads the sorted copy the binning passes just wrote.
 #include "common.glsl"
 
@@ -21,8 +21,8 @@ shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
 shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
 shared uint s_histogram[NN_BINS + 1];
 
-// Distance to the nearest other boid within u_nn_radius, or u_nn_radius when there is none.
-float nearestNeighbour(uint i, vec3 p) {
+// Squared distance to the nearest other boid, or u_nn_radius^2 when none is nearer.
+float nearestNeighbour2(uint i, vec3 p) {
     float best = u_nn_radius * u_nn_radius;
     uvec3 c = cellOf(p);
     uint xs[3], ys[3], zs[3];
@@ -41,7 +41,7 @@ float nearestNeighbour(uint i, vec3 p) {
                     best = min(best, dot(d, d));
                 }
             }
-    return sqrt(best);
+    return best;
 }
 
 void main() {
@@ -54,9 +54,15 @@ void main() {
         vec3 v = sorted_vel[i].xyz;
         float speed = length(v);
         if (speed > 0.0) heading = vec4(v / speed, 1.0);
-        float nn = u_nn_radius > 0.0 ? nearestNeighbour(i, sorted_pos[i].xyz) : 0.0;
-        uint bin = nn < u_nn_radius ? min(uint(nn / u_nn_radius * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS);
-        if (u_nn_radius > 0.0) atomicAdd(s_histogram[bin], 1u);
+        // "None within the radius" decided on the squared distance, as the CPU does (a driver's
+        // sqrt need not be correctly rounded).
+        float r = u_nn_radius, nn = 0.0;
+        if (r > 0.0) {
+            float best = nearestNeighbour2(i, sorted_pos[i].xyz);
+            bool found = best < r * r;
+            nn = found ? sqrt(best) : r;
+            atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);
+        }
         other = vec4(speed, nn, float(neighbours[i]), 0.0);
     }
     s_heading[lid] = heading;
@@ -70,7 +76,7 @@ void main() {
         barrier();
     }
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    if (lid == 0u) {
+    if (lid == 0u && group * uint(STEP_GROUP_SIZE) < P.counts.x) {  // not the padding groups of a split dispatch
         sums[2u * group] = s_heading[0];
         sums[2u * group + 1u] = s_other[0];
     }

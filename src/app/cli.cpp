@@ -163,7 +163,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         if (dims) applySet("dims=" + *dims, p, "--dims");
         const bool world_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) { return s.starts_with("world_size="); });
         opt.world_size_set = world_set;
-        if ((boids || dims) && !world_set && (p.boids != before_count.boids || p.dims != before_count.dims)) {
+        if ((boids || dims) && !world_set && opt.import_path.empty() &&
+            (p.boids != before_count.boids || p.dims != before_count.dims)) {
             // Density is the invariant: the preset's world and count say how crowded the flock is.
             const Rescaled r = keepDensity(before_count, p.boids, p.dims);
             p = r.params;

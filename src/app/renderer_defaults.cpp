@@ -20,10 +20,13 @@ bool isSoftwareRenderer(const std::string& renderer) {
     return false;
 }
 
-Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why) {
+Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why, bool keep_world) {
     const std::uint64_t wanted = software ? kSoftwareDefaultBoids : kHardwareDefaultBoids;
     // Radii stay: the density, not the scale, sets the neighbours.
-    const Params out = keepDensity(p, std::uint32_t(std::min(wanted, max_boids)), p.dims).params;
+    const std::uint32_t boids = std::uint32_t(std::min(wanted, max_boids));
+    Params out = p;
+    out.boids = boids;
+    if (!keep_world) out = keepDensity(p, boids, p.dims).params;
     char text[256];
     std::snprintf(text, sizeof text, "%u boids in a %.0f-unit world (default for a %s renderer%s; --boids N to choose)",
                   out.boids, double(out.world_size), software ? "software" : "hardware",
@@ -32,11 +35,11 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
     return out;
 }
 
-Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out) {
+Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world) {
     std::string why;
     const bool gpu = backend == Backend::Gpu;
     const Params chosen = rendererDefaults(p, !gpu || isSoftwareRenderer(gl::rendererString()),
-                                           gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids, why);
+                                           gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids, why, keep_world);
     out << "murmur: " << why << (gpu ? "" : " [CPU reference]") << "\n";
     return chosen;
 }

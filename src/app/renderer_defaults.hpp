@@ -21,11 +21,12 @@ bool isSoftwareRenderer(const std::string& renderer);
 
 // p with boids = the default for this renderer (capped at max_boids) and world_size scaled by
 // (boids / p.boids)^(1/dims), within the parameter's range; `why` says what was chosen.
-Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why);
+// keep_world: the user chose world_size; it stays.
+Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why, bool keep_world = false);
 
 // rendererDefaults() for this run: the current context's renderer, capped by what the GPU holds
 // (GPU backend; needs a current context); the CPU reference gets the software count. Prints the
 // choice to out.
-Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out);
+Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world);
 
 }  // namespace murmur

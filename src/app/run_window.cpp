@@ -116,7 +116,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     int code = 0;
     {
         Params& p = opt.params;
-        if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out);
+        if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set);
         if (opt.backend == Backend::Gpu) {
             if (auto why = capacityProblem(p)) throw InputError("--boids: " + *why);
         }
@@ -271,7 +271,8 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
                 stats.clearHistory();
                 next_row = 0;
             }
-            if (log.enabled() && session.steps() >= next_row) {
+            const bool interrupted = gpu_sim && gpu_sim->interrupted();  // quitting mid-step: the state is half written
+            if (log.enabled() && session.steps() >= next_row && !interrupted && stats.paused_why.empty()) {
                 log.add(session.steps(), double(session.steps()) * session.live().dt, sim->measure());
                 next_row = (session.steps() / log.every() + 1) * log.every();
             }

@@ -223,6 +223,7 @@ bool GpuSimulation::steerInSlices(std::uint32_t groups) {
         glFinish();
         if (interrupt_()) {
             interrupted_ = true;
+            if (timer_) timer_->end();
             return false;
         }
     }

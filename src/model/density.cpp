@@ -17,41 +17,53 @@ void scaleVec(Vec3f& v, float s) { v = {v.x * s, v.y * s, v.z * s}; }
 
 }  // namespace
 
-Rescaled keepDensity(const Params& from, std::uint32_t boids, int dims) {
-    Rescaled out;
-    Params& p = out.params;
-    p = from;
-    p.boids = boids;
-    p.dims = dims;
-    if (boids == 0 || from.boids == 0) {
-        out.summary = std::to_string(boids) + " boids in a " + std::to_string(int(from.world_size)) + "-unit world";
-        return out;
+WorldSize worldForDensity(const DensityRef& ref, float rule_radius, float largest_radius, std::uint32_t boids, int dims) {
+    WorldSize w;
+    if (boids == 0 || ref.boids == 0) {
+        w.edge = ref.world_size;
+        return w;
     }
     // Expected neighbours within the largest rule radius r: boids * ball(r) / L^dims.
-    const double r = std::max(1e-3, double(from.rulesOf(0).ruleRadius()));
-    const double neighbours = double(from.boids) * ballVolume(r, from.dims) / std::pow(double(from.world_size), from.dims);
+    const double r = std::max(1e-3, double(rule_radius));
+    const double neighbours = double(ref.boids) * ballVolume(r, ref.dims) / std::pow(double(ref.world_size), ref.dims);
     double L = std::pow(double(boids) * ballVolume(r, dims) / neighbours, 1.0 / dims);
-    const double smallest = 2.0 * double(from.largestRadius());
-    if (L < smallest) {
-        L = smallest;
-        out.kept = false;
+    const double smallest = 2.0 * double(largest_radius), largest = kMaxWorldSize;
+    if (L < smallest || L > largest) {
+        L = std::clamp(L, smallest, largest);
+        w.kept = false;
     }
-    L = std::min(L, 1e6);
-    const float s = float(L / double(from.world_size));
-    p.world_size = float(L);
-    p.margin = std::min(from.margin * s, p.world_size / 2);
+    w.edge = float(L);
+    return w;
+}
+
+Params withWorld(const Params& from, float edge) {
+    Params p = from;
+    const float s = edge / from.world_size;
+    p.world_size = edge;
+    p.margin = std::min(from.margin * s, edge / 2);
     scaleVec(p.attractor.at, s);
     scaleVec(p.repeller.at, s);
     scaleVec(p.leader_at, s);
     for (Obstacle& o : p.obstacles) {
         scaleVec(o.at, s);
-        o.radius = std::min(o.radius, p.world_size / 2);
+        o.radius = std::min(o.radius, edge / 2);
     }
     p.perch_ground *= s;
     p.dc.height *= s;
+    return p;
+}
+
+Rescaled keepDensity(const Params& from, std::uint32_t boids, int dims) {
+    const DensityRef ref{from.boids, from.world_size, from.dims};
+    const WorldSize w = worldForDensity(ref, from.rulesOf(0).ruleRadius(), from.largestRadius(), boids, dims);
+    Rescaled out;
+    out.params = withWorld(from, w.edge);
+    out.params.boids = boids;
+    out.params.dims = dims;
+    out.kept = w.kept;
     char text[192];
-    std::snprintf(text, sizeof text, "%u boids in a %.4g-unit world (%s)", boids, L,
-                  out.kept ? "density of the preset kept" : "the smallest world its radii allow: denser than the preset");
+    std::snprintf(text, sizeof text, "%u boids in a %.4g-unit world (%s)", boids, double(w.edge),
+                  w.kept ? "density of the preset kept" : "the nearest world the ranges allow: not the preset's density");
     out.summary = text;
     return out;
 }

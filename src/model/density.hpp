@@ -12,9 +12,28 @@ namespace murmur {
 
 struct Rescaled {
     Params params;
-    bool kept = true;     // false: the world was held at its smallest (2 x the largest radius)
+    bool kept = true;     // false: the world was held within [2 x the largest radius, kMaxWorldSize]
     std::string summary;  // "20000 boids in a 632-unit world (density of the preset kept)"
 };
+
+// The largest world_size the parameter table allows.
+inline constexpr double kMaxWorldSize = 100000.0;
+
+// The density to keep: a count in a world of some dims (a preset's, or the user's last world).
+struct DensityRef {
+    std::uint32_t boids = 0;
+    float world_size = 0.0f;
+    int dims = 2;
+};
+struct WorldSize {
+    float edge = 0.0f;
+    bool kept = true;
+};
+// The world edge that gives `boids` in `dims` the expected neighbour count of `ref` within
+// rule_radius, held within [2 x largest_radius, kMaxWorldSize].
+WorldSize worldForDensity(const DensityRef& ref, float rule_radius, float largest_radius, std::uint32_t boids, int dims);
+// `from` in a world of edge `edge`: positions in the world and the margin scaled with it.
+Params withWorld(const Params& from, float edge);
 
 // `from` with `boids` boids in `dims` dimensions and the same expected neighbour count: with the
 // same dims the world edge scales by (boids / from.boids)^(1/dims); a dims change keeps

@@ -1,6 +1,6 @@
 // Order parameters: how a flock flies, as numbers (docs/model.md, "Order parameters"). Both
 // backends report the same set: the CPU reference computes them plainly (cpu/order_params.hpp),
-// the GPU pipeline by reductions on the device (gpu/flock_measure.hpp).
+// the GPU pipeline by reductions on the device (shaders/flock_measure.comp, GpuSimulation::measure).
 #pragma once
 
 #include "model/params.hpp"

@@ -24,6 +24,7 @@ Session::Session(Simulation& sim, const Params& params, CapacityCheck check, con
         sim_.upload(spawn(live_), live_);
     }
     pending_boids = live_.boids;
+    density = {live_.boids, live_.world_size, live_.dims};
 }
 
 void Session::say(std::string text, bool error) {
@@ -54,9 +55,13 @@ bool Session::commitEdits() {
         say("not applied: " + describeCost(pairs) + "; a step would take far too long", true);
         return false;
     }
-    if (candidate.world_size != live_.world_size) world_set = true;  // the user's world wins from now on
+    if (candidate.world_size != live_.world_size) {
+        world_set = true;  // the user's world wins from now on
+        density = {candidate.boids, candidate.world_size, candidate.dims};
+    }
     if (candidate.dims != live_.dims || candidate.species_count != live_.species_count) {
         candidate.seed = edit_.seed;
+        if (candidate.dims != live_.dims) density = {candidate.boids, candidate.world_size, candidate.dims};
         respawn(candidate);
         say(candidate.dims != live_.dims ? "dims changed: flock respawned" : "species count changed: flock respawned", false);
         return true;
@@ -69,7 +74,8 @@ bool Session::commitEdits() {
 
 Params Session::withPendingCount() const {
     Params p = live_;
-    if (keep_density && !world_set && pending_boids != live_.boids) p = keepDensity(live_, pending_boids, live_.dims).params;
+    if (keep_density && !world_set && pending_boids != live_.boids)
+        p = withWorld(live_, worldForDensity(density, live_.rulesOf(0).ruleRadius(), live_.largestRadius(), pending_boids, live_.dims).edge);
     p.boids = pending_boids;
     p.seed = edit_.seed;
     return p;
@@ -113,7 +119,7 @@ void Session::newSeed() {
 
 int Session::advance(double seconds_per_step) {
     int n = running ? std::clamp(steps_per_frame, 1, 64) : (step_requested_ ? 1 : 0);
-    if (n > 1 && seconds_per_step > 0.0) n = std::clamp(int(kFrameBudget / seconds_per_step), 1, n);
+    if (n > 1 && seconds_per_step > 0.0) n = int(std::clamp(kFrameBudget / seconds_per_step, 1.0, double(n)));
     step_requested_ = false;
     if (n > 0) {
         sim_.step(n);
@@ -134,6 +140,7 @@ bool Session::loadPreset(const std::string& name_or_path) {
         }
         respawn(p);
         world_set = false;
+        density = {p.boids, p.world_size, p.dims};
         say("loaded " + path, false);
         return true;
     } catch (const std::exception& e) {

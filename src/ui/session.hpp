@@ -3,6 +3,7 @@
 // Tested without a window (tests/cpu/test_session.cpp).
 #pragma once
 
+#include "model/density.hpp"
 #include "model/params.hpp"
 #include "model/simulation.hpp"
 
@@ -38,6 +39,9 @@ public:
     // unless world_size was set by the user (world_set, also set by a panel edit of it).
     bool keep_density = true;
     bool world_set = false;
+    // The density Apply keeps: the flock's at start, at a preset load, a dims change or an edit
+    // of world_size (so a count clamped once does not drift the density).
+    DensityRef density;
     // The parameters Apply would run with pending_boids.
     Params withPendingCount() const;
     bool applyBoidCount();

@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 using namespace murmur;
@@ -81,7 +83,16 @@ TEST(Density, TooFewBoidsForTheRadiiHoldTheSmallestWorld) {
     const Rescaled r = keepDensity(preset2d(), 5, 2);
     EXPECT_FALSE(r.kept);
     EXPECT_EQ(r.params.world_size, 20.0f);
-    EXPECT_NE(r.summary.find("denser than the preset"), std::string::npos);
+    EXPECT_NE(r.summary.find("not the preset's density"), std::string::npos);
+    // and too many for the largest world (1e5 units): held there, and said.
+    const Rescaled big = keepDensity(preset2d(), 100000000, 2);  // would want 44,721 units: fits
+    EXPECT_TRUE(big.kept);
+    Params sparse = preset2d();
+    sparse.world_size = 20000.0f;  // 2000 boids in 20,000 units -> 1e8 boids want 4.5e6 units
+    const Rescaled held = keepDensity(sparse, 100000000, 2);
+    EXPECT_FALSE(held.kept);
+    EXPECT_EQ(held.params.world_size, 100000.0f);
+    EXPECT_TRUE(validate(held.params).empty()) << describe(validate(held.params));
 }
 
 TEST(Density, CandidatePairsFollowTheGrid) {
@@ -94,18 +105,43 @@ TEST(Density, CandidatePairsFollowTheGrid) {
     EXPECT_LT(candidatePairsPerStep(keepDensity(preset2d(), 300000, 2).params), 2e7);
 }
 
+namespace {
+// The largest coordinate of a state file: how big the world it was spawned in is.
+// (The export's header is id,species,x,...: x is the third field.)
+float largestX(const std::string& csv) {
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    float most = 0.0f;
+    while (std::getline(in, line)) {
+        const std::size_t a = line.find(','), b = line.find(',', a + 1), c = line.find(',', b + 1);
+        most = std::max(most, std::stof(line.substr(b + 1, c - b - 1)));
+    }
+    return most;
+}
+}  // namespace
+
 TEST(Density, TheCommandLineKeepsThePresetsDensity) {
-    // default preset: 2000 boids in 300 units -> 8000 boids in 600 units.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("murmur_density_cli_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string csv = (dir / "out.csv").string();
+    // default preset: 2000 boids in 300 units -> 8000 boids in 600 units (spawned across it).
     int code = 0;
-    std::string out = runCliOut({"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--boids", "8000"}, code);
+    std::string out = runCliOut(
+        {"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--boids", "8000", "--export", csv}, code);
     EXPECT_EQ(code, 0) << out;
     EXPECT_NE(out.find("8000 boids in a 600-unit world"), std::string::npos) << out;
-    // An explicit world wins.
+    EXPECT_GT(largestX(csv), 590.0f);
+    // An explicit world wins: 8000 boids in 350 units.
     out = runCliOut({"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--boids", "8000", "--set",
-                     "world_size=350"},
+                     "world_size=350", "--export", csv},
                     code);
     EXPECT_EQ(code, 0) << out;
     EXPECT_EQ(out.find("density of the preset kept"), std::string::npos) << out;
+    EXPECT_GT(largestX(csv), 340.0f);
+    EXPECT_LT(largestX(csv), 350.0f);
+    fs::remove_all(dir);
 }
 
 TEST(Density, ImportKeepsTheFilesBoidsAndThePresetsWorld) {
@@ -118,10 +154,14 @@ TEST(Density, ImportKeepsTheFilesBoidsAndThePresetsWorld) {
     const std::string in = (dir / "in.csv").string(), out_csv = (dir / "out.csv").string();
     writeStateCsv(in, spawn(p));
     int code = 0;
-    const std::string out =
-        runCliOut({"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--import", in, "--export", out_csv}, code);
+    // --boids agrees with the file; the preset's 300-unit world stays (the file's positions are in
+    // it: a 67-unit world would refuse those beyond 134).
+    const std::string out = runCliOut({"--backend", "cpu", "--headless", "--steps", "0", "--preset", "default", "--boids",
+                                       "100", "--import", in, "--export", out_csv},
+                                      code);
     EXPECT_EQ(code, 0) << out;
     EXPECT_EQ(out.find("density of the preset kept"), std::string::npos) << out;
     EXPECT_NE(out.find("100 boids"), std::string::npos) << out;
+    EXPECT_GT(largestX(out_csv), 200.0f);
     fs::remove_all(dir);
 }

@@ -94,7 +94,7 @@ TEST(OrderParams, ALatticeHasItsSpacingAsNearestNeighbourDistance) {
 }
 
 TEST(OrderParams, ABoidAloneCountsAtTheSearchRadius) {
-    // Two boids 3 apart and one 40 away from both: nearest distances 3, 3 and (none within 10)
+    // Two boids 3 apart and one 55 away from both: nearest distances 3, 3 and (none within 10)
     // 10; mean 16/3; the lone one sits in the last bin and is no group (fewer than 5 boids).
     Flock f{boid(0, {10, 10, 0}, {1, 0, 0}), boid(1, {13, 10, 0}, {1, 0, 0}), boid(2, {50, 50, 0}, {1, 0, 0})};
     const OrderParams o = measureFlock(f, measured(), {});

@@ -221,19 +221,32 @@ TEST(Session, ApplyKeepsTheDensityUnlessTheWorldWasSet) {
     EXPECT_NEAR(s.live().world_size, 500.0f, 1e-3f);
 }
 
+TEST(Session, AClampedCountDoesNotDriftTheDensity) {
+    SpySimulation sim;
+    Params p = small();
+    p.boids = 5000;  // in 300 units
+    Session s(sim, p);
+    s.pending_boids = 5;  // would want 300 x sqrt(5/5000) = 9.5 units, less than twice the radius (2 x 10): held at 20
+    EXPECT_TRUE(s.applyBoidCount());
+    EXPECT_NEAR(s.live().world_size, 20.0f, 1e-4f);
+    s.pending_boids = 5000;  // back to the start's count: the start's world, not 20 x sqrt(1000) = 632
+    EXPECT_TRUE(s.applyBoidCount());
+    EXPECT_NEAR(s.live().world_size, 300.0f, 1e-3f);
+}
+
 TEST(Session, AStepTooExpensiveIsRefusedBeforeItRuns) {
     SpySimulation sim;
     Params p = small();
-    p.boids = 40000;  // 300-unit world, cells of 10: 900 cells, 9 searched
+    p.boids = 40000;  // 300-unit world, cells of floor(300 / 10.0001) = 29 per axis: 841, 9 searched
     Session s(sim, p);
-    // 40000 boids, alignment radius 150 -> 2 x 2 cells, all searched: 1.6e9 candidate pairs.
+    // 40000 boids, alignment radius 150 -> 1 cell per axis, all searched: 1.6e9 candidate pairs.
     s.edit().alignment.radius = 150.0f;
     EXPECT_FALSE(s.commitEdits());
     EXPECT_TRUE(s.messageIsError());
     EXPECT_NE(s.message().find("candidate pairs per step"), std::string::npos) << s.message();
     EXPECT_EQ(s.live().alignment.radius, 10.0f);
     EXPECT_EQ(sim.set_params, 0);
-    // Ten times the boids in the same world: 1.6e11 x 9 / 900 = 1.6e9 pairs.
+    // Ten times the boids in the same world: 1.6e11 x 9 / 841 = 1.7e9 pairs.
     s.edit().alignment.radius = 10.0f;
     s.keep_density = false;
     s.pending_boids = 400000;

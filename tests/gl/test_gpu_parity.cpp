@@ -36,7 +36,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* styles[] = {"steering", "offset", "decarpentier"};
+    static const char* styles[] = {"steering", "offset", "decarpentier", "graded"};
     static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + styles[int(c.style)] + "_n" +
@@ -279,6 +279,17 @@ std::vector<Case> parityCases() {
         for (int dims : {2, 3}) cases.push_back({dims, Bounds::Wrap, 270, Style::Decarpentier, 500, st});
     for (Feature f : {Feature::Species, Feature::Predators, Feature::Obstacles, Feature::Perching, Feature::Cap7, Feature::All})
         for (int dims : {2, 3}) cases.push_back({dims, Bounds::Wrap, 270, Style::Decarpentier, 1000, State::Random, f});
+    // The graded style (the default): every dims/bounds/view combination, the states built to hurt
+    // (coincident and nearly coincident boids meet the separation's core), and every feature.
+    for (int dims : {2, 3})
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft})
+            for (float fov : {360.0f, 240.0f}) cases.push_back({dims, b, fov, Style::Graded, 1000, State::Random});
+    for (State st : {State::CellBorders, State::WorldEdges, State::Coincident, State::DenseClump})
+        for (int dims : {2, 3}) cases.push_back({dims, Bounds::Wrap, 270, Style::Graded, 500, st});
+    for (Feature f : {Feature::Wind, Feature::Attractor, Feature::Repeller, Feature::Scatter, Feature::Cap1, Feature::Cap7,
+                      Feature::Obstacles, Feature::Leader, Feature::Species, Feature::Predators, Feature::Perching,
+                      Feature::All})
+        for (int dims : {2, 3}) cases.push_back({dims, Bounds::Wrap, 270, Style::Graded, 1000, State::Random, f});
     for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::Predators, Feature::All})
         for (int dims : {2, 3}) {
             cases.push_back({dims, Bounds::Soft, 270, Style::Steering, 1000, State::Random, f});

@@ -14,7 +14,7 @@ using namespace murmur;
 
 namespace {
 
-// Tolerances: sums of up to 10^4 floats per work group, finished in double: relative 1e-5 on
+// Tolerances: sums of 256 floats per work group, finished in double: relative 1e-5 on
 // means; a nearest distance within a float ulp of a bin edge may land in the next bin, so the
 // histogram may differ by a few boids and the median by a few hundredths of a bin.
 // group_tol: the group measures come from the same code; on the same state they are equal
