@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds with -Werror and runs the whole test suite (CPU and GL tests,
-# GL ones on Mesa's llvmpipe where there is no GPU), then the CPU tests again under ASan+UBSan.
+# GL ones on Mesa's llvmpipe where there is no GPU), then the mutation check (scripts/mutants.py,
+# about 6 minutes), then the CPU tests again under ASan+UBSan.
 # Usage: scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,9 @@ cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON >/dev/nul
 cmake --build build-test -j"$jobs"
 echo "== tests =="
 ctest --test-dir build-test --output-on-failure -j"$jobs"
+
+echo "== mutation check: the same bug in both backends must fail a test =="
+python3 scripts/mutants.py build-test
 
 echo "== CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SANITIZE=ON >/dev/null

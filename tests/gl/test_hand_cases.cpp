@@ -1,6 +1,6 @@
-// The hand-computed graded-style cases (tests/cpu/graded_cases.hpp) through the GPU pipeline:
-// the GPU held to the same arithmetic as the CPU reference, independently of parity.
-#include "cpu/graded_cases.hpp"
+// The hand-computed cases (tests/cpu/hand_cases.hpp) through the GPU pipeline: the GPU held to
+// the same arithmetic as the CPU reference, independently of parity.
+#include "cpu/hand_cases.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/spawn.hpp"
 
@@ -13,10 +13,10 @@
 using namespace murmur;
 using namespace murmur::test;
 
-TEST(GpuHandCases, GradedStyleByHand) {
+TEST(GpuHandCases, EveryCaseByHand) {
     MURMUR_REQUIRE_GL();
     gpu::GpuSimulation gpu;
-    for (const HandCase& c : gradedCases()) {
+    for (const HandCase& c : handCases()) {
         SCOPED_TRACE(c.name);
         gpu.upload(c.start, c.params);
         gpu.step(1);
@@ -26,6 +26,8 @@ TEST(GpuHandCases, GradedStyleByHand) {
             expectVec(by_id[e.id].v, e.v, "velocity");
             expectVec(by_id[e.id].p, e.p, "position");
         }
+        const auto counts = gpu.neighbourCounts();
+        for (auto [id, n] : c.neighbours) EXPECT_EQ(counts.at(id), n) << "neighbours of " << id;
     }
     EXPECT_NO_GL_ERRORS();
 }

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Mutation check: each mutant puts the same mistake into both backends (the CPU reference and the
+shaders), as a bug in the shared understanding of the model would be. Parity cannot see such a
+bug; the hand-computed cases and the model's own tests must. For each mutant the sources are
+patched, the test binaries rebuilt in BUILD_DIR and the fast tests run; the mutant must make some
+test fail. The sources are restored afterwards (also on error or Ctrl-C) and the binaries rebuilt.
+
+Usage: scripts/mutants.py BUILD_DIR   (a configured build tree of this checkout, e.g. build-test)
+Exit 0 when every mutant is caught, 1 when one survives or the unmutated tests fail.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES = "src/cpu/flock_rules.cpp"
+STEER = "shaders/flock_steer.comp"
+
+# (name, [(file, old, new, occurrences)]): every patch must match exactly that many times.
+MUTANTS = [
+    ("rule radii inclusive (<= r instead of < r)", [
+        (RULES, "if (d2 < k.r2_sep) {", "if (d2 <= k.r2_sep) {", 1),
+        (RULES, "if (same && d2 < k.r2_ali) {", "if (same && d2 <= k.r2_ali) {", 1),
+        (RULES, "if (same && d2 < k.r2_coh) {", "if (same && d2 <= k.r2_coh) {", 1),
+        (RULES, "if (!(d2 < k.r2_max)) return false;", "if (!(d2 <= k.r2_max)) return false;", 1),
+        (STEER, "if (d2 < radii2.x) {", "if (d2 <= radii2.x) {", 1),
+        (STEER, "if (same && d2 < radii2.y) {", "if (same && d2 <= radii2.y) {", 1),
+        (STEER, "if (same && d2 < radii2.z) {", "if (same && d2 <= radii2.z) {", 1),
+        (STEER, "if (!(d2 < radii2.w)) continue;", "if (!(d2 <= radii2.w)) continue;", 1)]),
+    ("decarpentier velocity match over |d| instead of sqrt|d|", [
+        (RULES, "((s.dc_v[n] - v) / std::sqrt(dist))", "((s.dc_v[n] - v) / dist)", 1),
+        (STEER, "((sorted_vel[dc_slot[k]].xyz - v) / sqrt(dist))", "((sorted_vel[dc_slot[k]].xyz - v) / dist)", 1)]),
+    ("neighbour count includes boids within the flee radius only", [
+        (RULES, "if (d2 < k.r2_counted) ++sums.neighbours;", "if (d2 < k.r2_max) ++sums.neighbours;", 1),
+        (STEER, "if (d2 < r2_counted) ++n_all;", "if (d2 < radii2.w) ++n_all;", 1)]),
+    ("steering separation weighted 1/|d| instead of 1/|d|^2", [
+        (RULES, "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
+        (STEER, "if (d2 > 0.0) sep -= d / d2;", "if (d2 > 0.0) sep -= d / sqrt(d2);", 1)]),
+    ("speed clamped before integration instead of after", [
+        (RULES, "next.v = clampSpeed(k, self.v + dv);", "next.v = clampSpeed(k, self.v) + dv;", 1),
+        (STEER, "nv = clampSpeed(v + dv);", "nv = clampSpeed(v) + dv;", 1)]),
+    ("alignment steers away (sign flip)", [
+        (RULES, "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 2),
+        (STEER, "if (n_ali > 0u) a += S.weights.y * steerTowards(", "if (n_ali > 0u) a -= S.weights.y * steerTowards(", 2)]),
+    ("minimum image dropped on the y axis", [
+        (RULES, "for (int k = 0; k < ctx.dims; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);",
+         "for (int k = 0; k < 1; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);", 1),
+        ("shaders/common.glsl", "for (int k = 0; k < DIMS; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);",
+         "for (int k = 0; k < 1; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);", 1)]),
+    ("neighbour cells c-1..c (off by one: c+1 dropped)", [
+        ("src/model/grid_spec.cpp", "for (int o = -1; o <= 1; ++o) {", "for (int o = -1; o < 1; ++o) {", 1),
+        ("shaders/common.glsl", "    cells[2] = (c + 1u) % n;\n    return 3;", "    cells[2] = (c + 1u) % n;\n    return 2;", 1),
+        ("shaders/common.glsl", "    if (c + 1u < n) cells[k++] = c + 1u;\n", "", 1)]),
+    ("cell scan inclusive instead of exclusive (off by one)", [
+        ("src/cpu/grid.cpp", "        out[i] = sum;\n        sum += in[i];", "        sum += in[i];\n        out[i] = sum;", 1),
+        ("shaders/grid_scan.comp", "        if (idx < u_count) scan_out[idx] = running;\n        running += v[k];",
+         "        running += v[k];\n        if (idx < u_count) scan_out[idx] = running;", 1)]),
+    ("wander pushes the other way (sign flip)", [
+        (RULES, "a[k] = ctx.p.wander * wanderJitter(", "a[k] = -ctx.p.wander * wanderJitter(", 1),
+        (STEER, "a[k] = P.noise.x * (", "a[k] = -P.noise.x * (", 1)]),
+    ("graded separation over |d| instead of |d|^2", [
+        (RULES, "kGradedCore * std::sqrt(d2)) / d2);", "kGradedCore * std::sqrt(d2)) / std::sqrt(d2));", 1),
+        (STEER, "GRADED_CORE * sqrt(d2)) / d2);", "GRADED_CORE * sqrt(d2)) / sqrt(d2));", 1)]),
+    ("graded separation core at a hundredth of the radius", [
+        ("src/model/params.hpp", "inline constexpr float kGradedCore = 9.0f;", "inline constexpr float kGradedCore = 99.0f;", 1),
+        ("shaders/layout.glsl", "#define GRADED_CORE 9.0 ", "#define GRADED_CORE 99.0 ", 1)]),
+    ("graded cohesion spring without 1/r_coh", [
+        (RULES, "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 1),
+        (STEER, "(P.wind.w * S.weights.z * S.motion.z * S.graded.y)", "(P.wind.w * S.weights.z * S.motion.z)", 1)]),
+    ("decarpentier level flight pushes vertical speed up (sign flip)", [
+        (RULES, "a.y -= p.dc.horizontal * v.y;", "a.y += p.dc.horizontal * v.y;", 1),
+        (STEER, "a.y -= P.dc0.z * v.y;", "a.y += P.dc0.z * v.y;", 1)]),
+]
+
+# The fast tests: every CPU test, and the GL tests that check the GPU against hand-computed or
+# known answers (parity compares the two backends, which share each mutant; the long flights run
+# once in the main suite).
+GL_FILTER = "-Cases/Parity.*:ParityLong.*:Flight.*:Presets/*:CliGpu.*:Render*:Perching.*:Obstacles.*"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def build(build_dir):
+    r = run(["cmake", "--build", build_dir, "--target", "murmur_cpu_tests", "murmur_gl_tests", "-j", str(os.cpu_count() or 2)])
+    if r.returncode != 0:
+        print(r.stdout[-4000:])
+        raise SystemExit("mutants: build failed")
+
+
+def failing_tests(build_dir):
+    env = dict(os.environ, MURMUR_PRESET_DIR=os.path.join(ROOT, "presets"), GTEST_BRIEF="1")
+    failed = []
+    for binary, extra in (("murmur_cpu_tests", []), ("murmur_gl_tests", ["--gtest_filter=" + GL_FILTER])):
+        r = run([os.path.join(build_dir, "tests", binary)] + extra, env=env, timeout=900)
+        names = re.findall(r"^\[  FAILED  \] (\S+)", r.stdout, re.M)
+        failed += sorted(set(n for n in names if "," not in n))
+        if r.returncode != 0 and not names:
+            failed.append(binary + " (exit %d)" % r.returncode)
+    return failed
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    build_dir = os.path.abspath(sys.argv[1])
+    originals = {}
+    t0 = time.time()
+    build(build_dir)
+    base = failing_tests(build_dir)
+    if base:
+        print("mutants: the unmutated tests fail:", ", ".join(base))
+        return 1
+    survived = []
+    try:
+        for name, patches in MUTANTS:
+            for path, old, new, count in patches:
+                full = os.path.join(ROOT, path)
+                text = originals.setdefault(full, open(full).read()) if full not in originals else open(full).read()
+                found = text.count(old)
+                if found != count:
+                    raise SystemExit("mutants: '%s' patch for %s matches %d times, expected %d" % (name, path, found, count))
+                with open(full, "w") as f:
+                    f.write(text.replace(old, new))
+            build(build_dir)
+            caught = failing_tests(build_dir)
+            print("%-62s %s" % (name, ("caught by %d: %s" % (len(caught), ", ".join(caught[:4]) + (" ..." if len(caught) > 4 else ""))) if caught else "SURVIVED"), flush=True)
+            if not caught:
+                survived.append(name)
+            for full, text in originals.items():
+                with open(full, "w") as f:
+                    f.write(text)
+    finally:
+        for full, text in originals.items():
+            with open(full, "w") as f:
+                f.write(text)
+        build(build_dir)
+    print("mutants: %d of %d caught in %.0f s" % (len(MUTANTS) - len(survived), len(MUTANTS), time.time() - t0))
+    if survived:
+        print("mutants: survived:", "; ".join(survived))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+// Hand-computed one-step cases, shared by the CPU test (test_graded.cpp) and the GPU test
+// (tests/gl/test_hand_cases.cpp): both backends against the same arithmetic, not against each
+// other, so a mistake made in both (scripts/mutants.py) still fails. Each case's arithmetic is in
+// its comment; tolerance kVecTol = 1e-5 (units or units/s).
+#pragma once
+
+#include "model/boid.hpp"
+#include "model/params.hpp"
+#include "model/rng.hpp"
+#include "test_util.hpp"
+
+#include <string>
+#include <vector>
+
+namespace murmur::test {
+
+struct Expected {
+    std::uint32_t id;
+    glm::vec3 v, p;
+};
+
+struct HandCase {
+    std::string name;
+    Params params;
+    Flock start;
+    std::vector<Expected> expected;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> neighbours{};  // (id, neighbour count) after the step
+};
+
+inline Params gradedQuiet() {
+    Params p = quietParams();
+    p.style = Style::Graded;
+    return p;
+}
+
+inline std::vector<HandCase> handCases() {
+    std::vector<HandCase> cases;
+    {
+        // Separation, two neighbours at different distances and one exactly at the radius.
+        // r_sep 5, w 1, max_force 2, dt 0.1. A (50,50) v (1,0); B (52,50): d (2,0), -dir (r/|d| - 1)
+        // = (-1,0) x 1.5; C (50,46): d (0,-4), (0,1) x 0.25; D (50,55): |d| = 5, not < 5: nothing.
+        // S = (-1.5, 0.25); a = w x max_force x S = (-3, 0.5); v' = (1,0) + 0.1 a = (0.7, 0.05);
+        // p' = (50.07, 50.005). (1/|d| instead of r/|d| - 1 would give (-0.5, 0.25) x 2 ...)
+        HandCase c{"separation grows as distance shrinks", gradedQuiet(), {}, {}};
+        c.params.separation = {5.0f, 1.0f};
+        c.params.max_force = 2.0f;
+        c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {52, 50, 0}, {0, 0, 0}), boid(2, {50, 46, 0}, {0, 0, 0}),
+                   boid(3, {50, 55, 0}, {0, 0, 0})};
+        c.expected = {{0, {0.7f, 0.05f, 0}, {50.07f, 50.005f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Cohesion spring: r_coh 10, w 1, max_force 5, dt 0.1. A (10,10) v (1,0); B (14,10) and
+        // C (10,12): mean offset ((4,0) + (0,2)) / 2 = (2,1); a = 1 x 5 x (1/10) x (2,1) = (1, 0.5);
+        // v' = (1.1, 0.05); p' = (10.11, 10.005). A neighbour exactly at 10 (D at (10,0)) is out.
+        HandCase c{"cohesion is a spring to the local centre", gradedQuiet(), {}, {}};
+        c.params.cohesion = {10.0f, 1.0f};
+        c.params.max_force = 5.0f;
+        c.start = {boid(0, {10, 10, 0}, {1, 0, 0}), boid(1, {14, 10, 0}, {1, 0, 0}), boid(2, {10, 12, 0}, {1, 0, 0}),
+                   boid(3, {10, 0, 0}, {1, 0, 0})};
+        c.expected = {{0, {1.1f, 0.05f, 0}, {10.11f, 10.005f, 0}}};
+        cases.push_back(c);
+        // Scattering turns the spring round: a = (-1, -0.5); v' = (0.9, -0.05); p' = (10.09, 9.995).
+        c.name = "scatter reverses the spring";
+        c.params.scatter = true;
+        c.expected = {{0, {0.9f, -0.05f, 0}, {10.09f, 9.995f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Alignment steers as Reynolds': r_ali 5, w 0.5, max_force 100. A (50,50) v (1,0); B (52,50)
+        // v (0,3); C (50,53) v (4,3): mean (2,3), setMag 10 = (5.547002, 8.320503), minus v_A =
+        // (4.547002, 8.320503); a = 0.5 x that; v' = (1,0) + 0.1 a = (1.2273501, 0.4160251);
+        // p' = (50.12273501, 50.04160251).
+        HandCase c{"alignment steers to the mean velocity", gradedQuiet(), {}, {}};
+        c.params.alignment = {5.0f, 0.5f};
+        c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {52, 50, 0}, {0, 3, 0}), boid(2, {50, 53, 0}, {4, 3, 0})};
+        c.expected = {{0, {1.2273501f, 0.4160251f, 0}, {50.122735f, 50.0416025f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // All three in 3D with the speed clamped after the step: r 6 for all, weights 1, max_force
+        // 10, max_speed 2, dt 0.1. A (20,20,20) v (2,0,0) [at max speed]; B (22,20,20) v (2,0,0):
+        // d (2,0,0). Separation -dir (6/2 - 1) = (-2,0,0) -> a_sep = 10 x (-2,0,0) = (-20,0,0).
+        // Alignment: mean v (2,0,0), setMag 2 = (2,0,0), minus v = 0. Cohesion: 1 x 10 x (1/6) x
+        // (2,0,0) = (3.3333333,0,0). a = (-16.666667,0,0); v = (2,0,0) + 0.1 a = (0.3333333,0,0)
+        // (within [min 0, max 2]); p' = (20.033333, 20, 20). B mirrors: v' (3.6666667,0,0) is
+        // clamped to (2,0,0) after the step, p' = (22.2, 20, 20).
+        HandCase c{"all three in 3D, speed clamped after the step", gradedQuiet(), {}, {}};
+        c.params.dims = 3;
+        c.params.separation = {6.0f, 1.0f};
+        c.params.alignment = {6.0f, 1.0f};
+        c.params.cohesion = {6.0f, 1.0f};
+        c.params.max_force = 10.0f;
+        c.params.max_speed = 2.0f;
+        c.start = {boid(0, {20, 20, 20}, {2, 0, 0}), boid(1, {22, 20, 20}, {2, 0, 0})};
+        c.expected = {{0, {0.3333333f, 0, 0}, {20.033333f, 20, 20}}, {1, {2, 0, 0}, {22.2f, 20, 20}}};
+        cases.push_back(c);
+    }
+    {
+        // Wander: a push of wander x jitter per axis (model/rng.hpp) on the first step (step 0),
+        // seed 9, wander 3, dt 0.1, one boid at rest: v' = 0.3 x (jx, jy), p' = p + 0.1 v'.
+        HandCase c{"wander pushes by the hash of (seed, id, step)", gradedQuiet(), {}, {}};
+        c.params.wander = 3.0f;
+        c.params.seed = 9;
+        c.start = {boid(4, {30, 30, 0}, {0, 0, 0})};
+        c.start[0].id = 0;
+        const float jx = wanderJitter(seedLow(9), 0, 0, 0), jy = wanderJitter(seedLow(9), 0, 0, 1);
+        const glm::vec3 v(0.3f * jx, 0.3f * jy, 0.0f);
+        c.expected = {{0, v, glm::vec3(30, 30, 0) + v * 0.1f}};
+        cases.push_back(c);
+    }
+    {
+        // The core: a neighbour a twentieth of the radius away pushes no harder than at a tenth.
+        // r_sep 5, w 1, max_force 2, dt 0.1. A (50,50) v (1,0); B (50.25,50): |d| 0.25,
+        // min(r - |d|, 9|d|) = min(4.75, 2.25) = 2.25; -d x 2.25 / 0.0625 = (-9, 0); a = 2 x (-9,0)
+        // = (-18, 0); v' = (1,0) + 0.1 a = (-0.8, 0); p' = (49.92, 50).
+        HandCase c{"graded separation stops growing at a tenth of the radius", gradedQuiet(), {}, {}};
+        c.params.separation = {5.0f, 1.0f};
+        c.params.max_force = 2.0f;
+        c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {50.25f, 50, 0}, {0, 0, 0})};
+        c.expected = {{0, {-0.8f, 0, 0}, {49.92f, 50, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Across the wrap on y: A (50,1) v (1,0); B (50,97): minimum image d = (0,-4). Cohesion
+        // r 10, w 1, max_force 5: a = 1 x 5 x (1/10) x (0,-4) = (0,-2); v' = (1,-0.2); p' = (50.1, 0.98).
+        HandCase c{"cohesion across the wrap on y", gradedQuiet(), {}, {}};
+        c.params.cohesion = {10.0f, 1.0f};
+        c.params.max_force = 5.0f;
+        c.start = {boid(0, {50, 1, 0}, {1, 0, 0}), boid(1, {50, 97, 0}, {1, 0, 0})};
+        c.expected = {{0, {1, -0.2f, 0}, {50.1f, 0.98f, 0}}};
+        c.neighbours = {{0, 1}, {1, 1}};
+        cases.push_back(c);
+    }
+    {
+        // Into the next grid cell: cells of 100 / floor(100 / 10.0001) = 11.1 units; A (54,50) is
+        // in cell 4, B (57,50) in cell 5. Cohesion as above: d (3,0), a = (1.5, 0); v' = (1.15, 0);
+        // p' = (54.115, 50).
+        HandCase c{"a neighbour in the next cell", gradedQuiet(), {}, {}};
+        c.params.cohesion = {10.0f, 1.0f};
+        c.params.max_force = 5.0f;
+        c.start = {boid(0, {54, 50, 0}, {1, 0, 0}), boid(1, {57, 50, 0}, {1, 0, 0})};
+        c.expected = {{0, {1.15f, 0, 0}, {54.115f, 50, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Reynolds' steering, two separation neighbours at different distances (the 1/|d|^2
+        // weighting): A (50,50) at rest; B (52,50): -d/|d|^2 = (-0.5, 0); C (50,46): (0, 0.25).
+        // S = (-0.5, 0.25), |S| = 0.5590170; setMag 10 = (-8.944272, 4.472136) (below max_force
+        // 100); v' = 0.1 x that = (-0.8944272, 0.4472136); p' = (49.910557, 50.044721).
+        HandCase c{"steering separation weights by 1/|d|^2", quietParams(), {}, {}};
+        c.params.separation = {5.0f, 1.0f};
+        c.start = {boid(0, {50, 50, 0}), boid(1, {52, 50, 0}), boid(2, {50, 46, 0})};
+        c.expected = {{0, {-0.8944272f, 0.4472136f, 0}, {49.910557f, 50.044721f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Neighbours counted within the rule radii only: A (species 0, prey with a flee radius of
+        // 8, weight 0) sees D (species 0) 3 away and P (a predator, species 1) 7 away: P is only
+        // within the flee radius, so A counts 1. Rule radius 5, weights 0: nothing moves A but its
+        // velocity: v' = (1,0), p' = (50.1, 50).
+        HandCase c{"a boid within the flee radius only is not counted", gradedQuiet(), {}, {}};
+        c.params.separation = {5.0f, 0.0f};
+        c.params.species_count = 2;
+        c.params.roles[0].flee = {8.0f, 0.0f};
+        c.params.roles[1].predator = true;
+        c.params.other_species[0] = {{5.0f, 0.0f}, {5.0f, 0.0f}, {5.0f, 0.0f}, 360.0f, 0.0f, 10.0f, 10.0f};
+        c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {50, 53, 0}, {0, 0, 0}), boid(2, {57, 50, 0}, {0, 0, 0})};
+        c.start[2].species = 1;
+        c.expected = {{0, {1, 0, 0}, {50.1f, 50, 0}}};
+        c.neighbours = {{0, 1}};
+        cases.push_back(c);
+    }
+    {
+        // Decarpentier, one neighbour with another velocity, vertical speed and a height to keep.
+        // Radii 6, weights 1, preferred distance 2, horizontal 0.25, height 45 with weight 0.1,
+        // clamps 1000, smoothing 0, dive 0, dt 0.1. A (50,50) v (2,1); B (54,50) v (2,2): d (4,0),
+        // |d| 4, dir (1,0). avoid -dir/4 = (-0.25, 0); preferred dir (1 - 2/4) = (0.5, 0); velocity
+        // match ((2,2) - (2,1)) / sqrt(4) = (0, 0.5); level flight -0.25 x 1 on y; height
+        // 0.1 x (45 - 50) = -0.5 on y: a = (0.25, -0.25) (within every clamp). v1 = (2,1) + 0.1 a =
+        // (2.025, 0.975), its speed kept (smoothing 0, no dive); p' = (50.2025, 50.0975).
+        HandCase c{"decarpentier's terms with differing velocities", quietParams(), {}, {}};
+        Params& p = c.params;
+        p.style = Style::Decarpentier;
+        p.separation = {6.0f, 1.0f};
+        p.alignment = {6.0f, 1.0f};
+        p.cohesion = {6.0f, 1.0f};
+        p.dc.preferred_distance = 2.0f;
+        p.dc.horizontal = 0.25f;
+        p.dc.height = 45.0f;
+        p.dc.height_weight = 0.1f;
+        p.dc.accel_forward = p.dc.brake = p.dc.accel_side = p.dc.accel_up = 1000.0f;
+        p.dc.smoothing = 0.0f;
+        p.dc.dive = 0.0f;
+        c.start = {boid(0, {50, 50, 0}, {2, 1, 0}), boid(1, {54, 50, 0}, {2, 2, 0})};
+        c.expected = {{0, {2.025f, 0.975f, 0}, {50.2025f, 50.0975f, 0}}};
+        cases.push_back(c);
+    }
+    return cases;
+}
+
+}  // namespace murmur::test
