@@ -100,7 +100,21 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{2, Bounds::Wrap, 100, 33.4f, 360},  // 2 cells after the slack
                       Case{3, Bounds::Wrap, 30, 12, 360},    // 2x2x2
                       Case{2, Bounds::Soft, 100, 150, 360},  // one cell: radius beyond the world
-                      Case{2, Bounds::Wrap, 100, 12.5f, 360}));  // L / r a whole number
+                      Case{2, Bounds::Wrap, 100, 12.5f, 360}),  // L / r a whole number
+    [](const ::testing::TestParamInfo<Case>& param_info) {
+        // e.g. "2d_wrap_L100_r33p4_fov360"
+        const Case& c = param_info.param;
+        auto num = [](float x) {
+            std::string s = std::to_string(x);
+            s.erase(s.find_last_not_of('0') + 1);
+            if (s.back() == '.') s.pop_back();
+            for (char& ch : s)
+                if (ch == '.') ch = 'p';
+            return s;
+        };
+        return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_L" + num(c.world) + "_r" +
+               num(c.radius) + "_fov" + num(c.fov);
+    });
 
 TEST(Grid, CountingSortPutsEachBoidOnceInItsCell) {
     Params p = quietParams();

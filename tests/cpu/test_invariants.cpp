@@ -50,7 +50,6 @@ TEST(Invariants, SpawnIsDeterministicToTheByte) {
     Params p;
     p.boids = 1000;
     p.world_size = 200.0f;  // the golden values were taken in a 200-unit world
-    EXPECT_EQ(fnv1a(spawn(p)), fnv1a(spawn(p)));
     // Golden values: the same bytes on every machine and compiler (only +,-,*,/,sqrt are used).
     EXPECT_EQ(fnv1a(spawn(p)), 0x54d0a2b05bedf4dbull);
     p.dims = 3;

@@ -2,6 +2,7 @@
 // and range; counts, reset, new seed, single step, presets (atomic save asking before overwrite);
 // the key table.
 #include "io/preset_json.hpp"
+#include "model/param_table.hpp"
 #include "ui/keys.hpp"
 #include "ui/panel.hpp"
 #include "ui/session.hpp"
@@ -181,6 +182,20 @@ TEST(Keys, ShortcutsMapToActionsAndNeverFireWhileTyping) {
     for (const auto& b : ui::keyBindings()) {
         EXPECT_TRUE(keys.insert(b.key).second) << b.key_name << " bound twice";
         EXPECT_EQ(ui::actionForKey(b.key, true), ui::Action::None) << b.key_name << " fires while typing";
+    }
+}
+
+TEST(Panel, EveryParameterHasASectionAndOnlyWorldKeysFallToWorld) {
+    // paramGroup() falls back to "World": a new key that no rule places must be listed here on
+    // purpose, or the test fails.
+    const std::set<std::string> world = {"dims", "world_size", "bounds", "margin", "turn", "seed", "boids", "species_count"};
+    const std::set<std::string> sections = {"Rules", "Perception", "Motion", "World", "Influences", "Species"};
+    for (const ParamInfo& info : paramTable()) {
+        const std::string group = ui::paramGroup(info.key);
+        EXPECT_TRUE(sections.count(group)) << info.key << " -> " << group;
+        if (group == "World") {
+            EXPECT_TRUE(world.count(info.key)) << info.key << " falls to World by default";
+        }
     }
 }
 

@@ -67,7 +67,9 @@ TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
     for (const auto& r : {doc.at("runs")[0], doc.at("runs")[1]}) {
         EXPECT_EQ(r.at("boids").get<int>(), 500);
         EXPECT_GT(r.at("step_ms").get<double>(), 0.0);
-        EXPECT_GT(r.at("mean_neighbours").get<double>(), 5.0);  // ~33 expected at this density
+        // 1 boid per unit^3 within 2 units: 4/3 pi 2^3 = 33.5 at spawn; the clumped flock has more.
+        EXPECT_GT(r.at("mean_neighbours").get<double>(), 25.0);
+        EXPECT_LT(r.at("mean_neighbours").get<double>(), 200.0);
         EXPECT_GE(r.at("mean_candidates").get<double>(), r.at("mean_neighbours").get<double>());
         EXPECT_EQ(r.at("passes").size(), 4u);
         EXPECT_GT(r.at("bytes_per_step").get<double>(), 0.0);

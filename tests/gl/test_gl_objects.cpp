@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,13 +17,25 @@
 using namespace murmur;
 namespace fs = std::filesystem;
 
-TEST(GlObjects, ContextIsAtLeast43WithComputeShaders) {
+TEST(GlObjects, ContextHasTheLimitsTheShadersUse) {
+    // Context creation checks the version; these are what the passes themselves assume.
     MURMUR_REQUIRE_GL();
-    GLint major = 0, minor = 0;
-    glGetIntegerv(GL_MAJOR_VERSION, &major);
-    glGetIntegerv(GL_MINOR_VERSION, &minor);
-    EXPECT_GE(major * 10 + minor, 43) << gl::rendererString();
     std::printf("renderer: %s, OpenGL %s\n", gl::rendererString().c_str(), gl::glVersionString().c_str());
+    GLint bindings = 0, compute_blocks = 0, shared_bytes = 0, invocations = 0, size_x = 0, groups_x = 0;
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+    glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &compute_blocks);
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared_bytes);
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups_x);
+    EXPECT_GT(bindings, BIND_MEASURE_HIST) << "the highest storage binding slot used";
+    EXPECT_GE(compute_blocks, 11) << "flock_steer.comp's storage blocks with perching and decarpentier";
+    EXPECT_GE(invocations, STEP_GROUP_SIZE);
+    EXPECT_GE(size_x, std::max(STEP_GROUP_SIZE, SCAN_GROUP_SIZE));
+    EXPECT_GE(groups_x, GLint(MAX_DISPATCH_X)) << "dispatch rows assume this many groups per row";
+    // flock_measure.comp: two vec4 and a uint per invocation plus the histogram.
+    EXPECT_GE(shared_bytes, STEP_GROUP_SIZE * 32 + (NN_BINS + 1) * 4);
+    EXPECT_NO_GL_ERRORS();
 }
 
 TEST(GlObjects, BufferMoveTransfersOwnershipAndDestructorDeletes) {

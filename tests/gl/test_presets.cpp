@@ -123,8 +123,20 @@ TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
         EXPECT_GT(a.polarization, 0.8) << name << " cpu";
         EXPECT_GT(b.polarization, 0.8) << name << " gpu";
     }
-    if (name == "gloss") {  // the field of view: a boid sees neighbours ahead only, within 100 units
-        EXPECT_EQ(p.fov_deg, 140.0f);
+    if (name == "gloss") {
+        // Its field of view (140 degrees) applies: from the flown state, a boid counts far fewer
+        // neighbours than the same boids would seeing all round (a 140-degree cone holds 39 % of a
+        // uniform neighbourhood; an aligned flock's cone ahead holds about half).
+        Params all_round = p;
+        all_round.fov_deg = 360.0f;
+        CpuSimulation cone, round;
+        cone.upload(a.flock, p);
+        round.upload(a.flock, all_round);
+        cone.step(1);
+        round.step(1);
+        const double seen = meanOf(cone.neighbourCounts()), around = meanOf(round.neighbourCounts());
+        EXPECT_GT(around, 1.0);
+        EXPECT_LT(seen, 0.7 * around) << "gloss sees " << seen << " neighbours, all round " << around;
     }
     if (name == "decarpentier") {
         // Its own style in 3D with three species, a predator among them; the birds keep to their
@@ -147,9 +159,10 @@ TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
         for (auto& role : no_flee.roles) role.flee.weight = 0.0f;
         CpuSimulation cpu_no_flee;
         const Outcome c = runPreset(cpu_no_flee, no_flee, 1000);
-        EXPECT_GT(spacing(a.flock, p).predator_to_prey, 1.2 * spacing(c.flock, p).predator_to_prey)
-            << "fleeing keeps prey away from predators: " << spacing(a.flock, p).to_predator << " vs "
-            << spacing(c.flock, p).to_predator;
+        // Measured 5.59 vs 0.845 units (6.6x) on the CPU reference; 3x leaves room for another seed.
+        EXPECT_GT(spacing(a.flock, p).predator_to_prey, 3.0 * spacing(c.flock, p).predator_to_prey)
+            << "fleeing keeps prey away from predators: nearest prey to a predator " << spacing(a.flock, p).predator_to_prey
+            << " with fleeing vs " << spacing(c.flock, p).predator_to_prey << " without";
         std::size_t predators = 0;
         for (const Boid& x : a.flock) predators += p.roles[x.species].predator;
         EXPECT_GE(predators, 4u);
