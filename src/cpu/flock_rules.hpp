@@ -1,4 +1,4 @@
-// The per-pair and per-boid math of the flock model (../shared/MODEL.md, docs/model.md), written
+// The per-pair and per-boid math of the flock model (docs/model.md), written
 // plainly. Both CPU neighbour searches (grid and brute force) call these; the GPU's
 // flock_steer.comp implements the same formulas and parity tests hold it to them.
 #pragma once
