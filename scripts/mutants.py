@@ -25,25 +25,25 @@ MUTANTS = [
         (RULES, "if (same && d2 < k.r2_ali) {", "if (same && d2 <= k.r2_ali) {", 1),
         (RULES, "if (same && d2 < k.r2_coh) {", "if (same && d2 <= k.r2_coh) {", 1),
         (RULES, "if (!(d2 < k.r2_max)) return false;", "if (!(d2 <= k.r2_max)) return false;", 1),
-        (STEER, "if (d2 < radii2.x) {", "if (d2 <= radii2.x) {", 1),
-        (STEER, "if (same && d2 < radii2.y) {", "if (same && d2 <= radii2.y) {", 1),
-        (STEER, "if (same && d2 < radii2.z) {", "if (same && d2 <= radii2.z) {", 1),
-        (STEER, "if (!(d2 < radii2.w)) continue;", "if (!(d2 <= radii2.w)) continue;", 1)]),
+        (STEER, "if (d2 < S.radii2.x) {", "if (d2 <= S.radii2.x) {", 1),
+        (STEER, "if (same && d2 < S.radii2.y) {", "if (same && d2 <= S.radii2.y) {", 1),
+        (STEER, "if (same && d2 < S.radii2.z) {", "if (same && d2 <= S.radii2.z) {", 1),
+        (STEER, "if (!(d2 < S.radii2.w)) return false;", "if (!(d2 <= S.radii2.w)) return false;", 1)]),
     ("decarpentier velocity match over |d| instead of sqrt|d|", [
         (RULES, "((s.dc_v[n] - v) / std::sqrt(dist))", "((s.dc_v[n] - v) / dist)", 1),
-        (STEER, "((sorted_vel[dc_slot[k]].xyz - v) / sqrt(dist))", "((sorted_vel[dc_slot[k]].xyz - v) / dist)", 1)]),
+        (STEER, "((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist))", "((sorted_vel[t.k[k].slot].xyz - v) / dist)", 1)]),
     ("neighbour count includes boids within the flee radius only", [
         (RULES, "if (d2 < k.r2_counted) ++sums.neighbours;", "if (d2 < k.r2_max) ++sums.neighbours;", 1),
-        (STEER, "if (d2 < r2_counted) ++n_all;", "if (d2 < radii2.w) ++n_all;", 1)]),
+        (STEER, "if (d2 < S.counted.x) ++s.neighbours;", "if (d2 < S.radii2.w) ++s.neighbours;", 1)]),
     ("steering separation weighted 1/|d| instead of 1/|d|^2", [
         (RULES, "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
-        (STEER, "if (d2 > 0.0) sep -= d / d2;", "if (d2 > 0.0) sep -= d / sqrt(d2);", 1)]),
+        (STEER, "if (d2 > 0.0) s.sep -= d / d2;", "if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
     ("speed clamped before integration instead of after", [
         (RULES, "next.v = clampSpeed(k, self.v + dv);", "next.v = clampSpeed(k, self.v) + dv;", 1),
-        (STEER, "nv = clampSpeed(v + dv);", "nv = clampSpeed(v) + dv;", 1)]),
+        (STEER, "return clampSpeed(S, v + dv);", "return clampSpeed(S, v) + dv;", 1)]),
     ("alignment steers away (sign flip)", [
         (RULES, "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 2),
-        (STEER, "if (n_ali > 0u) a += S.weights.y * steerTowards(", "if (n_ali > 0u) a -= S.weights.y * steerTowards(", 2)]),
+        (STEER, "if (s.n_ali > 0u) a += S.weights.y * steerTowards(", "if (s.n_ali > 0u) a -= S.weights.y * steerTowards(", 2)]),
     ("minimum image dropped on the y axis", [
         (RULES, "for (int k = 0; k < ctx.dims; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);",
          "for (int k = 0; k < 1; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);", 1),

@@ -1,8 +1,11 @@
 #version 430
-// Pass 4: for each boid (in cell order) gather separation, alignment and cohesion over the
-// 3x3(x3) cells around it, then steer and integrate (semi-implicit Euler) into the state
-// buffers: reads the sorted copy, writes the other set. The formulas are docs/model.md's, and
-// match src/cpu/flock_rules.cpp line for line; parity tests hold the two together.
+// Pass 4: for each boid (in cell order) gather its neighbours over the 3x3(x3) cells around it,
+// then steer and integrate into the state buffers: reads the sorted copy, writes the other set.
+// It mirrors src/cpu/flock_rules.cpp function for function, in the same order and with the same
+// names (setMag, steerTowards, boundsAcceleration, ..., isNeighbourOf, addNeighbour, integrate,
+// finishStep), and gather() is CpuSimulation::gather. Each variant (STYLE_*, NEIGHBOUR_CAP,
+// PERCHING, MULTI_SPECIES) is chosen at the top of the function it changes. Parity tests hold
+// the two together; the hand-computed cases (tests/cpu/hand_cases.hpp) hold both to the formulas.
 #include "common.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
@@ -21,6 +24,19 @@ layout(std430, binding = BIND_PERCH) writeonly buffer Perch { float perch[]; };
 layout(std430, binding = BIND_SORTED_STEER) readonly buffer SortedSteer { vec4 sorted_steer[]; };
 layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
 #endif
+
+// A slow step runs in slices (GpuSimulation::setInterrupt): the first work group of this one.
+uniform uint u_first_group;
+
+// The boid this invocation steps (Boid in src/model/boid.hpp), and what its view needs.
+struct Self {
+    vec3 p, v;
+    uint id;
+    uint species_bits;  // the species as stored (compared raw, like the CPU's ==)
+    uint slot;          // its index in the sorted copy
+    float v2;           // |v|^2
+    uint use_fov;       // 1: its species' view cone applies and it is moving
+};
 
 // The same integer hash as eventHash() in src/model/rng.hpp.
 uint eventHash(uint seed_lo, uint id, uint step) {
@@ -43,10 +59,8 @@ vec3 limitLength(vec3 x, float m) {
     return len > m ? x * (m / len) : x;
 }
 
-// The species block of the boid this invocation steps (set first thing in main).
-SpeciesBlock S;
-
-vec3 steerTowards(vec3 desired, vec3 v) { return limitLength(setMag(desired, S.motion.y) - v, S.motion.z); }
+// Reynolds' steer towards a desired direction at full speed, clamped to max_force.
+vec3 steerTowards(SpeciesBlock S, vec3 desired, vec3 v) { return limitLength(setMag(desired, S.motion.y) - v, S.motion.z); }
 
 vec3 boundsAcceleration(vec3 p) {
     vec3 a = vec3(0.0);
@@ -93,23 +107,23 @@ vec3 wanderAcceleration(uint id) {
 
 #if STYLE_OFFSET
 // Offset style: attractor and repeller as velocity offsets per step; wind, wander and obstacles per second.
-vec3 influenceOffset(vec3 p, uint id) {
-    vec3 dv = (P.wind.xyz + wanderAcceleration(id) + obstacleAcceleration(p)) * P.motion.w;
-    if (P.attractor.w > 0.0) dv += offsetBetween(p, P.attractor.xyz) * P.attractor.w;
+vec3 influenceOffset(Self self) {
+    vec3 dv = (P.wind.xyz + wanderAcceleration(self.id) + obstacleAcceleration(self.p)) * P.motion.w;
+    if (P.attractor.w > 0.0) dv += offsetBetween(self.p, P.attractor.xyz) * P.attractor.w;
     if (P.repeller.w > 0.0) {
-        vec3 d = offsetBetween(p, P.repeller.xyz);
+        vec3 d = offsetBetween(self.p, P.repeller.xyz);
         if (dot(d, d) < P.influence.x) dv -= d * P.repeller.w;
     }
     return dv;
 }
 #else
-// Steering style: wind, wander, attractor and repeller as accelerations.
-vec3 influenceAcceleration(vec3 p, vec3 v, uint id) {
-    vec3 a = P.wind.xyz + wanderAcceleration(id) + obstacleAcceleration(p);
-    if (P.attractor.w > 0.0) a += P.attractor.w * steerTowards(offsetBetween(p, P.attractor.xyz), v);
+// The other styles: wind, wander, attractor and repeller as accelerations.
+vec3 influenceAcceleration(SpeciesBlock S, Self self) {
+    vec3 a = P.wind.xyz + wanderAcceleration(self.id) + obstacleAcceleration(self.p);
+    if (P.attractor.w > 0.0) a += P.attractor.w * steerTowards(S, offsetBetween(self.p, P.attractor.xyz), self.v);
     if (P.repeller.w > 0.0) {
-        vec3 d = offsetBetween(p, P.repeller.xyz);
-        if (dot(d, d) < P.influence.x) a += P.repeller.w * steerTowards(-d, v);
+        vec3 d = offsetBetween(self.p, P.repeller.xyz);
+        if (dot(d, d) < P.influence.x) a += P.repeller.w * steerTowards(S, -d, self.v);
     }
     return a;
 }
@@ -130,74 +144,101 @@ void resolveObstacles(inout vec3 p, inout vec3 v) {
         }
 }
 
-#if NEIGHBOUR_CAP
-// The k nearest neighbours by (d2, id), sorted by insertion; see NearestK in src/cpu/flock_rules.
-float cap_d2[MAX_NEIGHBOUR_CAP];
-uint cap_id[MAX_NEIGHBOUR_CAP];
-uint cap_n = 0u;
+// Sums over the neighbours of one boid (NeighbourSums in src/cpu/flock_rules.hpp).
+struct NeighbourSums {
+    vec3 sep, ali, coh, flee;
+    uint n_sep, n_ali, n_coh, n_flee, neighbours;
+    uint chasing;  // predators: the nearest prey seen within the cohesion radius, by (d2, id)
+    vec3 chase_d;
+    float chase_d2;
+    uint chase_id;
+};
 
-void capOffer(float d2, uint id, uint k) {
-    uint i = cap_n < k ? cap_n++ : k;
-    while (i > 0u && (d2 < cap_d2[i - 1u] || (d2 == cap_d2[i - 1u] && id < cap_id[i - 1u]))) {
-        if (i < k) {
-            cap_d2[i] = cap_d2[i - 1u];
-            cap_id[i] = cap_id[i - 1u];
-        }
-        --i;
-    }
-    if (i < k) {
-        cap_d2[i] = d2;
-        cap_id[i] = id;
-    }
-}
-
-bool capAdmits(float d2, uint id, uint k) {
-    if (cap_n < k) return true;
-    return d2 < cap_d2[k - 1u] || (d2 == cap_d2[k - 1u] && id <= cap_id[k - 1u]);
-}
-#endif
+NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, 0u, 0u, 0u, 0u, vec3(0.0), 0.0, 0u); }
 
 #if STYLE_DC
-// Decarpentier style's three neighbours (see ThreeNeighbours in src/cpu/flock_rules): keys
-// (d2, id), slot j; [0] and [1] the two nearest, [2] the nearest beyond far_factor x the closest.
-bool dc_set[3] = bool[3](false, false, false);
-float dc_key_d2[3];
-uint dc_key_id[3], dc_slot[3];
+// Decarpentier's three neighbours (ThreeNeighbours): keys (d2, id) and the slot of each; [0] and
+// [1] the two nearest, [2] the nearest beyond far_factor x the closest distance.
+struct DcKey {
+    uint set;
+    float d2;
+    uint id, slot;
+};
+struct ThreeNeighbours {
+    DcKey k[3];
+};
 
-bool dcBefore(int k, float d2, uint id) {
-    return !dc_set[k] || d2 < dc_key_d2[k] || (d2 == dc_key_d2[k] && id < dc_key_id[k]);
-}
-void dcOfferNear(float d2, uint id, uint j) {
-    if (dcBefore(0, d2, id)) {
-        dc_set[1] = dc_set[0];
-        dc_key_d2[1] = dc_key_d2[0];
-        dc_key_id[1] = dc_key_id[0];
-        dc_slot[1] = dc_slot[0];
-        dc_set[0] = true;
-        dc_key_d2[0] = d2;
-        dc_key_id[0] = id;
-        dc_slot[0] = j;
-    } else if (dcBefore(1, d2, id)) {
-        dc_set[1] = true;
-        dc_key_d2[1] = d2;
-        dc_key_id[1] = id;
-        dc_slot[1] = j;
+bool before(DcKey key, float d2, uint id) { return key.set == 0u || d2 < key.d2 || (d2 == key.d2 && id < key.id); }
+
+void offerNear(inout ThreeNeighbours t, float d2, uint id, uint slot) {
+    if (before(t.k[0], d2, id)) {
+        t.k[1] = t.k[0];
+        t.k[0] = DcKey(1u, d2, id, slot);
+    } else if (before(t.k[1], d2, id)) {
+        t.k[1] = DcKey(1u, d2, id, slot);
     }
 }
-void dcOfferFar(float d2, uint id, uint j) {
-    if (!dc_set[0] || id == dc_key_id[0] || (dc_set[1] && id == dc_key_id[1])) return;
+
+void offerFar(inout ThreeNeighbours t, float d2, uint id, uint slot) {
+    if (t.k[0].set == 0u || id == t.k[0].id || (t.k[1].set != 0u && id == t.k[1].id)) return;
     float x = P.dc0.x;
-    if (!(d2 > x * x * dc_key_d2[0])) return;
-    if (dcBefore(2, d2, id)) {
-        dc_set[2] = true;
-        dc_key_d2[2] = d2;
-        dc_key_id[2] = id;
-        dc_slot[2] = j;
+    if (!(d2 > x * x * t.k[0].d2)) return;
+    if (before(t.k[2], d2, id)) t.k[2] = DcKey(1u, d2, id, slot);
+}
+
+// Decarpentier style's acceleration from its three neighbours, flee/chase, level flight, height,
+// walls and influences, split into the boid's axes and each clamped.
+vec3 decarpentierAcceleration(SpeciesBlock S, Self self, NeighbourSums s, ThreeNeighbours t) {
+    vec3 v = self.v;
+    vec3 a = vec3(0.0);
+    for (int k = 0; k < 3; ++k) {
+        if (t.k[k].set == 0u) continue;
+        vec3 d = offsetBetween(self.p, sorted_pos[t.k[k].slot].xyz);
+        float dist = sqrt(dot(d, d));
+        if (!(dist > 0.0)) continue;  // coincident: no direction to go by
+        vec3 dir = d / dist;
+        a += S.weights.x * (-dir / dist);                                          // avoid
+        a += S.weights.z * (dir * (1.0 - P.dc0.y / dist));                         // preferred distance
+        a += S.weights.y * ((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist));       // velocity match
     }
+    if (s.n_flee > 0u) a += S.role.y * s.flee;
+    if (s.chasing != 0u && s.chase_d2 > 0.0) a += S.weights.w * (s.chase_d / sqrt(s.chase_d2));
+    a.y -= P.dc0.z * v.y;
+    if (P.dc1.x > 0.0) a.y += P.dc1.x * (P.dc0.w - self.p.y);
+    a += boundsAcceleration(self.p) + influenceAcceleration(S, self);
+    float speed = sqrt(dot(v, v));
+    vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
+    vec3 side, up = vec3(0.0);
+#if DIMS == 2
+    side = vec3(-f.y, f.x, 0.0);
+#else
+    side = cross(f, vec3(0.0, 1.0, 0.0));
+    float side_len = sqrt(dot(side, side));
+    side = side_len > 1e-6 ? side / side_len : vec3(0.0, 0.0, 1.0);
+    up = cross(side, f);
+#endif
+    float af = min(max(dot(a, f), -P.dc1.z), P.dc1.y);
+    float as_ = min(max(dot(a, side), -P.dc1.w), P.dc1.w);
+    float au = min(max(dot(a, up), -P.dc2.x), P.dc2.x);
+    return f * af + side * as_ + up * au;
+}
+
+// Decarpentier style's motion every step: smoothed speed, diving, clamp.
+vec3 decarpentierMove(SpeciesBlock S, Self self, vec3 a) {
+    float speed = sqrt(dot(self.v, self.v));
+    vec3 v1 = self.v + a * P.motion.w;
+    float s1 = sqrt(dot(v1, v1));
+    if (!(s1 > 0.0)) return v1;
+    vec3 dir = v1 / s1;
+    float new_speed = s1 + (speed - s1) * P.dc2.y;
+    new_speed -= P.dc2.z * dir.y * P.motion.w;
+    new_speed = min(max(new_speed, S.motion.x), S.motion.y);
+    return dir * new_speed;
 }
 #endif
 
-vec3 clampSpeed(vec3 v) {
+// Speed into [min_speed, max_speed]; a boid at exact rest stays at rest.
+vec3 clampSpeed(SpeciesBlock S, vec3 v) {
     float s = length(v);
     if (s > S.motion.y) return v * (S.motion.y / s);
     if (s > 0.0 && s < S.motion.x) return v * (S.motion.x / s);
@@ -216,235 +257,214 @@ vec3 wrapPosition(vec3 p) {
     return p;
 }
 
-// A slow step runs in slices (GpuSimulation::setInterrupt): the first work group of this one.
-uniform uint u_first_group;
-
-void main() {
-    uint i = flatIndex(STEP_GROUP_SIZE) + u_first_group * uint(STEP_GROUP_SIZE);
-    if (i >= P.counts.x) return;
-    vec4 self_p = sorted_pos[i];
-    vec4 self_v = sorted_vel[i];
-    vec3 p = self_p.xyz, v = self_v.xyz;
-    uint species = min(floatBitsToUint(self_v.w), uint(MAX_SPECIES - 1));
-    S = P.species[species];
-    bool predator = S.role.z > 0.5;
+// Is the boid in slot j a neighbour of self (within the largest radius and the view cone)?
+// Sets d (minimum image, self to it) and d2.
+bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) {
+    d = vec3(0.0);
+    d2 = 0.0;
 #if PERCHING
-    float rest = sorted_perch[i];
-    if (rest > 0.0) {  // on the ground: at rest until the time is up, then straight up to rejoin
-        vec3 out_v = vec3(0.0);
-        vec3 out_p = p;
-        rest -= P.motion.w;
-        if (!(rest > 0.0)) {
-            rest = 0.0;
-            out_v = vec3(0.0, max(S.motion.x, 0.5 * S.motion.y), 0.0);
-            out_p = wrapPosition(p + out_v * P.motion.w);
-        }
-        pos[i] = vec4(out_p, self_p.w);
-        vel[i] = vec4(out_v, self_v.w);
-        perch[i] = rest;
-        neighbours[i] = 0u;
-        return;
-    }
+    if (sorted_perch[j] > 0.0) return false;  // boids on the ground are out of the flock
 #endif
+    d = offsetBetween(self.p, sorted_pos[j].xyz);
+    d2 = dot(d, d);
+    if (!(d2 < S.radii2.w)) return false;
+    if (self.use_fov != 0u && d2 > 0.0 && dot(self.v, d) < S.motion.w * sqrt(self.v2 * d2)) return false;
+    return true;
+}
 
-    vec3 sep = vec3(0.0), ali = vec3(0.0), coh = vec3(0.0), flee = vec3(0.0);
-    uint n_sep = 0u, n_ali = 0u, n_coh = 0u, n_all = 0u, n_flee = 0u;
-    bool chasing = false;  // predators: the nearest prey seen within the cohesion radius, by (d2, id)
-    vec3 chase_d = vec3(0.0);
-    float chase_d2 = 0.0;
-    uint chase_id = 0u;
-    float v2 = dot(v, v);
-    bool use_fov = S.role.w > 0.5 && v2 > 0.0;
-    // The species' radii and view in locals: the neighbour loop reads them for every candidate.
-    const vec4 radii2 = S.radii2;
-    const float cos_half_fov = S.motion.w, r2_counted = S.counted.x, r2_flee = S.role.x;
-
-#if STYLE_DC
-    // Amortised steering (steersAt() in src/model/rng.hpp): between its steering steps a boid
-    // reuses its last steering and skips the neighbour search.
-    uint my_id = floatBitsToUint(self_p.w), period = P.events.w;
-    bool steer_now = P.events.x == 0u || period <= 1u || (P.events.x + eventHash(0x5EEDu, my_id, 0u) % period) % period == 0u;
+#if MULTI_SPECIES
+// Prey flee predators within their flee radius; a predator marks the nearest prey it sees.
+void addPredatorOrPrey(SpeciesBlock S, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
+    bool predator = S.role.z > 0.5;
+    uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
+    bool other_predator = P.species[other].role.z > 0.5;
+    if (!predator && other_predator && d2 < S.role.x) {
+        ++s.n_flee;
+#if STYLE_OFFSET
+        s.flee += d;
 #else
-    const bool steer_now = true;
+        if (d2 > 0.0) s.flee -= d / d2;
 #endif
-    uvec3 c = cellOf(p);
+    }
+    if (predator && !other_predator && d2 < S.radii2.z &&
+        (s.chasing == 0u || d2 < s.chase_d2 || (d2 == s.chase_d2 && jid < s.chase_id))) {
+        s.chasing = 1u;
+        s.chase_d = d;
+        s.chase_d2 = d2;
+        s.chase_id = jid;
+    }
+}
+#endif
+
+// Adds the neighbour in slot j (id jid, offset d) to the sums.
+void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
+    if (d2 < S.counted.x) ++s.neighbours;  // the flee radius alone does not make a neighbour
+    if (d2 < S.radii2.x) {  // separation: from every species
+        ++s.n_sep;
+#if STYLE_OFFSET
+        s.sep += d;
+#elif STYLE_GRADED
+        if (d2 > 0.0) s.sep -= d * (min(S.graded.x - sqrt(d2), GRADED_CORE * sqrt(d2)) / d2);
+#else
+        if (d2 > 0.0) s.sep -= d / d2;
+#endif
+    }
+#if MULTI_SPECIES
+    bool same = floatBitsToUint(sorted_vel[j].w) == self.species_bits;
+#else
+    const bool same = true;  // one species: skip the neighbour's species read
+#endif
+    if (same && d2 < S.radii2.y) {  // alignment and cohesion: within the species
+        ++s.n_ali;
+        s.ali += sorted_vel[j].xyz;
+    }
+    if (same && d2 < S.radii2.z) {
+        ++s.n_coh;
+        s.coh += d;
+    }
+#if MULTI_SPECIES
+    addPredatorOrPrey(S, j, jid, d, d2, s);
+#endif
+}
+
+#if NEIGHBOUR_CAP
+// The k nearest neighbours by (d2, id), sorted by insertion (NearestK).
+struct NearestK {
+    float d2[MAX_NEIGHBOUR_CAP];
+    uint id[MAX_NEIGHBOUR_CAP];
+    uint n;
+};
+
+void offer(inout NearestK c, float d2, uint id, uint k) {
+    uint i = c.n < k ? c.n++ : k;
+    while (i > 0u && (d2 < c.d2[i - 1u] || (d2 == c.d2[i - 1u] && id < c.id[i - 1u]))) {
+        if (i < k) {
+            c.d2[i] = c.d2[i - 1u];
+            c.id[i] = c.id[i - 1u];
+        }
+        --i;
+    }
+    if (i < k) {
+        c.d2[i] = d2;
+        c.id[i] = id;
+    }
+}
+
+bool admits(inout NearestK c, float d2, uint id, uint k) {
+    if (c.n < k) return true;
+    return d2 < c.d2[k - 1u] || (d2 == c.d2[k - 1u] && id <= c.id[k - 1u]);
+}
+#endif
+
+// What gather() builds: the sums, and what the first sweep finds for the second.
+struct Sweep {
+    NeighbourSums sums;
+#if NEIGHBOUR_CAP
+    NearestK cap;
+#endif
+#if STYLE_DC
+    ThreeNeighbours three;
+#endif
+};
+
+// With a neighbour cap or decarpentier's three, sweep 0 finds the k nearest / the two nearest
+// and sweep 1 sums (only the k nearest) and finds the third; otherwise one summing sweep.
+#if NEIGHBOUR_CAP || STYLE_DC
+#define FIRST_SWEEP 0
+#else
+#define FIRST_SWEEP 1
+#endif
+
+// One candidate in one sweep (the body of CpuSimulation::gather's loops).
+void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
+    vec3 d;
+    float d2;
+    if (j == self.slot || !isNeighbourOf(S, self, j, d, d2)) return;
+    uint jid = floatBitsToUint(sorted_pos[j].w);
+#if STYLE_DC
+    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == self.species_bits && d2 < S.counted.x;
+    if (sweep == 0 && dc_candidate) offerNear(w.three, d2, jid, j);
+    if (sweep == 1 && dc_candidate) offerFar(w.three, d2, jid, j);
+#endif
+#if NEIGHBOUR_CAP
+    if (sweep == 0) offer(w.cap, d2, jid, P.counts.w);
+    if (sweep == 1 && !admits(w.cap, d2, jid, P.counts.w)) return;
+#endif
+    if (sweep == 1) addNeighbour(S, self, j, jid, d, d2, w.sums);
+}
+
+// Every candidate in the cells around self, in each sweep (CpuSimulation::gather).
+Sweep gather(SpeciesBlock S, Self self) {
+    Sweep w;
+    w.sums = noNeighbours();
+#if NEIGHBOUR_CAP
+    w.cap.n = 0u;
+#endif
+#if STYLE_DC
+    for (int k = 0; k < 3; ++k) w.three.k[k] = DcKey(0u, 0.0, 0u, 0u);
+#endif
+    uvec3 c = cellOf(self.p);
     uint xs[3], ys[3], zs[3];
     int nx = neighbourCells(c.x, P.cells.x, xs);
     int ny = neighbourCells(c.y, P.cells.y, ys);
     int nz = DIMS == 3 ? neighbourCells(c.z, P.cells.z, zs) : 1;
     if (DIMS != 3) zs[0] = 0u;
-#if NEIGHBOUR_CAP || STYLE_DC
-    // Pass 0 finds the k nearest neighbours (cap) and the two nearest (decarpentier); pass 1 sums
-    // (only the k nearest) and finds decarpentier's third.
-    for (int pass = 0; pass < (steer_now ? 2 : 0); ++pass)
-#else
-    const int pass = 1;
-    if (steer_now)
-#endif
-    for (int iz = 0; iz < nz; ++iz)
-        for (int iy = 0; iy < ny; ++iy)
-            for (int ix = 0; ix < nx; ++ix) {
-                uint cell = (zs[iz] * P.cells.y + ys[iy]) * P.cells.x + xs[ix];
-                uint start = cell_start[cell];
-                uint end = start + cell_count[cell];
-                for (uint j = start; j < end; ++j) {
-                    if (j == i) continue;
-#if PERCHING
-                    if (sorted_perch[j] > 0.0) continue;  // boids on the ground are out of the flock
-#endif
-                    vec3 d = offsetBetween(p, sorted_pos[j].xyz);
-                    float d2 = dot(d, d);
-                    if (!(d2 < radii2.w)) continue;
-                    if (use_fov && d2 > 0.0 && dot(v, d) < cos_half_fov * sqrt(v2 * d2)) continue;
-                    uint jid = floatBitsToUint(sorted_pos[j].w);
-#if STYLE_DC
-                    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == floatBitsToUint(self_v.w) && d2 < r2_counted;
-                    if (pass == 0 && dc_candidate) dcOfferNear(d2, jid, j);
-                    if (pass == 1 && dc_candidate) dcOfferFar(d2, jid, j);
-#endif
-#if NEIGHBOUR_CAP
-                    if (pass == 0) capOffer(d2, jid, P.counts.w);
-                    if (pass == 1 && !capAdmits(d2, jid, P.counts.w)) continue;
-#endif
-#if NEIGHBOUR_CAP || STYLE_DC
-                    if (pass == 0) continue;
-#endif
-                    if (d2 < r2_counted) ++n_all;
-                    if (d2 < radii2.x) {  // separation: from every species
-                        ++n_sep;
-#if STYLE_OFFSET
-                        sep += d;
-#elif STYLE_GRADED
-                        if (d2 > 0.0) sep -= d * (min(S.graded.x - sqrt(d2), GRADED_CORE * sqrt(d2)) / d2);
-#else
-                        if (d2 > 0.0) sep -= d / d2;
-#endif
-                    }
-#if MULTI_SPECIES
-                    bool same = floatBitsToUint(sorted_vel[j].w) == floatBitsToUint(self_v.w);
-#else
-                    const bool same = true;  // one species: skip the neighbour's species read
-#endif
-                    if (same && d2 < radii2.y) {  // alignment and cohesion: within the species
-                        ++n_ali;
-                        ali += sorted_vel[j].xyz;
-                    }
-                    if (same && d2 < radii2.z) {
-                        ++n_coh;
-                        coh += d;
-                    }
-#if MULTI_SPECIES
-                    uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
-                    bool other_predator = P.species[other].role.z > 0.5;
-                    if (!predator && other_predator && d2 < r2_flee) {  // prey flee predators
-                        ++n_flee;
-#if STYLE_OFFSET
-                        flee += d;
-#else
-                        if (d2 > 0.0) flee -= d / d2;
-#endif
-                    }
-                    if (predator && !other_predator && d2 < radii2.z &&
-                        (!chasing || d2 < chase_d2 || (d2 == chase_d2 && jid < chase_id))) {
-                        chasing = true;
-                        chase_d = d;
-                        chase_d2 = d2;
-                        chase_id = jid;
-                    }
-#endif
+    for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
+        for (int iz = 0; iz < nz; ++iz)
+            for (int iy = 0; iy < ny; ++iy)
+                for (int ix = 0; ix < nx; ++ix) {
+                    uint cell = (zs[iz] * P.cells.y + ys[iy]) * P.cells.x + xs[ix];
+                    uint end = cell_start[cell] + cell_count[cell];
+                    for (uint j = cell_start[cell]; j < end; ++j) visit(S, self, sweep, j, w);
                 }
-            }
+    return w;
+}
 
+#if !STYLE_DC
+// Self's new velocity from its sums (integrate() for the steering, graded and offset styles).
+vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s) {
+    vec3 v = self.v;
     vec3 dv = vec3(0.0);
-    vec3 nv;
-#if STYLE_DC
-    vec3 a_steer = sorted_steer[i].xyz;
-    if (!steer_now) n_all = uint(sorted_steer[i].w);
-    if (steer_now) {
-        // The three neighbours' terms (as decarpentierAcceleration in src/cpu/flock_rules.cpp).
-        vec3 a = vec3(0.0);
-        for (int k = 0; k < 3; ++k) {
-            if (!dc_set[k]) continue;
-            vec3 d = offsetBetween(p, sorted_pos[dc_slot[k]].xyz);
-            float dist = sqrt(dot(d, d));
-            if (!(dist > 0.0)) continue;
-            vec3 dir = d / dist;
-            a += S.weights.x * (-dir / dist);
-            a += S.weights.z * (dir * (1.0 - P.dc0.y / dist));
-            a += S.weights.y * ((sorted_vel[dc_slot[k]].xyz - v) / sqrt(dist));
-        }
-        if (n_flee > 0u) a += S.role.y * flee;
-        if (chasing && chase_d2 > 0.0) a += S.weights.w * (chase_d / sqrt(chase_d2));
-        a.y -= P.dc0.z * v.y;
-        if (P.dc1.x > 0.0) a.y += P.dc1.x * (P.dc0.w - p.y);
-        a += boundsAcceleration(p) + influenceAcceleration(p, v, floatBitsToUint(self_p.w));
-        float speed = sqrt(dot(v, v));
-        vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
-        vec3 side, up = vec3(0.0);
-#if DIMS == 2
-        side = vec3(-f.y, f.x, 0.0);
-#else
-        side = cross(f, vec3(0.0, 1.0, 0.0));
-        float side_len = sqrt(dot(side, side));
-        side = side_len > 1e-6 ? side / side_len : vec3(0.0, 0.0, 1.0);
-        up = cross(side, f);
-#endif
-        float af = min(max(dot(a, f), -P.dc1.z), P.dc1.y);
-        float as_ = min(max(dot(a, side), -P.dc1.w), P.dc1.w);
-        float au = min(max(dot(a, up), -P.dc2.x), P.dc2.x);
-        a_steer = f * af + side * as_ + up * au;
-    }
-    steer[i] = vec4(a_steer, float(n_all));
-    {
-        // Motion every step (decarpentierMove): smoothed speed, diving, clamp.
-        float speed = sqrt(dot(v, v));
-        vec3 v1 = v + a_steer * P.motion.w;
-        float s1 = sqrt(dot(v1, v1));
-        nv = v1;
-        if (s1 > 0.0) {
-            vec3 dir = v1 / s1;
-            float new_speed = s1 + (speed - s1) * P.dc2.y;
-            new_speed -= P.dc2.z * dir.y * P.motion.w;
-            new_speed = min(max(new_speed, S.motion.x), S.motion.y);
-            nv = dir * new_speed;
-        }
-    }
-#else
 #if STYLE_OFFSET
-    if (n_sep > 0u) dv -= (sep / float(n_sep)) * S.weights.x;
-    if (n_ali > 0u) dv += (ali / float(n_ali) - v) * S.weights.y;
-    if (n_coh > 0u) dv += (coh / float(n_coh)) * (P.wind.w * S.weights.z);
-    if (n_flee > 0u) dv -= (flee / float(n_flee)) * S.role.y;
-    if (chasing) dv += chase_d * S.weights.w;
-    dv += boundsAcceleration(p) * P.motion.w + influenceOffset(p, floatBitsToUint(self_p.w));
+    // Parker: each rule is a velocity offset per step, summed; walls still push per second.
+    if (s.n_sep > 0u) dv -= (s.sep / float(s.n_sep)) * S.weights.x;
+    if (s.n_ali > 0u) dv += (s.ali / float(s.n_ali) - v) * S.weights.y;
+    if (s.n_coh > 0u) dv += (s.coh / float(s.n_coh)) * (P.wind.w * S.weights.z);
+    if (s.n_flee > 0u) dv -= (s.flee / float(s.n_flee)) * S.role.y;
+    if (s.chasing != 0u) dv += s.chase_d * S.weights.w;
+    dv += boundsAcceleration(self.p) * P.motion.w + influenceOffset(self);
 #elif STYLE_GRADED
-    // Separation growing as the distance shrinks, cohesion a spring, alignment steered (graded
-    // style in flock_rules.cpp).
+    // Separation growing as the distance shrinks, cohesion a spring, alignment steered.
     vec3 a = vec3(0.0);
-    if (n_sep > 0u) a += (S.weights.x * S.motion.z) * sep;
-    if (n_ali > 0u) a += S.weights.y * steerTowards(ali / float(n_ali), v);
-    if (n_coh > 0u) a += (P.wind.w * S.weights.z * S.motion.z * S.graded.y) * (coh / float(n_coh));
-    if (n_flee > 0u) a += S.role.y * steerTowards(flee, v);
-    if (chasing) a += S.weights.w * steerTowards(chase_d, v);
-    dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v, floatBitsToUint(self_p.w))) * P.motion.w;
+    if (s.n_sep > 0u) a += (S.weights.x * S.motion.z) * s.sep;
+    if (s.n_ali > 0u) a += S.weights.y * steerTowards(S, s.ali / float(s.n_ali), v);
+    if (s.n_coh > 0u) a += (P.wind.w * S.weights.z * S.motion.z * S.graded.y) * (s.coh / float(s.n_coh));
+    if (s.n_flee > 0u) a += S.role.y * steerTowards(S, s.flee, v);
+    if (s.chasing != 0u) a += S.weights.w * steerTowards(S, s.chase_d, v);
+    dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * P.motion.w;
 #else
     vec3 a = vec3(0.0);
-    if (n_sep > 0u) a += S.weights.x * steerTowards(sep, v);
-    if (n_ali > 0u) a += S.weights.y * steerTowards(ali / float(n_ali), v);
-    if (n_coh > 0u) a += P.wind.w * S.weights.z * steerTowards(coh / float(n_coh), v);
-    if (n_flee > 0u) a += S.role.y * steerTowards(flee, v);
-    if (chasing) a += S.weights.w * steerTowards(chase_d, v);
-    dv = (a + boundsAcceleration(p) + influenceAcceleration(p, v, floatBitsToUint(self_p.w))) * P.motion.w;
+    if (s.n_sep > 0u) a += S.weights.x * steerTowards(S, s.sep, v);
+    if (s.n_ali > 0u) a += S.weights.y * steerTowards(S, s.ali / float(s.n_ali), v);
+    if (s.n_coh > 0u) a += P.wind.w * S.weights.z * steerTowards(S, s.coh / float(s.n_coh), v);
+    if (s.n_flee > 0u) a += S.role.y * steerTowards(S, s.flee, v);
+    if (s.chasing != 0u) a += S.weights.w * steerTowards(S, s.chase_d, v);
+    dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * P.motion.w;
 #endif
-    nv = clampSpeed(v + dv);
+    return clampSpeed(S, v + dv);
+}
 #endif
-    vec3 np = p + nv * P.motion.w;
+
+// Position from the new velocity, obstacles, landing (perching), wrap, the led boid, 2D
+// (finishStep). Returns the position; nv may change; landed is the rest drawn on landing.
+vec3 finishStep(SpeciesBlock S, Self self, inout vec3 nv, out float landed) {
+    landed = 0.0;
+    vec3 np = self.p + nv * P.motion.w;
     resolveObstacles(np, nv);
 #if PERCHING
-    float landed = 0.0;
-    uint self_id = floatBitsToUint(self_p.w);
-    if (p.y > P.perch.x && np.y <= P.perch.x && !(P.leader.w > 0.5 && self_id == 0u)) {
-        float u = float(eventHash(P.events.y, self_id, P.events.x) >> 8u) * (1.0 / 16777216.0);
+    if (self.p.y > P.perch.x && np.y <= P.perch.x && !(P.leader.w > 0.5 && self.id == 0u)) {
+        // Landing: crossing the ground from above puts the boid on it, at rest, for a random time.
+        float u = float(eventHash(P.events.y, self.id, P.events.x) >> 8u) * (1.0 / 16777216.0);
         float t = P.perch.y + u * (P.perch.z - P.perch.y);
         if (t > 0.0) {
             np.y = P.perch.x;
@@ -452,18 +472,95 @@ void main() {
             landed = t;
         }
     }
-    perch[i] = landed;
 #endif
     np = wrapPosition(np);
-    if (P.leader.w > 0.5 && floatBitsToUint(self_p.w) == 0u) {  // the led boid (see flock_rules.cpp)
-        nv = limitLength(offsetBetween(p, P.leader.xyz) * P.influence.w, S.motion.y);
+    if (P.leader.w > 0.5 && self.id == 0u) {  // the led boid (see flock_rules.cpp)
+        nv = limitLength(offsetBetween(self.p, P.leader.xyz) * P.influence.w, S.motion.y);
         np = wrapPosition(P.leader.xyz);
     }
 #if DIMS == 2
     nv.z = 0.0;
     np.z = 0.0;
 #endif
-    pos[i] = vec4(np, self_p.w);
-    vel[i] = vec4(nv, self_v.w);
-    neighbours[i] = n_all;
+    return np;
+}
+
+Self loadSelf(uint i) {
+    vec4 p = sorted_pos[i], v = sorted_vel[i];
+    Self self;
+    self.p = p.xyz;
+    self.v = v.xyz;
+    self.id = floatBitsToUint(p.w);
+    self.species_bits = floatBitsToUint(v.w);
+    self.slot = i;
+    self.v2 = dot(v.xyz, v.xyz);
+    self.use_fov = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))].role.w > 0.5 && self.v2 > 0.0 ? 1u : 0u;
+    return self;
+}
+
+void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
+    pos[i] = vec4(np, uintBitsToFloat(self.id));
+    vel[i] = vec4(nv, uintBitsToFloat(self.species_bits));
+    neighbours[i] = counted;
+}
+
+#if PERCHING
+// On the ground: at rest until the time is up, then straight up at half speed (at least
+// min_speed) to rejoin; out of the flock meanwhile (integrate()'s perching branch).
+void restOnTheGround(SpeciesBlock S, Self self, float rest) {
+    vec3 out_v = vec3(0.0);
+    vec3 out_p = self.p;
+    rest -= P.motion.w;
+    if (!(rest > 0.0)) {
+        rest = 0.0;
+        out_v = vec3(0.0, max(S.motion.x, 0.5 * S.motion.y), 0.0);
+        out_p = wrapPosition(self.p + out_v * P.motion.w);
+    }
+    store(self.slot, self, out_p, out_v, 0u);
+    perch[self.slot] = rest;
+}
+#endif
+
+// Decarpentier's amortised steering (steersAt() in src/model/rng.hpp): between its steering steps
+// a boid reuses its last steering and skips the neighbour search.
+bool steersNow(Self self) {
+#if STYLE_DC
+    uint period = P.events.w;
+    return P.events.x == 0u || period <= 1u || (P.events.x + eventHash(0x5EEDu, self.id, 0u) % period) % period == 0u;
+#else
+    return true;
+#endif
+}
+
+void main() {
+    uint i = flatIndex(STEP_GROUP_SIZE) + u_first_group * uint(STEP_GROUP_SIZE);
+    if (i >= P.counts.x) return;
+    Self self = loadSelf(i);
+    SpeciesBlock S = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))];
+#if PERCHING
+    if (sorted_perch[i] > 0.0) {
+        restOnTheGround(S, self, sorted_perch[i]);
+        return;
+    }
+#endif
+    bool steer_now = steersNow(self);
+    Sweep w;
+    if (steer_now) w = gather(S, self);
+    else w.sums = noNeighbours();
+    uint counted = w.sums.neighbours;
+#if STYLE_DC
+    vec4 stored = sorted_steer[i];
+    vec3 a = steer_now ? decarpentierAcceleration(S, self, w.sums, w.three) : stored.xyz;
+    if (!steer_now) counted = uint(stored.w);
+    steer[i] = vec4(a, float(counted));
+    vec3 nv = decarpentierMove(S, self, a);
+#else
+    vec3 nv = integrate(S, self, w.sums);
+#endif
+    float landed;
+    vec3 np = finishStep(S, self, nv, landed);
+#if PERCHING
+    perch[i] = landed;
+#endif
+    store(i, self, np, nv, counted);
 }
