@@ -56,4 +56,12 @@ Program buildGraphics(const ShaderLibrary& lib, const std::string& vertex, const
     return Program({&vs, &fs}, vertex + "+" + fragment);
 }
 
+GLint Program::uniform(const char* name) const {
+    const auto found = locations_.find(name);
+    if (found != locations_.end()) return found->second;
+    const GLint location = glGetUniformLocation(id(), name);
+    locations_.emplace(name, location);
+    return location;
+}
+
 }  // namespace murmur::gl

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace murmur::gl {
@@ -33,11 +34,13 @@ public:
     GLuint id() const { return handle_.id(); }
     explicit operator bool() const { return bool(handle_); }
     void use() const { glUseProgram(id()); }
-    // Uniform location by name (-1 if the linker dropped it; setting -1 is a no-op in GL).
-    GLint uniform(const char* name) const { return glGetUniformLocation(id(), name); }
+    // Uniform location by name (-1 if the linker dropped it; setting -1 is a no-op in GL), asked
+    // of the driver once per name and cached.
+    GLint uniform(const char* name) const;
 
 private:
     Handle<deleteProgram> handle_;
+    mutable std::unordered_map<std::string, GLint> locations_;
 };
 
 const char* stageName(GLenum stage);

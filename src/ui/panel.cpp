@@ -130,12 +130,9 @@ void influencesSection(Session& session, PanelState& state) {
 
 void runSection(Session& session) {
     if (!ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    if (ImGui::Button(session.running ? "Pause" : "Run")) session.running = !session.running;
+    if (ImGui::Button(session.running ? "Pause" : "Run")) session.togglePause();
     ImGui::SameLine();
-    if (ImGui::Button("Step")) {
-        session.running = false;
-        session.requestStep();
-    }
+    if (ImGui::Button("Step")) session.stepOnce();
     ImGui::SameLine();
     if (ImGui::Button("Reset")) session.reset();
     ImGui::SameLine();
@@ -270,6 +267,17 @@ void keysSection() {
 }
 
 }  // namespace
+
+bool applyToPanel(PanelState& state, Action a) {
+    switch (a) {
+        case Action::ToggleDebug: state.debug = !state.debug; return true;
+        case Action::Screenshot: state.screenshot_requested = true; return true;
+        case Action::TogglePanel: state.visible = !state.visible; return true;
+        case Action::ResetView: state.reset_view_requested = true; return true;
+        case Action::Quit: state.quit_requested = true; return true;
+        default: return false;
+    }
+}
 
 void FrameStats::push(const OrderParams& o) {
     order = o;

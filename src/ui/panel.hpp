@@ -50,4 +50,8 @@ const char* paramGroup(const char* key);
 
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats);
 
+// A key's action if it belongs to the view and panel (visual debug, screenshot, panel, view,
+// quit); false otherwise (run controls: Session::apply).
+bool applyToPanel(PanelState& state, Action a);
+
 }  // namespace murmur::ui

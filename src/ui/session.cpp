@@ -105,6 +105,24 @@ bool Session::applyBoidCount() {
     return true;
 }
 
+void Session::nudgeNeighbourRadius(float units) {
+    edit_.alignment.radius = std::max(0.0f, edit_.alignment.radius + units);
+    edit_.cohesion.radius = std::max(0.0f, edit_.cohesion.radius + units);
+}
+
+bool Session::apply(Action a) {
+    switch (a) {
+        case Action::TogglePause: togglePause(); return true;
+        case Action::Step: stepOnce(); return true;
+        case Action::Reset: reset(); return true;
+        case Action::ScatterOn: setScatter(true); return true;
+        case Action::ScatterOff: setScatter(false); return true;
+        case Action::RadiusUp: nudgeNeighbourRadius(5.0f); return true;
+        case Action::RadiusDown: nudgeNeighbourRadius(-5.0f); return true;
+        default: return false;
+    }
+}
+
 void Session::reset() {
     Params p = live_;
     p.seed = edit_.seed;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/density.hpp"
+#include "ui/keys.hpp"
 #include "model/params.hpp"
 #include "model/simulation.hpp"
 
@@ -45,6 +46,17 @@ public:
     // The parameters Apply would run with pending_boids.
     Params withPendingCount() const;
     bool applyBoidCount();
+
+    // The run controls the panel's buttons and the keys share.
+    void togglePause() { running = !running; }
+    void stepOnce() {  // pauses, then one step
+        running = false;
+        requestStep();
+    }
+    void setScatter(bool on) { edit_.scatter = on; }
+    void nudgeNeighbourRadius(float units);  // alignment and cohesion radius, at least 0 (Parker's +/-)
+    // A key's action if it is a run control (pause, step, reset, scatter, radius); false otherwise.
+    bool apply(Action a);
 
     void reset();    // respawn from the edited seed
     void newSeed();  // next seed, then respawn

@@ -272,3 +272,37 @@ TEST(Session, AStepTooExpensiveIsRefusedBeforeItRuns) {
     s.keep_density = true;  // at the preset's density the same count is cheap
     EXPECT_TRUE(s.applyBoidCount());
 }
+
+TEST(Session, KeysAndButtonsShareTheRunControls) {
+    SpySimulation sim;
+    Session s(sim, small());
+    EXPECT_TRUE(s.apply(ui::Action::TogglePause));
+    EXPECT_FALSE(s.running);
+    EXPECT_TRUE(s.apply(ui::Action::Step));
+    EXPECT_EQ(s.advance(), 1);
+    EXPECT_TRUE(s.apply(ui::Action::RadiusUp));  // alignment and cohesion radius +5
+    EXPECT_EQ(s.edit().alignment.radius, small().alignment.radius + 5.0f);
+    EXPECT_EQ(s.edit().cohesion.radius, small().cohesion.radius + 5.0f);
+    for (int k = 0; k < 10; ++k) s.apply(ui::Action::RadiusDown);  // never below 0
+    EXPECT_EQ(s.edit().cohesion.radius, 0.0f);
+    EXPECT_TRUE(s.apply(ui::Action::ScatterOn));
+    EXPECT_TRUE(s.edit().scatter);
+    EXPECT_TRUE(s.apply(ui::Action::ScatterOff));
+    EXPECT_FALSE(s.edit().scatter);
+    const int uploads = sim.uploads;
+    EXPECT_TRUE(s.apply(ui::Action::Reset));
+    EXPECT_EQ(sim.uploads, uploads + 1);
+    // View and panel keys are not the session's: the panel takes them.
+    ui::PanelState panel;
+    for (ui::Action a : {ui::Action::ToggleDebug, ui::Action::Screenshot, ui::Action::TogglePanel, ui::Action::ResetView,
+                         ui::Action::Quit}) {
+        EXPECT_FALSE(s.apply(a));
+        EXPECT_TRUE(ui::applyToPanel(panel, a));
+    }
+    EXPECT_TRUE(panel.debug);
+    EXPECT_TRUE(panel.screenshot_requested);
+    EXPECT_FALSE(panel.visible);
+    EXPECT_TRUE(panel.reset_view_requested);
+    EXPECT_TRUE(panel.quit_requested);
+    EXPECT_FALSE(ui::applyToPanel(panel, ui::Action::TogglePause));
+}

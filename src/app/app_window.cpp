@@ -1,0 +1,106 @@
+// Window, context and ImGui set-up and tear-down; see app_window.hpp.
+#include "app/app_window.hpp"
+
+#include "gl/debug.hpp"
+#include "gl/gl.hpp"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+namespace murmur {
+namespace {
+
+// GLFW's description of its last error (glfwGetError: no callback, no global).
+std::string lastGlfwError() {
+    const char* text = nullptr;
+    glfwGetError(&text);
+    return text ? text : "no reason given";
+}
+
+GLFWwindow* createWindow(int width, int height) {
+    for (int minor : {5, 3}) {
+        glfwDefaultWindowHints();
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+        if (GLFWwindow* w = glfwCreateWindow(width, height, "murmur", nullptr, nullptr)) return w;
+    }
+    return nullptr;
+}
+
+void installCallbacks(GLFWwindow* window) {
+    glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) {
+        if (!ImGui::GetIO().WantCaptureMouse) static_cast<Input*>(glfwGetWindowUserPointer(w))->scroll += dy;
+    });
+    glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
+        const ImGuiIO& io = ImGui::GetIO();
+        const auto a = ui::actionForKey(key, io.WantTextInput, action != GLFW_RELEASE);
+        if (a != ui::Action::None) static_cast<Input*>(glfwGetWindowUserPointer(w))->actions.push_back(a);
+    });
+}
+
+void setUpImGui(GLFWwindow* window) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini dropped in the working directory
+    float xscale = 1, yscale = 1;
+    glfwGetWindowContentScale(window, &xscale, &yscale);
+    ImGui::StyleColorsDark();
+    if (xscale > 1.0f) {
+        ImGui::GetStyle().ScaleAllSizes(xscale);
+        ImGui::GetIO().FontGlobalScale = xscale;
+    }
+    ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains to the callbacks above
+    ImGui_ImplOpenGL3_Init("#version 430");
+}
+
+}  // namespace
+
+AppWindow::Glfw::Glfw() {
+    if (glfwInit() != GLFW_TRUE) throw WindowUnavailable("GLFW: " + lastGlfwError());
+}
+
+AppWindow::Glfw::~Glfw() { glfwTerminate(); }
+
+AppWindow::AppWindow(int width, int height, bool vsync) {
+    window_ = createWindow(width, height);
+    if (!window_) throw WindowUnavailable("no OpenGL 4.3+ window: " + lastGlfwError());
+    glfwMakeContextCurrent(window_);
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)) || !GLAD_GL_VERSION_4_3) {
+        glfwDestroyWindow(window_);
+        throw WindowUnavailable("the window's context has no OpenGL 4.3");
+    }
+    gl::enableDebugOutput();
+    glfwSwapInterval(vsync ? 1 : 0);
+    glfwSetWindowUserPointer(window_, &input_);
+    installCallbacks(window_);
+    setUpImGui(window_);
+}
+
+AppWindow::~AppWindow() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window_);
+}
+
+bool AppWindow::shouldClose() const { return glfwWindowShouldClose(window_) != 0; }
+
+void AppWindow::close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+
+void AppWindow::beginImGuiFrame() {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+}
+
+void AppWindow::renderImGui() {
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+}  // namespace murmur

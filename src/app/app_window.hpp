@@ -1,0 +1,52 @@
+// The GLFW window, its OpenGL 4.3+ context and Dear ImGui on it, created together and destroyed
+// together (ImGui first, GLFW last). Keys and the wheel are collected into Input for the loop.
+#pragma once
+
+#include "ui/keys.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace murmur {
+
+// No window could be had (no display, no GL 4.3 context, ...): the caller runs headless.
+class WindowUnavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// What the callbacks collect between two frames, in order.
+struct Input {
+    double scroll = 0;
+    std::vector<ui::Action> actions;
+};
+
+class AppWindow {
+public:
+    // Throws WindowUnavailable naming what is missing.
+    AppWindow(int width, int height, bool vsync);
+    ~AppWindow();
+    AppWindow(const AppWindow&) = delete;
+    AppWindow& operator=(const AppWindow&) = delete;
+
+    GLFWwindow* handle() const { return window_; }
+    Input& input() { return input_; }
+    bool shouldClose() const;
+    void close();
+    // Dear ImGui's new frame / its draw data rendered into the current framebuffer.
+    void beginImGuiFrame();
+    void renderImGui();
+
+private:
+    struct Glfw {  // glfwInit/glfwTerminate
+        Glfw();
+        ~Glfw();
+    } glfw_;
+    GLFWwindow* window_ = nullptr;
+    Input input_;
+};
+
+}  // namespace murmur
