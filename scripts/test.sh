@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds with -Werror and runs the whole test suite (CPU and GL tests,
-# GL ones on Mesa's llvmpipe where there is no GPU), then the mutation check (scripts/mutants.py,
-# about 6 minutes), then the CPU tests again under ASan+UBSan.
+# GL ones on Mesa's llvmpipe where there is no GPU), the GL tests again on Mesa's zink over
+# lavapipe (a second, SPIR-V based driver), the mutation check (scripts/mutants.py, about 6
+# minutes), then the CPU tests again under ASan+UBSan.
 # Usage: scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,14 @@ cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON >/dev/nul
 cmake --build build-test -j"$jobs"
 echo "== tests =="
 ctest --test-dir build-test --output-on-failure -j"$jobs"
+
+echo "== GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe =="
+# Zink compiles shaders through SPIR-V as hardware drivers do, and catches what llvmpipe forgives.
+zink_runtime=$(mktemp -d)
+chmod 700 "$zink_runtime"
+LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink XDG_RUNTIME_DIR="$zink_runtime" MURMUR_EXPECT_RENDERER=zink \
+  ctest --test-dir build-test --output-on-failure -j"$jobs" -L gl -E window_smoke
+rm -rf "$zink_runtime"
 
 echo "== mutation check: the same bug in both backends must fail a test =="
 python3 scripts/mutants.py build-test

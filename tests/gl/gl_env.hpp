@@ -23,6 +23,13 @@ public:
         } catch (const std::exception& e) {
             error_ = e.what();
         }
+        // MURMUR_EXPECT_RENDERER=zink (scripts/test.sh's second driver): any other renderer fails
+        // every GL test rather than passing them on the wrong driver.
+        const char* want = std::getenv("MURMUR_EXPECT_RENDERER");
+        if (context_ && want && *want && gl::rendererString().rfind(want, 0) != 0) {
+            error_ = "renderer '" + gl::rendererString() + "' does not start with MURMUR_EXPECT_RENDERER='" + want + "'";
+            context_.reset();
+        }
     }
     void TearDown() override { context_.reset(); }
     static bool ready() { return instance().context_ != nullptr; }
