@@ -6,6 +6,7 @@ patched, the test binaries rebuilt in BUILD_DIR and the fast tests run; the muta
 test fail. The sources are restored afterwards (also on error or Ctrl-C) and the binaries rebuilt.
 
 Usage: scripts/mutants.py BUILD_DIR   (a configured build tree of this checkout, e.g. build-test)
+       scripts/mutants.py --check     (only: does every patch still match the sources?)
 Exit 0 when every mutant is caught, 1 when one survives or the unmutated tests fail.
 """
 import os
@@ -25,16 +26,16 @@ MUTANTS = [
         (RULES, "if (same && d2 < k.r2_ali) {", "if (same && d2 <= k.r2_ali) {", 1),
         (RULES, "if (same && d2 < k.r2_coh) {", "if (same && d2 <= k.r2_coh) {", 1),
         (RULES, "if (!(d2 < k.r2_max)) return false;", "if (!(d2 <= k.r2_max)) return false;", 1),
-        (STEER, "if (d2 < S.radii2.x) {", "if (d2 <= S.radii2.x) {", 1),
-        (STEER, "if (same && d2 < S.radii2.y) {", "if (same && d2 <= S.radii2.y) {", 1),
-        (STEER, "if (same && d2 < S.radii2.z) {", "if (same && d2 <= S.radii2.z) {", 1),
-        (STEER, "if (!(d2 < S.radii2.w)) return false;", "if (!(d2 <= S.radii2.w)) return false;", 1)]),
+        (STEER, "if (d2 < SEP_R2(S)) {", "if (d2 <= SEP_R2(S)) {", 1),
+        (STEER, "if (same && d2 < ALI_R2(S)) {", "if (same && d2 <= ALI_R2(S)) {", 1),
+        (STEER, "if (same && d2 < COH_R2(S)) {", "if (same && d2 <= COH_R2(S)) {", 1),
+        (STEER, "if (!(d2 < LOOK_R2(S))) return false;", "if (!(d2 <= LOOK_R2(S))) return false;", 1)]),
     ("decarpentier velocity match over |d| instead of sqrt|d|", [
         (RULES, "((s.dc_v[n] - v) / std::sqrt(dist))", "((s.dc_v[n] - v) / dist)", 1),
         (STEER, "((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist))", "((sorted_vel[t.k[k].slot].xyz - v) / dist)", 1)]),
     ("neighbour count includes boids within the flee radius only", [
         (RULES, "if (d2 < k.r2_counted) ++sums.neighbours;", "if (d2 < k.r2_max) ++sums.neighbours;", 1),
-        (STEER, "if (d2 < S.counted.x) ++s.neighbours;", "if (d2 < S.radii2.w) ++s.neighbours;", 1)]),
+        (STEER, "if (d2 < COUNTED_R2(S)) ++s.neighbours;", "if (d2 < LOOK_R2(S)) ++s.neighbours;", 1)]),
     ("steering separation weighted 1/|d| instead of 1/|d|^2", [
         (RULES, "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
         (STEER, "if (d2 > 0.0) s.sep -= d / d2;", "if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
@@ -43,7 +44,7 @@ MUTANTS = [
         (STEER, "return clampSpeed(S, v + dv);", "return clampSpeed(S, v) + dv;", 1)]),
     ("alignment steers away (sign flip)", [
         (RULES, "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 2),
-        (STEER, "if (s.n_ali > 0u) a += S.weights.y * steerTowards(", "if (s.n_ali > 0u) a -= S.weights.y * steerTowards(", 2)]),
+        (STEER, "if (s.n_ali > 0u) a += W_ALI(S) * steerTowards(", "if (s.n_ali > 0u) a -= W_ALI(S) * steerTowards(", 2)]),
     ("minimum image dropped on the y axis", [
         (RULES, "for (int k = 0; k < ctx.dims; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);",
          "for (int k = 0; k < 1; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);", 1),
@@ -59,7 +60,7 @@ MUTANTS = [
          "        running += v[k];\n        if (idx < u_count) scan_out[idx] = running;", 1)]),
     ("wander pushes the other way (sign flip)", [
         (RULES, "a[k] = ctx.p.wander * wanderJitter(", "a[k] = -ctx.p.wander * wanderJitter(", 1),
-        (STEER, "a[k] = P.noise.x * (", "a[k] = -P.noise.x * (", 1)]),
+        (STEER, "a[k] = WANDER * (", "a[k] = -WANDER * (", 1)]),
     ("graded separation over |d| instead of |d|^2", [
         (RULES, "kGradedCore * std::sqrt(d2)) / d2);", "kGradedCore * std::sqrt(d2)) / std::sqrt(d2));", 1),
         (STEER, "GRADED_CORE * sqrt(d2)) / d2);", "GRADED_CORE * sqrt(d2)) / sqrt(d2));", 1)]),
@@ -68,10 +69,10 @@ MUTANTS = [
         ("shaders/layout.glsl", "#define GRADED_CORE 9.0 ", "#define GRADED_CORE 99.0 ", 1)]),
     ("graded cohesion spring without 1/r_coh", [
         (RULES, "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 1),
-        (STEER, "(P.wind.w * S.weights.z * S.motion.z * S.graded.y)", "(P.wind.w * S.weights.z * S.motion.z)", 1)]),
+        (STEER, "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S))", "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S))", 1)]),
     ("decarpentier level flight pushes vertical speed up (sign flip)", [
         (RULES, "a.y -= p.dc.horizontal * v.y;", "a.y += p.dc.horizontal * v.y;", 1),
-        (STEER, "a.y -= P.dc0.z * v.y;", "a.y += P.dc0.z * v.y;", 1)]),
+        (STEER, "a.y -= DC_HORIZONTAL * v.y;", "a.y += DC_HORIZONTAL * v.y;", 1)]),
 ]
 
 # The fast tests: every CPU test, and the GL tests that check the GPU against hand-computed or
@@ -103,9 +104,26 @@ def failing_tests(build_dir):
     return failed
 
 
+def check_patches():
+    """Every patch still matches the sources as many times as it says (no build, no run)."""
+    stale = []
+    for name, patches in MUTANTS:
+        for path, old, _new, count in patches:
+            found = open(os.path.join(ROOT, path)).read().count(old)
+            if found != count:
+                stale.append("%s: %s matches %d times, expected %d" % (name, path, found, count))
+    return stale
+
+
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--check":
+        stale = check_patches()
+        print("\n".join(stale) or "mutants: every patch matches")
+        return 1 if stale else 0
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
+    if check_patches():
+        raise SystemExit("mutants: patches out of date:\n" + "\n".join(check_patches()))
     build_dir = os.path.abspath(sys.argv[1])
     originals = {}
     t0 = time.time()

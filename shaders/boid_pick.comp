@@ -13,7 +13,7 @@ uniform uint u_id;
 
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
-    if (i >= P.counts.x || floatBitsToUint(pos[i].w) != u_id) return;
+    if (i >= BOIDS || floatBitsToUint(pos[i].w) != u_id) return;
     picked.p = vec4(pos[i].xyz, 1.0);
     picked.v = vec4(vel[i].xyz, 0.0);
     picked.info = uvec4(neighbours[i], i, 0u, 0u);

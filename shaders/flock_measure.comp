@@ -50,7 +50,7 @@ void main() {
     barrier();
     uint i = flatIndex(STEP_GROUP_SIZE);
     vec4 heading = vec4(0.0), other = vec4(0.0);
-    if (i < P.counts.x) {
+    if (i < BOIDS) {
         vec3 v = sorted_vel[i].xyz;
         float speed = length(v);
         if (speed > 0.0) heading = vec4(v / speed, 1.0);
@@ -76,7 +76,7 @@ void main() {
         barrier();
     }
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    if (lid == 0u && group * uint(STEP_GROUP_SIZE) < P.counts.x) {  // not the padding groups of a split dispatch
+    if (lid == 0u && group * uint(STEP_GROUP_SIZE) < BOIDS) {  // not the padding groups of a split dispatch
         sums[2u * group] = s_heading[0];
         sums[2u * group + 1u] = s_other[0];
     }

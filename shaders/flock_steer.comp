@@ -60,17 +60,17 @@ vec3 limitLength(vec3 x, float m) {
 }
 
 // Reynolds' steer towards a desired direction at full speed, clamped to max_force.
-vec3 steerTowards(SpeciesBlock S, vec3 desired, vec3 v) { return limitLength(setMag(desired, S.motion.y) - v, S.motion.z); }
+vec3 steerTowards(SpeciesBlock S, vec3 desired, vec3 v) { return limitLength(setMag(desired, MAX_SPEED(S)) - v, MAX_FORCE(S)); }
 
 vec3 boundsAcceleration(vec3 p) {
     vec3 a = vec3(0.0);
 #if !BOUNDS_WRAP
-    float m = P.walls.x;
+    float m = WALL_MARGIN;
     for (int k = 0; k < DIMS; ++k) {
         float low = m - p[k];
         float high = p[k] - (P.world[k] - m);
-        if (low > 0.0) a[k] += P.walls.y * (m > 0.0 ? low / m : 1.0);
-        if (high > 0.0) a[k] -= P.walls.y * (m > 0.0 ? high / m : 1.0);
+        if (low > 0.0) a[k] += WALL_PUSH * (m > 0.0 ? low / m : 1.0);
+        if (high > 0.0) a[k] -= WALL_PUSH * (m > 0.0 ? high / m : 1.0);
     }
 #endif
     return a;
@@ -79,28 +79,28 @@ vec3 boundsAcceleration(vec3 p) {
 // Obstacles: a push out from each centre, obstacle_push at the surface, fading to 0 at the band.
 vec3 obstacleAcceleration(vec3 p) {
     vec3 a = vec3(0.0);
-    for (uint k = 0u; k < P.counts.z; ++k) {
+    for (uint k = 0u; k < OBSTACLE_COUNT; ++k) {
         vec4 o = P.obstacles[k];
         vec3 d = offsetBetween(p, o.xyz);
         float dist = sqrt(dot(d, d));
         if (!(dist > 0.0)) continue;
-        float clearance = dist - o.w, m = P.influence.y;
+        float clearance = dist - o.w, m = OBSTACLE_MARGIN;
         float factor = 0.0;
         if (m > 0.0) factor = min(max(1.0 - clearance / m, 0.0), 1.0);
         else if (clearance < 0.0) factor = 1.0;
-        a -= d * (P.influence.z * factor / dist);
+        a -= d * (OBSTACLE_PUSH * factor / dist);
     }
     return a;
 }
 
-// Wander (wanderJitter in src/model/rng.hpp): a random push in [-1, 1]^dims times P.noise.x.
+// Wander (wanderJitter in src/model/rng.hpp): a random push in [-1, 1]^dims times WANDER.
 const uint kWanderSalt[3] = uint[3](0xA511E9B3u, 0x63D83595u, 0x2F1B7C4Du);
 vec3 wanderAcceleration(uint id) {
     vec3 a = vec3(0.0);
-    if (!(P.noise.x > 0.0)) return a;
+    if (!(WANDER > 0.0)) return a;
     for (int k = 0; k < DIMS; ++k) {
-        uint h = eventHash(P.events.y ^ kWanderSalt[k], id, P.events.x);
-        a[k] = P.noise.x * (2.0 * (float(h >> 8u) * (1.0 / 16777216.0)) - 1.0);
+        uint h = eventHash(SEED_LO ^ kWanderSalt[k], id, STEP_INDEX);
+        a[k] = WANDER * (2.0 * (float(h >> 8u) * (1.0 / 16777216.0)) - 1.0);
     }
     return a;
 }
@@ -108,22 +108,22 @@ vec3 wanderAcceleration(uint id) {
 #if STYLE_OFFSET
 // Offset style: attractor and repeller as velocity offsets per step; wind, wander and obstacles per second.
 vec3 influenceOffset(Self self) {
-    vec3 dv = (P.wind.xyz + wanderAcceleration(self.id) + obstacleAcceleration(self.p)) * P.motion.w;
-    if (P.attractor.w > 0.0) dv += offsetBetween(self.p, P.attractor.xyz) * P.attractor.w;
-    if (P.repeller.w > 0.0) {
-        vec3 d = offsetBetween(self.p, P.repeller.xyz);
-        if (dot(d, d) < P.influence.x) dv -= d * P.repeller.w;
+    vec3 dv = (WIND + wanderAcceleration(self.id) + obstacleAcceleration(self.p)) * DT;
+    if (ATTRACTOR_WEIGHT > 0.0) dv += offsetBetween(self.p, ATTRACTOR_AT) * ATTRACTOR_WEIGHT;
+    if (REPELLER_WEIGHT > 0.0) {
+        vec3 d = offsetBetween(self.p, REPELLER_AT);
+        if (dot(d, d) < REPELLER_R2) dv -= d * REPELLER_WEIGHT;
     }
     return dv;
 }
 #else
 // The other styles: wind, wander, attractor and repeller as accelerations.
 vec3 influenceAcceleration(SpeciesBlock S, Self self) {
-    vec3 a = P.wind.xyz + wanderAcceleration(self.id) + obstacleAcceleration(self.p);
-    if (P.attractor.w > 0.0) a += P.attractor.w * steerTowards(S, offsetBetween(self.p, P.attractor.xyz), self.v);
-    if (P.repeller.w > 0.0) {
-        vec3 d = offsetBetween(self.p, P.repeller.xyz);
-        if (dot(d, d) < P.influence.x) a += P.repeller.w * steerTowards(S, -d, self.v);
+    vec3 a = WIND + wanderAcceleration(self.id) + obstacleAcceleration(self.p);
+    if (ATTRACTOR_WEIGHT > 0.0) a += ATTRACTOR_WEIGHT * steerTowards(S, offsetBetween(self.p, ATTRACTOR_AT), self.v);
+    if (REPELLER_WEIGHT > 0.0) {
+        vec3 d = offsetBetween(self.p, REPELLER_AT);
+        if (dot(d, d) < REPELLER_R2) a += REPELLER_WEIGHT * steerTowards(S, -d, self.v);
     }
     return a;
 }
@@ -132,7 +132,7 @@ vec3 influenceAcceleration(SpeciesBlock S, Self self) {
 // No boid ends a step inside an obstacle: moved to the surface, inward velocity removed; two sweeps.
 void resolveObstacles(inout vec3 p, inout vec3 v) {
     for (int sweep = 0; sweep < 2; ++sweep)
-        for (uint k = 0u; k < P.counts.z; ++k) {
+        for (uint k = 0u; k < OBSTACLE_COUNT; ++k) {
             vec4 o = P.obstacles[k];
             vec3 d = offsetBetween(o.xyz, p);
             float d2 = dot(d, d);
@@ -181,7 +181,7 @@ void offerNear(inout ThreeNeighbours t, float d2, uint id, uint slot) {
 
 void offerFar(inout ThreeNeighbours t, float d2, uint id, uint slot) {
     if (t.k[0].set == 0u || id == t.k[0].id || (t.k[1].set != 0u && id == t.k[1].id)) return;
-    float x = P.dc0.x;
+    float x = DC_FAR_FACTOR;
     if (!(d2 > x * x * t.k[0].d2)) return;
     if (before(t.k[2], d2, id)) t.k[2] = DcKey(1u, d2, id, slot);
 }
@@ -197,14 +197,14 @@ vec3 decarpentierAcceleration(SpeciesBlock S, Self self, NeighbourSums s, ThreeN
         float dist = sqrt(dot(d, d));
         if (!(dist > 0.0)) continue;  // coincident: no direction to go by
         vec3 dir = d / dist;
-        a += S.weights.x * (-dir / dist);                                          // avoid
-        a += S.weights.z * (dir * (1.0 - P.dc0.y / dist));                         // preferred distance
-        a += S.weights.y * ((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist));       // velocity match
+        a += W_SEP(S) * (-dir / dist);                                          // avoid
+        a += W_COH(S) * (dir * (1.0 - DC_PREFERRED_DISTANCE / dist));                         // preferred distance
+        a += W_ALI(S) * ((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist));       // velocity match
     }
-    if (s.n_flee > 0u) a += S.role.y * s.flee;
-    if (s.chasing != 0u && s.chase_d2 > 0.0) a += S.weights.w * (s.chase_d / sqrt(s.chase_d2));
-    a.y -= P.dc0.z * v.y;
-    if (P.dc1.x > 0.0) a.y += P.dc1.x * (P.dc0.w - self.p.y);
+    if (s.n_flee > 0u) a += W_FLEE(S) * s.flee;
+    if (s.chasing != 0u && s.chase_d2 > 0.0) a += CHASE(S) * (s.chase_d / sqrt(s.chase_d2));
+    a.y -= DC_HORIZONTAL * v.y;
+    if (DC_HEIGHT_WEIGHT > 0.0) a.y += DC_HEIGHT_WEIGHT * (DC_HEIGHT - self.p.y);
     a += boundsAcceleration(self.p) + influenceAcceleration(S, self);
     float speed = sqrt(dot(v, v));
     vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
@@ -217,22 +217,22 @@ vec3 decarpentierAcceleration(SpeciesBlock S, Self self, NeighbourSums s, ThreeN
     side = side_len > 1e-6 ? side / side_len : vec3(0.0, 0.0, 1.0);
     up = cross(side, f);
 #endif
-    float af = min(max(dot(a, f), -P.dc1.z), P.dc1.y);
-    float as_ = min(max(dot(a, side), -P.dc1.w), P.dc1.w);
-    float au = min(max(dot(a, up), -P.dc2.x), P.dc2.x);
+    float af = min(max(dot(a, f), -DC_BRAKE), DC_ACCEL_FORWARD);
+    float as_ = min(max(dot(a, side), -DC_ACCEL_SIDE), DC_ACCEL_SIDE);
+    float au = min(max(dot(a, up), -DC_ACCEL_UP), DC_ACCEL_UP);
     return f * af + side * as_ + up * au;
 }
 
 // Decarpentier style's motion every step: smoothed speed, diving, clamp.
 vec3 decarpentierMove(SpeciesBlock S, Self self, vec3 a) {
     float speed = sqrt(dot(self.v, self.v));
-    vec3 v1 = self.v + a * P.motion.w;
+    vec3 v1 = self.v + a * DT;
     float s1 = sqrt(dot(v1, v1));
     if (!(s1 > 0.0)) return v1;
     vec3 dir = v1 / s1;
-    float new_speed = s1 + (speed - s1) * P.dc2.y;
-    new_speed -= P.dc2.z * dir.y * P.motion.w;
-    new_speed = min(max(new_speed, S.motion.x), S.motion.y);
+    float new_speed = s1 + (speed - s1) * DC_SMOOTHING;
+    new_speed -= DC_DIVE * dir.y * DT;
+    new_speed = min(max(new_speed, MIN_SPEED(S)), MAX_SPEED(S));
     return dir * new_speed;
 }
 #endif
@@ -240,8 +240,8 @@ vec3 decarpentierMove(SpeciesBlock S, Self self, vec3 a) {
 // Speed into [min_speed, max_speed]; a boid at exact rest stays at rest.
 vec3 clampSpeed(SpeciesBlock S, vec3 v) {
     float s = length(v);
-    if (s > S.motion.y) return v * (S.motion.y / s);
-    if (s > 0.0 && s < S.motion.x) return v * (S.motion.x / s);
+    if (s > MAX_SPEED(S)) return v * (MAX_SPEED(S) / s);
+    if (s > 0.0 && s < MIN_SPEED(S)) return v * (MIN_SPEED(S) / s);
     return v;
 }
 
@@ -267,18 +267,18 @@ bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) 
 #endif
     d = offsetBetween(self.p, sorted_pos[j].xyz);
     d2 = dot(d, d);
-    if (!(d2 < S.radii2.w)) return false;
-    if (self.use_fov != 0u && d2 > 0.0 && dot(self.v, d) < S.motion.w * sqrt(self.v2 * d2)) return false;
+    if (!(d2 < LOOK_R2(S))) return false;
+    if (self.use_fov != 0u && d2 > 0.0 && dot(self.v, d) < COS_HALF_FOV(S) * sqrt(self.v2 * d2)) return false;
     return true;
 }
 
 #if MULTI_SPECIES
 // Prey flee predators within their flee radius; a predator marks the nearest prey it sees.
 void addPredatorOrPrey(SpeciesBlock S, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
-    bool predator = S.role.z > 0.5;
+    bool predator = PREDATOR_FLAG(S) > 0.5;
     uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
-    bool other_predator = P.species[other].role.z > 0.5;
-    if (!predator && other_predator && d2 < S.role.x) {
+    bool other_predator = PREDATOR_FLAG(P.species[other]) > 0.5;
+    if (!predator && other_predator && d2 < FLEE_R2(S)) {
         ++s.n_flee;
 #if STYLE_OFFSET
         s.flee += d;
@@ -286,7 +286,7 @@ void addPredatorOrPrey(SpeciesBlock S, uint j, uint jid, vec3 d, float d2, inout
         if (d2 > 0.0) s.flee -= d / d2;
 #endif
     }
-    if (predator && !other_predator && d2 < S.radii2.z &&
+    if (predator && !other_predator && d2 < COH_R2(S) &&
         (s.chasing == 0u || d2 < s.chase_d2 || (d2 == s.chase_d2 && jid < s.chase_id))) {
         s.chasing = 1u;
         s.chase_d = d;
@@ -298,13 +298,13 @@ void addPredatorOrPrey(SpeciesBlock S, uint j, uint jid, vec3 d, float d2, inout
 
 // Adds the neighbour in slot j (id jid, offset d) to the sums.
 void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
-    if (d2 < S.counted.x) ++s.neighbours;  // the flee radius alone does not make a neighbour
-    if (d2 < S.radii2.x) {  // separation: from every species
+    if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
+    if (d2 < SEP_R2(S)) {  // separation: from every species
         ++s.n_sep;
 #if STYLE_OFFSET
         s.sep += d;
 #elif STYLE_GRADED
-        if (d2 > 0.0) s.sep -= d * (min(S.graded.x - sqrt(d2), GRADED_CORE * sqrt(d2)) / d2);
+        if (d2 > 0.0) s.sep -= d * (min(SEP_RADIUS(S) - sqrt(d2), GRADED_CORE * sqrt(d2)) / d2);
 #else
         if (d2 > 0.0) s.sep -= d / d2;
 #endif
@@ -314,11 +314,11 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
 #else
     const bool same = true;  // one species: skip the neighbour's species read
 #endif
-    if (same && d2 < S.radii2.y) {  // alignment and cohesion: within the species
+    if (same && d2 < ALI_R2(S)) {  // alignment and cohesion: within the species
         ++s.n_ali;
         s.ali += sorted_vel[j].xyz;
     }
-    if (same && d2 < S.radii2.z) {
+    if (same && d2 < COH_R2(S)) {
         ++s.n_coh;
         s.coh += d;
     }
@@ -382,13 +382,13 @@ void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
     if (j == self.slot || !isNeighbourOf(S, self, j, d, d2)) return;
     uint jid = floatBitsToUint(sorted_pos[j].w);
 #if STYLE_DC
-    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == self.species_bits && d2 < S.counted.x;
+    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == self.species_bits && d2 < COUNTED_R2(S);
     if (sweep == 0 && dc_candidate) offerNear(w.three, d2, jid, j);
     if (sweep == 1 && dc_candidate) offerFar(w.three, d2, jid, j);
 #endif
 #if NEIGHBOUR_CAP
-    if (sweep == 0) offer(w.cap, d2, jid, P.counts.w);
-    if (sweep == 1 && !admits(w.cap, d2, jid, P.counts.w)) return;
+    if (sweep == 0) offer(w.cap, d2, jid, NEIGHBOUR_CAP_K);
+    if (sweep == 1 && !admits(w.cap, d2, jid, NEIGHBOUR_CAP_K)) return;
 #endif
     if (sweep == 1) addNeighbour(S, self, j, jid, d, d2, w.sums);
 }
@@ -427,29 +427,29 @@ vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s) {
     vec3 dv = vec3(0.0);
 #if STYLE_OFFSET
     // Parker: each rule is a velocity offset per step, summed; walls still push per second.
-    if (s.n_sep > 0u) dv -= (s.sep / float(s.n_sep)) * S.weights.x;
-    if (s.n_ali > 0u) dv += (s.ali / float(s.n_ali) - v) * S.weights.y;
-    if (s.n_coh > 0u) dv += (s.coh / float(s.n_coh)) * (P.wind.w * S.weights.z);
-    if (s.n_flee > 0u) dv -= (s.flee / float(s.n_flee)) * S.role.y;
-    if (s.chasing != 0u) dv += s.chase_d * S.weights.w;
-    dv += boundsAcceleration(self.p) * P.motion.w + influenceOffset(self);
+    if (s.n_sep > 0u) dv -= (s.sep / float(s.n_sep)) * W_SEP(S);
+    if (s.n_ali > 0u) dv += (s.ali / float(s.n_ali) - v) * W_ALI(S);
+    if (s.n_coh > 0u) dv += (s.coh / float(s.n_coh)) * (COHESION_SIGN * W_COH(S));
+    if (s.n_flee > 0u) dv -= (s.flee / float(s.n_flee)) * W_FLEE(S);
+    if (s.chasing != 0u) dv += s.chase_d * CHASE(S);
+    dv += boundsAcceleration(self.p) * DT + influenceOffset(self);
 #elif STYLE_GRADED
     // Separation growing as the distance shrinks, cohesion a spring, alignment steered.
     vec3 a = vec3(0.0);
-    if (s.n_sep > 0u) a += (S.weights.x * S.motion.z) * s.sep;
-    if (s.n_ali > 0u) a += S.weights.y * steerTowards(S, s.ali / float(s.n_ali), v);
-    if (s.n_coh > 0u) a += (P.wind.w * S.weights.z * S.motion.z * S.graded.y) * (s.coh / float(s.n_coh));
-    if (s.n_flee > 0u) a += S.role.y * steerTowards(S, s.flee, v);
-    if (s.chasing != 0u) a += S.weights.w * steerTowards(S, s.chase_d, v);
-    dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * P.motion.w;
+    if (s.n_sep > 0u) a += (W_SEP(S) * MAX_FORCE(S)) * s.sep;
+    if (s.n_ali > 0u) a += W_ALI(S) * steerTowards(S, s.ali / float(s.n_ali), v);
+    if (s.n_coh > 0u) a += (COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S)) * (s.coh / float(s.n_coh));
+    if (s.n_flee > 0u) a += W_FLEE(S) * steerTowards(S, s.flee, v);
+    if (s.chasing != 0u) a += CHASE(S) * steerTowards(S, s.chase_d, v);
+    dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * DT;
 #else
     vec3 a = vec3(0.0);
-    if (s.n_sep > 0u) a += S.weights.x * steerTowards(S, s.sep, v);
-    if (s.n_ali > 0u) a += S.weights.y * steerTowards(S, s.ali / float(s.n_ali), v);
-    if (s.n_coh > 0u) a += P.wind.w * S.weights.z * steerTowards(S, s.coh / float(s.n_coh), v);
-    if (s.n_flee > 0u) a += S.role.y * steerTowards(S, s.flee, v);
-    if (s.chasing != 0u) a += S.weights.w * steerTowards(S, s.chase_d, v);
-    dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * P.motion.w;
+    if (s.n_sep > 0u) a += W_SEP(S) * steerTowards(S, s.sep, v);
+    if (s.n_ali > 0u) a += W_ALI(S) * steerTowards(S, s.ali / float(s.n_ali), v);
+    if (s.n_coh > 0u) a += COHESION_SIGN * W_COH(S) * steerTowards(S, s.coh / float(s.n_coh), v);
+    if (s.n_flee > 0u) a += W_FLEE(S) * steerTowards(S, s.flee, v);
+    if (s.chasing != 0u) a += CHASE(S) * steerTowards(S, s.chase_d, v);
+    dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * DT;
 #endif
     return clampSpeed(S, v + dv);
 }
@@ -459,24 +459,24 @@ vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s) {
 // (finishStep). Returns the position; nv may change; landed is the rest drawn on landing.
 vec3 finishStep(SpeciesBlock S, Self self, inout vec3 nv, out float landed) {
     landed = 0.0;
-    vec3 np = self.p + nv * P.motion.w;
+    vec3 np = self.p + nv * DT;
     resolveObstacles(np, nv);
 #if PERCHING
-    if (self.p.y > P.perch.x && np.y <= P.perch.x && !(P.leader.w > 0.5 && self.id == 0u)) {
+    if (self.p.y > PERCH_GROUND && np.y <= PERCH_GROUND && !(LEADER_ON > 0.5 && self.id == 0u)) {
         // Landing: crossing the ground from above puts the boid on it, at rest, for a random time.
-        float u = float(eventHash(P.events.y, self.id, P.events.x) >> 8u) * (1.0 / 16777216.0);
-        float t = P.perch.y + u * (P.perch.z - P.perch.y);
+        float u = float(eventHash(SEED_LO, self.id, STEP_INDEX) >> 8u) * (1.0 / 16777216.0);
+        float t = PERCH_MIN + u * (PERCH_MAX - PERCH_MIN);
         if (t > 0.0) {
-            np.y = P.perch.x;
+            np.y = PERCH_GROUND;
             nv = vec3(0.0);
             landed = t;
         }
     }
 #endif
     np = wrapPosition(np);
-    if (P.leader.w > 0.5 && self.id == 0u) {  // the led boid (see flock_rules.cpp)
-        nv = limitLength(offsetBetween(self.p, P.leader.xyz) * P.influence.w, S.motion.y);
-        np = wrapPosition(P.leader.xyz);
+    if (LEADER_ON > 0.5 && self.id == 0u) {  // the led boid (see flock_rules.cpp)
+        nv = limitLength(offsetBetween(self.p, LEADER_AT) * INV_DT, MAX_SPEED(S));
+        np = wrapPosition(LEADER_AT);
     }
 #if DIMS == 2
     nv.z = 0.0;
@@ -494,7 +494,7 @@ Self loadSelf(uint i) {
     self.species_bits = floatBitsToUint(v.w);
     self.slot = i;
     self.v2 = dot(v.xyz, v.xyz);
-    self.use_fov = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))].role.w > 0.5 && self.v2 > 0.0 ? 1u : 0u;
+    self.use_fov = VIEW_CONE_FLAG(P.species[min(self.species_bits, uint(MAX_SPECIES - 1))]) > 0.5 && self.v2 > 0.0 ? 1u : 0u;
     return self;
 }
 
@@ -510,11 +510,11 @@ void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
 void restOnTheGround(SpeciesBlock S, Self self, float rest) {
     vec3 out_v = vec3(0.0);
     vec3 out_p = self.p;
-    rest -= P.motion.w;
+    rest -= DT;
     if (!(rest > 0.0)) {
         rest = 0.0;
-        out_v = vec3(0.0, max(S.motion.x, 0.5 * S.motion.y), 0.0);
-        out_p = wrapPosition(self.p + out_v * P.motion.w);
+        out_v = vec3(0.0, max(MIN_SPEED(S), 0.5 * MAX_SPEED(S)), 0.0);
+        out_p = wrapPosition(self.p + out_v * DT);
     }
     store(self.slot, self, out_p, out_v, 0u);
     perch[self.slot] = rest;
@@ -525,8 +525,8 @@ void restOnTheGround(SpeciesBlock S, Self self, float rest) {
 // a boid reuses its last steering and skips the neighbour search.
 bool steersNow(Self self) {
 #if STYLE_DC
-    uint period = P.events.w;
-    return P.events.x == 0u || period <= 1u || (P.events.x + eventHash(0x5EEDu, self.id, 0u) % period) % period == 0u;
+    uint period = STEPS_PER_STEER;
+    return STEP_INDEX == 0u || period <= 1u || (STEP_INDEX + eventHash(0x5EEDu, self.id, 0u) % period) % period == 0u;
 #else
     return true;
 #endif
@@ -534,7 +534,7 @@ bool steersNow(Self self) {
 
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE) + u_first_group * uint(STEP_GROUP_SIZE);
-    if (i >= P.counts.x) return;
+    if (i >= BOIDS) return;
     Self self = loadSelf(i);
     SpeciesBlock S = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))];
 #if PERCHING

@@ -11,7 +11,7 @@ layout(std430, binding = BIND_BOID_RANK) writeonly buffer BoidRank { uint boid_r
 
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
-    if (i >= P.counts.x) return;
+    if (i >= BOIDS) return;
     uint cell = cellIndex(cellOf(pos[i].xyz));
     boid_cell[i] = cell;
     boid_rank[i] = atomicAdd(cell_count[cell], 1u);

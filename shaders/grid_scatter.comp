@@ -22,7 +22,7 @@ layout(std430, binding = BIND_SORTED_PERCH) writeonly buffer SortedPerch { float
 
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
-    if (i >= P.counts.x) return;
+    if (i >= BOIDS) return;
     uint dst = cell_start[boid_cell[i]] + boid_rank[i];
     sorted_pos[dst] = pos[i];
     sorted_vel[dst] = vel[i];

@@ -37,41 +37,37 @@
 #define GRADED_CORE 9.0        // graded separation stops growing at a tenth of the radius (kGradedCore)
 #define NN_BINS 32            // nearest-neighbour histogram bins over [0, radius), plus one: none within it
 
-// One species' rules (species 0 flies the top-level parameters; see Params::rulesOf).
+// One species' rules (species 0 flies the top-level parameters; see Params::rulesOf). Shaders
+// read these blocks, like SimParams, through the named accessors of common.glsl.
 struct SpeciesBlock {
     vec4 radii2;   // squared radii: x separation, y alignment, z cohesion, w largest (flee included)
     vec4 weights;  // x separation, y alignment, z cohesion, w chase (predators)
     vec4 motion;   // x min_speed, y max_speed, z max_force, w cos(fov/2)
     vec4 role;     // x flee radius^2, y flee weight, z 1 if predator, w 1 if the field of view applies
-    vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded)
-    vec4 graded;   // graded style: x separation radius, y 1 / cohesion radius (0 when it is 0)
+    vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded), yzw: padding
+    vec4 graded;   // graded style: x separation radius, y 1 / cohesion radius (0 when it is 0), zw: padding
 };
 
 struct SimParams {
     vec4 world;         // xyz: L on used axes (0 otherwise)
     vec4 inv_world;     // xyz: 1/L on used axes (0 otherwise)
-    vec4 radii2;        // squared radii: x separation, y alignment, z cohesion, w largest
-    vec4 weights;       // x separation, y alignment, z cohesion
-    vec4 motion;        // x min_speed, y max_speed, z max_force, w dt
-    vec4 walls;         // x margin, y turn, z cos(fov/2), w 1 if the field of view applies
     vec4 inv_cell;      // xyz: cells per unit
-    uvec4 cells;        // xyz: cells per axis, w: total cells
-    uvec4 counts;       // x: boids, y: total work groups of a boid pass per dispatch row,
-                        // z: obstacles, w: neighbour cap (0: all)
+    uvec4 cells;        // xyz: cells per axis, w: padding
+    uvec4 counts;       // x: boids, y: obstacles, z: neighbour cap (0: all), w: padding
+    vec4 step;          // x: dt, y: 1/dt, z: soft walls' margin, w: their push at one margin
     vec4 wind;          // xyz: wind (units/s^2; 0 on unused axes), w: cohesion sign (-1 scattering)
     vec4 attractor;     // xyz: point, w: weight (0: off)
     vec4 repeller;      // xyz: point, w: weight (0: off)
-    vec4 influence;     // x: repeller radius^2, y: obstacle margin, z: obstacle push, w: 1/dt
+    vec4 influence;     // x: repeller radius^2, y: obstacle margin, z: obstacle push, w: wander
     vec4 leader;        // xyz: where boid 0 is led, w: 1 if it is led
     vec4 obstacles[MAX_OBSTACLES];  // xyz: centre (z 0 in 2D), w: radius
     SpeciesBlock species[MAX_SPECIES];
-    uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded), z: 1 if perching,
-                        // w: decarpentier steps per steering update
-    vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s)
+    uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded),
+                        // z: decarpentier steps per steering update, w: padding
+    vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s), w: padding
     vec4 dc0;           // decarpentier: x far factor, y preferred distance, z horizontal, w height
     vec4 dc1;           // x height weight, y accel forward, z brake, w accel side
-    vec4 dc2;           // x accel up, y smoothing, z dive
-    vec4 noise;         // x: wander (units/s^2; 0: off)
+    vec4 dc2;           // x accel up, y smoothing, z dive, w: padding
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

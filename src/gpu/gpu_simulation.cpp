@@ -187,7 +187,7 @@ void GpuSimulation::step(int steps) {
     for (int s = 0; s < steps; ++s) {
         if (params_.perching || params_.style == Style::Decarpentier || params_.wander > 0.0f) {
             // The step index (perch lengths, steering phases): 16 bytes up, nothing back.
-            const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.perching ? 1u : 0u, params_.stepsPerSteer()};
+            const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
             params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
         }
         ++step_count_;

@@ -13,20 +13,15 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
         s.world[k] = p.world_size;
         s.inv_world[k] = 1.0f / p.world_size;
     }
-    const float r = p.largestRadius();
-    s.radii2 = {p.separation.radius * p.separation.radius, p.alignment.radius * p.alignment.radius,
-                p.cohesion.radius * p.cohesion.radius, r * r};
-    s.weights = {p.separation.weight, p.alignment.weight, p.cohesion.weight, 0.0f};
-    s.motion = {p.min_speed, p.max_speed, p.max_force, p.dt};
-    s.walls = {p.margin, p.turn, p.cosHalfFov(), p.fov_deg < 360.0f ? 1.0f : 0.0f};
     s.inv_cell = {grid.inv_cell, 0.0f};
-    s.cells = {grid.cells, grid.total()};
-    s.counts = {boids, 0u, std::uint32_t(p.obstacles.size()), p.neighbour_cap};
+    s.cells = {grid.cells, 0u};
+    s.counts = {boids, std::uint32_t(p.obstacles.size()), p.neighbour_cap, 0u};
+    s.step = {p.dt, 1.0f / p.dt, p.margin, p.turn};
     const float z = p.dims == 3 ? 1.0f : 0.0f;  // unused axes are 0, as in the CPU's RuleContext
     s.wind = {p.wind.x, p.wind.y, p.wind.z * z, p.scatter ? -1.0f : 1.0f};
     s.attractor = {p.attractor.at.x, p.attractor.at.y, p.attractor.at.z * z, p.attractor.weight};
     s.repeller = {p.repeller.at.x, p.repeller.at.y, p.repeller.at.z * z, p.repeller.weight};
-    s.influence = {p.repeller.radius * p.repeller.radius, p.obstacle_margin, p.obstacle_push, 1.0f / p.dt};
+    s.influence = {p.repeller.radius * p.repeller.radius, p.obstacle_margin, p.obstacle_push, p.wander};
     s.leader = {p.leader_at.x, p.leader_at.y, p.leader_at.z * z, p.leader ? 1.0f : 0.0f};
     for (std::uint32_t sp = 0; sp < kMaxSpecies; ++sp) {  // the same floats as the CPU's SpeciesContext
         const SpeciesRules rules = p.rulesOf(sp);
@@ -43,12 +38,11 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
         s.species[sp].graded = {rules.separation.radius, rules.cohesion.radius > 0.0f ? 1.0f / rules.cohesion.radius : 0.0f,
                                 0.0f, 0.0f};
     }
-    s.events = {0u, seedLow(p.seed), p.perching ? 1u : 0u, p.stepsPerSteer()};
+    s.events = {0u, seedLow(p.seed), p.stepsPerSteer(), 0u};
     s.perch = {p.perch_ground, p.perch_min, p.perch_max, 0.0f};
     s.dc0 = {p.dc.far_factor, p.dc.preferred_distance, p.dc.horizontal, p.dc.height};
     s.dc1 = {p.dc.height_weight, p.dc.accel_forward, p.dc.brake, p.dc.accel_side};
     s.dc2 = {p.dc.accel_up, p.dc.smoothing, p.dc.dive, 0.0f};
-    s.noise = {p.wander, 0.0f, 0.0f, 0.0f};
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
         const Obstacle& o = p.obstacles[k];
         s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};

@@ -18,19 +18,18 @@ using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
 static_assert(sizeof(SpeciesBlock) == 6 * 16);
-static_assert(sizeof(SimParams) == (20 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
-static_assert(offsetof(SimParams, species) == (14 + MAX_OBSTACLES) * 16);
+static_assert(sizeof(SimParams) == (16 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
+static_assert(offsetof(SimParams, species) == (11 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
 static_assert(NN_BINS == kNnBins, "the GPU histogram has the CPU's bins");
 static_assert(float(GRADED_CORE) == kGradedCore);
-static_assert(offsetof(SimParams, events) == (14 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16);
-static_assert(offsetof(SimParams, wind) == 9 * 16);
-static_assert(offsetof(SimParams, obstacles) == 14 * 16);
+static_assert(offsetof(SimParams, events) == (11 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16);
+static_assert(offsetof(SimParams, wind) == 6 * 16);
+static_assert(offsetof(SimParams, obstacles) == 11 * 16);
 static_assert(MAX_OBSTACLES == kMaxObstacles, "the GPU block holds every obstacle Params allows");
-static_assert(offsetof(SimParams, radii2) == 2 * 16);
-static_assert(offsetof(SimParams, walls) == 5 * 16);
-static_assert(offsetof(SimParams, cells) == 7 * 16);
-static_assert(offsetof(SimParams, counts) == 8 * 16);
+static_assert(offsetof(SimParams, step) == 5 * 16);
+static_assert(offsetof(SimParams, cells) == 3 * 16);
+static_assert(offsetof(SimParams, counts) == 4 * 16);
 static_assert(SCAN_BLOCK == 1024);
 static_assert(sizeof(PickedBoid) == 3 * 16, "PickedBoid must be 3 vec4s, as in layout.glsl");
 
