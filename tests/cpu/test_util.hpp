@@ -3,6 +3,10 @@
 #pragma once
 
 #include "cpu/cpu_simulation.hpp"
+#ifdef MURMUR_HAND_TESTS_ON_GPU
+#include "gl_env.hpp"
+#include "gpu/gpu_simulation.hpp"
+#endif
 #include "cpu/flock_rules.hpp"
 #include "model/boid.hpp"
 #include "model/params.hpp"
@@ -54,8 +58,19 @@ inline bool finite(const Boid& b) {
 }
 
 // One step of a small flock on the CPU reference (brute force unless asked); result by id.
+// Built into murmur_gpu_hand_tests (MURMUR_HAND_TESTS_ON_GPU), the same hand-computed tests step
+// through the GPU pipeline instead: both backends against the same arithmetic.
 inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch search = NeighbourSearch::BruteForce) {
+#ifdef MURMUR_HAND_TESTS_ON_GPU
+    (void)search;
+    if (!GlEnvironment::ready()) {
+        ADD_FAILURE() << "no GL context: " << GlEnvironment::error();
+        return flock;
+    }
+    gpu::GpuSimulation sim;
+#else
     CpuSimulation sim(search);
+#endif
     sim.upload(flock, p);
     sim.step();
     Flock out = sim.download();
