@@ -37,7 +37,7 @@
 #define GRADED_CORE 9.0        // graded separation stops growing at a tenth of the radius (kGradedCore)
 #define NN_BINS 32            // nearest-neighbour histogram bins over [0, radius), plus one: none within it
 
-// One species' rules (species 0 flies the top-level parameters; see Params::rulesOf). Shaders
+// One species' rules (Params::species[s], species 0 included). Shaders
 // read these blocks, like SimParams, through the named accessors of common.glsl.
 struct SpeciesBlock {
     vec4 radii2;   // squared radii: x separation, y alignment, z cohesion, w largest (flee included)

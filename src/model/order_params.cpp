@@ -8,7 +8,7 @@ namespace murmur {
 MeasureRadii measureRadiiOf(const Params& p) {
     MeasureRadii r;
     r.nn = p.rulesOf(0).ruleRadius();
-    r.group = p.alignment.radius > 0.0f ? p.alignment.radius : r.nn;
+    r.group = p.species[0].alignment.radius > 0.0f ? p.species[0].alignment.radius : r.nn;
     return r;
 }
 

@@ -23,8 +23,8 @@ const char* keep(std::string name) {
     return names.back().c_str();
 }
 
-// speciesS.*: the role of species S and, for S > 0, its own rules and motion (species 0 flies
-// the top-level keys).
+// speciesS.*: the role of species S and, for S > 0, its rules and motion (species 0's rules are
+// the unprefixed keys: separation.radius, ...).
 template <std::uint32_t S>
 void addSpeciesKeys(std::vector<ParamInfo>& t) {
     const std::string k = "species" + std::to_string(S) + ".";
@@ -43,25 +43,25 @@ void addSpeciesKeys(std::vector<ParamInfo>& t) {
                  MURMUR_FLOAT(roles[S].flee.weight)});
     if constexpr (S > 0) {
         t.push_back({keep(k + "separation.radius"), ParamKind::Float, "units", 0, 10000, {}, "separation radius of this species (from every species)",
-                     MURMUR_FLOAT(other_species[S - 1].separation.radius)});
+                     MURMUR_FLOAT(species[S].separation.radius)});
         t.push_back({keep(k + "separation.weight"), ParamKind::Float, "", 0, 100, {}, "separation weight of this species",
-                     MURMUR_FLOAT(other_species[S - 1].separation.weight)});
+                     MURMUR_FLOAT(species[S].separation.weight)});
         t.push_back({keep(k + "alignment.radius"), ParamKind::Float, "units", 0, 10000, {}, "alignment radius (within the species)",
-                     MURMUR_FLOAT(other_species[S - 1].alignment.radius)});
+                     MURMUR_FLOAT(species[S].alignment.radius)});
         t.push_back({keep(k + "alignment.weight"), ParamKind::Float, "", 0, 100, {}, "alignment weight of this species",
-                     MURMUR_FLOAT(other_species[S - 1].alignment.weight)});
+                     MURMUR_FLOAT(species[S].alignment.weight)});
         t.push_back({keep(k + "cohesion.radius"), ParamKind::Float, "units", 0, 10000, {}, "cohesion radius (within the species)",
-                     MURMUR_FLOAT(other_species[S - 1].cohesion.radius)});
+                     MURMUR_FLOAT(species[S].cohesion.radius)});
         t.push_back({keep(k + "cohesion.weight"), ParamKind::Float, "", 0, 100, {}, "cohesion weight of this species",
-                     MURMUR_FLOAT(other_species[S - 1].cohesion.weight)});
+                     MURMUR_FLOAT(species[S].cohesion.weight)});
         t.push_back({keep(k + "fov_deg"), ParamKind::Float, "degrees", 0, 360, {}, "field of view of this species",
-                     MURMUR_FLOAT(other_species[S - 1].fov_deg)});
+                     MURMUR_FLOAT(species[S].fov_deg)});
         t.push_back({keep(k + "min_speed"), ParamKind::Float, "units/s", 0, 10000, {}, "lowest speed of this species",
-                     MURMUR_FLOAT(other_species[S - 1].min_speed)});
+                     MURMUR_FLOAT(species[S].min_speed)});
         t.push_back({keep(k + "max_speed"), ParamKind::Float, "units/s", 0.001, 10000, {}, "highest speed of this species",
-                     MURMUR_FLOAT(other_species[S - 1].max_speed)});
+                     MURMUR_FLOAT(species[S].max_speed)});
         t.push_back({keep(k + "max_force"), ParamKind::Float, "units/s^2", 0, 100000, {}, "steering clamp of this species",
-                     MURMUR_FLOAT(other_species[S - 1].max_force)});
+                     MURMUR_FLOAT(species[S].max_force)});
     }
 }
 
@@ -92,21 +92,21 @@ std::vector<ParamInfo> makeTable() {
          [](const Params& p) { return double(p.style); },
          [](Params& p, double v) { p.style = Style(std::uint32_t(v)); }},
         {"separation.radius", ParamKind::Float, "units", 0, 10000, {}, "separation neighbourhood radius (at most world_size/2 in wrap)",
-         MURMUR_FLOAT(separation.radius)},
-        {"separation.weight", ParamKind::Float, "", 0, 100, {}, "separation weight", MURMUR_FLOAT(separation.weight)},
+         MURMUR_FLOAT(species[0].separation.radius)},
+        {"separation.weight", ParamKind::Float, "", 0, 100, {}, "separation weight", MURMUR_FLOAT(species[0].separation.weight)},
         {"alignment.radius", ParamKind::Float, "units", 0, 10000, {}, "alignment neighbourhood radius (at most world_size/2 in wrap)",
-         MURMUR_FLOAT(alignment.radius)},
-        {"alignment.weight", ParamKind::Float, "", 0, 100, {}, "alignment weight", MURMUR_FLOAT(alignment.weight)},
+         MURMUR_FLOAT(species[0].alignment.radius)},
+        {"alignment.weight", ParamKind::Float, "", 0, 100, {}, "alignment weight", MURMUR_FLOAT(species[0].alignment.weight)},
         {"cohesion.radius", ParamKind::Float, "units", 0, 10000, {}, "cohesion neighbourhood radius (at most world_size/2 in wrap)",
-         MURMUR_FLOAT(cohesion.radius)},
-        {"cohesion.weight", ParamKind::Float, "", 0, 100, {}, "cohesion weight", MURMUR_FLOAT(cohesion.weight)},
+         MURMUR_FLOAT(species[0].cohesion.radius)},
+        {"cohesion.weight", ParamKind::Float, "", 0, 100, {}, "cohesion weight", MURMUR_FLOAT(species[0].cohesion.weight)},
         {"fov_deg", ParamKind::Float, "degrees", 0, 360, {}, "full field-of-view cone angle; 360 sees all around",
-         MURMUR_FLOAT(fov_deg)},
+         MURMUR_FLOAT(species[0].fov_deg)},
         {"min_speed", ParamKind::Float, "units/s", 0, 10000, {}, "lowest speed of a moving boid (at most max_speed)",
-         MURMUR_FLOAT(min_speed)},
-        {"max_speed", ParamKind::Float, "units/s", 0.001, 10000, {}, "highest speed", MURMUR_FLOAT(max_speed)},
+         MURMUR_FLOAT(species[0].min_speed)},
+        {"max_speed", ParamKind::Float, "units/s", 0.001, 10000, {}, "highest speed", MURMUR_FLOAT(species[0].max_speed)},
         {"max_force", ParamKind::Float, "units/s^2", 0, 100000, {}, "steering style: clamp on each rule's steer",
-         MURMUR_FLOAT(max_force)},
+         MURMUR_FLOAT(species[0].max_force)},
         {"dt", ParamKind::Float, "s", 0.0001, 1, {}, "time step", MURMUR_FLOAT(dt)},
         {"wander", ParamKind::Float, "units/s^2", 0, 100000, {},
          "random push per boid and step: uniform in [-1, 1] on each axis times this (0: off)", MURMUR_FLOAT(wander)},
@@ -165,7 +165,7 @@ std::vector<ParamInfo> makeTable() {
          MURMUR_FLOAT(obstacle_margin)},
         {"obstacle_push", ParamKind::Float, "units/s^2", 0, 100000, {}, "push at an obstacle's surface, fading across the band",
          MURMUR_FLOAT(obstacle_push)},
-        {"species_count", ParamKind::Int, "", 1, kMaxSpecies, {}, "species in use (speciesN.* keys; 0 flies the top-level rules)",
+        {"species_count", ParamKind::Int, "", 1, kMaxSpecies, {}, "species in use (speciesN.* keys; species 0's rules are the unprefixed keys)",
          [](const Params& p) { return double(p.species_count); }, [](Params& p, double v) { p.species_count = std::uint32_t(v); }},
         {"seed", ParamKind::Seed, "", 0, kMaxSeed, {}, "spawn seed: same seed, same start on every machine and backend",
          [](const Params& p) { return double(p.seed); },

@@ -10,11 +10,6 @@
 
 namespace murmur {
 
-SpeciesRules Params::rulesOf(std::uint32_t s) const {
-    if (s == 0 || s >= kMaxSpecies) return {separation, alignment, cohesion, fov_deg, min_speed, max_speed, max_force};
-    return other_species[s - 1];
-}
-
 float SpeciesRules::ruleRadius() const { return std::max({separation.radius, alignment.radius, cohesion.radius}); }
 
 float Params::lookRadius(std::uint32_t s) const {
@@ -29,7 +24,7 @@ float Params::largestRadius() const {
 
 float cosHalfFovOf(float fov_deg) { return float(std::cos(double(fov_deg) * 0.5 * 3.14159265358979323846 / 180.0)); }
 
-float Params::cosHalfFov() const { return cosHalfFovOf(fov_deg); }
+float Params::cosHalfFov() const { return cosHalfFovOf(species[0].fov_deg); }
 
 std::uint32_t Params::stepsPerSteer() const {
     if (style != Style::Decarpentier || !(dc.steer_hz > 0.0f)) return 1;
@@ -55,9 +50,9 @@ std::vector<ParamProblem> validate(const Params& p) {
     };
     const double half = double(p.world_size) / 2.0;
     if (p.bounds == Bounds::Wrap) {
-        for (auto [key, rule] : {std::pair{"separation.radius", p.separation},
-                                 std::pair{"alignment.radius", p.alignment},
-                                 std::pair{"cohesion.radius", p.cohesion}})
+        for (auto [key, rule] : {std::pair{"separation.radius", p.species[0].separation},
+                                 std::pair{"alignment.radius", p.species[0].alignment},
+                                 std::pair{"cohesion.radius", p.species[0].cohesion}})
             if (double(rule.radius) > half)
                 problems.push_back({key, num(rule.radius) + " exceeds half the world (" + num(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});

@@ -47,8 +47,9 @@ inline constexpr std::size_t kMaxObstacles = 8;
 
 inline constexpr std::uint32_t kMaxSpecies = 4;
 
-// The rules and motion of one species. Species 0 flies the top-level fields of Params; species
-// 1..3 have their own block in Params::other_species.
+// The rules and motion of one species: Params::species holds one block per species, species 0
+// (the only one of a one-species flock) included. These defaults are species 1..3's; species 0's
+// are the default flock's (Params).
 struct SpeciesRules {
     Rule separation{4.0f, 1.5f};
     Rule alignment{10.0f, 1.0f};
@@ -78,13 +79,11 @@ struct Params {
     float margin = 10.0f;            // units, soft bounds: depth of the turning band
     float turn = 20.0f;              // units/s^2, soft bounds: push at one margin's depth
     Style style = Style::Graded;     // graded (the default), steering (Reynolds), offset (Parker) or decarpentier
-    Rule separation{5.5f, 1.5f};
-    Rule alignment{10.0f, 1.0f};
-    Rule cohesion{6.0f, 1.0f};
-    float fov_deg = 360.0f;          // degrees, full view cone; 360 sees all around
-    float min_speed = 2.0f;          // units/s
-    float max_speed = 10.0f;         // units/s
-    float max_force = 20.0f;         // units/s^2: clamp of each steering rule; graded style's force scale
+    // The rules and motion of each species ([0]: the keys separation.radius, ..., max_force;
+    // [1..3]: speciesN.separation.radius, ...). Species 0's defaults are the default flock's.
+    std::array<SpeciesRules, kMaxSpecies> species{
+        SpeciesRules{{5.5f, 1.5f}, {10.0f, 1.0f}, {6.0f, 1.0f}, 360.0f, 2.0f, 10.0f, 20.0f}, SpeciesRules{}, SpeciesRules{},
+        SpeciesRules{}};
     float dt = 1.0f / 30.0f;         // s per step
     // The world around the flock (docs/model.md, "Influences").
     Vec3f wind;                      // units/s^2, added to every boid's acceleration
@@ -123,15 +122,14 @@ struct Params {
     // Species: alignment and cohesion act within a species, separation between all.
     std::uint32_t species_count = 1;               // 1..kMaxSpecies
     std::array<SpeciesRole, kMaxSpecies> roles{};  // per species
-    std::array<SpeciesRules, kMaxSpecies - 1> other_species{};  // species 1..3
     std::uint64_t seed = 1;          // spawn seed
     std::uint32_t boids = 2000;      // count
 
     // The largest radius any boid looks within (every species in use, flee radii included):
     // the grid's cell edge.
     float largestRadius() const;
-    // The rules and motion of species s (0: the top-level fields).
-    SpeciesRules rulesOf(std::uint32_t s) const;
+    // The rules and motion of species s (the last one for s beyond it).
+    const SpeciesRules& rulesOf(std::uint32_t s) const { return species[s < kMaxSpecies ? s : kMaxSpecies - 1]; }
     // How far a boid of species s looks: its rule radius or its flee radius, whichever is larger.
     float lookRadius(std::uint32_t s) const;
     // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.

@@ -10,7 +10,7 @@
 namespace murmur::render {
 
 float boidSize(const Params& p) {
-    return std::clamp(0.6f * p.separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
+    return std::clamp(0.6f * p.species[0].separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
 }
 
 FlockRenderer::FlockRenderer(const gl::ShaderLibrary& shaders)
@@ -46,7 +46,7 @@ void FlockRenderer::draw(const FlockView& flock, const Params& p, const Camera& 
         glUniform1f(prog.uniform("u_min_px"), s.min_px);
         glUniform1f(prog.uniform("u_px_per_clip"), float(viewport_px.y) * proj[1][1] / 2.0f);
         glUniform1i(prog.uniform("u_colour_by"), int(s.colour_by));
-        glUniform1f(prog.uniform("u_max_speed"), p.max_speed);
+        glUniform1f(prog.uniform("u_max_speed"), p.species[0].max_speed);
         glUniform1f(prog.uniform("u_neighbour_scale"), s.neighbour_scale);
         glUniform1ui(prog.uniform("u_selected_id"), selection ? selection->id : 0xffffffffu);
         GLuint predators = 0;

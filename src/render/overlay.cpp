@@ -112,13 +112,13 @@ std::vector<LineVertex> selectionLines(const Params& p, const Selection& s, cons
         w = glm::normalize(side);
     }
     const float full = glm::two_pi<float>();
-    arc(out, s.p, u, w, p.separation.radius, 0.0f, full, separationColour());
-    arc(out, s.p, u, w, p.alignment.radius, 0.0f, full, alignmentColour());
-    arc(out, s.p, u, w, p.cohesion.radius, 0.0f, full, cohesionColour());
+    arc(out, s.p, u, w, p.species[0].separation.radius, 0.0f, full, separationColour());
+    arc(out, s.p, u, w, p.species[0].alignment.radius, 0.0f, full, alignmentColour());
+    arc(out, s.p, u, w, p.species[0].cohesion.radius, 0.0f, full, cohesionColour());
     // Field of view: two edges at +-fov/2 from the heading and the arc between them.
     const glm::vec4 fov_colour(1.0f, 1.0f, 1.0f, 1.0f);
-    const float half = glm::radians(std::min(p.fov_deg, 360.0f)) / 2, r = p.largestRadius();
-    if (p.fov_deg < 360.0f) {
+    const float half = glm::radians(std::min(p.species[0].fov_deg, 360.0f)) / 2, r = p.largestRadius();
+    if (p.species[0].fov_deg < 360.0f) {
         for (float a : {-half, half}) segment(out, s.p, s.p + r * (std::cos(a) * u + std::sin(a) * w), fov_colour);
     }
     arc(out, s.p, u, w, r * 1.08f, -half, half, fov_colour);

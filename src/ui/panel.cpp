@@ -254,10 +254,10 @@ void selectionSection(const PanelState& state, const Params& p) {
     auto legend = [](const char* name, glm::vec4 c, float r) {
         ImGui::TextColored(ImVec4(c.r, c.g, c.b, c.a), "%s radius %.2f", name, double(r));
     };
-    legend("separation", render::separationColour(), p.separation.radius);
-    legend("alignment", render::alignmentColour(), p.alignment.radius);
-    legend("cohesion", render::cohesionColour(), p.cohesion.radius);
-    ImGui::Text("field of view %.0f deg (white)", double(p.fov_deg));
+    legend("separation", render::separationColour(), p.species[0].separation.radius);
+    legend("alignment", render::alignmentColour(), p.species[0].alignment.radius);
+    legend("cohesion", render::cohesionColour(), p.species[0].cohesion.radius);
+    ImGui::Text("field of view %.0f deg (white)", double(p.species[0].fov_deg));
 }
 
 void keysSection() {

@@ -106,8 +106,8 @@ bool Session::applyBoidCount() {
 }
 
 void Session::nudgeNeighbourRadius(float units) {
-    edit_.alignment.radius = std::max(0.0f, edit_.alignment.radius + units);
-    edit_.cohesion.radius = std::max(0.0f, edit_.cohesion.radius + units);
+    edit_.species[0].alignment.radius = std::max(0.0f, edit_.species[0].alignment.radius + units);
+    edit_.species[0].cohesion.radius = std::max(0.0f, edit_.species[0].cohesion.radius + units);
 }
 
 bool Session::apply(Action a) {

@@ -42,8 +42,8 @@ inline std::vector<HandCase> handCases() {
         // S = (-1.5, 0.25); a = w x max_force x S = (-3, 0.5); v' = (1,0) + 0.1 a = (0.7, 0.05);
         // p' = (50.07, 50.005). (1/|d| instead of r/|d| - 1 would give (-0.5, 0.25) x 2 ...)
         HandCase c{"separation grows as distance shrinks", gradedQuiet(), {}, {}};
-        c.params.separation = {5.0f, 1.0f};
-        c.params.max_force = 2.0f;
+        c.params.species[0].separation = {5.0f, 1.0f};
+        c.params.species[0].max_force = 2.0f;
         c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {52, 50, 0}, {0, 0, 0}), boid(2, {50, 46, 0}, {0, 0, 0}),
                    boid(3, {50, 55, 0}, {0, 0, 0})};
         c.expected = {{0, {0.7f, 0.05f, 0}, {50.07f, 50.005f, 0}}};
@@ -54,8 +54,8 @@ inline std::vector<HandCase> handCases() {
         // C (10,12): mean offset ((4,0) + (0,2)) / 2 = (2,1); a = 1 x 5 x (1/10) x (2,1) = (1, 0.5);
         // v' = (1.1, 0.05); p' = (10.11, 10.005). A neighbour exactly at 10 (D at (10,0)) is out.
         HandCase c{"cohesion is a spring to the local centre", gradedQuiet(), {}, {}};
-        c.params.cohesion = {10.0f, 1.0f};
-        c.params.max_force = 5.0f;
+        c.params.species[0].cohesion = {10.0f, 1.0f};
+        c.params.species[0].max_force = 5.0f;
         c.start = {boid(0, {10, 10, 0}, {1, 0, 0}), boid(1, {14, 10, 0}, {1, 0, 0}), boid(2, {10, 12, 0}, {1, 0, 0}),
                    boid(3, {10, 0, 0}, {1, 0, 0})};
         c.expected = {{0, {1.1f, 0.05f, 0}, {10.11f, 10.005f, 0}}};
@@ -72,7 +72,7 @@ inline std::vector<HandCase> handCases() {
         // (4.547002, 8.320503); a = 0.5 x that; v' = (1,0) + 0.1 a = (1.2273501, 0.4160251);
         // p' = (50.12273501, 50.04160251).
         HandCase c{"alignment steers to the mean velocity", gradedQuiet(), {}, {}};
-        c.params.alignment = {5.0f, 0.5f};
+        c.params.species[0].alignment = {5.0f, 0.5f};
         c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {52, 50, 0}, {0, 3, 0}), boid(2, {50, 53, 0}, {4, 3, 0})};
         c.expected = {{0, {1.2273501f, 0.4160251f, 0}, {50.122735f, 50.0416025f, 0}}};
         cases.push_back(c);
@@ -87,11 +87,11 @@ inline std::vector<HandCase> handCases() {
         // clamped to (2,0,0) after the step, p' = (22.2, 20, 20).
         HandCase c{"all three in 3D, speed clamped after the step", gradedQuiet(), {}, {}};
         c.params.dims = 3;
-        c.params.separation = {6.0f, 1.0f};
-        c.params.alignment = {6.0f, 1.0f};
-        c.params.cohesion = {6.0f, 1.0f};
-        c.params.max_force = 10.0f;
-        c.params.max_speed = 2.0f;
+        c.params.species[0].separation = {6.0f, 1.0f};
+        c.params.species[0].alignment = {6.0f, 1.0f};
+        c.params.species[0].cohesion = {6.0f, 1.0f};
+        c.params.species[0].max_force = 10.0f;
+        c.params.species[0].max_speed = 2.0f;
         c.start = {boid(0, {20, 20, 20}, {2, 0, 0}), boid(1, {22, 20, 20}, {2, 0, 0})};
         c.expected = {{0, {0.3333333f, 0, 0}, {20.033333f, 20, 20}}, {1, {2, 0, 0}, {22.2f, 20, 20}}};
         cases.push_back(c);
@@ -115,8 +115,8 @@ inline std::vector<HandCase> handCases() {
         // min(r - |d|, 9|d|) = min(4.75, 2.25) = 2.25; -d x 2.25 / 0.0625 = (-9, 0); a = 2 x (-9,0)
         // = (-18, 0); v' = (1,0) + 0.1 a = (-0.8, 0); p' = (49.92, 50).
         HandCase c{"graded separation stops growing at a tenth of the radius", gradedQuiet(), {}, {}};
-        c.params.separation = {5.0f, 1.0f};
-        c.params.max_force = 2.0f;
+        c.params.species[0].separation = {5.0f, 1.0f};
+        c.params.species[0].max_force = 2.0f;
         c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {50.25f, 50, 0}, {0, 0, 0})};
         c.expected = {{0, {-0.8f, 0, 0}, {49.92f, 50, 0}}};
         cases.push_back(c);
@@ -125,8 +125,8 @@ inline std::vector<HandCase> handCases() {
         // Across the wrap on y: A (50,1) v (1,0); B (50,97): minimum image d = (0,-4). Cohesion
         // r 10, w 1, max_force 5: a = 1 x 5 x (1/10) x (0,-4) = (0,-2); v' = (1,-0.2); p' = (50.1, 0.98).
         HandCase c{"cohesion across the wrap on y", gradedQuiet(), {}, {}};
-        c.params.cohesion = {10.0f, 1.0f};
-        c.params.max_force = 5.0f;
+        c.params.species[0].cohesion = {10.0f, 1.0f};
+        c.params.species[0].max_force = 5.0f;
         c.start = {boid(0, {50, 1, 0}, {1, 0, 0}), boid(1, {50, 97, 0}, {1, 0, 0})};
         c.expected = {{0, {1, -0.2f, 0}, {50.1f, 0.98f, 0}}};
         c.neighbours = {{0, 1}, {1, 1}};
@@ -137,8 +137,8 @@ inline std::vector<HandCase> handCases() {
         // in cell 4, B (57,50) in cell 5. Cohesion as above: d (3,0), a = (1.5, 0); v' = (1.15, 0);
         // p' = (54.115, 50).
         HandCase c{"a neighbour in the next cell", gradedQuiet(), {}, {}};
-        c.params.cohesion = {10.0f, 1.0f};
-        c.params.max_force = 5.0f;
+        c.params.species[0].cohesion = {10.0f, 1.0f};
+        c.params.species[0].max_force = 5.0f;
         c.start = {boid(0, {54, 50, 0}, {1, 0, 0}), boid(1, {57, 50, 0}, {1, 0, 0})};
         c.expected = {{0, {1.15f, 0, 0}, {54.115f, 50, 0}}};
         cases.push_back(c);
@@ -149,7 +149,7 @@ inline std::vector<HandCase> handCases() {
         // S = (-0.5, 0.25), |S| = 0.5590170; setMag 10 = (-8.944272, 4.472136) (below max_force
         // 100); v' = 0.1 x that = (-0.8944272, 0.4472136); p' = (49.910557, 50.044721).
         HandCase c{"steering separation weights by 1/|d|^2", quietParams(), {}, {}};
-        c.params.separation = {5.0f, 1.0f};
+        c.params.species[0].separation = {5.0f, 1.0f};
         c.start = {boid(0, {50, 50, 0}), boid(1, {52, 50, 0}), boid(2, {50, 46, 0})};
         c.expected = {{0, {-0.8944272f, 0.4472136f, 0}, {49.910557f, 50.044721f, 0}}};
         cases.push_back(c);
@@ -160,11 +160,11 @@ inline std::vector<HandCase> handCases() {
         // within the flee radius, so A counts 1. Rule radius 5, weights 0: nothing moves A but its
         // velocity: v' = (1,0), p' = (50.1, 50).
         HandCase c{"a boid within the flee radius only is not counted", gradedQuiet(), {}, {}};
-        c.params.separation = {5.0f, 0.0f};
+        c.params.species[0].separation = {5.0f, 0.0f};
         c.params.species_count = 2;
         c.params.roles[0].flee = {8.0f, 0.0f};
         c.params.roles[1].predator = true;
-        c.params.other_species[0] = {{5.0f, 0.0f}, {5.0f, 0.0f}, {5.0f, 0.0f}, 360.0f, 0.0f, 10.0f, 10.0f};
+        c.params.species[1] = {{5.0f, 0.0f}, {5.0f, 0.0f}, {5.0f, 0.0f}, 360.0f, 0.0f, 10.0f, 10.0f};
         c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {50, 53, 0}, {0, 0, 0}), boid(2, {57, 50, 0}, {0, 0, 0})};
         c.start[2].species = 1;
         c.expected = {{0, {1, 0, 0}, {50.1f, 50, 0}}};
@@ -182,9 +182,9 @@ inline std::vector<HandCase> handCases() {
         HandCase c{"decarpentier's terms with differing velocities", quietParams(), {}, {}};
         Params& p = c.params;
         p.style = Style::Decarpentier;
-        p.separation = {6.0f, 1.0f};
-        p.alignment = {6.0f, 1.0f};
-        p.cohesion = {6.0f, 1.0f};
+        p.species[0].separation = {6.0f, 1.0f};
+        p.species[0].alignment = {6.0f, 1.0f};
+        p.species[0].cohesion = {6.0f, 1.0f};
         p.dc.preferred_distance = 2.0f;
         p.dc.horizontal = 0.25f;
         p.dc.height = 45.0f;

@@ -16,9 +16,9 @@ namespace {
 Params dcParams() {
     Params p = quietParams();
     p.style = Style::Decarpentier;
-    p.separation = {10.0f, 1.0f};  // avoid weight (and the look radius)
-    p.alignment = {10.0f, 1.0f};   // velocity-match weight
-    p.cohesion = {10.0f, 1.0f};    // preferred-distance weight
+    p.species[0].separation = {10.0f, 1.0f};  // avoid weight (and the look radius)
+    p.species[0].alignment = {10.0f, 1.0f};   // velocity-match weight
+    p.species[0].cohesion = {10.0f, 1.0f};    // preferred-distance weight
     p.dc.preferred_distance = 1.0f;
     p.dc.horizontal = 0.0f;
     p.dc.smoothing = 0.5f;

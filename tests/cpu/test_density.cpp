@@ -22,9 +22,9 @@ Params preset2d() {
     p.dims = 2;
     p.world_size = 200.0f;
     p.boids = 2000;
-    p.separation = {4.0f, 1.0f};
-    p.alignment = {10.0f, 1.0f};
-    p.cohesion = {10.0f, 1.0f};
+    p.species[0].separation = {4.0f, 1.0f};
+    p.species[0].alignment = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
     p.margin = 10.0f;
     return p;
 }
@@ -56,7 +56,7 @@ TEST(Density, FourTimesTheBoidsInTwiceTheWorldIn2D) {
     EXPECT_NEAR(r.params.obstacles[0].at.x, 200.0f, 1e-3f);
     EXPECT_EQ(r.params.obstacles[0].radius, 7.0f);
     EXPECT_NEAR(r.params.perch_ground, 10.0f, 1e-5f);
-    EXPECT_EQ(r.params.separation.radius, 4.0f);
+    EXPECT_EQ(r.params.species[0].separation.radius, 4.0f);
     EXPECT_EQ(r.params.boids, 8000u);
     EXPECT_NE(r.summary.find("400-unit"), std::string::npos) << r.summary;
 }

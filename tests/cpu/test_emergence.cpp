@@ -14,7 +14,7 @@ double polarizationAfter(float alignment_weight, int steps) {
     // The default preset (tests/test_io checks presets/default.json equals Params{}) at its
     // density with 500 boids.
     Params p = keepDensity(Params{}, 500, 2).params;
-    p.alignment.weight = alignment_weight;
+    p.species[0].alignment.weight = alignment_weight;
     CpuSimulation sim;
     sim.upload(spawn(p), p);
     sim.step(steps);

@@ -76,9 +76,9 @@ TEST_P(GridVsBruteForce, SameNeighbourSets) {
     p.dims = c.dims;
     p.bounds = c.bounds;
     p.world_size = c.world;
-    p.cohesion = {c.radius, 1.0f};
-    p.separation = {c.radius * 0.5f, 1.0f};
-    p.fov_deg = c.fov;
+    p.species[0].cohesion = {c.radius, 1.0f};
+    p.species[0].separation = {c.radius * 0.5f, 1.0f};
+    p.species[0].fov_deg = c.fov;
     p.boids = 600;
     const Flock f = hurtfulFlock(p, 600, std::uint64_t(c.dims * 100 + int(c.radius)));
     const auto grid = neighbourSets(f, p, true);
@@ -118,7 +118,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Grid, CountingSortPutsEachBoidOnceInItsCell) {
     Params p = quietParams();
-    p.cohesion = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
     const Flock f = hurtfulFlock(p, 300, 3);
     UniformGrid grid;
     grid.build(makeGridSpec(p), f, RuleContext(p).L);
@@ -140,18 +140,18 @@ TEST(Grid, ExclusiveScan) {
 TEST(Grid, SpecKeepsCellsAtLeastTheRadiusAndWithinBudget) {
     Params p = quietParams();
     p.world_size = 100.0f;
-    p.cohesion = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
     GridSpec g = makeGridSpec(p);
     EXPECT_EQ(g.cells.x, 9u);  // floor(100 / (10 * (1 + 1e-5))) = 9: the edge stays above r
     EXPECT_EQ(g.cells.z, 1u);
     EXPECT_GE(100.0f / float(g.cells.x), 10.0f);
-    p.cohesion = {0.001f, 1.0f};  // tiny radius: cells capped by the budget
+    p.species[0].cohesion = {0.001f, 1.0f};  // tiny radius: cells capped by the budget
     p.dims = 3;
     p.boids = 10;
     g = makeGridSpec(p);
     EXPECT_LE(g.total(), cellBudget(10));
     EXPECT_EQ(g.cells.x, 16u);  // 16^3 = 4096
-    p.cohesion = {0.0f, 0.0f};  // radius 0: any grid is fine, still within budget
+    p.species[0].cohesion = {0.0f, 0.0f};  // radius 0: any grid is fine, still within budget
     EXPECT_LE(makeGridSpec(p).total(), cellBudget(10));
 }
 

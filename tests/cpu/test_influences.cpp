@@ -58,7 +58,7 @@ TEST(Influences, RepellerActsOnlyWithinItsRadius) {
 
 TEST(Influences, ScatterTurnsCohesionIntoRepulsion) {
     Params p = quietParams();
-    p.cohesion = {5.0f, 1.0f};
+    p.species[0].cohesion = {5.0f, 1.0f};
     // A (50,50), B (53,50): A's cohesion steer is (10,0) toward B; scattering it is (-10,0).
     Flock out = stepOnce({boid(0, {50, 50, 0}), boid(1, {53, 50, 0})}, p);
     expectVec(out[0].v, {1, 0, 0}, "cohesion");
@@ -69,7 +69,7 @@ TEST(Influences, ScatterTurnsCohesionIntoRepulsion) {
 
 TEST(Influences, NeighbourCapKeepsTheNearestAndBreaksTiesById) {
     Params p = quietParams();
-    p.cohesion = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
     p.neighbour_cap = 1;
     // A (50,50); B (52,50) at 2; C (50,47) at 3. With k = 1 only B counts: cohesion toward +x.
     Flock out = stepOnce({boid(0, {50, 50, 0}), boid(1, {52, 50, 0}), boid(2, {50, 47, 0})}, p);
@@ -144,7 +144,7 @@ TEST(Influences, ObstaclesHoldOverManyStepsIn2DAnd3D) {
 
 TEST(Influences, TheLeaderSitsWhereItIsLedAndTheOthersFollowIt) {
     Params p = quietParams();
-    p.alignment = {20.0f, 1.0f};
+    p.species[0].alignment = {20.0f, 1.0f};
     p.leader = true;
     p.leader_at = {98, 50, 0};
     // Boid 0 at (2,50) is led across the wrap to (98,50): moved -4 in x in one step of 0.1 s,
@@ -168,7 +168,7 @@ TEST(Influences, PerchingLandsRestsAndRejoins) {
     p.perch_ground = 20.0f;
     p.perch_min = 0.25f;
     p.perch_max = 0.25f;  // a fixed rest: 0.25 s = 2.5 steps of 0.1 s
-    p.min_speed = 2.0f;
+    p.species[0].min_speed = 2.0f;
     // Boid 0 at y = 20.5 diving at 10 units/s: y' would be 19.5, so it lands on y = 20 at rest.
     // Boid 1 flies level above the ground and does not land.
     Flock f = stepOnce({boid(0, {50, 20.5f, 0}, {0, -10, 0}), boid(1, {50, 30, 0}, {5, 0, 0})}, p);
@@ -190,7 +190,7 @@ TEST(Influences, PerchingLandsRestsAndRejoins) {
 TEST(Influences, PerchedBoidsAreOutOfTheFlock) {
     Params p = quietParams();
     p.perching = true;
-    p.cohesion = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
     Boid resting = boid(1, {53, 50, 0});
     resting.perch = 2.0f;
     // A sees only a boid on the ground: no cohesion, and no neighbour counted.

@@ -63,8 +63,8 @@ TEST(Invariants, SpawnIsDeterministicToTheByte) {
             EXPECT_LT(b.p[k], p.world_size);
         }
         const float s = glm::length(b.v);
-        EXPECT_GE(s, p.min_speed * (1 - 1e-6f));
-        EXPECT_LE(s, p.max_speed * (1 + 1e-6f));
+        EXPECT_GE(s, p.species[0].min_speed * (1 - 1e-6f));
+        EXPECT_LE(s, p.species[0].max_speed * (1 + 1e-6f));
     }
 }
 
@@ -77,7 +77,7 @@ TEST(Invariants, DegenerateStatesStayFinite) {
                 p.style = style;
                 p.bounds = bounds;
                 p.world_size = 50.0f;
-                p.min_speed = 0.0f;
+                p.species[0].min_speed = 0.0f;
                 // All boids at one point, at rest: |d| = 0 everywhere.
                 Flock f;
                 for (std::uint32_t i = 0; i < 50; ++i) f.push_back(boid(i, {25, 25, dims == 3 ? 25.0f : 0.0f}));
@@ -87,10 +87,10 @@ TEST(Invariants, DegenerateStatesStayFinite) {
                 f.push_back(boid(52, {0, 0, 0}, {-3, -3, 0}));
                 for (float fov : {0.0f, 360.0f})
                     for (float r : {0.0f, 5.0f}) {
-                        p.fov_deg = fov;
-                        p.separation = {r, 1.0f};
-                        p.alignment = {r, 1.0f};
-                        p.cohesion = {r, 1.0f};
+                        p.species[0].fov_deg = fov;
+                        p.species[0].separation = {r, 1.0f};
+                        p.species[0].alignment = {r, 1.0f};
+                        p.species[0].cohesion = {r, 1.0f};
                         CpuSimulation sim;
                         sim.upload(f, p);
                         sim.step(30);

@@ -94,12 +94,12 @@ TEST(Preset, NestedKeysApply) {
     const Params p = parsePreset(R"({"separation": {"radius": 3, "weight": 2}, "style": "offset", "dims": 3,
                                      "boids": 10, "description": "x"})",
                                  Params{}, "p");
-    EXPECT_EQ(p.separation.radius, 3.0f);
-    EXPECT_EQ(p.separation.weight, 2.0f);
+    EXPECT_EQ(p.species[0].separation.radius, 3.0f);
+    EXPECT_EQ(p.species[0].separation.weight, 2.0f);
     EXPECT_EQ(p.style, Style::Offset);
     EXPECT_EQ(p.dims, 3);
     EXPECT_EQ(p.boids, 10u);
-    EXPECT_EQ(p.alignment.radius, Params{}.alignment.radius);  // untouched keys keep the base
+    EXPECT_EQ(p.species[0].alignment.radius, Params{}.species[0].alignment.radius);  // untouched keys keep the base
 }
 
 TEST(Preset, ErrorsNameKeyAndRange) {

@@ -18,9 +18,9 @@ Params measured(int dims = 2) {
     Params p;
     p.dims = dims;
     p.world_size = 100.0f;
-    p.separation = {4.0f, 1.0f};
-    p.alignment = {10.0f, 1.0f};
-    p.cohesion = {10.0f, 1.0f};
+    p.species[0].separation = {4.0f, 1.0f};
+    p.species[0].alignment = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
     return p;
 }
 

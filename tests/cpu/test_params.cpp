@@ -37,9 +37,9 @@ TEST(Params, EachRangeIsEnforcedWithFieldAndRange) {
     Params p;
     p.dims = 4;
     p.world_size = 200000.0f;
-    p.fov_deg = 400.0f;
+    p.species[0].fov_deg = 400.0f;
     p.dt = 0.0f;
-    p.separation.weight = -1.0f;
+    p.species[0].separation.weight = -1.0f;
     const auto problems = validate(p);
     EXPECT_TRUE(hasProblem(problems, "dims", "2|3"));
     EXPECT_TRUE(hasProblem(problems, "world_size", "[1, 100000]"));
@@ -52,8 +52,8 @@ TEST(Params, EachRangeIsEnforcedWithFieldAndRange) {
 TEST(Params, CrossFieldRules) {
     Params p;
     p.world_size = 20.0f;
-    p.cohesion.radius = 10.5f;  // above half the world in wrap mode
-    p.min_speed = 11.0f;        // above max_speed 10
+    p.species[0].cohesion.radius = 10.5f;  // above half the world in wrap mode
+    p.species[0].min_speed = 11.0f;        // above max_speed 10
     auto problems = validate(p);
     EXPECT_TRUE(hasProblem(problems, "cohesion.radius", "[0, world_size/2]"));
     EXPECT_TRUE(hasProblem(problems, "min_speed", "[0, max_speed]"));

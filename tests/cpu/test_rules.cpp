@@ -13,7 +13,7 @@ using namespace murmur::test;
 
 TEST(SteeringRules, SeparationPushesApart) {
     Params p = quietParams();
-    p.separation = {5.0f, 1.0f};
+    p.species[0].separation = {5.0f, 1.0f};
     // A at (50,50), B at (53,50), both at rest. For A: d = (3,0), S = -d/|d|^2 = (-1/3, 0),
     // setMag(S, 10) = (-10, 0), steer = (-10,0) - v = (-10,0) (below max_force 100).
     // v' = 0 + (-10,0)*0.1 = (-1,0); p' = (50,50) + (-1,0)*0.1 = (49.9, 50). B mirrors A.
@@ -26,8 +26,8 @@ TEST(SteeringRules, SeparationPushesApart) {
 
 TEST(SteeringRules, MaxForceClampsEachRule) {
     Params p = quietParams();
-    p.separation = {5.0f, 1.0f};
-    p.max_force = 4.0f;
+    p.species[0].separation = {5.0f, 1.0f};
+    p.species[0].max_force = 4.0f;
     // As above, but steer (-10,0) is limited to length 4: v' = (-4,0)*0.1 = (-0.4, 0).
     const Flock out = stepOnce({boid(0, {50, 50, 0}), boid(1, {53, 50, 0})}, p);
     expectVec(out[0].v, {-0.4f, 0, 0}, "A velocity");
@@ -35,7 +35,7 @@ TEST(SteeringRules, MaxForceClampsEachRule) {
 
 TEST(SteeringRules, AlignmentSteersToMeanVelocity) {
     Params p = quietParams();
-    p.alignment = {5.0f, 0.5f};
+    p.species[0].alignment = {5.0f, 0.5f};
     // A (50,50) v=(1,0); B (52,50) v=(0,3); C (50,53) v=(4,3). Mean of B and C: (2,3), length
     // sqrt(13); setMag to 10: (20,30)/sqrt(13) = (5.547002, 8.320503); minus v_A: (4.547002,
     // 8.320503), length 9.48 < 100. a = 0.5 * that; v' = (1,0) + a*0.1 = (1.2273501, 0.4160251).
@@ -47,8 +47,8 @@ TEST(SteeringRules, AlignmentSteersToMeanVelocity) {
 
 TEST(SteeringRules, CohesionSteersToCentre) {
     Params p = quietParams();
-    p.cohesion = {10.0f, 1.0f};
-    p.max_force = 5.0f;
+    p.species[0].cohesion = {10.0f, 1.0f};
+    p.species[0].max_force = 5.0f;
     // A (10,10) at rest; B (14,10), C (10,16). Mean offset ((4,0)+(0,6))/2 = (2,3); setMag 10:
     // (5.547002, 8.320503); limit to 5: (2.773501, 4.1602515); v' = 0.1 * that.
     const Flock out = stepOnce({boid(0, {10, 10, 0}), boid(1, {14, 10, 0}, {1, 0, 0}), boid(2, {10, 16, 0}, {1, 0, 0})}, p);
@@ -57,8 +57,8 @@ TEST(SteeringRules, CohesionSteersToCentre) {
 
 TEST(SteeringRules, SpeedIsClampedToRange) {
     Params p = quietParams();
-    p.min_speed = 2.0f;
-    p.max_speed = 3.0f;
+    p.species[0].min_speed = 2.0f;
+    p.species[0].max_speed = 3.0f;
     // No neighbours: v' = v, then clamped. (0.5,0) -> (2,0); (0,6) -> (0,3); (0,0) stays at rest.
     const Flock out = stepOnce({boid(0, {10, 10, 0}, {0.5f, 0, 0}), boid(1, {40, 40, 0}, {0, 6, 0}), boid(2, {70, 70, 0})}, p);
     expectVec(out[0].v, {2, 0, 0}, "slow boid");
@@ -69,10 +69,10 @@ TEST(SteeringRules, SpeedIsClampedToRange) {
 TEST(OffsetRules, ParkerOffsetsSum) {
     Params p = quietParams();
     p.style = Style::Offset;
-    p.separation = {5.0f, 0.125f};  // Parker: average, divided by 8
-    p.alignment = {10.0f, 0.25f};   // divided by 4
-    p.cohesion = {10.0f, 0.01f};    // 1% toward the centre
-    p.max_speed = 5.0f;
+    p.species[0].separation = {5.0f, 0.125f};  // Parker: average, divided by 8
+    p.species[0].alignment = {10.0f, 0.25f};   // divided by 4
+    p.species[0].cohesion = {10.0f, 0.01f};    // 1% toward the centre
+    p.species[0].max_speed = 5.0f;
     p.dt = 1.0f;
     // A (50,50) v=(1,0); B (52,50) v=(3,0). For A, d = (2,0):
     //   cohesion (2,0)*0.01 = (0.02,0); separation -(2,0)*0.125 = (-0.25,0);
@@ -120,7 +120,7 @@ TEST(Wrap, MinimumImageAcrossEachEdgeAndCorner) {
 
 TEST(Wrap, SeparationActsAcrossTheEdge) {
     Params p = quietParams();
-    p.separation = {5.0f, 1.0f};
+    p.species[0].separation = {5.0f, 1.0f};
     // A at x=1, B at x=99: B is 2 units to A's left through the edge, so A is pushed +x and B -x.
     // A: d = (-2,0), S = (0.5,0), steer (10,0), v' = (1,0), p' = (1.1,50).
     // B: v' = (-1,0), p' = 98.9. And a boid leaving through x=0 reappears near x=100.
@@ -133,8 +133,8 @@ TEST(Wrap, SeparationActsAcrossTheEdge) {
 
 TEST(FieldOfView, ConeAndDegenerateCases) {
     Params p = quietParams();
-    p.cohesion = {10.0f, 1.0f};
-    p.fov_deg = 90.0f;  // +-45 degrees around the heading
+    p.species[0].cohesion = {10.0f, 1.0f};
+    p.species[0].fov_deg = 90.0f;  // +-45 degrees around the heading
     const RuleContext ctx(p);
     const Boid a = boid(0, {50, 50, 0}, {1, 0, 0});
     EXPECT_TRUE(isNeighbour(ctx, a, boid(1, {52, 50, 0})));             // straight ahead
@@ -143,12 +143,12 @@ TEST(FieldOfView, ConeAndDegenerateCases) {
     EXPECT_FALSE(isNeighbour(ctx, a, boid(1, {48, 50, 0})));            // behind
     EXPECT_TRUE(isNeighbour(ctx, boid(0, {50, 50, 0}), boid(1, {48, 50, 0})));  // at rest: sees all
     EXPECT_TRUE(isNeighbour(ctx, a, boid(1, {50, 50, 0})));             // coincident: at the eye
-    p.fov_deg = 360.0f;
+    p.species[0].fov_deg = 360.0f;
     EXPECT_TRUE(isNeighbour(RuleContext(p), a, boid(1, {48, 50, 0})));  // 360: sees behind
-    p.fov_deg = 270.0f;
+    p.species[0].fov_deg = 270.0f;
     EXPECT_TRUE(isNeighbour(RuleContext(p), a, boid(1, {50, 52, 0})));   // 90 off: inside 135
     EXPECT_FALSE(isNeighbour(RuleContext(p), a, boid(1, {48, 50.1f, 0})));  // ~177 off
-    p.fov_deg = 0.0f;  // a zero-width cone: only what lies exactly ahead
+    p.species[0].fov_deg = 0.0f;  // a zero-width cone: only what lies exactly ahead
     EXPECT_TRUE(isNeighbour(RuleContext(p), a, boid(1, {52, 50, 0})));
     EXPECT_FALSE(isNeighbour(RuleContext(p), a, boid(1, {52, 50.01f, 0})));
 }

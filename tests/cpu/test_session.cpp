@@ -58,24 +58,24 @@ TEST(Session, SpawnsTheFlockAndAppliesAValidEditOnCommit) {
     EXPECT_EQ(sim.uploads, 1);
     EXPECT_EQ(sim.count, 50u);
     EXPECT_FALSE(s.commitEdits()) << "nothing edited";
-    s.edit().alignment.weight = 2.5f;
+    s.edit().species[0].alignment.weight = 2.5f;
     EXPECT_TRUE(s.commitEdits());
     EXPECT_EQ(sim.set_params, 1);
-    EXPECT_EQ(sim.last.alignment.weight, 2.5f);
-    EXPECT_EQ(s.live().alignment.weight, 2.5f);
+    EXPECT_EQ(sim.last.species[0].alignment.weight, 2.5f);
+    EXPECT_EQ(s.live().species[0].alignment.weight, 2.5f);
     EXPECT_EQ(sim.uploads, 1) << "an edit does not respawn";
 }
 
 TEST(Session, AnInvalidEditIsRefusedWithTheFieldAndRange) {
     SpySimulation sim;
     Session s(sim, small());
-    s.edit().min_speed = 20.0f;  // above max_speed 10
+    s.edit().species[0].min_speed = 20.0f;  // above max_speed 10
     EXPECT_FALSE(s.commitEdits());
     EXPECT_TRUE(s.messageIsError());
     EXPECT_NE(s.message().find("min_speed"), std::string::npos) << s.message();
-    EXPECT_EQ(s.live().min_speed, Params{}.min_speed);
+    EXPECT_EQ(s.live().species[0].min_speed, Params{}.species[0].min_speed);
     EXPECT_EQ(sim.set_params, 0);
-    s.edit().min_speed = 1.0f;
+    s.edit().species[0].min_speed = 1.0f;
     EXPECT_TRUE(s.commitEdits());
     EXPECT_FALSE(s.messageIsError());
 }
@@ -149,14 +149,14 @@ TEST(Session, PresetsLoadAndSaveAskingBeforeOverwriting) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "mine.json").string();
-    s.edit().cohesion.weight = 3.25f;
+    s.edit().species[0].cohesion.weight = 3.25f;
     EXPECT_EQ(s.savePreset(path, false), Session::SaveResult::Saved);
-    EXPECT_EQ(loadPresetFile(path, Params{}).cohesion.weight, 3.25f);
-    s.edit().cohesion.weight = 0.5f;
+    EXPECT_EQ(loadPresetFile(path, Params{}).species[0].cohesion.weight, 3.25f);
+    s.edit().species[0].cohesion.weight = 0.5f;
     EXPECT_EQ(s.savePreset(path, false), Session::SaveResult::NeedsConfirm);
-    EXPECT_EQ(loadPresetFile(path, Params{}).cohesion.weight, 3.25f) << "not overwritten without asking";
+    EXPECT_EQ(loadPresetFile(path, Params{}).species[0].cohesion.weight, 3.25f) << "not overwritten without asking";
     EXPECT_EQ(s.savePreset(path, true), Session::SaveResult::Saved);
-    EXPECT_EQ(loadPresetFile(path, Params{}).cohesion.weight, 0.5f);
+    EXPECT_EQ(loadPresetFile(path, Params{}).species[0].cohesion.weight, 0.5f);
     EXPECT_EQ(s.savePreset((dir / "missing" / "x.json").string(), false), Session::SaveResult::Failed);
     std::size_t files = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
@@ -255,14 +255,14 @@ TEST(Session, AStepTooExpensiveIsRefusedBeforeItRuns) {
     p.boids = 40000;  // 300-unit world, cells of floor(300 / 10.0001) = 29 per axis: 841, 9 searched
     Session s(sim, p);
     // 40000 boids, alignment radius 150 -> 1 cell per axis, all searched: 1.6e9 candidate pairs.
-    s.edit().alignment.radius = 150.0f;
+    s.edit().species[0].alignment.radius = 150.0f;
     EXPECT_FALSE(s.commitEdits());
     EXPECT_TRUE(s.messageIsError());
     EXPECT_NE(s.message().find("candidate pairs per step"), std::string::npos) << s.message();
-    EXPECT_EQ(s.live().alignment.radius, 10.0f);
+    EXPECT_EQ(s.live().species[0].alignment.radius, 10.0f);
     EXPECT_EQ(sim.set_params, 0);
     // Ten times the boids in the same world: 1.6e11 x 9 / 841 = 1.7e9 pairs.
-    s.edit().alignment.radius = 10.0f;
+    s.edit().species[0].alignment.radius = 10.0f;
     s.keep_density = false;
     s.pending_boids = 400000;
     const int uploads = sim.uploads;
@@ -281,10 +281,10 @@ TEST(Session, KeysAndButtonsShareTheRunControls) {
     EXPECT_TRUE(s.apply(ui::Action::Step));
     EXPECT_EQ(s.advance(), 1);
     EXPECT_TRUE(s.apply(ui::Action::RadiusUp));  // alignment and cohesion radius +5
-    EXPECT_EQ(s.edit().alignment.radius, small().alignment.radius + 5.0f);
-    EXPECT_EQ(s.edit().cohesion.radius, small().cohesion.radius + 5.0f);
+    EXPECT_EQ(s.edit().species[0].alignment.radius, small().species[0].alignment.radius + 5.0f);
+    EXPECT_EQ(s.edit().species[0].cohesion.radius, small().species[0].cohesion.radius + 5.0f);
     for (int k = 0; k < 10; ++k) s.apply(ui::Action::RadiusDown);  // never below 0
-    EXPECT_EQ(s.edit().cohesion.radius, 0.0f);
+    EXPECT_EQ(s.edit().species[0].cohesion.radius, 0.0f);
     EXPECT_TRUE(s.apply(ui::Action::ScatterOn));
     EXPECT_TRUE(s.edit().scatter);
     EXPECT_TRUE(s.apply(ui::Action::ScatterOff));

@@ -18,7 +18,7 @@ namespace {
 Params twoSpecies() {
     Params p = quietParams();
     p.species_count = 2;
-    p.other_species[0] = p.rulesOf(0);
+    p.species[1] = p.rulesOf(0);
     return p;
 }
 Boid of(std::uint32_t id, std::uint32_t species, glm::vec3 at, glm::vec3 v = glm::vec3(0.0f)) {
@@ -30,8 +30,8 @@ Boid of(std::uint32_t id, std::uint32_t species, glm::vec3 at, glm::vec3 v = glm
 
 TEST(Species, AlignmentAndCohesionStayWithinASpecies) {
     Params p = twoSpecies();
-    p.alignment = {5.0f, 1.0f};
-    p.other_species[0].alignment = {5.0f, 1.0f};
+    p.species[0].alignment = {5.0f, 1.0f};
+    p.species[1].alignment = {5.0f, 1.0f};
     // B moves (0,3) two units from A. Same species: A steers to setMag((0,3),10) = (0,10): v' = (0,1).
     Flock out = stepOnce({of(0, 0, {50, 50, 0}), of(1, 0, {52, 50, 0}, {0, 3, 0})}, p);
     expectVec(out[0].v, {0, 1, 0}, "same species");
@@ -42,7 +42,7 @@ TEST(Species, AlignmentAndCohesionStayWithinASpecies) {
 
 TEST(Species, SeparationActsBetweenAllSpecies) {
     Params p = twoSpecies();
-    p.separation = {5.0f, 1.0f};
+    p.species[0].separation = {5.0f, 1.0f};
     // As SteeringRules.SeparationPushesApart: A's v' = (-1, 0), whatever B's species.
     const Flock out = stepOnce({of(0, 0, {50, 50, 0}), of(1, 1, {53, 50, 0})}, p);
     expectVec(out[0].v, {-1, 0, 0}, "A");
@@ -68,13 +68,13 @@ TEST(Species, PredatorsChaseTheNearestPreyTheySeeTiesById) {
     Params p = twoSpecies();
     p.roles[1].predator = true;
     p.roles[1].chase = 1.0f;
-    p.other_species[0].cohesion = {10.0f, 0.0f};  // the chase radius; no cohesion among predators
+    p.species[1].cohesion = {10.0f, 0.0f};  // the chase radius; no cohesion among predators
     // Predator A (id 0) at (50,50); prey at (53,50) id 2 and (50,47) id 1, both 3 away: the tie
     // goes to id 1, so A steers to setMag((0,-3),10) = (0,-10): v' = (0,-1).
     Flock out = stepOnce({of(0, 1, {50, 50, 0}), of(2, 0, {53, 50, 0}), of(1, 0, {50, 47, 0})}, p);
     expectVec(out[0].v, {0, -1, 0}, "tie to the lower id");
     // A nearer prey wins; one behind a 90 degree view is unseen.
-    p.other_species[0].fov_deg = 90.0f;
+    p.species[1].fov_deg = 90.0f;
     out = stepOnce({of(0, 1, {50, 50, 0}, {1, 0, 0}), of(1, 0, {46, 50, 0}), of(2, 0, {56, 50, 0})}, p);
     // v = (1,0); target (6,0): steer = (10,0) - (1,0) = (9,0); v' = (1,0) + 0.9 = (1.9, 0).
     expectVec(out[0].v, {1.9f, 0, 0}, "the prey ahead, not the nearer one behind");
@@ -87,8 +87,8 @@ TEST(Species, SpawnSplitsIdsByShareAndUsesEachSpeciesSpeeds) {
     p.roles[0].share = 1.0f;
     p.roles[1].share = 2.0f;
     p.roles[2].share = 1.0f;
-    p.other_species[0].min_speed = 20.0f;
-    p.other_species[0].max_speed = 30.0f;
+    p.species[1].min_speed = 20.0f;
+    p.species[1].max_speed = 30.0f;
     const Flock f = spawn(p);
     std::uint32_t counts[3] = {0, 0, 0};
     for (const Boid& b : f) {
@@ -109,7 +109,7 @@ TEST(Species, SpawnSplitsIdsByShareAndUsesEachSpeciesSpeeds) {
 TEST(Species, EachSpeciesIsValidatedWithItsKey) {
     Params p;
     p.species_count = 2;
-    p.other_species[0].min_speed = 50.0f;  // above its max_speed 10
+    p.species[1].min_speed = 50.0f;  // above its max_speed 10
     p.roles[1].flee.radius = 200.0f;       // above half the 300-unit world in wrap mode
     const std::string all = describe(validate(p));
     EXPECT_NE(all.find("species1.min_speed"), std::string::npos) << all;

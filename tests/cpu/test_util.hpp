@@ -26,13 +26,13 @@ inline Params quietParams() {
     p.dims = 2;
     p.world_size = 100.0f;
     p.bounds = Bounds::Wrap;
-    p.separation = {0.0f, 0.0f};
-    p.alignment = {0.0f, 0.0f};
-    p.cohesion = {0.0f, 0.0f};
-    p.fov_deg = 360.0f;
-    p.min_speed = 0.0f;
-    p.max_speed = 10.0f;
-    p.max_force = 100.0f;
+    p.species[0].separation = {0.0f, 0.0f};
+    p.species[0].alignment = {0.0f, 0.0f};
+    p.species[0].cohesion = {0.0f, 0.0f};
+    p.species[0].fov_deg = 360.0f;
+    p.species[0].min_speed = 0.0f;
+    p.species[0].max_speed = 10.0f;
+    p.species[0].max_force = 100.0f;
     p.dt = 0.1f;
     return p;
 }

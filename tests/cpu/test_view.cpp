@@ -127,10 +127,10 @@ TEST(Overlay, ObstaclesAreCirclesOfTheirRadiusAndGoalsAreMarked) {
 
 TEST(Overlay, SelectionDrawsEachRadiusAroundTheBoidAndTheViewEdges) {
     Params p;
-    p.separation.radius = 3;
-    p.alignment.radius = 7;
-    p.cohesion.radius = 11;
-    p.fov_deg = 180;
+    p.species[0].separation.radius = 3;
+    p.species[0].alignment.radius = 7;
+    p.species[0].cohesion.radius = 11;
+    p.species[0].fov_deg = 180;
     Camera c;
     c.reset(p);
     render::Selection s{5, {50, 50, 0}, {0, 2, 0}, 4};

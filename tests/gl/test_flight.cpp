@@ -57,12 +57,12 @@ std::vector<std::unique_ptr<Simulation>> backends() {
 void expectWellSpaced(const Flight& f, const Params& p, const std::string& who) {
     SCOPED_TRACE(who);
     const OrderParams& end = f.rows.back();
-    EXPECT_GE(end.nn_median, 0.6 * p.separation.radius) << "median nearest neighbour";
+    EXPECT_GE(end.nn_median, 0.6 * p.species[0].separation.radius) << "median nearest neighbour";
     double most = 0;
     for (const OrderParams& o : f.rows) most = std::max(most, o.mean_neighbours);
     EXPECT_LE(most, 2.5 * f.spawn_neighbours) << "mean neighbours at most 2.5x those at spawn (" << f.spawn_neighbours << ")";
     EXPECT_GE(end.group_polarization, 0.85) << "polarization within groups";
-    EXPECT_GT(end.mean_speed, 0.7 * p.max_speed) << "a flying flock is near its top speed";
+    EXPECT_GT(end.mean_speed, 0.7 * p.species[0].max_speed) << "a flying flock is near its top speed";
 }
 
 }  // namespace
@@ -105,7 +105,7 @@ TEST(Flight, WithoutAlignmentTheFlockIsADisorderedSwarm) {
     MURMUR_REQUIRE_GL();
     for (const char* name : {"default", "default3d"}) {
         Params p = preset(name);
-        p.alignment.weight = 0.0f;
+        p.species[0].alignment.weight = 0.0f;
         for (auto& sim : backends()) {
             const Flight f = fly(*sim, p, 1000);
             EXPECT_LT(f.rows.back().group_polarization, 0.3) << name << " " << sim->name();

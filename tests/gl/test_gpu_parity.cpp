@@ -47,19 +47,19 @@ Params paramsFor(const Case& c) {
     Params p;
     p.dims = c.dims;
     p.bounds = c.bounds;
-    p.fov_deg = c.fov;
+    p.species[0].fov_deg = c.fov;
     p.style = c.style;
     p.boids = c.n;
     // About 15 neighbours per boid whatever N, so large flocks stay quick on llvmpipe.
     const double density = 15.0 / (c.dims == 3 ? 4.18879 * 125.0 : 3.14159 * 25.0);  // per unit^dims at r=5
     p.world_size = float(std::max(12.0, std::pow(double(c.n) / density, 1.0 / c.dims)));
-    p.separation = {2.0f, 1.5f};
-    p.alignment = {5.0f, 1.0f};
-    p.cohesion = {5.0f, 1.0f};
+    p.species[0].separation = {2.0f, 1.5f};
+    p.species[0].alignment = {5.0f, 1.0f};
+    p.species[0].cohesion = {5.0f, 1.0f};
     if (c.style == Style::Offset) {
-        p.separation.weight = 0.125f;
-        p.alignment.weight = 0.25f;
-        p.cohesion.weight = 0.01f;
+        p.species[0].separation.weight = 0.125f;
+        p.species[0].alignment.weight = 0.25f;
+        p.species[0].cohesion.weight = 0.01f;
         p.dt = 0.5f;
     }
     p.margin = 3.0f;
@@ -86,8 +86,8 @@ Params paramsFor(const Case& c) {
         // Three species with their own rules and speeds; in Predators, species 2 hunts.
         p.species_count = 3;
         p.roles[1].share = 2.0f;
-        p.other_species[0] = {{1.5f, 2.0f}, {4.0f, 0.5f}, {5.0f, 1.5f}, 200.0f, 1.0f, 4.0f, 6.0f};
-        p.other_species[1] = {{2.5f, 1.0f}, {3.0f, 1.0f}, {5.0f, 0.8f}, 300.0f, 0.5f, 5.0f, 12.0f};
+        p.species[1] = {{1.5f, 2.0f}, {4.0f, 0.5f}, {5.0f, 1.5f}, 200.0f, 1.0f, 4.0f, 6.0f};
+        p.species[2] = {{2.5f, 1.0f}, {3.0f, 1.0f}, {5.0f, 0.8f}, 300.0f, 0.5f, 5.0f, 12.0f};
         if (f != Feature::Species) {
             p.roles[2].predator = true;
             p.roles[2].chase = 3.0f;
@@ -99,7 +99,8 @@ Params paramsFor(const Case& c) {
             p.roles[2].chase = 0.05f;
             p.roles[0].flee.weight = 0.2f;
             p.roles[1].flee.weight = 0.1f;
-            for (auto& k : p.other_species) {
+            for (std::size_t sp = 1; sp < kMaxSpecies; ++sp) {
+                SpeciesRules& k = p.species[sp];
                 k.separation.weight *= 0.1f;
                 k.alignment.weight *= 0.2f;
                 k.cohesion.weight *= 0.01f;
@@ -165,7 +166,7 @@ Flock stateFor(const Case& c, const Params& p) {
                 f[i].perch = i % 3 == 0 ? 0.5f * p.dt : 0.3f;
             } else if (i % 5 == 1) {
                 f[i].p.y = p.perch_ground + 0.05f;
-                f[i].v.y = -0.5f * p.max_speed;
+                f[i].v.y = -0.5f * p.species[0].max_speed;
             }
         }
     }
@@ -213,7 +214,7 @@ TEST_P(Parity, OneStepMatchesCpuById) {
     gpu.step();
     const Flock a = byId(cpu.download()), b = byId(gpu.download());
     ASSERT_EQ(b.size(), a.size());
-    const float tol = 1e-4f * p.max_speed * p.dt;
+    const float tol = 1e-4f * p.species[0].max_speed * p.dt;
     const Diff d = compare(a, b, p);
     // Velocity error over a step moves a boid by vel * dt; hold it to the same bound.
     EXPECT_LE(d.pos, tol) << "max |dposition|";

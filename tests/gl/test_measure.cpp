@@ -79,9 +79,9 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
     // spacing of 2 as every nearest distance, mean speed 4.
     Params p;
     p.world_size = 100.0f;
-    p.separation = {4.0f, 1.0f};
-    p.alignment = {10.0f, 1.0f};
-    p.cohesion = {10.0f, 1.0f};
+    p.species[0].separation = {4.0f, 1.0f};
+    p.species[0].alignment = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
     Flock f;
     for (int k = 0; k < 20; ++k) {
         Boid b;

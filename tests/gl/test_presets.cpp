@@ -128,7 +128,7 @@ TEST_P(SeedPreset, ThousandStepsOnBothBackends) {
         // neighbours than the same boids would seeing all round (a 140-degree cone holds 39 % of a
         // uniform neighbourhood; an aligned flock's cone ahead holds about half).
         Params all_round = p;
-        all_round.fov_deg = 360.0f;
+        all_round.species[0].fov_deg = 360.0f;
         CpuSimulation cone, round;
         cone.upload(a.flock, p);
         round.upload(a.flock, all_round);

@@ -176,10 +176,10 @@ TEST(Render, GpuFindsABoidByIdForVisualDebug) {
 TEST(Render, VisualDebugDrawsTheSelectedBoidsRadiiAndView) {
     MURMUR_REQUIRE_GL();
     Params p = world(2);
-    p.separation.radius = 8;
-    p.cohesion.radius = 30;
-    p.alignment.radius = 20;
-    p.fov_deg = 180;
+    p.species[0].separation.radius = 8;
+    p.species[0].cohesion.radius = 30;
+    p.species[0].alignment.radius = 20;
+    p.species[0].fov_deg = 180;
     const Flock flock = {makeBoid(4, {50, 50, 0}, {0, 3, 0})};
     render::HostFlock host;
     host.update(flock, {});
