@@ -70,6 +70,9 @@ MUTANTS = [
     ("graded cohesion spring without 1/r_coh", [
         (RULES, "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 1),
         (STEER, "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S))", "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S))", 1)]),
+    ("view cone ignored", [
+        (RULES, "if (k.use_fov && d2 > 0.0f) {", "if (false && k.use_fov && d2 > 0.0f) {", 1),
+        (STEER, "if (self.use_fov != 0u && d2 > 0.0 &&", "if (false && self.use_fov != 0u && d2 > 0.0 &&", 1)]),
     ("decarpentier level flight pushes vertical speed up (sign flip)", [
         (RULES, "a.y -= p.dc.horizontal * v.y;", "a.y += p.dc.horizontal * v.y;", 1),
         (STEER, "a.y -= DC_HORIZONTAL * v.y;", "a.y += DC_HORIZONTAL * v.y;", 1)]),

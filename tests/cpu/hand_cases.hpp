@@ -144,6 +144,20 @@ inline std::vector<HandCase> handCases() {
         cases.push_back(c);
     }
     {
+        // The view cone's edge: fov 180 degrees, A (50,50) flying +x. B (49.99,53) is just behind
+        // the side line, outside; C (50.01,47) just ahead of it, inside. Cohesion r 10, w 1,
+        // max_force 5 over C alone: d = (0.01,-3), a = 5 x 0.1 x d = (0.005,-1.5); v' = (1.0005,-0.15);
+        // p' = (50.10005, 49.985). (Seeing all round, B's offset would cancel C's: v' = (1,0).)
+        HandCase c{"the view cone's edge", gradedQuiet(), {}, {}};
+        c.params.species[0].cohesion = {10.0f, 1.0f};
+        c.params.species[0].max_force = 5.0f;
+        c.params.species[0].fov_deg = 180.0f;
+        c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {49.99f, 53, 0}, {1, 0, 0}), boid(2, {50.01f, 47, 0}, {1, 0, 0})};
+        c.expected = {{0, {1.0005f, -0.15f, 0}, {50.10005f, 49.985f, 0}}};
+        c.neighbours = {{0, 1}};
+        cases.push_back(c);
+    }
+    {
         // Reynolds' steering, two separation neighbours at different distances (the 1/|d|^2
         // weighting): A (50,50) at rest; B (52,50): -d/|d|^2 = (-0.5, 0); C (50,46): (0, 0.25).
         // S = (-0.5, 0.25), |S| = 0.5590170; setMag 10 = (-8.944272, 4.472136) (below max_force
