@@ -9,6 +9,8 @@ layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 // Named reads of the parameter block (layout.glsl), so no swizzle means one thing in one block and
 // another in the next: shaders read SimParams and SpeciesBlock through these alone (checked by
 // tests/param_block_check.py).
+#define CELLS_PER_AXIS (P.cells.xyz)
+#define CELL_TOTAL (P.cells.w)
 #define BOIDS (P.counts.x)
 #define OBSTACLE_COUNT (P.counts.y)
 #define NEIGHBOUR_CAP_K (P.counts.z)

@@ -405,15 +405,15 @@ Sweep gather(SpeciesBlock S, Self self) {
 #endif
     uvec3 c = cellOf(self.p);
     uint xs[3], ys[3], zs[3];
-    int nx = neighbourCells(c.x, P.cells.x, xs);
-    int ny = neighbourCells(c.y, P.cells.y, ys);
-    int nz = DIMS == 3 ? neighbourCells(c.z, P.cells.z, zs) : 1;
+    int nx = neighbourCells(c.x, CELLS_PER_AXIS.x, xs);
+    int ny = neighbourCells(c.y, CELLS_PER_AXIS.y, ys);
+    int nz = DIMS == 3 ? neighbourCells(c.z, CELLS_PER_AXIS.z, zs) : 1;
     if (DIMS != 3) zs[0] = 0u;
     for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
         for (int iz = 0; iz < nz; ++iz)
             for (int iy = 0; iy < ny; ++iy)
                 for (int ix = 0; ix < nx; ++ix) {
-                    uint cell = (zs[iz] * P.cells.y + ys[iy]) * P.cells.x + xs[ix];
+                    uint cell = (zs[iz] * CELLS_PER_AXIS.y + ys[iy]) * CELLS_PER_AXIS.x + xs[ix];
                     uint end = cell_start[cell] + cell_count[cell];
                     for (uint j = cell_start[cell]; j < end; ++j) visit(S, self, sweep, j, w);
                 }

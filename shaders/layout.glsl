@@ -52,7 +52,7 @@ struct SimParams {
     vec4 world;         // xyz: L on used axes (0 otherwise)
     vec4 inv_world;     // xyz: 1/L on used axes (0 otherwise)
     vec4 inv_cell;      // xyz: cells per unit
-    uvec4 cells;        // xyz: cells per axis, w: padding
+    uvec4 cells;        // xyz: cells per axis, w: total cells
     uvec4 counts;       // x: boids, y: obstacles, z: neighbour cap (0: all), w: padding
     vec4 step;          // x: dt, y: 1/dt, z: soft walls' margin, w: their push at one margin
     vec4 wind;          // xyz: wind (units/s^2; 0 on unused axes), w: cohesion sign (-1 scattering)

@@ -81,6 +81,7 @@ GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(sha
 GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const {
     const auto defs = variantDefines(p);
     return {gl::buildCompute(lib, "grid_count.comp", defs), gl::buildCompute(lib, "grid_scatter.comp", defs),
+            gl::buildCompute(lib, "grid_order.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
             gl::buildCompute(lib, "flock_measure.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs), gl::buildCompute(lib, "grid_scan_add.comp", defs))};
@@ -178,6 +179,9 @@ void GpuSimulation::bin() {
     bindState();  // the scan rebinds its own slots
     programs_->scatter.use();
     dispatchGroups(groups);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    programs_->order.use();  // id order within each cell: reproducible sums
+    dispatchGroups(groupsFor(grid_.total(), STEP_GROUP_SIZE));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     if (timer_) timer_->mark(2);
 }

@@ -94,7 +94,7 @@ public:
 
 private:
     struct Programs {
-        gl::Program count, scatter, steer, pick, measure;
+        gl::Program count, scatter, order, steer, pick, measure;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;

@@ -14,7 +14,7 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
         s.inv_world[k] = 1.0f / p.world_size;
     }
     s.inv_cell = {grid.inv_cell, 0.0f};
-    s.cells = {grid.cells, 0u};
+    s.cells = {grid.cells, grid.total()};
     s.counts = {boids, std::uint32_t(p.obstacles.size()), p.neighbour_cap, 0u};
     s.step = {p.dt, 1.0f / p.dt, p.margin, p.turn};
     const float z = p.dims == 3 ? 1.0f : 0.0f;  // unused axes are 0, as in the CPU's RuleContext
