@@ -59,6 +59,10 @@ vec3 ramp(float t) {
 const vec3 kSpecies[4] = vec3[4](vec3(0.35, 0.75, 1.0), vec3(1.0, 0.55, 0.25), vec3(0.5, 0.95, 0.45),
                                  vec3(0.95, 0.4, 0.8));
 
+// atan(y, x), with 0 where both are 0 (GLSL leaves atan(0, 0) undefined: a boid flying
+// straight up, as every perching take-off does, would get any colour).
+float heading(float y, float x) { return x == 0.0 && y == 0.0 ? 0.0 : atan(y, x); }
+
 void main() {
     int i = gl_InstanceID;
     vec3 p = pos[i].xyz;
@@ -116,9 +120,9 @@ void main() {
     if (u_colour_by == 0) colour = predator ? vec3(1.0, 0.22, 0.18) : kSpecies[min(species, 3u)];
     else if (u_colour_by == 1) {
 #if DIMS == 2
-        colour = hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0);
+        colour = hsv(heading(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0);
 #else
-        colour = hsv(atan(f.z, f.x) / 6.2831853 + 0.5, 0.7, 0.65 + 0.35 * f.y);
+        colour = hsv(heading(f.z, f.x) / 6.2831853 + 0.5, 0.7, 0.65 + 0.35 * f.y);
 #endif
     } else if (u_colour_by == 2) colour = ramp(speed / max(u_max_speed, 1e-6));
     else colour = ramp(float(neighbours[i]) / max(u_neighbour_scale, 1.0));

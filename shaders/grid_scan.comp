@@ -32,7 +32,8 @@ void main() {
     }
     barrier();
     if (t == 0u) {
-        scan_sums[group] = s_tot[SCAN_GROUP_SIZE - 1u];
+        // Not for the padding groups of a dispatch split into rows: they are past the block sums.
+        if (group * uint(SCAN_BLOCK) < u_count) scan_sums[group] = s_tot[SCAN_GROUP_SIZE - 1u];
         s_tot[SCAN_GROUP_SIZE - 1u] = 0u;
     }
     // Down-sweep: s_tot[t] becomes the exclusive prefix of thread t's total.

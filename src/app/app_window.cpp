@@ -20,10 +20,10 @@ std::string lastGlfwError() {
 }
 
 GLFWwindow* createWindow(int width, int height) {
-    for (int minor : {5, 3}) {
+    {
         glfwDefaultWindowHints();
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
         glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
         glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
@@ -68,11 +68,11 @@ AppWindow::Glfw::~Glfw() { glfwTerminate(); }
 
 AppWindow::AppWindow(int width, int height, bool vsync) {
     window_ = createWindow(width, height);
-    if (!window_) throw WindowUnavailable("no OpenGL 4.3+ window: " + lastGlfwError());
+    if (!window_) throw WindowUnavailable("no OpenGL 4.5 window (murmur uses 4.5's direct state access): " + lastGlfwError());
     glfwMakeContextCurrent(window_);
-    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)) || !GLAD_GL_VERSION_4_3) {
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)) || !GLAD_GL_VERSION_4_5) {
         glfwDestroyWindow(window_);
-        throw WindowUnavailable("the window's context has no OpenGL 4.3");
+        throw WindowUnavailable("the window's context has no OpenGL 4.5 (murmur uses its direct state access)");
     }
     gl::enableDebugOutput();
     glfwSwapInterval(vsync ? 1 : 0);

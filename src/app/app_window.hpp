@@ -1,4 +1,4 @@
-// The GLFW window, its OpenGL 4.3+ context and Dear ImGui on it, created together and destroyed
+// The GLFW window, its OpenGL 4.5 context and Dear ImGui on it, created together and destroyed
 // together (ImGui first, GLFW last). Keys and the wheel are collected into Input for the loop.
 #pragma once
 
@@ -12,7 +12,7 @@ struct GLFWwindow;
 
 namespace murmur {
 
-// No window could be had (no display, no GL 4.3 context, ...): the caller runs headless.
+// No window could be had (no display, no GL 4.5 context, ...): the caller runs headless.
 class WindowUnavailable : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

@@ -80,6 +80,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     if (opt.backend == Backend::Gpu) {
         try {
             gpu::checkCapacity(p);  // before spawning: a flock that cannot fit is never built
+            if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
         } catch (const gpu::CapacityError& e) {
             throw InputError(std::string("--boids: ") + e.what());
         }

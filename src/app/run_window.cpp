@@ -306,6 +306,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set);
     if (opt.backend == Backend::Gpu) {
         if (auto why = capacityProblem(p)) throw InputError("--boids: " + *why);
+        if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
     }
     gpu::GpuSimulation* gpu_sim = nullptr;
     std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);

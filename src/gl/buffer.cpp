@@ -18,7 +18,10 @@ void Buffer::upload(const void* data, std::size_t bytes, std::size_t offset) {
 }
 
 void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
-    if (bytes) glGetNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), data);
+    if (!bytes) return;
+    // Shader writes become visible to buffer reads only after this barrier (GL 4.6, 7.13.2).
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), data);
 }
 
 void Buffer::clearToZero() { glClearNamedBufferData(id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr); }

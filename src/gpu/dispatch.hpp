@@ -13,9 +13,18 @@ inline std::uint32_t groupsFor(std::uint64_t items, std::uint32_t per_group) {
     return std::uint32_t((items + per_group - 1) / per_group);
 }
 
+// Work groups per dispatch row: MAX_DISPATCH_X, or fewer in tests (setDispatchRowLimit), so the
+// split paths run at sizes a software renderer affords.
+inline std::uint32_t& dispatchRowLimit() {
+    static std::uint32_t limit = MAX_DISPATCH_X;
+    return limit;
+}
+inline void setDispatchRowLimit(std::uint32_t groups) { dispatchRowLimit() = groups < 1u ? 1u : (groups > MAX_DISPATCH_X ? MAX_DISPATCH_X : groups); }
+
 inline void dispatchGroups(std::uint32_t groups) {
     if (groups == 0) return;
-    const std::uint32_t x = groups < MAX_DISPATCH_X ? groups : MAX_DISPATCH_X;
+    const std::uint32_t row = dispatchRowLimit();
+    const std::uint32_t x = groups < row ? groups : row;
     glDispatchCompute(x, (groups + x - 1) / x, 1);
 }
 

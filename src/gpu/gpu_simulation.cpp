@@ -55,12 +55,45 @@ Capacity queryCapacity(const GridSpec& grid) {
         c.available_bytes = std::uint64_t(kib) * 1024;
     }
     c.max_boids = c.max_block_bytes / 16;  // the largest array: one vec4 per boid
-    if (c.available_bytes) {
-        const std::uint64_t fixed = std::uint64_t(grid.total()) * 8 + GridScan::scratchBytes(grid.total());
-        const std::uint64_t usable = c.available_bytes > fixed ? (c.available_bytes - fixed) * 9 / 10 : 0;
-        c.max_boids = std::min(c.max_boids, usable / kBytesPerBoid);
-    }
+    c.fixed_bytes = std::uint64_t(grid.total()) * 8 + GridScan::scratchBytes(grid.total());
     return c;
+}
+
+std::optional<std::string> memoryWarning(const Params& params) {
+    const Capacity cap = queryCapacity(makeGridSpec(params));
+    const std::uint64_t need = std::uint64_t(params.boids) * kBytesPerBoid + cap.fixed_bytes;
+    if (!cap.available_bytes || need <= cap.available_bytes) return std::nullopt;
+    return std::to_string(params.boids) + " boids need " + std::to_string(need >> 20) + " MiB of storage and the driver reports " +
+           std::to_string(cap.available_bytes >> 20) +
+           " MiB free video memory: continuing (drivers page, and an APU's carve-out is not its limit); expect it to be slow "
+           "or to fail if the GPU really is full";
+}
+
+void checkGlLimits(const Params& p) {
+    auto get = [](GLenum what, GLint index = -1) {
+        GLint v = 0;
+        if (index < 0) glGetIntegerv(what, &v);
+        else glGetIntegeri_v(what, GLuint(index), &v);
+        return std::int64_t(v);
+    };
+    // flock_steer.comp: 7 storage blocks, 2 more for perching and 2 for decarpentier's steering.
+    const std::int64_t blocks = 7 + (p.perching ? 2 : 0) + (p.style == Style::Decarpentier ? 2 : 0);
+    const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
+    const struct {
+        const char* name;
+        std::int64_t have, need;
+    } limits[] = {
+        {"GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS", get(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS), blocks},
+        {"GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS", get(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS), BIND_MEASURE_HIST + 1},
+        {"GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS", get(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS), STEP_GROUP_SIZE},
+        {"GL_MAX_COMPUTE_WORK_GROUP_SIZE (x)", get(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0), std::max(STEP_GROUP_SIZE, SCAN_GROUP_SIZE)},
+        {"GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", get(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE), shared},
+    };
+    for (const auto& l : limits)
+        if (l.have < l.need)
+            throw LimitError(std::string("this OpenGL implementation offers ") + l.name + " = " + std::to_string(l.have) +
+                             "; murmur's compute passes need " + std::to_string(l.need) +
+                             " (use --backend cpu to run the CPU reference)");
 }
 
 void checkCapacity(const Params& params) {
@@ -68,9 +101,8 @@ void checkCapacity(const Params& params) {
     if (params.boids <= cap.max_boids) return;
     throw CapacityError(std::to_string(params.boids) + " boids do not fit this GPU: it holds at most " +
                         std::to_string(cap.max_boids) + " (shader storage blocks up to " +
-                        std::to_string(cap.max_block_bytes >> 20) + " MiB" +
-                        (cap.available_bytes ? ", " + std::to_string(cap.available_bytes >> 20) + " MiB free" : "") +
-                        ", " + std::to_string(kBytesPerBoid) + " bytes per boid); valid range [0, " +
+                        std::to_string(cap.max_block_bytes >> 20) + " MiB, " + std::to_string(kBytesPerBoid) +
+                        " bytes per boid); valid range [0, " +
                         std::to_string(cap.max_boids) + "]");
 }
 
@@ -96,6 +128,7 @@ void GpuSimulation::applyParams(const Params& params) {
     std::string variant;
     for (const auto& d : variantDefines(params)) variant += d.name + "=" + d.value + " ";
     if (variant != variant_ || !programs_) {
+        checkGlLimits(params);
         programs_.emplace(buildPrograms(shaders_, params));
         variant_ = variant;
     }

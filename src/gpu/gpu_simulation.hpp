@@ -1,6 +1,6 @@
 // The GPU pipeline: boid state in shader storage buffers, binned into a uniform grid by a
 // counting sort (count, scan, scatter) and stepped by flock_steer.comp. Implements the same
-// Simulation interface as the CPU reference; needs a current GL 4.3+ context; owns no window.
+// Simulation interface as the CPU reference; needs a current GL 4.5 context; owns no window.
 #pragma once
 
 #include "gl/buffer.hpp"
@@ -26,10 +26,22 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The GL implementation lacks a limit the passes need: the message names the limit, what this
+// driver offers and what murmur needs.
+class LimitError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Checks the limits the passes use for this variant (storage blocks per compute shader, bindings,
+// work group size and invocations, shared memory); throws LimitError.
+void checkGlLimits(const Params& params);
+
 struct Capacity {
     std::uint64_t max_block_bytes = 0;      // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
-    std::uint64_t available_bytes = 0;      // free video memory where the driver says; 0 = unknown
-    std::uint64_t max_boids = 0;            // what both allow
+    std::uint64_t available_bytes = 0;      // free video memory where the driver says; 0 = unknown (a warning only)
+    std::uint64_t max_boids = 0;            // what the storage block size allows
+    std::uint64_t fixed_bytes = 0;          // the grid's buffers, whatever the count
 };
 
 // Bytes of GPU storage per boid (state, sorted copy, cell, rank, neighbour count, perch time
@@ -39,6 +51,9 @@ constexpr std::uint64_t kBytesPerBoid = 6 * 16 + 5 * 4;
 Capacity queryCapacity(const GridSpec& grid);
 // Throws CapacityError (naming N, the limit and the valid range) if params.boids does not fit.
 void checkCapacity(const Params& params);
+// Free video memory is a driver's guess, not a limit: a flock larger than it gets a warning (where
+// the driver reports it: NVX_gpu_memory_info), not a refusal.
+std::optional<std::string> memoryWarning(const Params& params);
 
 class GpuSimulation final : public Simulation {
 public:
