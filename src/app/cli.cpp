@@ -6,6 +6,7 @@
 #include "app/options.hpp"
 #include "app/run_headless.hpp"
 #include "app/run_window.hpp"
+#include "app/self_test.hpp"
 #include "render/flock_renderer.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
@@ -132,6 +133,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         ->check(CLI::Range(0u, 1000000u));
     app.add_option("--bench-out", bench_opt.out_path, "also write the results as JSON to this file");
     app.add_flag("--list-presets", list_presets, "list the built-in presets");
+    bool self_test = false;
+    app.add_flag("--self-test", self_test, "check this GPU: limits, every shader variant against the CPU reference, a split scan, a render; exit 0 if all pass");
     app.add_flag("--list-params", list_params, "list every parameter key with default, range and unit");
 
     try {
@@ -147,6 +150,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     if (list_presets) {
         listPresetsTo(out);
         return 0;
+    }
+    if (self_test) {
+        return runSelfTest(opt, out, err);
     }
     try {
         if (bench) {

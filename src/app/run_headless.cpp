@@ -4,6 +4,7 @@
 
 #include "app/flock_display.hpp"
 #include "app/renderer_defaults.hpp"
+#include "app/self_test.hpp"
 #include "app/stats_log.hpp"
 
 #include "cpu/cpu_simulation.hpp"
@@ -83,6 +84,13 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
             if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
         } catch (const gpu::CapacityError& e) {
             throw InputError(std::string("--boids: ") + e.what());
+        }
+    }
+    if (opt.backend == Backend::Gpu) {
+        if (auto why = quickSelfTest(p, opt.shader_dir)) {
+            err << "murmur: error: this GPU failed murmur's start-up check: " << *why
+                << "\n(murmur --self-test gives the full report; --backend cpu runs the CPU reference)\n";
+            return 1;
         }
     }
     sim = makeSimulation(opt, &gpu_sim);

@@ -109,3 +109,38 @@ TEST(CliGpu, HeadlessScreenshotWritesThePngOfTheLastFrame) {
         std::filesystem::remove(path);
     }
 }
+
+TEST(CliGpu, SelfTestChecksEveryVariantAndPasses) {
+    MURMUR_REQUIRE_GL();
+    std::string out, err;
+    ASSERT_EQ(run({"--self-test"}, out, err), 0) << out << err;
+    EXPECT_NE(out.find("renderer "), std::string::npos) << out;
+    EXPECT_NE(out.find("3D soft decarpentier + cap, obstacles, species, predators, perching, wind"), std::string::npos) << out;
+    EXPECT_NE(out.find("render of a known flock"), std::string::npos) << out;
+    EXPECT_NE(out.find(" 0 failed"), std::string::npos) << out;
+    EXPECT_EQ(out.find("FAIL"), std::string::npos) << out;
+}
+
+TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
+    // Shaders whose step differs from the CPU reference by 1 % of dv: the start-up parity check
+    // refuses the GPU backend, naming --self-test and --backend cpu; --self-test says FAIL.
+    MURMUR_REQUIRE_GL();
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("murmur_badshaders_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::copy(MURMUR_SHADER_SOURCE_DIR, dir);
+    std::ifstream in(dir / "flock_steer.comp");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string good = "return clampSpeed(S, v + dv);";
+    ASSERT_NE(text.find(good), std::string::npos);
+    text.replace(text.find(good), good.size(), "return clampSpeed(S, v + 1.01 * dv);");
+    std::ofstream(dir / "flock_steer.comp") << text;
+    std::string out, err;
+    EXPECT_EQ(run({"--headless", "--steps", "2", "--boids", "200", "--shader-dir", dir.c_str()}, out, err), 1) << out << err;
+    EXPECT_NE(err.find("start-up check"), std::string::npos) << err;
+    EXPECT_NE(err.find("--self-test"), std::string::npos) << err;
+    EXPECT_NE(err.find("--backend cpu"), std::string::npos) << err;
+    EXPECT_EQ(run({"--self-test", "--shader-dir", dir.c_str()}, out, err), 1) << out;
+    EXPECT_NE(out.find("FAIL one step, CPU parity"), std::string::npos) << out;
+    fs::remove_all(dir);
+}

@@ -1,0 +1,216 @@
+// The self-test's checks; see self_test.hpp.
+#include "app/self_test.hpp"
+
+#include "app/run_headless.hpp"
+#include "cpu/cpu_simulation.hpp"
+#include "cpu/grid.hpp"
+#include "gl/debug.hpp"
+#include "gl/egl_context.hpp"
+#include "gl/framebuffer.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "model/rng.hpp"
+#include "model/spawn.hpp"
+#include "render/flock_renderer.hpp"
+#include "render/flock_view.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+namespace murmur {
+namespace {
+
+// A small flock with every feature the variant has switched on, in a world ~15 neighbours dense.
+Params caseParams(int dims, Bounds bounds, Style style, bool features) {
+    Params p;
+    p.dims = dims;
+    p.bounds = bounds;
+    p.style = style;
+    p.boids = 600;
+    p.world_size = dims == 3 ? 28.0f : 100.0f;
+    p.species[0].separation = {2.0f, 1.5f};
+    p.species[0].alignment = {5.0f, 1.0f};
+    p.species[0].cohesion = {5.0f, 1.0f};
+    p.species[0].fov_deg = 240.0f;
+    p.margin = 3.0f;
+    if (style == Style::Offset) {
+        p.species[0].separation.weight = 0.125f;
+        p.species[0].alignment.weight = 0.25f;
+        p.species[0].cohesion.weight = 0.01f;
+        p.dt = 0.5f;
+        p.wander = 0.0f;
+    }
+    if (!features) return p;
+    const float L = p.world_size;
+    p.wind = {1.0f, -0.5f, 0.25f};
+    p.neighbour_cap = 7;
+    p.obstacles = {{{0.3f * L, 0.4f * L, 0.5f * L * (dims == 3 ? 1.0f : 0.0f)}, 0.1f * L}};
+    p.species_count = 3;
+    p.roles[2].predator = true;
+    p.roles[2].share = 0.2f;
+    p.roles[0].flee = {4.0f, style == Style::Offset ? 0.2f : 2.0f};
+    p.roles[2].chase = style == Style::Offset ? 0.05f : 3.0f;
+    p.perching = true;
+    p.perch_ground = 0.4f * L;
+    p.perch_min = 0.05f;
+    p.perch_max = 0.5f;
+    return p;
+}
+
+// One step on both backends from the same state: the largest position difference (minimum image)
+// over the tolerance the parity tests use (1e-4 of max_speed x dt); empty if within it.
+std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrary& shaders) {
+    Flock start = spawn(p);
+    for (std::size_t i = 0; i < start.size(); i += 7) start[i].perch = p.perching ? 0.3f : 0.0f;
+    CpuSimulation cpu;
+    gpu::GpuSimulation gpu(shaders);
+    cpu.upload(start, p);
+    gpu.upload(start, p);
+    cpu.step();
+    gpu.step();
+    Flock a(start.size()), b(start.size());
+    for (const Boid& x : cpu.download()) a.at(x.id) = x;
+    for (const Boid& x : gpu.download()) b.at(x.id) = x;
+    const RuleContext ctx(p);
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!std::isfinite(b[i].p.x + b[i].p.y + b[i].p.z + b[i].v.x + b[i].v.y + b[i].v.z)) return "boid " + std::to_string(i) + " is not finite";
+        worst = std::max({worst, glm::length(offsetBetween(ctx, a[i].p, b[i].p)), glm::length(a[i].v - b[i].v) * p.dt});
+    }
+    const float tol = 1e-4f * p.species[0].max_speed * p.dt;
+    if (worst <= tol) return std::nullopt;
+    char text[160];
+    std::snprintf(text, sizeof text, "GPU and CPU differ by %.3g units after one step (tolerance %.3g)", double(worst), double(tol));
+    return std::string(text);
+}
+
+std::string variantName(int dims, Bounds b, Style s, bool features) {
+    static const char* styles[] = {"steering", "offset", "decarpentier", "graded"};
+    return std::to_string(dims) + "D " + (b == Bounds::Wrap ? "wrap" : "soft") + " " + styles[int(s)] +
+           (features ? " + cap, obstacles, species, predators, perching, wind" : "");
+}
+
+// A scan of n elements against the CPU's.
+std::optional<std::string> scanCheck(std::uint32_t n, const gl::ShaderLibrary& shaders) {
+    std::vector<std::uint32_t> values(n);
+    for (std::uint32_t i = 0; i < n; ++i) values[i] = (i * 2654435761u) >> 29;
+    gpu::GpuSimulation gpu(shaders);
+    if (gpu.scan(values) != exclusiveScan(values)) return std::string("the GPU's prefix sum differs from the CPU's");
+    return std::nullopt;
+}
+
+// One boid drawn at the centre of a 64x64 frame: lit there, dark in the corners.
+std::optional<std::string> renderCheck(const gl::ShaderLibrary& shaders) {
+    Params p;
+    p.world_size = 100.0f;
+    p.boids = 1;
+    Boid b;
+    b.p = {50.0f, 50.0f, 0.0f};
+    b.v = {5.0f, 0.0f, 0.0f};
+    render::HostFlock host;
+    host.update({b}, {0u});
+    gl::Framebuffer target(64, 64);
+    target.bind();
+    render::FlockRenderer renderer(shaders);
+    render::Camera camera;
+    camera.reset(p);
+    render::DrawSettings settings;
+    settings.min_px = 8.0f;
+    settings.show_bounds = false;
+    renderer.draw(host.view(), p, camera, {64, 64}, settings, std::nullopt);
+    const auto rgba = target.readRgba();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    auto lit = [&](int x, int y) {
+        const std::size_t k = (std::size_t(y) * 64 + std::size_t(x)) * 4;
+        return int(rgba[k]) + rgba[k + 1] + rgba[k + 2] > 150;
+    };
+    if (!lit(32, 32) && !lit(31, 31) && !lit(32, 31) && !lit(31, 32)) return std::string("the boid at the centre was not drawn");
+    if (lit(2, 2) || lit(61, 61)) return std::string("the corners of an empty world are lit");
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> quickSelfTest(const Params& params, const std::string& shader_dir) {
+    Params p = params;
+    p.boids = 200;
+    p.world_size = p.dims == 3 ? 22.0f : 60.0f;
+    p.leader = false;
+    try {
+        gpu::checkGlLimits(p);
+        for (auto& o : p.obstacles) o.at = {p.world_size / 2, p.world_size / 2, p.dims == 3 ? p.world_size / 2 : 0.0f};
+        for (auto& o : p.obstacles) o.radius = std::min(o.radius, p.world_size / 4);
+        for (std::uint32_t s = 0; s < kMaxSpecies; ++s) {  // radii that fit the small world
+            SpeciesRules& r = p.species[s];
+            for (Rule* rule : {&r.separation, &r.alignment, &r.cohesion}) rule->radius = std::min(rule->radius, p.world_size / 4);
+            p.roles[s].flee.radius = std::min(p.roles[s].flee.radius, p.world_size / 4);
+        }
+        p.margin = std::min(p.margin, p.world_size / 4);
+        if (!validate(p).empty()) return std::nullopt;  // this flock cannot be shrunk to a test case: skip
+        return oneStepParity(p, gl::ShaderLibrary(shader_dir));
+    } catch (const std::exception& e) {
+        return std::string(e.what());
+    }
+}
+
+int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
+    auto context = openHeadlessContext(err);
+    if (!context) return 1;
+    out << "murmur self-test: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
+        << context->platform() << ")\n";
+    const gl::ShaderLibrary shaders(opt.shader_dir);
+    int passed = 0, failed = 0;
+    auto check = [&](const std::string& what, const std::function<std::optional<std::string>()>& run) {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::optional<std::string> problem;
+        try {
+            problem = run();
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        char line[96];
+        std::snprintf(line, sizeof line, " (%.0f ms)", ms);
+        out << (problem ? "FAIL " : "ok   ") << what << line << (problem ? ": " + *problem : "") << "\n";
+        (problem ? failed : passed) += 1;
+    };
+    check("limits for the largest variant", [] {
+        Params heavy;
+        heavy.perching = true;
+        heavy.style = Style::Decarpentier;
+        gpu::checkGlLimits(heavy);
+        return std::optional<std::string>();
+    });
+    // Every variant is built and stepped once against the CPU reference.
+    for (int dims : {2, 3})
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft})
+            for (Style s : {Style::Graded, Style::Steering, Style::Offset, Style::Decarpentier})
+                for (bool features : {false, true})
+                    check("one step, CPU parity: " + variantName(dims, b, s, features),
+                          [&] { return oneStepParity(caseParams(dims, b, s, features), shaders); });
+    // 65,537 scan blocks: the first level's dispatch splits into two rows.
+    const std::uint32_t split_n = 65537u * SCAN_BLOCK;
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    if (std::uint64_t(block) >= std::uint64_t(split_n) * 4)
+        check("prefix sum of " + std::to_string(split_n) + " cells (dispatch split into rows)", [&] { return scanCheck(split_n, shaders); });
+    else
+        out << "skip prefix sum split into rows: storage blocks hold at most " << (block >> 20) << " MiB\n";
+    check("prefix sum of 1,000,003 cells", [&] { return scanCheck(1000003u, shaders); });
+    check("render of a known flock", [&] { return renderCheck(shaders); });
+    if (gl::takeErrorCount() > 0) {
+        out << "FAIL the GL driver reported errors (above)\n";
+        ++failed;
+    }
+    out << "self-test: " << passed << " passed, " << failed << " failed: "
+        << (failed ? "this GPU is not fit for murmur's GPU backend; please report the lines above at the project's issue "
+                     "tracker, with the renderer line, and use --backend cpu meanwhile"
+                   : "this GPU runs murmur as the CPU reference does")
+        << "\n";
+    return failed ? 1 : 0;
+}
+
+}  // namespace murmur
