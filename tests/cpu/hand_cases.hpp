@@ -7,6 +7,7 @@
 #include "model/boid.hpp"
 #include "model/params.hpp"
 #include "model/rng.hpp"
+#include "model/simulation.hpp"
 #include "test_util.hpp"
 
 #include <string>
@@ -26,6 +27,22 @@ struct HandCase {
     std::vector<Expected> expected;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> neighbours{};  // (id, neighbour count) after the step
 };
+
+// One step of c on sim (either backend), every expectation checked: velocities and positions
+// within kVecTol, neighbour counts exactly.
+inline void expectHandCase(Simulation& sim, const HandCase& c) {
+    SCOPED_TRACE(c.name);
+    sim.upload(c.start, c.params);
+    sim.step(1);
+    Flock by_id(c.start.size());
+    for (const Boid& b : sim.download()) by_id.at(b.id) = b;
+    for (const Expected& e : c.expected) {
+        expectVec(by_id[e.id].v, e.v, "velocity");
+        expectVec(by_id[e.id].p, e.p, "position");
+    }
+    const auto counts = sim.neighbourCounts();
+    for (auto [id, n] : c.neighbours) EXPECT_EQ(counts.at(id), n) << "neighbours of " << id;
+}
 
 inline Params gradedQuiet() {
     Params p = quietParams();

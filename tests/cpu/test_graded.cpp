@@ -13,18 +13,8 @@ using namespace murmur::test;
 
 TEST(HandCases, EveryCaseByHandOnTheCpu) {
     for (const HandCase& c : handCases()) {
-        SCOPED_TRACE(c.name);
         CpuSimulation sim(NeighbourSearch::Grid);
-        sim.upload(c.start, c.params);
-        sim.step(1);
-        Flock by_id(c.start.size());
-        for (const Boid& b : sim.download()) by_id.at(b.id) = b;
-        for (const Expected& e : c.expected) {
-            expectVec(by_id[e.id].v, e.v, "velocity");
-            expectVec(by_id[e.id].p, e.p, "position");
-        }
-        const auto counts = sim.neighbourCounts();
-        for (auto [id, n] : c.neighbours) EXPECT_EQ(counts.at(id), n) << "neighbours of " << id;
+        expectHandCase(sim, c);
     }
 }
 

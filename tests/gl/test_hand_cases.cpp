@@ -21,19 +21,7 @@ using namespace murmur::test;
 TEST(GpuHandCases, EveryCaseByHand) {
     MURMUR_REQUIRE_GL();
     gpu::GpuSimulation gpu;
-    for (const HandCase& c : handCases()) {
-        SCOPED_TRACE(c.name);
-        gpu.upload(c.start, c.params);
-        gpu.step(1);
-        Flock by_id(c.start.size());
-        for (const Boid& b : gpu.download()) by_id.at(b.id) = b;
-        for (const Expected& e : c.expected) {
-            expectVec(by_id[e.id].v, e.v, "velocity");
-            expectVec(by_id[e.id].p, e.p, "position");
-        }
-        const auto counts = gpu.neighbourCounts();
-        for (auto [id, n] : c.neighbours) EXPECT_EQ(counts.at(id), n) << "neighbours of " << id;
-    }
+    for (const HandCase& c : handCases()) expectHandCase(gpu, c);
     EXPECT_NO_GL_ERRORS();
 }
 
