@@ -85,13 +85,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         } catch (const gpu::CapacityError& e) {
             throw InputError(std::string("--boids: ") + e.what());
         }
-    }
-    if (opt.backend == Backend::Gpu) {
-        if (auto why = quickSelfTest(p, opt.shader_dir)) {
-            err << "murmur: error: this GPU failed murmur's start-up check: " << *why
-                << "\n(murmur --self-test gives the full report; --backend cpu runs the CPU reference)\n";
-            return 1;
-        }
+        if (!gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
     }
     sim = makeSimulation(opt, &gpu_sim);
     const Flock start = imported ? *imported : spawn(p);
@@ -129,13 +123,16 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     std::snprintf(line, sizeof line, "ran %llu steps in %.3f s: %.1f steps/s, %.3g boid-steps/s\n",
                   static_cast<unsigned long long>(opt.steps), seconds, sps, sps * p.boids);
     out << line;
-    std::snprintf(line, sizeof line, "mean neighbours %.2f, polarization %.3f\n", meanOf(sim->neighbourCounts()),
-                  polarization(end));
-    out << line;
-    // The order parameters of the last state (the group measures read the flock back: skipped for
-    // the largest flocks unless --stats-out asks for them).
-    if (log.enabled() || p.boids <= kSummaryMeasureMax) out << describeOrder(opt.steps, sim->measure()) << "\n";
-    else out << "order parameters not measured above " << kSummaryMeasureMax << " boids (--stats-out measures them)\n";
+    // The order parameters of the last state (mean neighbours and polarization among them). The
+    // group measures read the flock back: above kSummaryMeasureMax boids, unless --stats-out asks,
+    // only the two from the flock already downloaded.
+    if (log.enabled() || p.boids <= kSummaryMeasureMax) {
+        out << describeOrder(opt.steps, sim->measure()) << "\n";
+    } else {
+        std::snprintf(line, sizeof line, "mean neighbours %.2f, polarization %.3f (other order parameters not measured above %u boids)\n",
+                      meanOf(sim->neighbourCounts()), polarization(end), kSummaryMeasureMax);
+        out << line;
+    }
     if (gpu_sim && gpu_sim->timer()) {
         gl::PassTimer& t = *gpu_sim->timer();
         t.finish();

@@ -308,11 +308,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     if (opt.backend == Backend::Gpu) {
         if (auto why = capacityProblem(p)) throw InputError("--boids: " + *why);
         if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
-        if (auto why = quickSelfTest(p, opt.shader_dir)) {
-            err << "murmur: error: this GPU failed murmur's start-up check: " << *why
-                << "\n(murmur --self-test gives the full report; --backend cpu runs the CPU reference)\n";
-            return 1;
-        }
+        if (!gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
     }
     gpu::GpuSimulation* gpu_sim = nullptr;
     std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);

@@ -156,6 +156,14 @@ std::optional<std::string> quickSelfTest(const Params& params, const std::string
     }
 }
 
+bool gpuPassesStartUpCheck(const Params& params, const std::string& shader_dir, std::ostream& err) {
+    const auto why = quickSelfTest(params, shader_dir);
+    if (!why) return true;
+    err << "murmur: error: this GPU failed murmur's start-up check: " << *why
+        << "\n(murmur --self-test gives the full report; --backend cpu runs the CPU reference)\n";
+    return false;
+}
+
 int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
     auto context = openHeadlessContext(err);
     if (!context) return 1;

@@ -19,4 +19,8 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err);
 // One parity case of the run's own variant (needs a current context): what failed, or nothing.
 std::optional<std::string> quickSelfTest(const Params& params, const std::string& shader_dir);
 
+// quickSelfTest() before a GPU run: false (and the reason, naming --self-test and --backend cpu,
+// on err) when the GPU backend must be refused.
+bool gpuPassesStartUpCheck(const Params& params, const std::string& shader_dir, std::ostream& err);
+
 }  // namespace murmur

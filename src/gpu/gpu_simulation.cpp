@@ -303,7 +303,6 @@ OrderParams GpuSimulation::measure() {
     glUniform1f(programs_->measure.uniform("u_nn_radius"), o.nn_radius);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(groups);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     const auto sums = measure_sums_.read<glm::vec4>(std::size_t(groups) * 2);
     const auto histogram = measure_histogram_.read<std::uint32_t>(NN_BINS + 1);
     glm::dvec4 heading(0.0), other(0.0);
@@ -343,7 +342,6 @@ std::optional<GpuSimulation::Found> GpuSimulation::find(std::uint32_t id) {
     glUniform1ui(programs_->pick.uniform("u_id"), id);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     const PickedBoid picked = picked_.read<PickedBoid>(1).front();
     if (picked.p.w != 1.0f) return std::nullopt;
     Found f;
