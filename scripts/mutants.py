@@ -34,14 +34,14 @@ MUTANTS = [
         (RULES, "((s.dc_v[n] - v) / std::sqrt(dist))", "((s.dc_v[n] - v) / dist)", 1),
         (STEER, "((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist))", "((sorted_vel[t.k[k].slot].xyz - v) / dist)", 1)]),
     ("neighbour count includes boids within the flee radius only", [
-        (RULES, "if (d2 < k.r2_counted) ++sums.neighbours;", "if (d2 < k.r2_max) ++sums.neighbours;", 1),
-        (STEER, "if (d2 < COUNTED_R2(S)) ++s.neighbours;", "if (d2 < LOOK_R2(S)) ++s.neighbours;", 1)]),
+        (RULES, "if (d2 < k.r2_counted && (seen", "if (d2 < k.r2_max && (seen", 1),
+        (STEER, "if (d2 < COUNTED_R2(S) && (seen", "if (d2 < LOOK_R2(S) && (seen", 1)]),
     ("steering separation weighted 1/|d| instead of 1/|d|^2", [
         (RULES, "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
         (STEER, "if (d2 > 0.0) s.sep -= d / d2;", "if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
     ("speed clamped before integration instead of after", [
-        (RULES, "next.v = clampSpeed(k, self.v + dv);", "next.v = clampSpeed(k, self.v) + dv;", 1),
-        (STEER, "return clampSpeed(S, v + dv);", "return clampSpeed(S, v) + dv;", 1)]),
+        (RULES, "next.v = limitSpeed(ctx, k, self.v + dv);", "next.v = limitSpeed(ctx, k, self.v) + dv;", 1),
+        (STEER, "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1)]),
     ("alignment steers away (sign flip)", [
         (RULES, "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 2),
         (STEER, "if (s.n_ali > 0u) a += W_ALI(S) * steerTowards(", "if (s.n_ali > 0u) a -= W_ALI(S) * steerTowards(", 2)]),
@@ -67,15 +67,33 @@ MUTANTS = [
     ("graded separation core at a hundredth of the radius", [
         ("src/model/params.hpp", "inline constexpr float kGradedCore = 9.0f;", "inline constexpr float kGradedCore = 99.0f;", 1),
         ("shaders/layout.glsl", "#define GRADED_CORE 9.0 ", "#define GRADED_CORE 99.0 ", 1)]),
-    ("graded cohesion spring without 1/r_coh", [
-        (RULES, "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 1),
-        (STEER, "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S))", "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S))", 1)]),
+    ("graded and gloss cohesion without 1/r_coh", [
+        (RULES, "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 2),
+        (STEER, "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S))", "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S))", 2)]),
     ("view cone ignored", [
-        (RULES, "if (k.use_fov && d2 > 0.0f) {", "if (false && k.use_fov && d2 > 0.0f) {", 1),
+        (RULES, "if (k.use_fov && d2 > 0.0f && ctx.style", "if (false && k.use_fov && d2 > 0.0f && ctx.style", 1),
         (STEER, "if (self.use_fov != 0u && d2 > 0.0 &&", "if (false && self.use_fov != 0u && d2 > 0.0 &&", 1)]),
     ("decarpentier level flight pushes vertical speed up (sign flip)", [
         (RULES, "a.y -= p.dc.horizontal * v.y;", "a.y += p.dc.horizontal * v.y;", 1),
         (STEER, "a.y -= DC_HORIZONTAL * v.y;", "a.y += DC_HORIZONTAL * v.y;", 1)]),
+    ("sequential order walks the storage order, not id order", [
+        ("src/cpu/cpu_simulation.cpp", "if (by_id) std::stable_sort(", "if (false && by_id) std::stable_sort(", 1),
+        (STEER, "for (uint id = 0u; id < BOIDS; ++id) stepBoid(slot_of_id[id]);", "for (uint id = 0u; id < BOIDS; ++id) stepBoid(id);", 1)]),
+    ("explicit Euler moves with the new velocity", [
+        (RULES, "(p.integrator == Integrator::Explicit ? self.v : next.v)", "(p.integrator == Integrator::Explicit ? next.v : next.v)", 1),
+        (STEER, "vec3 np = self.p + self.v * DT;", "vec3 np = self.p + nv * DT;", 1)]),
+    ("flock.rb's sums averaged (separation)", [
+        (RULES, "if (sums.n_sep > 0) dv -= sums.sep * k.w_sep;", "if (sums.n_sep > 0) dv -= sums.sep / float(sums.n_sep) * k.w_sep;", 1),
+        (STEER, "if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);", "if (s.n_sep > 0u) dv -= s.sep / float(s.n_sep) * W_SEP(S);", 1)]),
+    ("gloss view cone around the velocity, not the acceleration", [
+        (RULES, "const glm::vec3 a(self.steer);", "const glm::vec3 a(self.v);", 1),
+        (STEER, "self.a = sorted_steer[i].xyz;", "self.a = self.v;", 1)]),
+    ("gloss escape routes weighted 1/|d| (not constant length)", [
+        (RULES, "sums.sep -= d * (k.r_sep / std::sqrt(d2));", "sums.sep -= d * (k.r_sep / d2);", 1),
+        (STEER, "s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));", "s.sep -= d * (SEP_RADIUS(S) / d2);", 1)]),
+    ("Parker's lone boid adds half its velocity", [
+        (RULES, "else if (p.offset_lone) dv += self.v;", "else if (p.offset_lone) dv += 0.5f * self.v;", 1),
+        (STEER, "    else dv += v;", "    else dv += 0.5 * v;", 1)]),
 ]
 
 # The fast tests: every CPU test, and the GL tests that check the GPU against hand-computed or

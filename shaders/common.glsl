@@ -1,8 +1,12 @@
 // Helpers every pass shares: the parameter block, the flat invocation index across split
 // dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
 // STYLE_OFFSET (0|1), STYLE_DC (0|1: decarpentier), NEIGHBOUR_CAP (0|1), PERCHING (0|1),
-// MULTI_SPECIES (0|1: species_count > 1).
+// MULTI_SPECIES (0|1: species_count > 1), STYLE_GLOSS (0|1), UPDATE_SEQUENTIAL (0|1),
+// INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1), OFFSET_SUMS (0|1), OFFSET_LONE (0|1), SEP_UNIT (0|1).
 #include "layout.glsl"
+
+// Styles that keep each boid's last acceleration (Boid::steer) from one step to the next.
+#define STORED_STEER (STYLE_DC || STYLE_GLOSS)
 
 layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 

@@ -9,24 +9,45 @@
 #include "common.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
+layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
+#if UPDATE_SEQUENTIAL
+// Sequential order: one invocation steps the boids one after another in the state buffers
+// themselves, so each reads what the ones before it wrote (the sorted_* names are the state).
+layout(std430, binding = BIND_POS) buffer Pos { vec4 pos[]; };
+layout(std430, binding = BIND_VEL) buffer Vel { vec4 vel[]; };
+layout(std430, binding = BIND_BOID_RANK) buffer SlotOfId { uint slot_of_id[]; };
+#define sorted_pos pos
+#define sorted_vel vel
+#if PERCHING
+layout(std430, binding = BIND_PERCH) buffer Perch { float perch[]; };
+#define sorted_perch perch
+#endif
+#if STORED_STEER
+layout(std430, binding = BIND_STEER) buffer Steer { vec4 steer[]; };
+#define sorted_steer steer
+#endif
+#else
 layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { vec4 sorted_pos[]; };
 layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { vec4 sorted_vel[]; };
 layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 layout(std430, binding = BIND_POS) writeonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = BIND_VEL) writeonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
 #if PERCHING
 layout(std430, binding = BIND_SORTED_PERCH) readonly buffer SortedPerch { float sorted_perch[]; };
 layout(std430, binding = BIND_PERCH) writeonly buffer Perch { float perch[]; };
 #endif
-#if STYLE_DC
+#if STORED_STEER
 layout(std430, binding = BIND_SORTED_STEER) readonly buffer SortedSteer { vec4 sorted_steer[]; };
 layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
+#endif
 #endif
 
 // A slow step runs in slices (GpuSimulation::setInterrupt): the first work group of this one.
 uniform uint u_first_group;
+// Sequential order: this dispatch steps the boids with ids [u_first_id, u_first_id + u_id_count).
+uniform uint u_first_id;
+uniform uint u_id_count;
 
 // The boid this invocation steps (Boid in src/model/boid.hpp), and what its view needs.
 struct Self {
@@ -36,6 +57,7 @@ struct Self {
     uint slot;          // its index in the sorted copy
     float v2;           // |v|^2
     uint use_fov;       // 1: its species' view cone applies and it is moving
+    vec3 a;             // gloss: its last acceleration, the axis of its view
 };
 
 // The same integer hash as eventHash() in src/model/rng.hpp.
@@ -268,8 +290,17 @@ bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) 
     d = offsetBetween(self.p, sorted_pos[j].xyz);
     d2 = dot(d, d);
     if (!(d2 < LOOK_R2(S))) return false;
+#if !STYLE_GLOSS
     if (self.use_fov != 0u && d2 > 0.0 && dot(self.v, d) < COS_HALF_FOV(S) * sqrt(self.v2 * d2)) return false;
+#endif
     return true;
+}
+
+// Gloss style's view (glossSees): the cone around the last acceleration; all round without one.
+bool glossSees(SpeciesBlock S, Self self, vec3 d, float d2) {
+    if (VIEW_CONE_FLAG(S) < 0.5 || !(d2 > 0.0)) return true;
+    float a2 = dot(self.a, self.a);
+    return !(a2 > 0.0) || dot(self.a, d) >= COS_HALF_FOV(S) * sqrt(a2 * d2);
 }
 
 #if MULTI_SPECIES
@@ -298,21 +329,30 @@ void addPredatorOrPrey(SpeciesBlock S, uint j, uint jid, vec3 d, float d2, inout
 
 // Adds the neighbour in slot j (id jid, offset d) to the sums.
 void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
-    if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
+#if STYLE_GLOSS
+    bool seen = glossSees(S, self, d, d2);  // separation all round; alignment and cohesion in view
+#else
+    const bool seen = true;
+#endif
+    if (d2 < COUNTED_R2(S) && (seen || d2 < SEP_R2(S))) ++s.neighbours;  // the flee radius alone does not make a neighbour
     if (d2 < SEP_R2(S)) {  // separation: from every species
         ++s.n_sep;
 #if STYLE_OFFSET
         s.sep += d;
 #elif STYLE_GRADED
         if (d2 > 0.0) s.sep -= d * (min(SEP_RADIUS(S) - sqrt(d2), GRADED_CORE * sqrt(d2)) / d2);
+#elif STYLE_GLOSS
+        if (d2 > 0.0) s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));  // escape route of length r_sep
+#elif SEP_UNIT
+        if (d2 > 0.0) s.sep -= d / sqrt(d2);
 #else
         if (d2 > 0.0) s.sep -= d / d2;
 #endif
     }
 #if MULTI_SPECIES
-    bool same = floatBitsToUint(sorted_vel[j].w) == self.species_bits;
+    bool same = floatBitsToUint(sorted_vel[j].w) == self.species_bits && seen;
 #else
-    const bool same = true;  // one species: skip the neighbour's species read
+    bool same = seen;  // one species: skip the neighbour's species read
 #endif
     if (same && d2 < ALI_R2(S)) {  // alignment and cohesion: within the species
         ++s.n_ali;
@@ -403,6 +443,11 @@ Sweep gather(SpeciesBlock S, Self self) {
 #if STYLE_DC
     for (int k = 0; k < 3; ++k) w.three.k[k] = DcKey(0u, 0.0, 0u, 0u);
 #endif
+#if UPDATE_SEQUENTIAL
+    // The boids move during a sequential step: every one is a candidate (no grid).
+    for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
+        for (uint j = 0u; j < BOIDS; ++j) visit(S, self, sweep, j, w);
+#else
     uvec3 c = cellOf(self.p);
     uint xs[3], ys[3], zs[3];
     int nx = neighbourCells(c.x, CELLS_PER_AXIS.x, xs);
@@ -417,18 +462,54 @@ Sweep gather(SpeciesBlock S, Self self) {
                     uint end = cell_start[cell] + cell_count[cell];
                     for (uint j = cell_start[cell]; j < end; ++j) visit(S, self, sweep, j, w);
                 }
+#endif
     return w;
 }
 
-#if !STYLE_DC
+// clampSpeed unless the speed limit is off.
+vec3 limitSpeed(SpeciesBlock S, vec3 v) {
+#if SPEED_LIMIT
+    return clampSpeed(S, v);
+#else
+    return v;
+#endif
+}
+
+#if STYLE_GLOSS
+// Gloss style's acceleration (glossAcceleration): the escape routes' sum normalised; the
+// normalised mean velocity and the centre of those in view, the viewer included.
+vec3 glossAcceleration(SpeciesBlock S, Self self, NeighbourSums s) {
+    vec3 a = vec3(0.0);
+    if (s.n_sep > 0u) a += (W_SEP(S) * MAX_FORCE(S)) * setMag(s.sep, 1.0);
+    float seen_ali = float(s.n_ali + 1u), seen_coh = float(s.n_coh + 1u);
+    a += (W_ALI(S) * MAX_FORCE(S)) * setMag((s.ali + self.v) / seen_ali, 1.0);
+    a += (COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S)) * (s.coh / seen_coh);
+    if (s.n_flee > 0u) a += W_FLEE(S) * steerTowards(S, s.flee, self.v);
+    if (s.chasing != 0u) a += CHASE(S) * steerTowards(S, s.chase_d, self.v);
+    return a + boundsAcceleration(self.p) + influenceAcceleration(S, self);
+}
+#endif
+
+#if !STYLE_DC && !STYLE_GLOSS
 // Self's new velocity from its sums (integrate() for the steering, graded and offset styles).
 vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s) {
     vec3 v = self.v;
     vec3 dv = vec3(0.0);
-#if STYLE_OFFSET
+#if STYLE_OFFSET && OFFSET_SUMS
+    // flock.rb: each rule summed over the neighbours, not averaged.
+    if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);
+    if (s.n_ali > 0u) dv += s.ali * W_ALI(S);
+    if (s.n_coh > 0u) dv += s.coh * (COHESION_SIGN * W_COH(S));
+    if (s.n_flee > 0u) dv -= s.flee * W_FLEE(S);
+    if (s.chasing != 0u) dv += s.chase_d * CHASE(S);
+    dv += boundsAcceleration(self.p) * DT + influenceOffset(self);
+#elif STYLE_OFFSET
     // Parker: each rule is a velocity offset per step, summed; walls still push per second.
     if (s.n_sep > 0u) dv -= (s.sep / float(s.n_sep)) * W_SEP(S);
     if (s.n_ali > 0u) dv += (s.ali / float(s.n_ali) - v) * W_ALI(S);
+#if OFFSET_LONE
+    else dv += v;  // the Ruby's rule 3 with no one near: the boid's own velocity
+#endif
     if (s.n_coh > 0u) dv += (s.coh / float(s.n_coh)) * (COHESION_SIGN * W_COH(S));
     if (s.n_flee > 0u) dv -= (s.flee / float(s.n_flee)) * W_FLEE(S);
     if (s.chasing != 0u) dv += s.chase_d * CHASE(S);
@@ -451,7 +532,7 @@ vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s) {
     if (s.chasing != 0u) a += CHASE(S) * steerTowards(S, s.chase_d, v);
     dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * DT;
 #endif
-    return clampSpeed(S, v + dv);
+    return limitSpeed(S, v + dv);
 }
 #endif
 
@@ -459,7 +540,11 @@ vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s) {
 // (finishStep). Returns the position; nv may change; landed is the rest drawn on landing.
 vec3 finishStep(SpeciesBlock S, Self self, inout vec3 nv, out float landed) {
     landed = 0.0;
+#if INTEGRATE_EXPLICIT
+    vec3 np = self.p + self.v * DT;  // explicit Euler: moved with the old velocity
+#else
     vec3 np = self.p + nv * DT;
+#endif
     resolveObstacles(np, nv);
 #if PERCHING
     if (self.p.y > PERCH_GROUND && np.y <= PERCH_GROUND && !(LEADER_ON > 0.5 && self.id == 0u)) {
@@ -495,6 +580,11 @@ Self loadSelf(uint i) {
     self.slot = i;
     self.v2 = dot(v.xyz, v.xyz);
     self.use_fov = VIEW_CONE_FLAG(P.species[min(self.species_bits, uint(MAX_SPECIES - 1))]) > 0.5 && self.v2 > 0.0 ? 1u : 0u;
+#if STYLE_GLOSS
+    self.a = sorted_steer[i].xyz;
+#else
+    self.a = vec3(0.0);
+#endif
     return self;
 }
 
@@ -532,9 +622,8 @@ bool steersNow(Self self) {
 #endif
 }
 
-void main() {
-    uint i = flatIndex(STEP_GROUP_SIZE) + u_first_group * uint(STEP_GROUP_SIZE);
-    if (i >= BOIDS) return;
+// Steps the boid in slot i: gather, steer, integrate, store.
+void stepBoid(uint i) {
     Self self = loadSelf(i);
     SpeciesBlock S = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))];
 #if PERCHING
@@ -554,6 +643,10 @@ void main() {
     if (!steer_now) counted = uint(stored.w);
     steer[i] = vec4(a, float(counted));
     vec3 nv = decarpentierMove(S, self, a);
+#elif STYLE_GLOSS
+    vec3 a = glossAcceleration(S, self, w.sums);
+    steer[i] = vec4(a, float(counted));  // the view cone's axis next step
+    vec3 nv = limitSpeed(S, self.v + a * DT);
 #else
     vec3 nv = integrate(S, self, w.sums);
 #endif
@@ -563,4 +656,20 @@ void main() {
     perch[i] = landed;
 #endif
     store(i, self, np, nv, counted);
+}
+
+void main() {
+#if UPDATE_SEQUENTIAL
+    // One invocation walks the flock in id order (CpuSimulation::visitOrder), in place, a run of
+    // ids per dispatch; the first builds the slot of each id (slots stay put during the step).
+    if (flatIndex(STEP_GROUP_SIZE) != 0u) return;
+    if (u_first_id == 0u)
+        for (uint s = 0u; s < BOIDS; ++s) slot_of_id[min(floatBitsToUint(pos[s].w), BOIDS - 1u)] = s;
+    uint end = min(u_first_id + u_id_count, BOIDS);
+    for (uint id = u_first_id; id < end; ++id) stepBoid(slot_of_id[id]);
+#else
+    uint i = flatIndex(STEP_GROUP_SIZE) + u_first_group * uint(STEP_GROUP_SIZE);
+    if (i >= BOIDS) return;
+    stepBoid(i);
+#endif
 }

@@ -13,7 +13,7 @@ layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_
 #if PERCHING
 layout(std430, binding = BIND_SORTED_PERCH) buffer SortedPerch { float sorted_perch[]; };
 #endif
-#if STYLE_DC
+#if STORED_STEER
 layout(std430, binding = BIND_SORTED_STEER) buffer SortedSteer { vec4 sorted_steer[]; };
 #endif
 
@@ -29,7 +29,7 @@ Entry load(uint k) {
 #if PERCHING
     e.perch = sorted_perch[k];
 #endif
-#if STYLE_DC
+#if STORED_STEER
     e.steer = sorted_steer[k];
 #endif
     return e;
@@ -41,7 +41,7 @@ void store(uint k, Entry e) {
 #if PERCHING
     sorted_perch[k] = e.perch;
 #endif
-#if STYLE_DC
+#if STORED_STEER
     sorted_steer[k] = e.steer;
 #endif
 }

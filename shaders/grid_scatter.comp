@@ -11,7 +11,7 @@ layout(std430, binding = BIND_SORTED_VEL) writeonly buffer SortedVel { vec4 sort
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 layout(std430, binding = BIND_BOID_CELL) readonly buffer BoidCell { uint boid_cell[]; };
 layout(std430, binding = BIND_BOID_RANK) readonly buffer BoidRank { uint boid_rank[]; };
-#if STYLE_DC
+#if STORED_STEER
 layout(std430, binding = BIND_STEER) readonly buffer Steer { vec4 steer[]; };
 layout(std430, binding = BIND_SORTED_STEER) writeonly buffer SortedSteer { vec4 sorted_steer[]; };
 #endif
@@ -29,7 +29,7 @@ void main() {
 #if PERCHING
     sorted_perch[dst] = perch[i];
 #endif
-#if STYLE_DC
+#if STORED_STEER
     sorted_steer[dst] = steer[i];
 #endif
 }

@@ -88,7 +88,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
 }
 
 std::string variantName(int dims, Bounds b, Style s, bool features) {
-    static const char* styles[] = {"steering", "offset", "decarpentier", "graded"};
+    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss"};
     return std::to_string(dims) + "D " + (b == Bounds::Wrap ? "wrap" : "soft") + " " + styles[int(s)] +
            (features ? " + cap, obstacles, species, predators, perching, wind" : "");
 }
@@ -195,10 +195,31 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
     // Every variant is built and stepped once against the CPU reference.
     for (int dims : {2, 3})
         for (Bounds b : {Bounds::Wrap, Bounds::Soft})
-            for (Style s : {Style::Graded, Style::Steering, Style::Offset, Style::Decarpentier})
+            for (Style s : {Style::Graded, Style::Steering, Style::Offset, Style::Decarpentier, Style::Gloss})
                 for (bool features : {false, true})
                     check("one step, CPU parity: " + variantName(dims, b, s, features),
                           [&] { return oneStepParity(caseParams(dims, b, s, features), shaders); });
+    // The sources' formulations: boids in turn (one GPU invocation), explicit Euler, no speed
+    // limit, flock.rb's sums and Parker's lone boid, seed 001's unit separation.
+    for (Style s : {Style::Graded, Style::Steering, Style::Offset, Style::Decarpentier, Style::Gloss})
+        check("one step, CPU parity: " + variantName(2, Bounds::Wrap, s, false) + ", in turn, explicit, unlimited, sums", [&] {
+            Params p = caseParams(2, Bounds::Wrap, s, false);
+            p.boids = 300;
+            p.update = UpdateOrder::Sequential;
+            p.integrator = Integrator::Explicit;
+            p.speed_limit = false;
+            p.offset_sums = true;
+            p.steering_separation = Falloff::Unit;
+            if (s == Style::Offset) p.species[0].cohesion.weight = 0.001f;
+            return oneStepParity(p, shaders);
+        });
+    check("one step, CPU parity: 2D wrap offset, in turn, Parker's lone boid", [&] {
+        Params p = caseParams(2, Bounds::Wrap, Style::Offset, false);
+        p.boids = 300;
+        p.update = UpdateOrder::Sequential;
+        p.offset_lone = true;
+        return oneStepParity(p, shaders);
+    });
     // 65,537 scan blocks: the first level's dispatch splits into two rows.
     const std::uint32_t split_n = 65537u * SCAN_BLOCK;
     GLint64 block = 0;

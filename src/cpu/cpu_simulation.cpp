@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -26,13 +27,15 @@ void CpuSimulation::setParams(const Params& params) {
 }
 
 void CpuSimulation::prepareSearch(const RuleContext& ctx) {
-    if (search_ == NeighbourSearch::Grid) grid_.build(makeGridSpec(params_), current_, ctx.L);
+    if (search_ == NeighbourSearch::Grid && ctx.p.update == UpdateOrder::Parallel) grid_.build(makeGridSpec(params_), current_, ctx.L);
 }
 
 NeighbourSums CpuSimulation::gather(const RuleContext& ctx, std::size_t i, std::uint64_t& candidates) const {
     NeighbourSums sum;
+    // The sequential order moves boids during the step, so it looks through them all.
+    const bool grid = search_ == NeighbourSearch::Grid && ctx.p.update == UpdateOrder::Parallel;
     auto forEach = [&](auto&& visit) {
-        if (search_ == NeighbourSearch::Grid) grid_.forEachCandidate(current_[i].p, visit);
+        if (grid) grid_.forEachCandidate(current_[i].p, visit);
         else
             for (std::uint32_t j = 0; j < current_.size(); ++j) visit(j);
     };
@@ -87,18 +90,27 @@ void CpuSimulation::step(int steps) {
         ctx.step = step_count_++;
         std::uint64_t candidates = 0;
         prepareSearch(ctx);
-        for (std::size_t i = 0; i < n; ++i) {
+        const bool in_place = ctx.p.update == UpdateOrder::Sequential;
+        for (std::size_t i : visitOrder(in_place)) {
             // A boid resting on the ground looks at no one (its neighbour count is 0).
             const bool resting = ctx.perching && current_[i].perch > 0.0f;
             // Decarpentier boids between steering steps reuse their last steering: no search.
             const bool coasting = ctx.style == Style::Decarpentier && !steersNow(ctx, current_[i]);
             const NeighbourSums sum = resting || coasting ? NeighbourSums{} : gather(ctx, i, candidates);
             neighbours_[i] = coasting && !resting ? std::uint32_t(current_[i].steer.w) : sum.neighbours;
-            next_[i] = integrate(ctx, current_[i], sum);
+            // Sequential: the boid moves at once, and the boids after it see it moved.
+            (in_place ? current_[i] : next_[i]) = integrate(ctx, current_[i], sum);
         }
-        std::swap(current_, next_);
+        if (!in_place) std::swap(current_, next_);
         mean_candidates_ = n ? double(candidates) / double(n) : 0.0;
     }
+}
+
+std::vector<std::size_t> CpuSimulation::visitOrder(bool by_id) const {
+    std::vector<std::size_t> order(current_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (by_id) std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return current_[a].id < current_[b].id; });
+    return order;
 }
 
 std::vector<std::uint32_t> CpuSimulation::neighbourCounts() {

@@ -30,6 +30,8 @@ public:
 private:
     void prepareSearch(const RuleContext& ctx);
     NeighbourSums gather(const RuleContext& ctx, std::size_t i, std::uint64_t& candidates) const;
+    // The order a step visits the boids: storage order, or id order for the sequential update.
+    std::vector<std::size_t> visitOrder(bool by_id) const;
 
     NeighbourSearch search_;
     Params params_;

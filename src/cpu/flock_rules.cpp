@@ -126,6 +126,21 @@ glm::vec3 clampSpeed(const SpeciesContext& k, glm::vec3 v) {
     return v;
 }
 
+// clampSpeed unless the speed limit is off.
+glm::vec3 limitSpeed(const RuleContext& ctx, const SpeciesContext& k, glm::vec3 v) { return ctx.p.speed_limit ? clampSpeed(k, v) : v; }
+
+glm::vec3 glossAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
+    glm::vec3 a{0.0f};
+    if (s.n_sep > 0) a += (k.w_sep * k.max_force) * setMag(s.sep, 1.0f);
+    // The viewer passes its own view test: its velocity and position join the means.
+    const float seen_ali = float(s.n_ali + 1), seen_coh = float(s.n_coh + 1);
+    a += (k.w_ali * k.max_force) * setMag((s.ali + self.v) / seen_ali, 1.0f);
+    a += (ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh) * (s.coh / seen_coh);
+    if (s.n_flee > 0) a += k.w_flee * steerTowards(k, s.flee, self.v);
+    if (s.chasing) a += k.chase * steerTowards(k, s.chase_d, self.v);
+    return a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self);
+}
+
 glm::vec3 decarpentierAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
     const Params& p = ctx.p;
     const glm::vec3 v = self.v;
@@ -283,13 +298,24 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {
     return p;
 }
 
+namespace {
+// Gloss style's view: within the cone around the boid's last acceleration (stored in steer.xyz);
+// with no acceleration, or for a coincident boid, all round.
+bool glossSees(const SpeciesContext& k, const Boid& self, glm::vec3 d, float d2) {
+    if (!k.use_fov || !(d2 > 0.0f)) return true;
+    const glm::vec3 a(self.steer);
+    const float a2 = glm::dot(a, a);
+    return !(a2 > 0.0f) || glm::dot(a, d) >= k.cos_half_fov * std::sqrt(a2 * d2);
+}
+}  // namespace
+
 bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2) {
     if (ctx.perching && other.perch > 0.0f) return false;  // boids on the ground are out of the flock
     const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
     d = offsetBetween(ctx, self.p, other.p);
     d2 = glm::dot(d, d);
     if (!(d2 < k.r2_max)) return false;
-    if (k.use_fov && d2 > 0.0f) {
+    if (k.use_fov && d2 > 0.0f && ctx.style != Style::Gloss) {  // gloss: its own cone, in addNeighbour
         // dot(v/|v|, d/|d|) >= cos(fov/2), written without division; a boid at rest sees all
         // around, and a coincident boid (d = 0) is at the eye, so inside the view.
         const float v2 = glm::dot(self.v, self.v);
@@ -317,15 +343,19 @@ void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, g
     if (cap && !cap->admits(d2, other.id)) return;
     const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
     const SpeciesContext& o = ctx.species[std::min(other.species, kMaxSpecies - 1)];
-    if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour
+    // Gloss: separation looks all round the safe space; alignment and cohesion only in the view.
+    const bool seen = ctx.style != Style::Gloss || glossSees(k, self, d, d2);
+    if (d2 < k.r2_counted && (seen || d2 < k.r2_sep)) ++sums.neighbours;  // the flee radius alone does not make a neighbour
     if (d2 < k.r2_sep) {  // separation: from every species
         ++sums.n_sep;
         // Coincident boids give no direction to flee along, so they add nothing here.
         if (ctx.style == Style::Offset) sums.sep += d;
         else if (ctx.style == Style::Graded && d2 > 0.0f) sums.sep -= d * (std::min(k.r_sep - std::sqrt(d2), kGradedCore * std::sqrt(d2)) / d2);
+        else if (ctx.style == Style::Gloss && d2 > 0.0f) sums.sep -= d * (k.r_sep / std::sqrt(d2));  // escape route of length r_sep
+        else if (ctx.style == Style::Steering && ctx.p.steering_separation == Falloff::Unit && d2 > 0.0f) sums.sep -= d / std::sqrt(d2);
         else if (d2 > 0.0f) sums.sep -= d / d2;
     }
-    const bool same = other.species == self.species;  // alignment and cohesion: within the species
+    const bool same = other.species == self.species && seen;  // alignment and cohesion: within the species
     if (same && d2 < k.r2_ali) {
         ++sums.n_ali;
         sums.ali += other.v;
@@ -364,6 +394,15 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
         return next;
     }
     glm::vec3 dv{0.0f};  // velocity change this step
+    if (ctx.style == Style::Gloss) {
+        // The post's rules: the escape routes' sum normalised; the normalised mean velocity and
+        // the centre (self included) of those in view; each times max_force and its weight.
+        Boid next = self;
+        const glm::vec3 a = glossAcceleration(ctx, k, self, sums);
+        next.steer = glm::vec4(a, float(sums.neighbours));  // the view cone's axis next step
+        next.v = limitSpeed(ctx, k, self.v + a * p.dt);
+        return finishStep(ctx, self, next);
+    }
     if (ctx.style == Style::Decarpentier) {
         // Steering (the clamped acceleration) at the boid's rate; motion every step.
         Boid next = self;
@@ -393,24 +432,34 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
         if (sums.n_flee > 0) a += k.w_flee * steerTowards(k, sums.flee, self.v);
         if (sums.chasing) a += k.chase * steerTowards(k, sums.chase_d, self.v);
         dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self)) * p.dt;
+    } else if (p.offset_sums) {
+        // flock.rb: each rule summed over the neighbours, not averaged.
+        if (sums.n_sep > 0) dv -= sums.sep * k.w_sep;
+        if (sums.n_ali > 0) dv += sums.ali * k.w_ali;
+        if (sums.n_coh > 0) dv += sums.coh * (ctx.cohesion_sign * k.w_coh);
+        if (sums.n_flee > 0) dv -= sums.flee * k.w_flee;
+        if (sums.chasing) dv += sums.chase_d * k.chase;
+        dv += boundsAcceleration(ctx, self.p) * p.dt + influenceOffset(ctx, self);
     } else {
         // Parker: each rule is a velocity offset per step, summed; walls still push per second.
         if (sums.n_sep > 0) dv -= (sums.sep / float(sums.n_sep)) * k.w_sep;
         if (sums.n_ali > 0) dv += (sums.ali / float(sums.n_ali) - self.v) * k.w_ali;
+        else if (p.offset_lone) dv += self.v;  // the Ruby's rule 3 with no one near: the boid's own velocity
         if (sums.n_coh > 0) dv += (sums.coh / float(sums.n_coh)) * (ctx.cohesion_sign * k.w_coh);
         if (sums.n_flee > 0) dv -= (sums.flee / float(sums.n_flee)) * k.w_flee;
         if (sums.chasing) dv += sums.chase_d * k.chase;
         dv += boundsAcceleration(ctx, self.p) * p.dt + influenceOffset(ctx, self);
     }
     Boid next = self;
-    next.v = clampSpeed(k, self.v + dv);
+    next.v = limitSpeed(ctx, k, self.v + dv);
     return finishStep(ctx, self, next);
 }
 
 Boid finishStep(const RuleContext& ctx, const Boid& self, Boid next) {
     const Params& p = ctx.p;
     const SpeciesContext& k = ctx.species[std::min(self.species, kMaxSpecies - 1)];
-    next.p = self.p + next.v * p.dt;
+    // Semi-implicit Euler moves with the new velocity, explicit Euler with the old one.
+    next.p = self.p + (p.integrator == Integrator::Explicit ? self.v : next.v) * p.dt;
     resolveObstacles(ctx, next.p, next.v);
     if (ctx.perching && self.p.y > p.perch_ground && next.p.y <= p.perch_ground && !(p.leader && self.id == 0)) {
         // Landing: crossing the ground from above puts the boid on it, at rest, for a random time.

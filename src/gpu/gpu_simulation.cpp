@@ -28,7 +28,14 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"STYLE_GRADED", p.style == Style::Graded ? "1" : "0"},
             {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"},
             {"PERCHING", p.perching ? "1" : "0"},
-            {"MULTI_SPECIES", p.species_count > 1 ? "1" : "0"}};
+            {"MULTI_SPECIES", p.species_count > 1 ? "1" : "0"},
+            {"STYLE_GLOSS", p.style == Style::Gloss ? "1" : "0"},
+            {"UPDATE_SEQUENTIAL", p.update == UpdateOrder::Sequential ? "1" : "0"},
+            {"INTEGRATE_EXPLICIT", p.integrator == Integrator::Explicit ? "1" : "0"},
+            {"SPEED_LIMIT", p.speed_limit ? "1" : "0"},
+            {"OFFSET_SUMS", p.offset_sums ? "1" : "0"},
+            {"OFFSET_LONE", p.offset_lone ? "1" : "0"},
+            {"SEP_UNIT", p.steering_separation == Falloff::Unit ? "1" : "0"}};
 }
 
 std::uint32_t asBits(float f) {
@@ -43,6 +50,14 @@ float asFloat(std::uint32_t u) {
 }
 
 }  // namespace
+
+std::uint32_t sequentialRun(const Params& p, std::uint32_t boids) {
+    // Loop iterations per boid stepped: each sweep visits every boid, and a neighbour cap's
+    // insertion loop may run up to cap times per visit.
+    const std::uint64_t sweeps = p.neighbour_cap > 0 || p.style == Style::Decarpentier ? 2 : 1;
+    const std::uint64_t per_boid = std::uint64_t(boids) * sweeps * (1 + p.neighbour_cap) + 16;
+    return std::uint32_t(std::clamp<std::uint64_t>((kLoopBudget - boids) / per_boid, 1, std::max(boids, 1u)));
+}
 
 Capacity queryCapacity(const GridSpec& grid) {
     Capacity c;
@@ -77,7 +92,8 @@ void checkGlLimits(const Params& p) {
         return std::int64_t(v);
     };
     // flock_steer.comp: 7 storage blocks, 2 more for perching and 2 for decarpentier's steering.
-    const std::int64_t blocks = 7 + (p.perching ? 2 : 0) + (p.style == Style::Decarpentier ? 2 : 0);
+    const bool stored_steer = p.style == Style::Decarpentier || p.style == Style::Gloss;
+    const std::int64_t blocks = 7 + (p.perching ? 2 : 0) + (stored_steer ? 2 : 0);
     const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
     const struct {
         const char* name;
@@ -222,6 +238,10 @@ void GpuSimulation::bin() {
 void GpuSimulation::step(int steps) {
     if (n_ == 0 || interrupted_) return;
     for (int s = 0; s < steps; ++s) {
+        if (params_.update == UpdateOrder::Sequential) {
+            stepSequential();
+            continue;
+        }
         if (params_.perching || params_.style == Style::Decarpentier || params_.wander > 0.0f) {
             // The step index (perch lengths, steering phases): 16 bytes up, nothing back.
             const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
@@ -243,6 +263,35 @@ void GpuSimulation::step(int steps) {
             timer_->mark(3);
             timer_->end();
         }
+    }
+}
+
+// The sequential order: no binning; one invocation of flock_steer.comp steps the boids in id
+// order in the state buffers (boid_rank_ holds its slot-of-id table).
+void GpuSimulation::stepSequential() {
+    const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
+    params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
+    ++step_count_;
+    if (timer_) timer_->begin();
+    bindState();
+    if (timer_) {
+        timer_->mark(0);
+        timer_->mark(1);
+        timer_->mark(2);
+    }
+    programs_->steer.use();
+    glUniform1ui(programs_->steer.uniform("u_first_group"), 0u);
+    const std::uint32_t run = sequentialRun(params_, n_);
+    glUniform1ui(programs_->steer.uniform("u_id_count"), run);
+    for (std::uint32_t first = 0; first < n_; first += run) {
+        glUniform1ui(programs_->steer.uniform("u_first_id"), first);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glDispatchCompute(1, 1, 1);
+    }
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (timer_) {
+        timer_->mark(3);
+        timer_->end();
     }
 }
 

@@ -48,6 +48,13 @@ struct Capacity {
 // and its sorted copy, decarpentier's steering and its sorted copy).
 constexpr std::uint64_t kBytesPerBoid = 6 * 16 + 5 * 4;
 
+// The sequential order steps its boids in runs of ids, one dispatch each, so that no invocation
+// loops more than kLoopBudget times: llvmpipe ends every loop of an invocation silently after
+// 65,535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS), and short dispatches keep clear of a
+// real GPU's watchdog too. The ids per dispatch for this flock (at least 1).
+inline constexpr std::uint64_t kLoopBudget = 60000;
+std::uint32_t sequentialRun(const Params& p, std::uint32_t boids);
+
 Capacity queryCapacity(const GridSpec& grid);
 // Throws CapacityError (naming N, the limit and the valid range) if params.boids does not fit.
 void checkCapacity(const Params& params);
@@ -117,6 +124,7 @@ private:
     void bin();
     void binUntimed();  // binning outside the step (measure, binOnly): not in the pass timings
     void bindState() const;
+    void stepSequential();
 
     gl::ShaderLibrary shaders_;
     Params params_;

@@ -97,6 +97,10 @@ std::vector<ParamProblem> validate(const Params& p) {
                                 num(p.roles[s].flee.radius) + " exceeds half the world (" + num(half) +
                                     ") in wrap mode; valid range [0, world_size/2]"});
     }
+    if (p.update == UpdateOrder::Sequential && p.boids > kMaxSequentialBoids)
+        problems.push_back({"update", "sequential with " + std::to_string(p.boids) + " boids: the sequential order walks the flock "
+                                      "one boid at a time (n^2 pairs a step on one GPU thread); valid for boids in [0, " +
+                                      std::to_string(kMaxSequentialBoids) + "], or use update=parallel"});
     double shares = 0.0;
     for (std::uint32_t s = 0; s < used; ++s) shares += double(p.roles[s].share);
     if (!(shares > 0.0))

@@ -11,7 +11,17 @@
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3 };
+enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4 };
+// How a step visits the flock: all boids from the same state (parallel), or one after another
+// in id order, each seeing the boids before it already moved (sequential, in place).
+enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };
+// Semi-implicit Euler moves with the new velocity; explicit Euler with the old one.
+enum class Integrator : std::uint32_t { SemiImplicit = 0, Explicit = 1 };
+// Steering style: each separating neighbour's push, -d/|d|^2 or the unit vector -d/|d|.
+enum class Falloff : std::uint32_t { InverseSquare = 0, Unit = 1 };
+
+// The sequential order walks the flock in one GPU invocation: n^2 pairs per step on one thread.
+inline constexpr std::uint32_t kMaxSequentialBoids = 1024;
 
 // Graded separation: each neighbour pushes with -dir * min(r_sep/|d| - 1, kGradedCore), so the
 // push grows as the distance shrinks down to a tenth of the radius and no further (the GPU's
@@ -78,7 +88,14 @@ struct Params {
     Bounds bounds = Bounds::Wrap;    // wrap (periodic) or soft (turned back near walls)
     float margin = 10.0f;            // units, soft bounds: depth of the turning band
     float turn = 20.0f;              // units/s^2, soft bounds: push at one margin's depth
-    Style style = Style::Graded;     // graded (the default), steering (Reynolds), offset (Parker) or decarpentier
+    Style style = Style::Graded;     // graded (the default), steering (Reynolds), offset (Parker), decarpentier or gloss
+    // How the step is formulated (docs/model.md, "Formulations"): the sources differ in these.
+    UpdateOrder update = UpdateOrder::Parallel;
+    Integrator integrator = Integrator::SemiImplicit;
+    bool speed_limit = true;         // speeds clamped into [min_speed, max_speed] (not decarpentier's own clamp)
+    bool offset_sums = false;        // offset style: rules summed over neighbours (flock.rb), not averaged (Parker)
+    bool offset_lone = false;        // offset style: a boid with no one to align with adds its own velocity (Parker's Ruby)
+    Falloff steering_separation = Falloff::InverseSquare;  // steering style: each separating neighbour's push
     // The rules and motion of each species ([0]: the keys separation.radius, ..., max_force;
     // [1..3]: speciesN.separation.radius, ...). Species 0's defaults are the default flock's.
     std::array<SpeciesRules, kMaxSpecies> species{

@@ -303,9 +303,11 @@ const char* paramGroup(const char* key) {
     if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
-    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.")) return "Rules";
+    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.") || k == "update" || k.starts_with("offset.") ||
+        k.starts_with("steering."))
+        return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";
-    if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt") return "Motion";
+    if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt" || k == "speed_limit" || k == "integrator") return "Motion";
     return "World";
 }
 

@@ -26,6 +26,7 @@ struct HandCase {
     Flock start;
     std::vector<Expected> expected;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> neighbours{};  // (id, neighbour count) after the step
+    float tol = kVecTol;  // units or units/s
 };
 
 // One step of c on sim (either backend), every expectation checked: velocities and positions
@@ -37,8 +38,9 @@ inline void expectHandCase(Simulation& sim, const HandCase& c) {
     Flock by_id(c.start.size());
     for (const Boid& b : sim.download()) by_id.at(b.id) = b;
     for (const Expected& e : c.expected) {
-        expectVec(by_id[e.id].v, e.v, "velocity");
-        expectVec(by_id[e.id].p, e.p, "position");
+        SCOPED_TRACE("boid " + std::to_string(e.id));
+        expectVec(by_id[e.id].v, e.v, "velocity", c.tol);
+        expectVec(by_id[e.id].p, e.p, "position", c.tol);
     }
     const auto counts = sim.neighbourCounts();
     for (auto [id, n] : c.neighbours) EXPECT_EQ(counts.at(id), n) << "neighbours of " << id;
@@ -225,6 +227,44 @@ inline std::vector<HandCase> handCases() {
         p.dc.dive = 0.0f;
         c.start = {boid(0, {50, 50, 0}, {2, 1, 0}), boid(1, {54, 50, 0}, {2, 2, 0})};
         c.expected = {{0, {2.025f, 0.975f, 0}, {50.2025f, 50.0975f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Sequential order: offset style, cohesion alone (radius 50, weight 0.5), dt 1. Boid 0
+        // (100,100) at rest, boid 1 (110,100) at rest, boid 2 (130,100) at rest, stored 2, 0, 1
+        // (the walk is by id, not storage). Boid 0: centre of 1 and 2 is (120,100): dv =
+        // 0.5 x (20,0) = (10,0); p0 = (110,100). Boid 1 sees 0 moved: centre of (110,100) and
+        // (130,100) = (120,100): dv = 0.5 x (10,0) = (5,0); p1 = (115,100) (all at once it would
+        // see (100,100): dv 0). Boid 2 sees both moved: centre (112.5,100): dv = 0.5 x (-17.5,0)
+        // = (-8.75,0); p2 = (121.25,100).
+        HandCase c{"sequential: each boid sees the ones before it moved", quietParams(), {}, {}};
+        Params& p = c.params;
+        p.style = Style::Offset;
+        p.update = UpdateOrder::Sequential;
+        p.world_size = 300.0f;
+        p.dt = 1.0f;
+        p.species[0].cohesion = {50.0f, 0.5f};
+        p.species[0].max_speed = 100.0f;
+        c.start = {boid(2, {130, 100, 0}), boid(0, {100, 100, 0}), boid(1, {110, 100, 0})};
+        c.expected = {{0, {10, 0, 0}, {110, 100, 0}}, {1, {5, 0, 0}, {115, 100, 0}}, {2, {-8.75f, 0, 0}, {121.25f, 100, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Explicit Euler with the speed limit off: steering style, cohesion alone (radius 20,
+        // weight 1, max_speed 2, max_force 0.5), dt 1. A (50,50) v (3,0) (above max_speed, kept: no
+        // limit); B (60,50) at rest: desired setMag((10,0), 2) = (2,0); steer (2,0) - (3,0) =
+        // (-1,0), limited to (-0.5,0): v' = (2.5,0); p' = (50,50) + the OLD v (3,0) = (53,50).
+        HandCase c{"explicit Euler moves with the old velocity, unclamped", quietParams(), {}, {}};
+        Params& p = c.params;
+        p.style = Style::Steering;
+        p.integrator = Integrator::Explicit;
+        p.speed_limit = false;
+        p.dt = 1.0f;
+        p.species[0].cohesion = {20.0f, 1.0f};
+        p.species[0].max_speed = 2.0f;
+        p.species[0].max_force = 0.5f;
+        c.start = {boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {60, 50, 0})};
+        c.expected = {{0, {2.5f, 0, 0}, {53, 50, 0}}};
         cases.push_back(c);
     }
     return cases;

@@ -81,10 +81,10 @@ inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch searc
 
 // Component-wise comparison within kVecTol = 1e-5 (units or units/s).
 inline constexpr float kVecTol = 1e-5f;
-inline void expectVec(glm::vec3 got, glm::vec3 want, const char* what) {
-    EXPECT_NEAR(got.x, want.x, kVecTol) << what;
-    EXPECT_NEAR(got.y, want.y, kVecTol) << what;
-    EXPECT_NEAR(got.z, want.z, kVecTol) << what;
+inline void expectVec(glm::vec3 got, glm::vec3 want, const char* what, float tol = kVecTol) {
+    EXPECT_NEAR(got.x, want.x, tol) << what;
+    EXPECT_NEAR(got.y, want.y, tol) << what;
+    EXPECT_NEAR(got.z, want.z, tol) << what;
 }
 
 }  // namespace murmur::test

@@ -131,9 +131,9 @@ TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
     fs::copy(MURMUR_SHADER_SOURCE_DIR, dir);
     std::ifstream in(dir / "flock_steer.comp");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string good = "return clampSpeed(S, v + dv);";
+    const std::string good = "return limitSpeed(S, v + dv);";
     ASSERT_NE(text.find(good), std::string::npos);
-    text.replace(text.find(good), good.size(), "return clampSpeed(S, v + 1.01 * dv);");
+    text.replace(text.find(good), good.size(), "return limitSpeed(S, v + 1.01 * dv);");
     std::ofstream(dir / "flock_steer.comp") << text;
     std::string out, err;
     EXPECT_EQ(run({"--headless", "--steps", "2", "--boids", "200", "--shader-dir", dir.c_str()}, out, err), 1) << out << err;

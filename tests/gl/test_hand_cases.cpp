@@ -1,6 +1,7 @@
 // The hand-computed cases (tests/cpu/hand_cases.hpp) through the GPU pipeline: the GPU held to
 // the same arithmetic as the CPU reference, independently of parity.
 #include "cpu/hand_cases.hpp"
+#include "cpu/source_cases.hpp"
 #include "cpu/grid.hpp"
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
@@ -132,5 +133,12 @@ TEST(GpuRows, SplitDispatchesGiveTheSameResults) {
     EXPECT_EQ(one_o.polarization, split_o.polarization);
     EXPECT_EQ(one_o.nn_histogram, split_o.nn_histogram);
     EXPECT_EQ(one_o.mean_neighbours, split_o.mean_neighbours);
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GpuSourceCases, EveryPresetStepsAsItsSourceOnTheGpu) {
+    MURMUR_REQUIRE_GL();
+    gpu::GpuSimulation gpu;
+    for (const HandCase& c : sourceCases()) expectHandCase(gpu, c);
     EXPECT_NO_GL_ERRORS();
 }
