@@ -78,7 +78,7 @@ MUTANTS = [
         (STEER, "a.y -= DC_HORIZONTAL * v.y;", "a.y += DC_HORIZONTAL * v.y;", 1)]),
     ("sequential order walks the storage order, not id order", [
         ("src/cpu/cpu_simulation.cpp", "if (by_id) std::stable_sort(", "if (false && by_id) std::stable_sort(", 1),
-        (STEER, "for (uint id = 0u; id < BOIDS; ++id) stepBoid(slot_of_id[id]);", "for (uint id = 0u; id < BOIDS; ++id) stepBoid(id);", 1)]),
+        (STEER, "for (uint id = u_first_id; id < end; ++id) stepBoid(slot_of_id[id]);", "for (uint id = u_first_id; id < end; ++id) stepBoid(id);", 1)]),
     ("explicit Euler moves with the new velocity", [
         (RULES, "(p.integrator == Integrator::Explicit ? self.v : next.v)", "(p.integrator == Integrator::Explicit ? next.v : next.v)", 1),
         (STEER, "vec3 np = self.p + self.v * DT;", "vec3 np = self.p + nv * DT;", 1)]),
@@ -91,6 +91,12 @@ MUTANTS = [
     ("gloss escape routes weighted 1/|d| (not constant length)", [
         (RULES, "sums.sep -= d * (k.r_sep / std::sqrt(d2));", "sums.sep -= d * (k.r_sep / d2);", 1),
         (STEER, "s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));", "s.sep -= d * (SEP_RADIUS(S) / d2);", 1)]),
+    ("decarpentier gravity adds to the speed instead of scaling it", [
+        (RULES, "new_speed *= 1.0f - p.dc.dive * dir.y * p.dt;", "new_speed -= p.dc.dive * dir.y * p.dt;", 1),
+        (STEER, "new_speed *= 1.0 - DC_DIVE * dir.y * DT;", "new_speed -= DC_DIVE * dir.y * DT;", 1)]),
+    ("decarpentier ignores other species", [
+        (RULES, "a += k.w_sep * s.sep;  // the other species", "a += 0.0f * s.sep;  // the other species", 1),
+        (STEER, "a += W_SEP(S) * s.sep;  // the other species", "a += 0.0 * s.sep;  // the other species", 1)]),
     ("Parker's lone boid adds half its velocity", [
         (RULES, "else if (p.offset_lone) dv += self.v;", "else if (p.offset_lone) dv += 0.5f * self.v;", 1),
         (STEER, "    else dv += v;", "    else dv += 0.5 * v;", 1)]),

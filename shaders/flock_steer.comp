@@ -212,6 +212,8 @@ void offerFar(inout ThreeNeighbours t, float d2, uint id, uint slot) {
 // walls and influences, split into the boid's axes and each clamped.
 vec3 decarpentierAcceleration(SpeciesBlock S, Self self, NeighbourSums s, ThreeNeighbours t) {
     vec3 v = self.v;
+    vec3 vertical_avoid = vec3(1.0, DC_VERTICAL_AVOID, 1.0), vertical_distance = vec3(1.0, DC_VERTICAL_DISTANCE, 1.0),
+         vertical_match = vec3(1.0, DC_VERTICAL_MATCH, 1.0);
     vec3 a = vec3(0.0);
     for (int k = 0; k < 3; ++k) {
         if (t.k[k].set == 0u) continue;
@@ -219,10 +221,11 @@ vec3 decarpentierAcceleration(SpeciesBlock S, Self self, NeighbourSums s, ThreeN
         float dist = sqrt(dot(d, d));
         if (!(dist > 0.0)) continue;  // coincident: no direction to go by
         vec3 dir = d / dist;
-        a += W_SEP(S) * (-dir / dist);                                          // avoid
-        a += W_COH(S) * (dir * (1.0 - DC_PREFERRED_DISTANCE / dist));                         // preferred distance
-        a += W_ALI(S) * ((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist));       // velocity match
+        a += W_SEP(S) * (-dir / dist) * vertical_avoid;                                      // avoid
+        a += W_COH(S) * (dir * (1.0 - DC_PREFERRED_DISTANCE(S) / dist)) * vertical_distance;  // preferred distance
+        a += W_ALI(S) * ((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist)) * vertical_match;   // velocity match
     }
+    a += W_SEP(S) * s.sep;  // the other species within the separation radius: sum of -dir/|d|
     if (s.n_flee > 0u) a += W_FLEE(S) * s.flee;
     if (s.chasing != 0u && s.chase_d2 > 0.0) a += CHASE(S) * (s.chase_d / sqrt(s.chase_d2));
     a.y -= DC_HORIZONTAL * v.y;
@@ -239,9 +242,9 @@ vec3 decarpentierAcceleration(SpeciesBlock S, Self self, NeighbourSums s, ThreeN
     side = side_len > 1e-6 ? side / side_len : vec3(0.0, 0.0, 1.0);
     up = cross(side, f);
 #endif
-    float af = min(max(dot(a, f), -DC_BRAKE), DC_ACCEL_FORWARD);
-    float as_ = min(max(dot(a, side), -DC_ACCEL_SIDE), DC_ACCEL_SIDE);
-    float au = min(max(dot(a, up), -DC_ACCEL_UP), DC_ACCEL_UP);
+    float af = min(max(dot(a, f), -DC_BRAKE(S)), DC_ACCEL_FORWARD(S));
+    float as_ = min(max(dot(a, side), -DC_ACCEL_SIDE(S)), DC_ACCEL_SIDE(S));
+    float au = min(max(dot(a, up), -DC_ACCEL_UP(S)), DC_ACCEL_UP(S));
     return f * af + side * as_ + up * au;
 }
 
@@ -252,8 +255,8 @@ vec3 decarpentierMove(SpeciesBlock S, Self self, vec3 a) {
     float s1 = sqrt(dot(v1, v1));
     if (!(s1 > 0.0)) return v1;
     vec3 dir = v1 / s1;
-    float new_speed = s1 + (speed - s1) * DC_SMOOTHING;
-    new_speed -= DC_DIVE * dir.y * DT;
+    float new_speed = s1 + (speed - s1) * DC_SMOOTHING(S);
+    new_speed *= 1.0 - DC_DIVE * dir.y * DT;  // gravity: faster diving, slower climbing
     new_speed = min(max(new_speed, MIN_SPEED(S)), MAX_SPEED(S));
     return dir * new_speed;
 }
@@ -345,6 +348,12 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
         if (d2 > 0.0) s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));  // escape route of length r_sep
 #elif SEP_UNIT
         if (d2 > 0.0) s.sep -= d / sqrt(d2);
+#elif STYLE_DC
+        // Another species is an object to avoid, -dir/|d| (predators and prey chase and flee instead).
+        uint other_sp = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
+        if (floatBitsToUint(sorted_vel[j].w) != self.species_bits && PREDATOR_FLAG(S) < 0.5 &&
+            PREDATOR_FLAG(P.species[other_sp]) < 0.5 && d2 > 0.0)
+            s.sep -= d / d2;
 #else
         if (d2 > 0.0) s.sep -= d / d2;
 #endif

@@ -46,6 +46,8 @@ struct SpeciesBlock {
     vec4 role;     // x flee radius^2, y flee weight, z 1 if predator, w 1 if the field of view applies
     vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded), yzw: padding
     vec4 graded;   // graded style: x separation radius, y 1 / cohesion radius (0 when it is 0), zw: padding
+    vec4 dc_motion;  // decarpentier: x accel forward, y brake, z accel side, w accel up (units/s^2)
+    vec4 dc_shape;   // decarpentier: x preferred distance, y smoothing, zw: padding
 };
 
 struct SimParams {
@@ -65,9 +67,8 @@ struct SimParams {
     uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded),
                         // z: decarpentier steps per steering update, w: padding
     vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s), w: padding
-    vec4 dc0;           // decarpentier: x far factor, y preferred distance, z horizontal, w height
-    vec4 dc1;           // x height weight, y accel forward, z brake, w accel side
-    vec4 dc2;           // x accel up, y smoothing, z dive, w: padding
+    vec4 dc0;           // decarpentier: x far factor, y horizontal, z height, w height weight
+    vec4 dc1;           // x dive (1/s), vertical weights of y avoid, z preferred distance, w velocity match
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

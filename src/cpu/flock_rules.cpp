@@ -144,15 +144,18 @@ glm::vec3 glossAcceleration(const RuleContext& ctx, const SpeciesContext& k, con
 glm::vec3 decarpentierAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
     const Params& p = ctx.p;
     const glm::vec3 v = self.v;
+    const glm::vec3 vertical_avoid(1.0f, p.dc.vertical_avoid, 1.0f), vertical_distance(1.0f, p.dc.vertical_distance, 1.0f),
+        vertical_match(1.0f, p.dc.vertical_match, 1.0f);
     glm::vec3 a{0.0f};
     for (std::uint32_t n = 0; n < s.dc_n; ++n) {
         const float dist = std::sqrt(s.dc_d2[n]);
         if (!(dist > 0.0f)) continue;  // coincident: no direction to go by
         const glm::vec3 dir = s.dc_d[n] / dist;
-        a += k.w_sep * (-dir / dist);                                      // avoid
-        a += k.w_coh * (dir * (1.0f - p.dc.preferred_distance / dist));    // preferred distance
-        a += k.w_ali * ((s.dc_v[n] - v) / std::sqrt(dist));               // velocity match
+        a += k.w_sep * (-dir / dist) * vertical_avoid;                                  // avoid
+        a += k.w_coh * (dir * (1.0f - k.dc.preferred_distance / dist)) * vertical_distance;  // preferred distance
+        a += k.w_ali * ((s.dc_v[n] - v) / std::sqrt(dist)) * vertical_match;           // velocity match
     }
+    a += k.w_sep * s.sep;  // the other species within the separation radius: sum of -dir/|d|
     if (s.n_flee > 0) a += k.w_flee * s.flee;  // sum of -dir/d over predators
     if (s.chasing && s.chase_d2 > 0.0f) a += k.chase * (s.chase_d / std::sqrt(s.chase_d2));
     a.y -= p.dc.horizontal * v.y;                                   // prefer level flight
@@ -170,9 +173,9 @@ glm::vec3 decarpentierAcceleration(const RuleContext& ctx, const SpeciesContext&
         side = side_len > 1e-6f ? side / side_len : glm::vec3(0.0f, 0.0f, 1.0f);
         up = glm::cross(side, f);
     }
-    const float af = clampf(glm::dot(a, f), -p.dc.brake, p.dc.accel_forward);
-    const float as = clampf(glm::dot(a, side), -p.dc.accel_side, p.dc.accel_side);
-    const float au = clampf(glm::dot(a, up), -p.dc.accel_up, p.dc.accel_up);
+    const float af = clampf(glm::dot(a, f), -k.dc.brake, k.dc.accel_forward);
+    const float as = clampf(glm::dot(a, side), -k.dc.accel_side, k.dc.accel_side);
+    const float au = clampf(glm::dot(a, up), -k.dc.accel_up, k.dc.accel_up);
     return f * af + side * as + up * au;
 }
 
@@ -185,8 +188,8 @@ glm::vec3 decarpentierMove(const RuleContext& ctx, const SpeciesContext& k, cons
     const float s1 = std::sqrt(glm::dot(v1, v1));
     if (!(s1 > 0.0f)) return v1;
     const glm::vec3 dir = v1 / s1;
-    float new_speed = s1 + (speed - s1) * p.dc.smoothing;
-    new_speed -= p.dc.dive * dir.y * p.dt;
+    float new_speed = s1 + (speed - s1) * k.dc.smoothing;
+    new_speed *= 1.0f - p.dc.dive * dir.y * p.dt;  // gravity: faster diving, slower climbing
     new_speed = clampf(new_speed, k.min_speed, k.max_speed);
     return dir * new_speed;
 }
@@ -219,6 +222,7 @@ RuleContext::RuleContext(const Params& params)
         k.min_speed = r.min_speed;
         k.max_speed = r.max_speed;
         k.max_force = r.max_force;
+        k.dc = r.dc;
         k.predator = role.predator;
         k.chase = role.chase;
         k.r2_flee = role.flee.radius * role.flee.radius;
@@ -353,7 +357,10 @@ void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, g
         else if (ctx.style == Style::Graded && d2 > 0.0f) sums.sep -= d * (std::min(k.r_sep - std::sqrt(d2), kGradedCore * std::sqrt(d2)) / d2);
         else if (ctx.style == Style::Gloss && d2 > 0.0f) sums.sep -= d * (k.r_sep / std::sqrt(d2));  // escape route of length r_sep
         else if (ctx.style == Style::Steering && ctx.p.steering_separation == Falloff::Unit && d2 > 0.0f) sums.sep -= d / std::sqrt(d2);
-        else if (d2 > 0.0f) sums.sep -= d / d2;
+        else if (ctx.style == Style::Decarpentier) {
+            // Another species is an object to avoid, -dir/|d| (predators and prey chase and flee instead).
+            if (other.species != self.species && !k.predator && !o.predator && d2 > 0.0f) sums.sep -= d / d2;
+        } else if (d2 > 0.0f) sums.sep -= d / d2;
     }
     const bool same = other.species == self.species && seen;  // alignment and cohesion: within the species
     if (same && d2 < k.r2_ali) {

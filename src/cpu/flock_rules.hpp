@@ -25,6 +25,7 @@ struct SpeciesContext {
     float w_sep = 0, w_ali = 0, w_coh = 0;
     float r_sep = 0, inv_r_coh = 0;            // graded style: separation radius, 1 / cohesion radius
     float min_speed = 0, max_speed = 0, max_force = 0;
+    Manoeuvre dc{};  // decarpentier style
     bool predator = false;
     float chase = 0.0f;
     float r2_flee = 0.0f, w_flee = 0.0f;
@@ -52,7 +53,7 @@ struct RuleContext {
 
 // Sums over the neighbours of one boid, filled by accumulate().
 struct NeighbourSums {
-    glm::vec3 sep{0.0f};  // steering: sum of -d/|d|^2; offset: sum of d
+    glm::vec3 sep{0.0f};  // steering: sum of -d/|d|^2; offset: sum of d; decarpentier: -d/|d|^2 over other species
     glm::vec3 ali{0.0f};  // sum of v_j
     glm::vec3 coh{0.0f};  // sum of d
     std::uint32_t n_sep = 0, n_ali = 0, n_coh = 0;

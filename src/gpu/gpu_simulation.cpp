@@ -33,9 +33,10 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"UPDATE_SEQUENTIAL", p.update == UpdateOrder::Sequential ? "1" : "0"},
             {"INTEGRATE_EXPLICIT", p.integrator == Integrator::Explicit ? "1" : "0"},
             {"SPEED_LIMIT", p.speed_limit ? "1" : "0"},
-            {"OFFSET_SUMS", p.offset_sums ? "1" : "0"},
-            {"OFFSET_LONE", p.offset_lone ? "1" : "0"},
-            {"SEP_UNIT", p.steering_separation == Falloff::Unit ? "1" : "0"}};
+            // Style-specific options are on only in their style, as the CPU reads them.
+            {"OFFSET_SUMS", p.style == Style::Offset && p.offset_sums ? "1" : "0"},
+            {"OFFSET_LONE", p.style == Style::Offset && p.offset_lone ? "1" : "0"},
+            {"SEP_UNIT", p.style == Style::Steering && p.steering_separation == Falloff::Unit ? "1" : "0"}};
 }
 
 std::uint32_t asBits(float f) {

@@ -37,12 +37,13 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
         s.species[sp].counted = {r_rules * r_rules, 0.0f, 0.0f, 0.0f};
         s.species[sp].graded = {rules.separation.radius, rules.cohesion.radius > 0.0f ? 1.0f / rules.cohesion.radius : 0.0f,
                                 0.0f, 0.0f};
+        s.species[sp].dc_motion = {rules.dc.accel_forward, rules.dc.brake, rules.dc.accel_side, rules.dc.accel_up};
+        s.species[sp].dc_shape = {rules.dc.preferred_distance, rules.dc.smoothing, 0.0f, 0.0f};
     }
     s.events = {0u, seedLow(p.seed), p.stepsPerSteer(), 0u};
     s.perch = {p.perch_ground, p.perch_min, p.perch_max, 0.0f};
-    s.dc0 = {p.dc.far_factor, p.dc.preferred_distance, p.dc.horizontal, p.dc.height};
-    s.dc1 = {p.dc.height_weight, p.dc.accel_forward, p.dc.brake, p.dc.accel_side};
-    s.dc2 = {p.dc.accel_up, p.dc.smoothing, p.dc.dive, 0.0f};
+    s.dc0 = {p.dc.far_factor, p.dc.horizontal, p.dc.height, p.dc.height_weight};
+    s.dc1 = {p.dc.dive, p.dc.vertical_avoid, p.dc.vertical_distance, p.dc.vertical_match};
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
         const Obstacle& o = p.obstacles[k];
         s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};

@@ -17,13 +17,13 @@ using vec4 = glm::vec4;
 using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
-static_assert(sizeof(SpeciesBlock) == 6 * 16);
-static_assert(sizeof(SimParams) == (16 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
+static_assert(sizeof(SpeciesBlock) == 8 * 16);
+static_assert(sizeof(SimParams) == (15 + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
 static_assert(offsetof(SimParams, species) == (11 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
 static_assert(NN_BINS == kNnBins, "the GPU histogram has the CPU's bins");
 static_assert(float(GRADED_CORE) == kGradedCore);
-static_assert(offsetof(SimParams, events) == (11 + MAX_OBSTACLES + 6 * MAX_SPECIES) * 16);
+static_assert(offsetof(SimParams, events) == (11 + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16);
 static_assert(offsetof(SimParams, wind) == 6 * 16);
 static_assert(offsetof(SimParams, obstacles) == 11 * 16);
 static_assert(MAX_OBSTACLES == kMaxObstacles, "the GPU block holds every obstacle Params allows");

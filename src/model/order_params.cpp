@@ -1,6 +1,8 @@
 // Shared pieces of the order parameters: radii, the histogram median and the CSV columns.
 #include "model/order_params.hpp"
 
+#include <algorithm>
+
 #include <cstdio>
 
 namespace murmur {
@@ -9,6 +11,10 @@ MeasureRadii measureRadiiOf(const Params& p) {
     MeasureRadii r;
     r.nn = p.rulesOf(0).ruleRadius();
     r.group = p.species[0].alignment.radius > 0.0f ? p.species[0].alignment.radius : r.nn;
+    // Decarpentier's birds heed three neighbours, the farthest beyond far_factor x the closest
+    // (about the preferred distance): a flock is who is linked within that reach.
+    if (p.style == Style::Decarpentier && p.species[0].dc.preferred_distance > 0.0f)
+        r.group = std::min(r.nn, p.dc.far_factor * p.species[0].dc.preferred_distance);
     return r;
 }
 

@@ -62,6 +62,18 @@ void addSpeciesKeys(std::vector<ParamInfo>& t) {
                      MURMUR_FLOAT(species[S].max_speed)});
         t.push_back({keep(k + "max_force"), ParamKind::Float, "units/s^2", 0, 100000, {}, "steering clamp of this species",
                      MURMUR_FLOAT(species[S].max_force)});
+        t.push_back({keep(k + "dc.preferred_distance"), ParamKind::Float, "units", 0, 10000, {},
+                     "decarpentier: distance this species keeps from each of its three neighbours", MURMUR_FLOAT(species[S].dc.preferred_distance)});
+        t.push_back({keep(k + "dc.accel_forward"), ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: this species' largest speed-up",
+                     MURMUR_FLOAT(species[S].dc.accel_forward)});
+        t.push_back({keep(k + "dc.brake"), ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: this species' largest slow-down",
+                     MURMUR_FLOAT(species[S].dc.brake)});
+        t.push_back({keep(k + "dc.accel_side"), ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: this species' largest turning acceleration",
+                     MURMUR_FLOAT(species[S].dc.accel_side)});
+        t.push_back({keep(k + "dc.accel_up"), ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: this species' largest acceleration along its up axis",
+                     MURMUR_FLOAT(species[S].dc.accel_up)});
+        t.push_back({keep(k + "dc.smoothing"), ParamKind::Float, "", 0, 0.99, {}, "decarpentier: share of the previous speed this species keeps each step",
+                     MURMUR_FLOAT(species[S].dc.smoothing)});
     }
 }
 
@@ -158,24 +170,31 @@ std::vector<ParamInfo> makeTable() {
         {"leader.z", ParamKind::Float, "units", -100000, 100000, {}, "where the leader boid is led: z (3D only)", MURMUR_FLOAT(leader_at.z)},
         {"dc.far_factor", ParamKind::Float, "", 2, 10, {}, "decarpentier: the third neighbour is the nearest beyond this many times the closest distance",
          MURMUR_FLOAT(dc.far_factor)},
-        {"dc.preferred_distance", ParamKind::Float, "units", 0, 10000, {}, "decarpentier: distance kept from each of the three neighbours",
-         MURMUR_FLOAT(dc.preferred_distance)},
+        {"dc.preferred_distance", ParamKind::Float, "units", 0, 10000, {}, "decarpentier, species 0 (speciesN.dc.* the others): distance kept from each of the three neighbours",
+         MURMUR_FLOAT(species[0].dc.preferred_distance)},
         {"dc.horizontal", ParamKind::Float, "1/s", 0, 100, {}, "decarpentier: preference for level flight (damps vertical velocity)",
          MURMUR_FLOAT(dc.horizontal)},
         {"dc.height", ParamKind::Float, "units", -100000, 100000, {}, "decarpentier: preferred height (y)", MURMUR_FLOAT(dc.height)},
         {"dc.height_weight", ParamKind::Float, "1/s^2", 0, 100, {}, "decarpentier: pull toward the preferred height (0: off)",
          MURMUR_FLOAT(dc.height_weight)},
-        {"dc.accel_forward", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: largest speed-up along the heading",
-         MURMUR_FLOAT(dc.accel_forward)},
-        {"dc.brake", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: largest slow-down along the heading", MURMUR_FLOAT(dc.brake)},
-        {"dc.accel_side", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: largest sideways (turning) acceleration",
-         MURMUR_FLOAT(dc.accel_side)},
-        {"dc.accel_up", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier: largest acceleration along the boid's up axis (3D)",
-         MURMUR_FLOAT(dc.accel_up)},
-        {"dc.smoothing", ParamKind::Float, "", 0, 0.99, {}, "decarpentier: share of the previous speed kept each step (direction unchanged)",
-         MURMUR_FLOAT(dc.smoothing)},
-        {"dc.dive", ParamKind::Float, "units/s^2", 0, 1000, {}, "decarpentier: speed gained per second diving straight down (lost climbing)",
+        {"dc.accel_forward", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest speed-up along the heading",
+         MURMUR_FLOAT(species[0].dc.accel_forward)},
+        {"dc.brake", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest slow-down along the heading", MURMUR_FLOAT(species[0].dc.brake)},
+        {"dc.accel_side", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest sideways (turning) acceleration",
+         MURMUR_FLOAT(species[0].dc.accel_side)},
+        {"dc.accel_up", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest acceleration along the boid's up axis (3D)",
+         MURMUR_FLOAT(species[0].dc.accel_up)},
+        {"dc.smoothing", ParamKind::Float, "", 0, 0.99, {}, "decarpentier, species 0 (speciesN.dc.* the others): share of the previous speed kept each step (direction unchanged)",
+         MURMUR_FLOAT(species[0].dc.smoothing)},
+        {"dc.dive", ParamKind::Float, "1/s", 0, 10, {},
+         "decarpentier: gravity: each step the new speed is scaled by 1 - dive x heading.y x dt (faster diving, slower climbing)",
          MURMUR_FLOAT(dc.dive)},
+        {"dc.vertical_avoid", ParamKind::Float, "", 0, 10, {}, "decarpentier: weight of the vertical (y) part of the avoid term",
+         MURMUR_FLOAT(dc.vertical_avoid)},
+        {"dc.vertical_distance", ParamKind::Float, "", 0, 10, {},
+         "decarpentier: weight of the vertical (y) part of the preferred-distance term", MURMUR_FLOAT(dc.vertical_distance)},
+        {"dc.vertical_match", ParamKind::Float, "", 0, 10, {}, "decarpentier: weight of the vertical (y) part of the velocity match",
+         MURMUR_FLOAT(dc.vertical_match)},
         {"dc.steer_hz", ParamKind::Float, "1/s", 0, 1000, {},
          "decarpentier: each boid recomputes its steering this often, on its own phase; motion integrates every step (0: steer every step)",
          MURMUR_FLOAT(dc.steer_hz)},

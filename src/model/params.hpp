@@ -57,6 +57,18 @@ inline constexpr std::size_t kMaxObstacles = 8;
 
 inline constexpr std::uint32_t kMaxSpecies = 4;
 
+// Decarpentier style: how a species manoeuvres (docs/model.md). The write-up's sparrows turn
+// quickly and keep close; its gulls fly smoother, more in step.
+struct Manoeuvre {
+    float preferred_distance = 2.0f;  // units, kept from each of the three neighbours
+    float accel_forward = 10.0f;      // units/s^2, speeding up along the heading
+    float brake = 10.0f;              // units/s^2, slowing down
+    float accel_side = 20.0f;         // units/s^2, turning
+    float accel_up = 10.0f;           // units/s^2, climbing or diving (3D)
+    float smoothing = 0.5f;           // [0, 1): share of the previous speed kept each step
+    bool operator==(const Manoeuvre&) const = default;
+};
+
 // The rules and motion of one species: Params::species holds one block per species, species 0
 // (the only one of a one-species flock) included. These defaults are species 1..3's; species 0's
 // are the default flock's (Params).
@@ -68,6 +80,7 @@ struct SpeciesRules {
     float min_speed = 2.0f;    // units/s
     float max_speed = 10.0f;   // units/s
     float max_force = 10.0f;   // units/s^2
+    Manoeuvre dc{};            // decarpentier style
     // The largest of the three rule radii: neighbours are counted within it.
     float ruleRadius() const;
     bool operator==(const SpeciesRules&) const = default;
@@ -121,18 +134,17 @@ struct Params {
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
     // Decarpentier style (docs/model.md): three neighbours, per-axis clamps, smoothed speed.
+    // How each species manoeuvres is SpeciesRules::dc.
     struct Decarpentier {
         float far_factor = 3.0f;          // the third neighbour: the nearest beyond this x the closest distance
-        float preferred_distance = 2.0f;  // units, kept from each of the three neighbours
         float horizontal = 0.5f;          // 1/s: damping of vertical velocity (prefer level flight)
         float height = 0.0f;              // units: preferred height (y) ...
         float height_weight = 0.0f;       // 1/s^2: ... and its pull (0: off)
-        float accel_forward = 10.0f;      // units/s^2, speeding up along the heading
-        float brake = 10.0f;              // units/s^2, slowing down
-        float accel_side = 20.0f;         // units/s^2, turning
-        float accel_up = 10.0f;           // units/s^2, climbing or diving (3D)
-        float smoothing = 0.5f;           // [0, 1): share of the previous speed kept each step
-        float dive = 5.0f;                // units/s^2: speed gained diving, lost climbing (times -heading.y)
+        float dive = 0.5f;                // 1/s: gravity, the new speed scaled by (1 - dive x heading.y x dt)
+        // The vertical (y) part of each neighbour term is weighted apart from the horizontal.
+        float vertical_avoid = 1.0f;      // avoid
+        float vertical_distance = 1.0f;   // preferred distance
+        float vertical_match = 1.0f;      // velocity match
         float steer_hz = 10.0f;           // steering recomputed this often per boid (0: every step)
         bool operator==(const Decarpentier&) const = default;
     } dc;

@@ -218,15 +218,37 @@ inline std::vector<HandCase> handCases() {
         p.species[0].separation = {6.0f, 1.0f};
         p.species[0].alignment = {6.0f, 1.0f};
         p.species[0].cohesion = {6.0f, 1.0f};
-        p.dc.preferred_distance = 2.0f;
+        p.species[0].dc.preferred_distance = 2.0f;
         p.dc.horizontal = 0.25f;
         p.dc.height = 45.0f;
         p.dc.height_weight = 0.1f;
-        p.dc.accel_forward = p.dc.brake = p.dc.accel_side = p.dc.accel_up = 1000.0f;
-        p.dc.smoothing = 0.0f;
+        p.species[0].dc.accel_forward = p.species[0].dc.brake = p.species[0].dc.accel_side = p.species[0].dc.accel_up = 1000.0f;
+        p.species[0].dc.smoothing = 0.0f;
         p.dc.dive = 0.0f;
         c.start = {boid(0, {50, 50, 0}, {2, 1, 0}), boid(1, {54, 50, 0}, {2, 2, 0})};
         c.expected = {{0, {2.025f, 0.975f, 0}, {50.2025f, 50.0975f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Decarpentier: another species is an object to avoid. A (species 0) at (50,50) v (2,0);
+        // B (species 1) at (50,51): no bird of A's species, so no three-neighbour terms; B is within
+        // A's separation radius 2: avoid w_sep x -dir/|d| = 1 x (0,-1)/1 = (0,-1), all sideways
+        // (within 1000). No level flight, smoothing or gravity: v1 = (2,0) + 0.1 x (0,-1) = (2,-0.1);
+        // p' = (50.2, 49.99).
+        HandCase c{"decarpentier avoids another species", quietParams(), {}, {}};
+        Params& p = c.params;
+        p.style = Style::Decarpentier;
+        p.species_count = 2;
+        p.species[0].separation = {2.0f, 1.0f};
+        p.species[0].alignment = {5.0f, 1.0f};
+        p.species[0].cohesion = {5.0f, 1.0f};
+        p.species[0].dc.accel_forward = p.species[0].dc.brake = p.species[0].dc.accel_side = p.species[0].dc.accel_up = 1000.0f;
+        p.species[0].dc.smoothing = 0.0f;
+        p.dc.horizontal = 0.0f;
+        p.dc.dive = 0.0f;
+        c.start = {boid(0, {50, 50, 0}, {2, 0, 0}), boid(1, {50, 51, 0}, {0, 0, 0})};
+        c.start[1].species = 1;
+        c.expected = {{0, {2, -0.1f, 0}, {50.2f, 49.99f, 0}}};
         cases.push_back(c);
     }
     {

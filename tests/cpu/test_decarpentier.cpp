@@ -12,17 +12,17 @@ using namespace murmur::test;
 
 namespace {
 // Decarpentier with unit weights, preferred distance 1, no level-flight damping, smoothing 0.5,
-// dive 5 units/s^2, neighbours within 10 units.
+// dive 2.5 /s, neighbours within 10 units.
 Params dcParams() {
     Params p = quietParams();
     p.style = Style::Decarpentier;
     p.species[0].separation = {10.0f, 1.0f};  // avoid weight (and the look radius)
     p.species[0].alignment = {10.0f, 1.0f};   // velocity-match weight
     p.species[0].cohesion = {10.0f, 1.0f};    // preferred-distance weight
-    p.dc.preferred_distance = 1.0f;
+    p.species[0].dc.preferred_distance = 1.0f;
     p.dc.horizontal = 0.0f;
-    p.dc.smoothing = 0.5f;
-    p.dc.dive = 5.0f;
+    p.species[0].dc.smoothing = 0.5f;
+    p.dc.dive = 2.5f;
     return p;
 }
 }  // namespace
@@ -54,17 +54,19 @@ TEST(Decarpentier, PreferredDistanceAndAvoidBalanceAlongTheHeading) {
 TEST(Decarpentier, SidewaysTermsTurnWithinTheirClampAndDivingSpeedsUp) {
     Params p = dcParams();
     // B 4 to the left of A (which heads +x): a = (0, 0.5) is all sideways: v1 = (2, 0.05), speed
-    // 2.000625, mixed half with 2, minus dive 5 * dir.y * 0.1: v = (1.9871955, 0.0496799).
+    // 2.000625, mixed half with 2 = 2.0003125, times gravity's 1 - 2.5 * dir.y (0.0249922) * 0.1
+    // = 1.9878144: v = (1.9871935, 0.0496798).
     Flock out = stepOnce({boid(0, {50, 50, 0}, {2, 0, 0}), boid(1, {50, 54, 0}, {2, 0, 0})}, p);
-    expectVec(out[0].v, {1.9871955f, 0.0496799f, 0}, "turning");
+    expectVec(out[0].v, {1.9871935f, 0.0496798f, 0}, "turning");
     // B 1 to the left: avoid (0,-1), preferred 0: sideways -1 clamped to accel_side 0.1.
-    p.dc.accel_side = 0.1f;
+    p.species[0].dc.accel_side = 0.1f;
     p.dc.dive = 0.0f;
-    p.dc.smoothing = 0.0f;
+    p.species[0].dc.smoothing = 0.0f;
     out = stepOnce({boid(0, {50, 50, 0}, {2, 0, 0}), boid(1, {50, 51, 0}, {2, 0, 0})}, p);
     expectVec(out[0].v, {2, -0.01f, 0}, "clamped turn");
-    // Diving alone: heading straight down at 2, no neighbours: speed 2 + 5 * 1 * 0.1 = 2.5.
-    p.dc.dive = 5.0f;
+    // Diving alone: heading straight down at 2, no neighbours: speed 2 x (1 + 2.5 x 1 x 0.1) = 2.5;
+    // climbing 2 x (1 - 0.25) = 1.5: gravity scales the speed.
+    p.dc.dive = 2.5f;
     out = stepOnce({boid(0, {50, 50, 0}, {0, -2, 0})}, p);
     expectVec(out[0].v, {0, -2.5f, 0}, "diving");
     out = stepOnce({boid(0, {50, 50, 0}, {0, 2, 0})}, p);
@@ -74,7 +76,7 @@ TEST(Decarpentier, SidewaysTermsTurnWithinTheirClampAndDivingSpeedsUp) {
 TEST(Decarpentier, LevelFlightAndHeightPullVertically) {
     Params p = dcParams();
     p.dc.dive = 0.0f;
-    p.dc.smoothing = 0.0f;
+    p.species[0].dc.smoothing = 0.0f;
     p.dc.horizontal = 2.0f;
     p.dc.height = 60.0f;
     p.dc.height_weight = 0.5f;

@@ -108,7 +108,7 @@ Params paramsFor(const Case& c) {
         }
     }
     if (c.style == Style::Decarpentier) {  // all of its terms on, with a height to keep
-        p.dc.preferred_distance = 1.5f;
+        p.species[0].dc.preferred_distance = 1.5f;
         p.dc.height = 0.5f * L;
         p.dc.height_weight = 0.3f;
         p.dc.far_factor = 2.5f;
