@@ -200,15 +200,18 @@ inline std::vector<HandCase> sourceCases() {
                                    parkerRubyStep(start, p.species[0].cohesion.radius, p.species[0].separation.radius, p.species[0].max_speed)));
     }
     {
-        // flockrb: r = 8, R = 30, Vmx = 4. Boid 0 (200,200) v (1,0): 1 at (205,200) is within r
-        // and R, 2 at (200,220) within R. dv = (200,200)-(205,200) + v1 + v2 + (5,0) + (0,20)
-        // = (-5,0) + (0,1) + (0.5,-0.5) + (5,20) = (0.5,20.5); v = bound((1.5,20.5), 4) =
-        // (0.2919, 3.9893); p = (200.2919, 203.9893). Boid 3 (100,100) has no one: v stays (0,3).
+        // flockrb: r = 8, R = 30, Vmx = 4. Boid 0 (200,200) v (1,0): 1 at (205,200) and 2 at
+        // (200,206) are within r and R, 4 at (215,190) within R only. Sums: separation
+        // (-5,0) + (0,-6) = (-5,-6); velocities (0,1) + (0.5,-0.5) + (-1,0) = (-0.5,0.5); offsets
+        // (5,0) + (0,6) + (15,-10) = (20,-4): dv = (14.5,-9.5); v = bound((15.5,-9.5), 4) =
+        // (3.4104,-2.0902); p = (203.4104, 197.9098). (Means would give separation (-2.5,-3)
+        // and v along (18,-6.5): another direction.) Boid 3 (100,100) has no one: v stays (0,3).
         const Params p = shippedPreset("flockrb");
         const std::vector<SourceBoid> start = {{{200, 200, 0}, {1, 0, 0}, {}},
                                                {{205, 200, 0}, {0, 1, 0}, {}},
-                                               {{200, 220, 0}, {0.5, -0.5, 0}, {}},
-                                               {{100, 100, 0}, {0, 3, 0}, {}}};
+                                               {{200, 206, 0}, {0.5, -0.5, 0}, {}},
+                                               {{100, 100, 0}, {0, 3, 0}, {}},
+                                               {{215, 190, 0}, {-1, 0, 0}, {}}};
         cases.push_back(sourceCase("flockrb: Eqs. 7-8, summed and unweighted", p, start,
                                    flockRbStep(start, p.species[0].separation.radius, p.species[0].alignment.radius, p.species[0].max_speed)));
     }
