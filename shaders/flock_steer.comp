@@ -617,6 +617,9 @@ void restOnTheGround(SpeciesBlock S, Self self, float rest) {
     }
     store(self.slot, self, out_p, out_v, 0u);
     perch[self.slot] = rest;
+#if STORED_STEER
+    steer[self.slot] = sorted_steer[self.slot];  // kept for take-off (the CPU's next = self)
+#endif
 }
 #endif
 

@@ -230,6 +230,28 @@ inline std::vector<HandCase> handCases() {
         cases.push_back(c);
     }
     {
+        // Decarpentier's vertical weights: B (same species) 4 above A, both heading +x at 2;
+        // preferred distance 1, weights 1: avoid (0,-0.25) x vertical_avoid 2 = (0,-0.5);
+        // preferred distance (0, 1 - 1/4) = (0,0.75) x vertical_distance 0.5 = (0,0.375); match 0.
+        // a = (0,-0.125), within every clamp; no level flight, smoothing or gravity: v = (2,-0.0125),
+        // p' = (50.2, 49.99875). (Unweighted it would be (0,0.5).)
+        HandCase c{"decarpentier weighs vertical parts apart", quietParams(), {}, {}};
+        Params& p = c.params;
+        p.style = Style::Decarpentier;
+        p.species[0].separation = {10.0f, 1.0f};
+        p.species[0].alignment = {10.0f, 1.0f};
+        p.species[0].cohesion = {10.0f, 1.0f};
+        p.species[0].dc = {1.0f, 1000.0f, 1000.0f, 1000.0f, 1000.0f, 0.0f};
+        p.dc.horizontal = 0.0f;
+        p.dc.dive = 0.0f;
+        p.dc.vertical_avoid = 2.0f;
+        p.dc.vertical_distance = 0.5f;
+        p.dc.vertical_match = 3.0f;
+        c.start = {boid(0, {50, 50, 0}, {2, 0, 0}), boid(1, {50, 54, 0}, {2, 0, 0})};
+        c.expected = {{0, {2, -0.0125f, 0}, {50.2f, 49.99875f, 0}}};
+        cases.push_back(c);
+    }
+    {
         // Decarpentier: another species is an object to avoid. A (species 0) at (50,50) v (2,0);
         // B (species 1) at (50,51): no bird of A's species, so no three-neighbour terms; B is within
         // A's separation radius 2: avoid w_sep x -dir/|d| = 1 x (0,-1)/1 = (0,-1), all sideways

@@ -32,7 +32,7 @@ double polarizationAfter(const Params& p, int steps) {
 TEST(SourceBehaviour, ParkerFliesAlignedAsTheRubyOrderDoes) {
     // The Ruby program's order (each boid in turn, in place) aligns its 50 boids near top speed;
     // all at once, the same rules stay disordered. Measured (CPU, seeds 1-3, step 1000): 0.960,
-    // 0.968, 0.844 in turn; 0.086, 0.109, 0.079 all at once.
+    // 0.968, 0.844 in turn; 0.092, 0.014, 0.131 all at once (only the order changed).
     const Params parker = shippedPreset("parker");
     ASSERT_EQ(parker.update, UpdateOrder::Sequential);
     double in_turn = 0.0, at_once = 0.0;
@@ -40,8 +40,7 @@ TEST(SourceBehaviour, ParkerFliesAlignedAsTheRubyOrderDoes) {
         Params p = parker;
         p.seed = seed;
         in_turn += polarizationAfter(p, 1000) / 3.0;
-        p.update = UpdateOrder::Parallel;
-        p.offset_lone = false;
+        p.update = UpdateOrder::Parallel;  // only the order changes (the lone boid's rule stays)
         at_once += polarizationAfter(p, 1000) / 3.0;
     }
     EXPECT_GE(in_turn, 0.45) << "mean polarization at step 1000 over seeds 1-3";

@@ -1,7 +1,11 @@
 // CPU/GPU parity: one step from the same state, matched by id, across dimensions, bounds, field
 // of view, styles, sizes and states built to hurt; then 50 steps on a small flock.
-// Tolerance: 1e-4 of max_speed*dt (one step's largest move) for both position and velocity
-// differences (velocity scaled by dt), i.e. float rounding of sums taken in another order.
+// Tolerances, in float steps where the quantity has a magnitude of its own:
+// - velocity: |dv| within 1e-4 x max_speed (about 840 to 1,680 float steps of max_speed): the
+//   neighbour sums are the same terms added in another order (and fused on some GPUs);
+// - position: each coordinate within kPositionUlps = 2 float steps (ulps) of its magnitude (in
+//   wrap, of the world size: a fold subtracts L), beyond what the boid's velocity difference
+//   explains (|dv| x dt): p' = p + v' dt rounds once on each backend, and a wrap folds it once more.
 #include "cpu/cpu_simulation.hpp"
 #include "gl_env.hpp"
 #include "gpu/gpu_simulation.hpp"
@@ -36,7 +40,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* styles[] = {"steering", "offset", "decarpentier", "graded"};
+    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss"};
     static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + styles[int(c.style)] + "_n" +
@@ -112,6 +116,11 @@ Params paramsFor(const Case& c) {
         p.dc.height = 0.5f * L;
         p.dc.height_weight = 0.3f;
         p.dc.far_factor = 2.5f;
+        p.dc.vertical_avoid = 0.5f;  // each vertical weight its own value, so a swapped packing shows
+        p.dc.vertical_distance = 2.0f;
+        p.dc.vertical_match = 0.25f;
+        p.species[1].dc = {1.0f, 4.0f, 6.0f, 15.0f, 3.0f, 0.7f};  // and species 1 manoeuvres its own way
+        p.species[2].dc = {2.5f, 12.0f, 9.0f, 30.0f, 14.0f, 0.2f};
     }
     if (f == Feature::Perching || all) {
         p.perching = true;
@@ -129,6 +138,11 @@ Params paramsFor(const Case& c) {
 Flock stateFor(const Case& c, const Params& p) {
     Flock f = spawn(p);
     Pcg32 rng(c.n, 99);
+    if (c.style == Style::Gloss)  // a stored acceleration (the view's axis) for all but every 4th boid
+        for (std::size_t i = 0; i < f.size(); ++i)
+            if (i % 4 != 0)
+                f[i].steer = glm::vec4(2.0f * rng.uniform() - 1.0f, 2.0f * rng.uniform() - 1.0f,
+                                       c.dims == 3 ? 2.0f * rng.uniform() - 1.0f : 0.0f, 0.0f) * 10.0f;
     const GridSpec g = makeGridSpec(p);
     const float L = p.world_size, edge = L / float(g.cells.x);
     const float z_on = c.dims == 3 ? 1.0f : 0.0f;
@@ -181,7 +195,16 @@ Flock byId(const Flock& f) {
 
 struct Diff {
     float pos = 0, vel = 0;
+    float pos_ulps = 0;  // the largest coordinate difference beyond |dv| dt, in float steps of its magnitude
 };
+
+constexpr float kPositionUlps = 2.0f;
+
+// The spacing of floats at |x| (one ulp).
+float ulpOf(float x) {
+    x = std::fabs(x);
+    return std::nextafter(x, INFINITY) - x;
+}
 
 Diff compare(const Flock& cpu, const Flock& gpu, const Params& p) {
     const RuleContext ctx(p);
@@ -190,6 +213,14 @@ Diff compare(const Flock& cpu, const Flock& gpu, const Params& p) {
         const glm::vec3 dp = offsetBetween(ctx, cpu[i].p, gpu[i].p);  // wrap: the same point may fold either way
         d.pos = std::max(d.pos, glm::length(dp));
         d.vel = std::max(d.vel, glm::length(cpu[i].v - gpu[i].v));
+        for (int k = 0; k < 3; ++k) {
+            const float explained = std::fabs(cpu[i].v[k] - gpu[i].v[k]) * p.dt * (1.0f + 1e-6f);
+            const float beyond = std::max(0.0f, std::fabs(dp[k]) - explained);
+            // The magnitude the step computed at: the coordinate, or in wrap the world size (a
+            // fold subtracts L, so a boid that crossed 0 or L rounds there).
+            const float magnitude = std::max({std::fabs(cpu[i].p[k]), std::fabs(gpu[i].p[k]), ctx.wrap ? ctx.L[k] : 0.0f});
+            d.pos_ulps = std::max(d.pos_ulps, beyond / ulpOf(magnitude));
+        }
         EXPECT_NEAR(cpu[i].perch, gpu[i].perch, 1e-5f) << "perch time of boid " << i << " (s)";
         EXPECT_TRUE(std::isfinite(gpu[i].p.x + gpu[i].p.y + gpu[i].p.z + gpu[i].v.x + gpu[i].v.y + gpu[i].v.z)) << i;
     }
@@ -214,11 +245,10 @@ TEST_P(Parity, OneStepMatchesCpuById) {
     gpu.step();
     const Flock a = byId(cpu.download()), b = byId(gpu.download());
     ASSERT_EQ(b.size(), a.size());
-    const float tol = 1e-4f * p.species[0].max_speed * p.dt;
     const Diff d = compare(a, b, p);
-    // Velocity error over a step moves a boid by vel * dt; hold it to the same bound.
-    EXPECT_LE(d.pos, tol) << "max |dposition|";
-    EXPECT_LE(d.vel * p.dt, tol) << "max |dvelocity| * dt (" << d.vel << " units/s)";
+    EXPECT_LE(d.vel, 1e-4f * p.species[0].max_speed) << "max |dvelocity| (units/s)";
+    EXPECT_LE(d.pos_ulps, kPositionUlps) << "positions differ by more than the velocities explain (float steps; max |dposition| "
+                                         << d.pos << " units)";
 
     // Neighbour counts identical except for boids with a neighbour within 1e-5 of a radius (or
     // of the field-of-view cone), where float rounding may decide either way.
@@ -296,6 +326,16 @@ std::vector<Case> parityCases() {
             cases.push_back({dims, Bounds::Soft, 270, Style::Steering, 1000, State::Random, f});
             cases.push_back({dims, Bounds::Wrap, 360, Style::Steering, 500, State::Coincident, f});
         }
+    // The gloss style (views around stored accelerations): every dims/bounds/view combination,
+    // coincident boids, and with species, predators, perching and everything.
+    for (int dims : {2, 3})
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft})
+            for (float fov : {360.0f, 140.0f}) cases.push_back({dims, b, fov, Style::Gloss, 1000, State::Random});
+    for (int dims : {2, 3}) {
+        cases.push_back({dims, Bounds::Wrap, 140, Style::Gloss, 500, State::Coincident});
+        for (Feature f : {Feature::Species, Feature::Predators, Feature::Perching, Feature::All})
+            cases.push_back({dims, Bounds::Wrap, 140, Style::Gloss, 1000, State::Random, f});
+    }
     return cases;
 }
 }  // namespace
@@ -334,6 +374,34 @@ TEST(ParityLong, DecarpentierAmortisedSteeringOverFourSteps) {
         float steer = 0.0f;
         for (std::size_t i = 0; i < a.size(); ++i) steer = std::max(steer, glm::length(a[i].steer - b[i].steer));
         EXPECT_LE(steer, 1e-2f) << dims << "D: stored steering (xyz in units/s^2, w neighbour count)";
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// A boid resting on the ground keeps its stored acceleration (the gloss view's axis, the
+// decarpentier steering) for when it takes off, on both backends: four steps from a flock with a
+// fifth of it on the ground, stored accelerations compared boid by boid.
+TEST(ParityLong, RestingBoidsKeepTheirStoredAcceleration) {
+    MURMUR_REQUIRE_GL();
+    for (Style s : {Style::Gloss, Style::Decarpentier}) {
+        const Case c{2, Bounds::Wrap, 140, s, 1000, State::Random, Feature::Perching};
+        const Params p = paramsFor(c);
+        const Flock start = stateFor(c, p);
+        CpuSimulation cpu;
+        gpu::GpuSimulation gpu;
+        cpu.upload(start, p);
+        gpu.upload(start, p);
+        cpu.step(4);
+        gpu.step(4);
+        const Flock a = byId(cpu.download()), b = byId(gpu.download());
+        float steer = 0.0f;
+        std::size_t resting = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            steer = std::max(steer, glm::length(glm::vec3(a[i].steer) - glm::vec3(b[i].steer)));
+            resting += a[i].perch > 0.0f;
+        }
+        EXPECT_GT(resting, 100u) << "boids on the ground after four steps";
+        EXPECT_LE(steer, 1e-2f) << (s == Style::Gloss ? "gloss" : "decarpentier") << ": stored acceleration (units/s^2)";
     }
     EXPECT_NO_GL_ERRORS();
 }
