@@ -32,7 +32,7 @@ MUTANTS = [
         (STEER, "if (!(d2 < LOOK_R2(S))) return false;", "if (!(d2 <= LOOK_R2(S))) return false;", 1)]),
     ("decarpentier velocity match over |d| instead of sqrt|d|", [
         (RULES, "((s.dc_v[n] - v) / std::sqrt(dist))", "((s.dc_v[n] - v) / dist)", 1),
-        (STEER, "((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist))", "((sorted_vel[t.k[k].slot].xyz - v) / dist)", 1)]),
+        (STEER, "((velAt(t.k[k].slot) - v) / sqrt(dist))", "((velAt(t.k[k].slot) - v) / dist)", 1)]),
     ("neighbour count includes boids within the flee radius only", [
         (RULES, "if (d2 < k.r2_counted && (seen", "if (d2 < k.r2_max && (seen", 1),
         (STEER, "if (d2 < COUNTED_R2(S) && (seen", "if (d2 < LOOK_R2(S) && (seen", 1)]),

@@ -6,8 +6,8 @@
 // Defines: DIMS (2|3).
 #include "layout.glsl"
 
-layout(std430, binding = BIND_POS) readonly buffer PosBuf { vec4 pos[]; };
-layout(std430, binding = BIND_VEL) readonly buffer VelBuf { vec4 vel[]; };
+layout(std430, binding = BIND_POS) readonly buffer PosBuf { uvec4 pos[]; };  // float bits, id
+layout(std430, binding = BIND_VEL) readonly buffer VelBuf { uvec4 vel[]; };  // float bits, species
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer NbBuf { uint neighbours[]; };
 layout(std430, binding = BIND_STEER) readonly buffer SteerBuf { vec4 steer[]; };
 
@@ -65,10 +65,10 @@ float heading(float y, float x) { return x == 0.0 && y == 0.0 ? 0.0 : atan(y, x)
 
 void main() {
     int i = gl_InstanceID;
-    vec3 p = pos[i].xyz;
-    vec3 v = vel[i].xyz;
-    uint id = floatBitsToUint(pos[i].w);
-    uint species = floatBitsToUint(vel[i].w);
+    vec3 p = uintBitsToFloat(pos[i].xyz);
+    vec3 v = uintBitsToFloat(vel[i].xyz);
+    uint id = pos[i].w;
+    uint species = vel[i].w;
     float speed = length(v);
 
     vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);

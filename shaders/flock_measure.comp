@@ -7,8 +7,8 @@
 #include "common.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
-layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { vec4 sorted_pos[]; };
-layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { vec4 sorted_vel[]; };
+layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { uvec4 sorted_pos[]; };  // float bits, id
+layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { uvec4 sorted_vel[]; };  // float bits, species
 layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
@@ -37,7 +37,7 @@ float nearestNeighbour2(uint i, vec3 p) {
                 uint end = cell_start[cell] + cell_count[cell];
                 for (uint j = cell_start[cell]; j < end; ++j) {
                     if (j == i) continue;
-                    vec3 d = offsetBetween(p, sorted_pos[j].xyz);
+                    vec3 d = offsetBetween(p, uintBitsToFloat(sorted_pos[j].xyz));
                     best = min(best, dot(d, d));
                 }
             }
@@ -51,14 +51,14 @@ void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
     vec4 heading = vec4(0.0), other = vec4(0.0);
     if (i < BOIDS) {
-        vec3 v = sorted_vel[i].xyz;
+        vec3 v = uintBitsToFloat(sorted_vel[i].xyz);
         float speed = length(v);
         if (speed > 0.0) heading = vec4(v / speed, 1.0);
         // "None within the radius" decided on the squared distance, as the CPU does (a driver's
         // sqrt need not be correctly rounded).
         float r = u_nn_radius, nn = 0.0;
         if (r > 0.0) {
-            float best = nearestNeighbour2(i, sorted_pos[i].xyz);
+            float best = nearestNeighbour2(i, uintBitsToFloat(sorted_pos[i].xyz));
             bool found = best < r * r;
             nn = found ? sqrt(best) : r;
             atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);

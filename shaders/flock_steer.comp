@@ -13,8 +13,8 @@ layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint nei
 #if UPDATE_SEQUENTIAL
 // Sequential order: one invocation steps the boids one after another in the state buffers
 // themselves, so each reads what the ones before it wrote (the sorted_* names are the state).
-layout(std430, binding = BIND_POS) buffer Pos { vec4 pos[]; };
-layout(std430, binding = BIND_VEL) buffer Vel { vec4 vel[]; };
+layout(std430, binding = BIND_POS) buffer Pos { uvec4 pos[]; };
+layout(std430, binding = BIND_VEL) buffer Vel { uvec4 vel[]; };
 layout(std430, binding = BIND_BOID_RANK) buffer SlotOfId { uint slot_of_id[]; };
 #define sorted_pos pos
 #define sorted_vel vel
@@ -27,12 +27,12 @@ layout(std430, binding = BIND_STEER) buffer Steer { vec4 steer[]; };
 #define sorted_steer steer
 #endif
 #else
-layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { vec4 sorted_pos[]; };
-layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { vec4 sorted_vel[]; };
+layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { uvec4 sorted_pos[]; };
+layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { uvec4 sorted_vel[]; };
 layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
-layout(std430, binding = BIND_POS) writeonly buffer Pos { vec4 pos[]; };
-layout(std430, binding = BIND_VEL) writeonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = BIND_POS) writeonly buffer Pos { uvec4 pos[]; };
+layout(std430, binding = BIND_VEL) writeonly buffer Vel { uvec4 vel[]; };
 #if PERCHING
 layout(std430, binding = BIND_SORTED_PERCH) readonly buffer SortedPerch { float sorted_perch[]; };
 layout(std430, binding = BIND_PERCH) writeonly buffer Perch { float perch[]; };
@@ -42,6 +42,13 @@ layout(std430, binding = BIND_SORTED_STEER) readonly buffer SortedSteer { vec4 s
 layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
 #endif
 #endif
+
+// The state as uints: positions and velocities are float bits, ids and species plain uints, so
+// no float path (a driver flushing denormals) ever touches an id.
+vec3 posAt(uint j) { return uintBitsToFloat(sorted_pos[j].xyz); }
+vec3 velAt(uint j) { return uintBitsToFloat(sorted_vel[j].xyz); }
+uint idAt(uint j) { return sorted_pos[j].w; }
+uint speciesAt(uint j) { return sorted_vel[j].w; }
 
 // A slow step runs in slices (GpuSimulation::setInterrupt): the first work group of this one.
 uniform uint u_first_group;
@@ -217,13 +224,13 @@ vec3 decarpentierAcceleration(SpeciesBlock S, Self self, NeighbourSums s, ThreeN
     vec3 a = vec3(0.0);
     for (int k = 0; k < 3; ++k) {
         if (t.k[k].set == 0u) continue;
-        vec3 d = offsetBetween(self.p, sorted_pos[t.k[k].slot].xyz);
+        vec3 d = offsetBetween(self.p, posAt(t.k[k].slot));
         float dist = sqrt(dot(d, d));
         if (!(dist > 0.0)) continue;  // coincident: no direction to go by
         vec3 dir = d / dist;
         a += W_SEP(S) * (-dir / dist) * vertical_avoid;                                      // avoid
         a += W_COH(S) * (dir * (1.0 - DC_PREFERRED_DISTANCE(S) / dist)) * vertical_distance;  // preferred distance
-        a += W_ALI(S) * ((sorted_vel[t.k[k].slot].xyz - v) / sqrt(dist)) * vertical_match;   // velocity match
+        a += W_ALI(S) * ((velAt(t.k[k].slot) - v) / sqrt(dist)) * vertical_match;   // velocity match
     }
     a += W_SEP(S) * s.sep;  // the other species within the separation radius: sum of -dir/|d|
     if (s.n_flee > 0u) a += W_FLEE(S) * s.flee;
@@ -290,7 +297,7 @@ bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) 
 #if PERCHING
     if (sorted_perch[j] > 0.0) return false;  // boids on the ground are out of the flock
 #endif
-    d = offsetBetween(self.p, sorted_pos[j].xyz);
+    d = offsetBetween(self.p, posAt(j));
     d2 = dot(d, d);
     if (!(d2 < LOOK_R2(S))) return false;
 #if !STYLE_GLOSS
@@ -310,7 +317,7 @@ bool glossSees(SpeciesBlock S, Self self, vec3 d, float d2) {
 // Prey flee predators within their flee radius; a predator marks the nearest prey it sees.
 void addPredatorOrPrey(SpeciesBlock S, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
     bool predator = PREDATOR_FLAG(S) > 0.5;
-    uint other = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
+    uint other = min(speciesAt(j), uint(MAX_SPECIES - 1));
     bool other_predator = PREDATOR_FLAG(P.species[other]) > 0.5;
     if (!predator && other_predator && d2 < FLEE_R2(S)) {
         ++s.n_flee;
@@ -350,8 +357,8 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
         if (d2 > 0.0) s.sep -= d / sqrt(d2);
 #elif STYLE_DC
         // Another species is an object to avoid, -dir/|d| (predators and prey chase and flee instead).
-        uint other_sp = min(floatBitsToUint(sorted_vel[j].w), uint(MAX_SPECIES - 1));
-        if (floatBitsToUint(sorted_vel[j].w) != self.species_bits && PREDATOR_FLAG(S) < 0.5 &&
+        uint other_sp = min(speciesAt(j), uint(MAX_SPECIES - 1));
+        if (speciesAt(j) != self.species_bits && PREDATOR_FLAG(S) < 0.5 &&
             PREDATOR_FLAG(P.species[other_sp]) < 0.5 && d2 > 0.0)
             s.sep -= d / d2;
 #else
@@ -359,13 +366,13 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
 #endif
     }
 #if MULTI_SPECIES
-    bool same = floatBitsToUint(sorted_vel[j].w) == self.species_bits && seen;
+    bool same = speciesAt(j) == self.species_bits && seen;
 #else
     bool same = seen;  // one species: skip the neighbour's species read
 #endif
     if (same && d2 < ALI_R2(S)) {  // alignment and cohesion: within the species
         ++s.n_ali;
-        s.ali += sorted_vel[j].xyz;
+        s.ali += velAt(j);
     }
     if (same && d2 < COH_R2(S)) {
         ++s.n_coh;
@@ -429,9 +436,9 @@ void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
     vec3 d;
     float d2;
     if (j == self.slot || !isNeighbourOf(S, self, j, d, d2)) return;
-    uint jid = floatBitsToUint(sorted_pos[j].w);
+    uint jid = idAt(j);
 #if STYLE_DC
-    bool dc_candidate = floatBitsToUint(sorted_vel[j].w) == self.species_bits && d2 < COUNTED_R2(S);
+    bool dc_candidate = speciesAt(j) == self.species_bits && d2 < COUNTED_R2(S);
     if (sweep == 0 && dc_candidate) offerNear(w.three, d2, jid, j);
     if (sweep == 1 && dc_candidate) offerFar(w.three, d2, jid, j);
 #endif
@@ -580,14 +587,13 @@ vec3 finishStep(SpeciesBlock S, Self self, inout vec3 nv, out float landed) {
 }
 
 Self loadSelf(uint i) {
-    vec4 p = sorted_pos[i], v = sorted_vel[i];
     Self self;
-    self.p = p.xyz;
-    self.v = v.xyz;
-    self.id = floatBitsToUint(p.w);
-    self.species_bits = floatBitsToUint(v.w);
+    self.p = posAt(i);
+    self.v = velAt(i);
+    self.id = idAt(i);
+    self.species_bits = speciesAt(i);
     self.slot = i;
-    self.v2 = dot(v.xyz, v.xyz);
+    self.v2 = dot(self.v, self.v);
     self.use_fov = VIEW_CONE_FLAG(P.species[min(self.species_bits, uint(MAX_SPECIES - 1))]) > 0.5 && self.v2 > 0.0 ? 1u : 0u;
 #if STYLE_GLOSS
     self.a = sorted_steer[i].xyz;
@@ -598,8 +604,8 @@ Self loadSelf(uint i) {
 }
 
 void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
-    pos[i] = vec4(np, uintBitsToFloat(self.id));
-    vel[i] = vec4(nv, uintBitsToFloat(self.species_bits));
+    pos[i] = uvec4(floatBitsToUint(np), self.id);
+    vel[i] = uvec4(floatBitsToUint(nv), self.species_bits);
     neighbours[i] = counted;
 }
 
@@ -676,7 +682,7 @@ void main() {
     // ids per dispatch; the first builds the slot of each id (slots stay put during the step).
     if (flatIndex(STEP_GROUP_SIZE) != 0u) return;
     if (u_first_id == 0u)
-        for (uint s = 0u; s < BOIDS; ++s) slot_of_id[min(floatBitsToUint(pos[s].w), BOIDS - 1u)] = s;
+        for (uint s = 0u; s < BOIDS; ++s) slot_of_id[min(pos[s].w, BOIDS - 1u)] = s;
     uint end = min(u_first_id + u_id_count, BOIDS);
     for (uint id = u_first_id; id < end; ++id) stepBoid(slot_of_id[id]);
 #else

@@ -6,8 +6,8 @@
 #include "common.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
-layout(std430, binding = BIND_SORTED_POS) buffer SortedPos { vec4 sorted_pos[]; };
-layout(std430, binding = BIND_SORTED_VEL) buffer SortedVel { vec4 sorted_vel[]; };
+layout(std430, binding = BIND_SORTED_POS) buffer SortedPos { uvec4 sorted_pos[]; };  // float bits, id: moved as uints
+layout(std430, binding = BIND_SORTED_VEL) buffer SortedVel { uvec4 sorted_vel[]; };
 layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 #if PERCHING
@@ -19,7 +19,7 @@ layout(std430, binding = BIND_SORTED_STEER) buffer SortedSteer { vec4 sorted_ste
 
 // Everything the scatter moved for one boid.
 struct Entry {
-    vec4 p, v;
+    uvec4 p, v;
     float perch;
     vec4 steer;
 };
@@ -52,8 +52,8 @@ void main() {
     uint start = cell_start[cell], end = start + cell_count[cell];
     for (uint a = start + 1u; a < end; ++a) {
         Entry e = load(a);
-        uint id = floatBitsToUint(e.p.w), b = a;
-        for (; b > start && floatBitsToUint(sorted_pos[b - 1u].w) > id; --b) store(b, load(b - 1u));
+        uint id = e.p.w, b = a;
+        for (; b > start && sorted_pos[b - 1u].w > id; --b) store(b, load(b - 1u));
         if (b != a) store(b, e);
     }
 }

@@ -4,10 +4,10 @@
 #include "common.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
-layout(std430, binding = BIND_POS) readonly buffer Pos { vec4 pos[]; };
-layout(std430, binding = BIND_VEL) readonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = BIND_SORTED_POS) writeonly buffer SortedPos { vec4 sorted_pos[]; };
-layout(std430, binding = BIND_SORTED_VEL) writeonly buffer SortedVel { vec4 sorted_vel[]; };
+layout(std430, binding = BIND_POS) readonly buffer Pos { uvec4 pos[]; };  // copied as uints: bit for bit
+layout(std430, binding = BIND_VEL) readonly buffer Vel { uvec4 vel[]; };
+layout(std430, binding = BIND_SORTED_POS) writeonly buffer SortedPos { uvec4 sorted_pos[]; };
+layout(std430, binding = BIND_SORTED_VEL) writeonly buffer SortedVel { uvec4 sorted_vel[]; };
 layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 layout(std430, binding = BIND_BOID_CELL) readonly buffer BoidCell { uint boid_cell[]; };
 layout(std430, binding = BIND_BOID_RANK) readonly buffer BoidRank { uint boid_rank[]; };

@@ -6,8 +6,8 @@
 
 // Storage and uniform binding slots.
 #define BIND_PARAMS 0       // uniform SimParams
-#define BIND_POS 0          // vec4 pos[]: xyz position, w = id (uint bits)
-#define BIND_VEL 1          // vec4 vel[]: xyz velocity, w = species (uint bits)
+#define BIND_POS 0          // uvec4 pos[]: xyz position (float bits), w = id: read and written as uints only
+#define BIND_VEL 1          // uvec4 vel[]: xyz velocity (float bits), w = species
 #define BIND_SORTED_POS 2   // scatter output / steer input, cell order
 #define BIND_SORTED_VEL 3
 #define BIND_CELL_COUNT 4   // uint per cell

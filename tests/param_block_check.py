@@ -4,7 +4,9 @@
 - no shader reads a named field of SimParams or SpeciesBlock by swizzle (P.step.x, S.motion.w):
   only through the accessors, so a swizzle cannot mean one thing in one block and another in the
   next;
-- every member of both structs is read, through an accessor or as a per-axis / per-item array.
+- every member of both structs is read, through an accessor or as a per-axis / per-item array;
+- the boid state (positions with ids, velocities with species) is declared as uvec4 wherever a
+  shader binds it: ids and species never pass through a float (a driver may flush denormals).
 Usage: param_block_check.py SHADER_DIR. Prints each problem; exit 1 if any."""
 import glob
 import os
@@ -45,6 +47,11 @@ for struct in ("SimParams", "SpeciesBlock"):
         if field in arrays and re.search(r"\bP\.%s\b" % field, everything):
             continue
         problems.append("%s.%s is read by no shader (a dead field)" % (struct, field))
+
+for file, text in sources.items():
+    for m in re.finditer(r"binding = (BIND_(?:SORTED_)?(?:POS|VEL))\)[^{]*\{\s*(\w+) \w+\[\]", text):
+        if m.group(2) != "uvec4":
+            problems.append("%s declares %s as %s: the state is read and written as uvec4 only" % (file, m.group(1), m.group(2)))
 
 for p in problems:
     print("param_block_check:", p)
