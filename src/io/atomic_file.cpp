@@ -47,6 +47,8 @@ void writeFileAtomic(const std::string& path, const std::string& contents) {
 }
 
 std::string readFile(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw std::runtime_error("cannot read " + path + ": it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
     std::ostringstream s;

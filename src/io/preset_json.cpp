@@ -18,6 +18,42 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// Presets nest three levels (species1.dc.accel_side); anything far deeper is not a preset, and
+// an unbounded depth would exhaust the stack.
+constexpr int kMaxPresetDepth = 16;
+
+struct TooDeep {};
+
+// Parses JSON text of a preset: refuses nesting deeper than kMaxPresetDepth and a key repeated
+// within one object, and turns every parser error (syntax, a number out of range) into an
+// InputError naming the source.
+json parsePresetJson(const std::string& text, const std::string& source) {
+    std::vector<std::vector<std::string>> keys;  // the keys seen in each open object
+    std::string repeated;
+    auto check = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (depth > kMaxPresetDepth) throw TooDeep{};
+        if (event == json::parse_event_t::object_start) keys.emplace_back();
+        if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+        if (event == json::parse_event_t::key && !keys.empty()) {
+            const std::string key = parsed.get<std::string>();
+            if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end() && repeated.empty()) repeated = key;
+            keys.back().push_back(key);
+        }
+        return true;
+    };
+    json j;
+    try {
+        j = json::parse(text, check);
+    } catch (const TooDeep&) {
+        throw InputError(source + ": nested deeper than " + std::to_string(kMaxPresetDepth) +
+                         " levels; a preset nests at most 3 (species1.dc.accel_side)");
+    } catch (const json::exception& e) {
+        throw InputError(source + ": not valid JSON: " + e.what());
+    }
+    if (!repeated.empty()) throw InputError(source + ": key '" + repeated.substr(0, 80) + "' appears twice in one object");
+    return j;
+}
+
 // Dotted key -> value for every leaf of the object (arrays are leaves, and are errors later).
 void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std::string, const json*>>& out) {
     for (auto it = j.begin(); it != j.end(); ++it) {
@@ -42,6 +78,8 @@ std::vector<Obstacle> parseObstacles(const json& value, std::vector<std::string>
             continue;
         }
         Obstacle ob;
+        if (!o.contains("x") || !o.contains("y") || !o.contains("radius"))
+            problems.push_back(where + ": needs x, y and radius (z too in 3D)");
         for (auto it = o.begin(); it != o.end(); ++it) {
             float* field = it.key() == "x" ? &ob.at.x : it.key() == "y" ? &ob.at.y : it.key() == "z" ? &ob.at.z
                          : it.key() == "radius" ? &ob.radius : nullptr;
@@ -63,12 +101,7 @@ fs::path executableDir() {
 }  // namespace
 
 Params parsePreset(const std::string& json_text, const Params& base, const std::string& source) {
-    json j;
-    try {
-        j = json::parse(json_text);
-    } catch (const json::parse_error& e) {
-        throw InputError(source + ": not valid JSON: " + e.what());
-    }
+    const json j = parsePresetJson(json_text, source);
     if (!j.is_object()) throw InputError(source + ": a preset must be a JSON object of parameter keys");
     std::vector<std::pair<std::string, const json*>> leaves;
     flatten(j, "", leaves);
@@ -179,8 +212,8 @@ std::vector<std::pair<std::string, std::string>> listPresets() {
             if (std::any_of(out.begin(), out.end(), [&](const auto& e) { return e.first == name; })) continue;
             std::string desc;
             try {
-                const json j = json::parse(readFile(entry.path().string()));
-                desc = j.value("description", "");
+                const json j = parsePresetJson(readFile(entry.path().string()), entry.path().string());
+                desc = j.is_object() ? j.value("description", "") : "(not a preset)";
             } catch (const std::exception&) {
                 desc = "(unreadable)";
             }

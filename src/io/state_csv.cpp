@@ -67,6 +67,7 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
     while (std::getline(in, raw)) {
         ++line_no;
         if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+        if (line_no == 1 && raw.starts_with("\xEF\xBB\xBF")) raw.erase(0, 3);  // a UTF-8 byte order mark
         if (raw.empty()) continue;
         const auto fields = splitFields(raw);
         n_fields = fields.size();

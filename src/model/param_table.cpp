@@ -225,9 +225,11 @@ std::vector<ParamInfo> makeTable() {
 }
 #undef MURMUR_FLOAT
 
+// Whole numbers in full (seeds up to 2^53 and counts print exactly); others to 9 digits.
 std::string number(double v) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e17) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, "%.9g", v);
     return buf;
 }
 
@@ -262,7 +264,12 @@ std::string rangeText(const ParamInfo& info) {
 std::optional<std::string> setFromNumber(const ParamInfo& info, double value, Params& p) {
     if (info.kind == ParamKind::Choice)
         return std::string("expected one of ") + rangeText(info);
-    if (!std::isfinite(value) || value < info.min || value > info.max)
+    // A float key is checked as the float it will be stored as, against its bounds as floats: the
+    // documented bounds themselves (dt=0.0001) are valid.
+    const bool out = info.kind == ParamKind::Float
+                         ? !(float(value) >= float(info.min) && float(value) <= float(info.max))
+                         : !(value >= info.min && value <= info.max);
+    if (!std::isfinite(value) || out)
     {
         std::string msg = number(value);
         msg += " is out of range ";

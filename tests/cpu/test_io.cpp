@@ -4,6 +4,7 @@
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
+#include "model/param_table.hpp"
 #include "model/spawn.hpp"
 
 #include <gtest/gtest.h>
@@ -147,4 +148,66 @@ TEST(Preset, BuiltInPresetsAreValid) {
     }
     EXPECT_EQ(loadPresetFile(resolvePreset("default"), Params{}), Params{}) << "default.json must match Params{}";
     EXPECT_THROW(resolvePreset("no_such_preset"), InputError);
+}
+
+// Issue #14's holes, each a test that failed (or crashed) before the fix.
+TEST(Preset, DeepNestingIsRefusedNotACrash) {
+    // 100,000 levels crashed the reader (recursive flattening, SIGSEGV); now refused at 16.
+    std::string deep;
+    for (int i = 0; i < 100000; ++i) deep += "{\"a\":";
+    deep += "1";
+    for (int i = 0; i < 100000; ++i) deep += "}";
+    EXPECT_NE(presetError(deep).find("p.json: nested deeper than 16 levels"), std::string::npos) << presetError(deep).substr(0, 200);
+    // The deepest real preset keys (three levels) still read.
+    EXPECT_EQ(presetError(R"({"species_count": 2, "species1": {"dc": {"accel_side": 5}}})"), "");
+}
+
+TEST(Preset, NumberOverflowIsAnInputErrorNamingTheFile) {
+    // 1e999 escaped as nlohmann's out_of_range (exit 1, no file name).
+    EXPECT_NE(presetError(R"({"dt": 1e999})").find("p.json: not valid JSON"), std::string::npos) << presetError(R"({"dt": 1e999})");
+}
+
+TEST(Preset, ARepeatedKeyAndAnObstacleWithoutRadiusAreRefused) {
+    EXPECT_NE(presetError(R"({"dt": 0.1, "dt": 0.2})").find("key 'dt' appears twice"), std::string::npos);
+    EXPECT_NE(presetError(R"({"separation": {"radius": 1, "radius": 2}})").find("key 'radius' appears twice"), std::string::npos);
+    EXPECT_EQ(presetError(R"({"separation": {"radius": 1}, "alignment": {"radius": 2}})"), "") << "the same key in two objects is fine";
+    EXPECT_NE(presetError(R"({"obstacles": [{"x": 10, "y": 20}]})").find("obstacles[0]: needs x, y and radius"), std::string::npos);
+}
+
+TEST(Params, TheDocumentedBoundsThemselvesAreValid) {
+    // dt=0.0001 and dc.smoothing=0.99 were refused: the float stored was compared with the double bound.
+    for (const ParamInfo& info : paramTable()) {
+        if (info.kind != ParamKind::Float) continue;
+        for (double bound : {info.min, info.max}) {
+            Params p;
+            EXPECT_EQ(setFromNumber(info, bound, p), std::nullopt) << info.key << " = " << bound;
+            for (const ParamProblem& pr : validate(p))  // the key's own range (cross-field rules may still apply)
+                EXPECT_FALSE(pr.field == info.key && pr.message.find("out of range") != std::string::npos)
+                    << info.key << " = " << bound << ": " << pr.message;
+        }
+    }
+}
+
+TEST(Params, RangeMessagesPrintValueAndLimitApart) {
+    // "9.00719925e+15 is out of range [0, 9.00719925e+15]" said nothing; whole numbers print in full.
+    Params p;
+    const auto err = setFromNumber(*findParam("seed"), 9007199254740992.0, p);
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("9007199254740992 is out of range [0, 9007199254740991]"), std::string::npos) << *err;
+}
+
+TEST(StateCsv, AByteOrderMarkIsSkipped) {
+    // Spreadsheets write a UTF-8 BOM: it read as "unknown column 'id'".
+    EXPECT_EQ(csvError("\xEF\xBB\xBF" + kHeader + "0,0,1,1,0,0,0,0\n"), "");
+}
+
+TEST(Files, ADirectoryIsNamedAsOne) {
+    // A directory given as a preset or CSV read as "empty file" or "no such file".
+    TempDir dir;
+    try {
+        readFile(dir.path.string());
+        ADD_FAILURE() << "reading a directory succeeded";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("it is a directory"), std::string::npos) << e.what();
+    }
 }
