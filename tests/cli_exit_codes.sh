@@ -29,6 +29,8 @@ expect 2 "does not exist" -- --headless --screenshot "$tmp/no/such/dir/shot.png"
 expect 2 "16384" -- --headless --width 5 --screenshot "$tmp/shot.png"
 expect 2 "stats-every" -- --headless --stats-every 0 --stats-out "$tmp/stats.csv"
 expect 2 "does not exist" -- --headless --stats-out "$tmp/no/such/dir/stats.csv"
+expect 2 "not a regular file" -- --backend cpu --headless --steps 1 --boids 10 --export /dev/null
+[ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a device"; fails=$((fails + 1)); }
 expect 0 "density of the preset kept" -- --backend cpu --headless --steps 1 --boids 800 --stats-out "$tmp/stats.csv"
 head -1 "$tmp/stats.csv" | grep -q "^step,time,boids" || { echo "FAIL: --stats-out has no header"; fails=$((fails + 1)); }
 [ -e "$tmp/shot.png" ] && { echo "FAIL: bad input left $tmp/shot.png"; fails=$((fails + 1)); }

@@ -8,6 +8,7 @@
 #include "app/run_window.hpp"
 #include "app/self_test.hpp"
 #include "render/flock_renderer.hpp"
+#include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
@@ -63,9 +64,10 @@ void listPresetsTo(std::ostream& out) {
 
 // An output file must go in an existing, writable directory: checked before any work.
 void checkWritableTarget(const std::string& path, const std::string& flag) {
-    fs::path dir = fs::path(path).parent_path();
+    const std::string real = resolvedTarget(path);  // a symlink's file is the one replaced
+    fs::path dir = fs::path(real).parent_path();
     if (dir.empty()) dir = ".";
-    if (fs::is_directory(path)) throw InputError(flag + " " + path + ": is a directory");
+    if (const auto problem = targetProblem(real)) throw InputError(flag + " " + path + ": it " + *problem);
     if (!fs::is_directory(dir)) throw InputError(flag + " " + path + ": directory " + dir.string() + " does not exist");
     if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + " " + path + ": directory " + dir.string() + " is not writable");
 }

@@ -14,7 +14,40 @@
 
 namespace murmur {
 
-void writeFileAtomic(const std::string& path, const std::string& contents) {
+std::optional<std::string> targetProblem(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // a new file (or a dangling link's target)
+    if (S_ISDIR(st.st_mode)) return "is a directory";
+    if (!S_ISREG(st.st_mode)) return "is not a regular file (a device, FIFO or socket): murmur writes regular files only";
+    if ((st.st_mode & 0222) == 0) return "is read-only: make it writable or choose another file";
+    return std::nullopt;
+}
+
+std::string resolvedTarget(const std::string& path) {
+    std::string target = path;
+    for (int hops = 0; hops < 40; ++hops) {  // follow symlinks to the real file, as a write through them would
+        struct stat st {};
+        if (::lstat(target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return target;
+        std::string link(std::size_t(st.st_size > 0 ? st.st_size : 4096), '\0');
+        const ssize_t n = ::readlink(target.c_str(), link.data(), link.size());
+        if (n < 0) return target;
+        link.resize(std::size_t(n));
+        if (link.empty() || link[0] != '/') {
+            const std::size_t slash = target.rfind('/');
+            if (slash != std::string::npos) link = target.substr(0, slash + 1) + link;
+        }
+        target = link;
+    }
+    return target;
+}
+
+void writeFileAtomic(const std::string& given, const std::string& contents) {
+    // Write beside the real file (through symlinks) and rename over it, keeping its permissions;
+    // refuse what a rename would destroy (a device, FIFO, socket) or what is read-only.
+    const std::string path = resolvedTarget(given);
+    if (const auto problem = targetProblem(path)) throw std::runtime_error("cannot write " + given + ": it " + *problem);
+    struct stat old {};
+    const bool existed = ::stat(path.c_str(), &old) == 0;
     std::string tmpl = path + ".tmp.XXXXXX";
     const int fd = mkstemp(tmpl.data());
     if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
@@ -33,8 +66,11 @@ void writeFileAtomic(const std::string& path, const std::string& contents) {
     const int saved = errno;
     ok = ok && ::fsync(fd) == 0;
     ok = (::close(fd) == 0) && ok;
-    // mkstemp creates 0600; give the file the usual permissions (subject to umask).
-    if (ok) {
+    // mkstemp creates 0600: a replaced file keeps its permissions, a new one gets the usual
+    // ones (subject to umask).
+    if (ok && existed) {
+        ::chmod(tmpl.c_str(), old.st_mode & 07777);
+    } else if (ok) {
         const mode_t mask = ::umask(0);
         ::umask(mask);
         ::chmod(tmpl.c_str(), 0666 & ~mask);
@@ -42,7 +78,7 @@ void writeFileAtomic(const std::string& path, const std::string& contents) {
     if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
         const int err = ok ? errno : saved;
         std::remove(tmpl.c_str());
-        throw std::runtime_error("cannot write " + path + ": " + std::strerror(err ? err : EIO));
+        throw std::runtime_error("cannot write " + given + ": " + std::strerror(err ? err : EIO));
     }
 }
 

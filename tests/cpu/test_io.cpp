@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+
+#include <sys/stat.h>
 #include <string>
 
 using namespace murmur;
@@ -210,4 +212,32 @@ TEST(Files, ADirectoryIsNamedAsOne) {
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("it is a directory"), std::string::npos) << e.what();
     }
+}
+
+TEST(Files, AWriteReplacesTheFileNotWhatPointsAtIt) {
+    // The temp-and-rename write turned a symlink, a FIFO or a device into a regular file, replaced
+    // read-only files and reset a 0600 file to 0644.
+    TempDir dir;
+    const fs::path real = dir.path / "real.csv", link = dir.path / "link.csv";
+    writeFileAtomic(real.string(), "old\n");
+    fs::permissions(real, fs::perms::owner_read | fs::perms::owner_write);  // 0600
+    fs::create_symlink(real.filename(), link);  // relative, as users make them
+    writeFileAtomic(link.string(), "new\n");
+    EXPECT_TRUE(fs::is_symlink(link)) << "the link stays a link";
+    EXPECT_EQ(readFile(real.string()), "new\n") << "the file it points to is replaced";
+    EXPECT_EQ(fs::status(real).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write) << "0600 kept";
+
+    const fs::path fifo = dir.path / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_THROW(writeFileAtomic(fifo.string(), "x"), std::runtime_error);
+    EXPECT_TRUE(fs::is_fifo(fifo)) << "a FIFO stays a FIFO";
+
+    const fs::path ro = dir.path / "ro.csv";
+    writeFileAtomic(ro.string(), "keep\n");
+    fs::permissions(ro, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);  // 0444
+    EXPECT_THROW(writeFileAtomic(ro.string(), "x"), std::runtime_error);
+    EXPECT_EQ(readFile(ro.string()), "keep\n") << "a read-only file is left alone (even for root)";
+    EXPECT_EQ(targetProblem("/dev/null").value_or(""), "is not a regular file (a device, FIFO or socket): murmur writes regular files only");
+    for (const auto& e : fs::directory_iterator(dir.path))
+        EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << "temp file left: " << e.path();
 }
