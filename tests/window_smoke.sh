@@ -29,6 +29,14 @@ head -1 "$tmp/w.csv" 2>/dev/null | grep -q "^step,time,boids,polarization" || fa
 rows=$(($(wc -l <"$tmp/w.csv" 2>/dev/null || echo 0) - 1))
 [ "$rows" -ge 4 ] || fail "window --stats-out wrote $rows rows for 9 steps every 2"
 
+# --export from the window: the state it closed on (it wrote nothing and exited 0).
+xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 3 --boids 300 --width 480 --height 300 \
+    --export "$tmp/w_export.csv" >"$tmp/out" 2>"$tmp/err"
+code=$?
+[ "$code" = 0 ] || fail "window run with --export exited $code"
+lines=$(wc -l <"$tmp/w_export.csv" 2>/dev/null || echo 0)
+[ "$lines" = 301 ] || fail "window --export wrote $lines lines for 300 boids and a header"
+
 # Esc answers while steps are slow: 200,000 boids crowded into 200 units (about 1,400 neighbours
 # each, seconds per step on a software renderer). The window must close within 3 s of the key.
 if command -v xdotool >/dev/null; then

@@ -17,6 +17,7 @@
 #include "io/input_error.hpp"
 #include "model/density.hpp"
 #include "render/flock_renderer.hpp"
+#include "io/state_csv.hpp"
 #include "render/screenshot.hpp"
 #include "ui/keys.hpp"
 #include "ui/panel.hpp"
@@ -279,6 +280,11 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
     if (log_.enabled()) {
         log_.write();
         out << "wrote " << log_.path() << " (" << log_.rows() << " rows)\n";
+    }
+    if (!opt_.export_path.empty()) {  // the state the window closed on
+        const Flock end = sim_.download();
+        writeStateCsv(opt_.export_path, end);
+        out << "wrote " << opt_.export_path << " (" << end.size() << " boids)\n";
     }
     if (gl::takeErrorCount() > 0) {
         err << "murmur: error: the GL driver reported errors (above)\n";
