@@ -87,6 +87,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         }
         if (!gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
     }
+    if (opt.backend == Backend::Cpu)  // before spawning, as for the GPU: fail in a second, not after minutes
+        if (auto problem = cpuMemoryProblem(p, availableMemoryBytes())) throw InputError("--boids: " + *problem);
     sim = makeSimulation(opt, &gpu_sim);
     const Flock start = imported ? *imported : spawn(p);
     char line[256];

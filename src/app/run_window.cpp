@@ -17,6 +17,7 @@
 #include "io/input_error.hpp"
 #include "model/density.hpp"
 #include "render/flock_renderer.hpp"
+#include "cpu/cpu_simulation.hpp"
 #include "io/state_csv.hpp"
 #include "render/screenshot.hpp"
 #include "ui/keys.hpp"
@@ -36,6 +37,9 @@ namespace murmur {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The CPU backend's memory, checked before spawning as the GPU's capacity is.
+std::optional<std::string> cpuCapacityProblem(const Params& p) { return cpuMemoryProblem(p, availableMemoryBytes()); }
 
 std::optional<std::string> capacityProblem(const Params& p) {
     try {
@@ -311,6 +315,8 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     out << "murmur: renderer " << renderer << ", OpenGL " << gl::glVersionString() << " (GLFW window)\n";
     Params& p = opt.params;
     if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set);
+    if (opt.backend == Backend::Cpu)
+        if (auto why = cpuCapacityProblem(p)) throw InputError("--boids: " + *why);
     if (opt.backend == Backend::Gpu) {
         if (auto why = capacityProblem(p)) throw InputError("--boids: " + *why);
         if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
@@ -318,7 +324,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     }
     gpu::GpuSimulation* gpu_sim = nullptr;
     std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);
-    ui::Session session(*sim, p, opt.backend == Backend::Gpu ? ui::CapacityCheck(capacityProblem) : ui::CapacityCheck{},
+    ui::Session session(*sim, p, opt.backend == Backend::Gpu ? ui::CapacityCheck(capacityProblem) : ui::CapacityCheck(cpuCapacityProblem),
                         imported);
     session.world_set = opt.world_size_set;
     WindowRun loop(*window, opt, *sim, gpu_sim, session, renderer);

@@ -7,10 +7,35 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <optional>
 #include <utility>
 
 namespace murmur {
+
+std::uint64_t cpuBytesNeeded(const Params& params) {
+    return std::uint64_t(params.boids) * kCpuBytesPerBoid + std::uint64_t(makeGridSpec(params).total()) * 8;
+}
+
+std::uint64_t availableMemoryBytes() {
+    std::ifstream in("/proc/meminfo");
+    std::string key, unit;
+    std::uint64_t kib = 0;
+    while (in >> key >> kib) {
+        std::getline(in, unit);
+        if (key == "MemAvailable:") return kib * 1024;
+    }
+    return 0;
+}
+
+std::optional<std::string> cpuMemoryProblem(const Params& params, std::uint64_t available) {
+    const std::uint64_t need = cpuBytesNeeded(params);
+    if (available == 0 || need <= available) return std::nullopt;
+    const std::uint64_t fits = available / (kCpuBytesPerBoid + 16);
+    return std::to_string(params.boids) + " boids need about " + std::to_string(need >> 20) +
+           " MiB on the CPU backend and this machine has " + std::to_string(available >> 20) +
+           " MiB available; valid range here about [0, " + std::to_string(fits) + "]";
+}
 
 void CpuSimulation::upload(const Flock& flock, const Params& params) {
     params_ = params;

@@ -6,9 +6,24 @@
 #include "cpu/grid.hpp"
 #include "model/simulation.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 namespace murmur {
 
 enum class NeighbourSearch { Grid, BruteForce };
+
+// Memory the CPU backend needs, over-estimated: per boid the spawned flock, two state buffers, a
+// download, its neighbour count, the grid's order and the order parameters' scratch; per cell the
+// grid's count and start.
+inline constexpr std::uint64_t kCpuBytesPerBoid = 256;
+std::uint64_t cpuBytesNeeded(const Params& params);
+// Memory the kernel says is available to a new allocation (MemAvailable), 0 if it does not say.
+std::uint64_t availableMemoryBytes();
+// Why this flock will not fit the CPU backend with `available` bytes (the figures and the
+// largest count that fits), or nothing if it fits or `available` is unknown (0).
+std::optional<std::string> cpuMemoryProblem(const Params& params, std::uint64_t available);
 
 class CpuSimulation final : public Simulation {
 public:

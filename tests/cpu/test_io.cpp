@@ -1,5 +1,6 @@
 // State CSV and preset JSON: round trips, and every kind of bad file gets a message with its
 // line number or key and the valid range. Saving is atomic.
+#include "cpu/cpu_simulation.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
@@ -240,4 +241,18 @@ TEST(Files, AWriteReplacesTheFileNotWhatPointsAtIt) {
     EXPECT_EQ(targetProblem("/dev/null").value_or(""), "is not a regular file (a device, FIFO or socket): murmur writes regular files only");
     for (const auto& e : fs::directory_iterator(dir.path))
         EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << "temp file left: " << e.path();
+}
+
+TEST(CpuMemory, AFlockThatCannotFitIsRefusedWithTheFigures) {
+    // --backend cpu --boids 100000000 ran for minutes and died of std::bad_alloc.
+    Params p;
+    p.boids = 100000000;
+    const auto problem = cpuMemoryProblem(p, std::uint64_t(8) << 30);  // 8 GiB available
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("100000000 boids need about"), std::string::npos) << *problem;
+    EXPECT_NE(problem->find("8192 MiB available"), std::string::npos) << *problem;
+    p.boids = 10000;
+    EXPECT_FALSE(cpuMemoryProblem(p, std::uint64_t(8) << 30));
+    EXPECT_FALSE(cpuMemoryProblem(p, 0)) << "unknown memory: no refusal";
+    EXPECT_GT(availableMemoryBytes(), 0u) << "this Linux reports MemAvailable";
 }
