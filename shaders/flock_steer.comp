@@ -496,9 +496,10 @@ vec3 limitSpeed(SpeciesBlock S, vec3 v) {
 // normalised mean velocity and the centre of those in view, the viewer included.
 vec3 glossAcceleration(SpeciesBlock S, Self self, NeighbourSums s) {
     vec3 a = vec3(0.0);
-    if (s.n_sep > 0u) a += (W_SEP(S) * MAX_FORCE(S)) * setMag(s.sep, 1.0);
+    if (s.n_sep > 0u && length(s.sep) > GLOSS_CANCEL * SEP_RADIUS(S)) a += (W_SEP(S) * MAX_FORCE(S)) * setMag(s.sep, 1.0);
     float seen_ali = float(s.n_ali + 1u), seen_coh = float(s.n_coh + 1u);
-    a += (W_ALI(S) * MAX_FORCE(S)) * setMag((s.ali + self.v) / seen_ali, 1.0);
+    vec3 mean_v = (s.ali + self.v) / seen_ali;
+    if (length(mean_v) > GLOSS_CANCEL * MAX_SPEED(S)) a += (W_ALI(S) * MAX_FORCE(S)) * setMag(mean_v, 1.0);
     a += (COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S)) * (s.coh / seen_coh);
     if (s.n_flee > 0u) a += W_FLEE(S) * steerTowards(S, s.flee, self.v);
     if (s.chasing != 0u) a += CHASE(S) * steerTowards(S, s.chase_d, self.v);

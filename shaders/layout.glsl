@@ -35,6 +35,7 @@
 #define MAX_NEIGHBOUR_CAP 32  // largest neighbour_cap
 #define MAX_SPECIES 4         // species blocks in the parameter block
 #define GRADED_CORE 9.0        // graded separation stops growing at a tenth of the radius (kGradedCore)
+#define GLOSS_CANCEL 1e-4      // gloss: a normalised sum shorter than this share of its scale gives no direction (kGlossCancel)
 #define NN_BINS 32            // nearest-neighbour histogram bins over [0, radius), plus one: none within it
 
 // One species' rules (Params::species[s], species 0 included). Shaders

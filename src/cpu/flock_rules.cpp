@@ -131,10 +131,13 @@ glm::vec3 limitSpeed(const RuleContext& ctx, const SpeciesContext& k, glm::vec3 
 
 glm::vec3 glossAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
     glm::vec3 a{0.0f};
-    if (s.n_sep > 0) a += (k.w_sep * k.max_force) * setMag(s.sep, 1.0f);
+    // Routes that cancel (intruders on opposite sides) give no direction, as does a mean velocity
+    // that cancels: normalising what is left would blow rounding up to full length.
+    if (s.n_sep > 0 && glm::length(s.sep) > kGlossCancel * k.r_sep) a += (k.w_sep * k.max_force) * setMag(s.sep, 1.0f);
     // The viewer passes its own view test: its velocity and position join the means.
     const float seen_ali = float(s.n_ali + 1), seen_coh = float(s.n_coh + 1);
-    a += (k.w_ali * k.max_force) * setMag((s.ali + self.v) / seen_ali, 1.0f);
+    const glm::vec3 mean_v = (s.ali + self.v) / seen_ali;
+    if (glm::length(mean_v) > kGlossCancel * k.max_speed) a += (k.w_ali * k.max_force) * setMag(mean_v, 1.0f);
     a += (ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh) * (s.coh / seen_coh);
     if (s.n_flee > 0) a += k.w_flee * steerTowards(k, s.flee, self.v);
     if (s.chasing) a += k.chase * steerTowards(k, s.chase_d, self.v);

@@ -28,6 +28,11 @@ inline constexpr std::uint32_t kMaxSequentialBoids = 1024;
 // GRADED_CORE in layout.glsl).
 inline constexpr float kGradedCore = 9.0f;
 
+// Gloss style normalises sums: a sum shorter than this share of its scale (escape routes: the
+// separation radius; velocities: max_speed) has cancelled, and gives no direction rather than
+// rounding noise blown up to full length (GLOSS_CANCEL in layout.glsl).
+inline constexpr float kGlossCancel = 1e-4f;
+
 struct Rule {
     float radius = 0.0f;  // units; a neighbour j counts when |d| < radius
     float weight = 0.0f;  // dimensionless multiplier of the rule's steer
