@@ -145,6 +145,27 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         const int code = app.exit(e, out, err);
         return code == 0 ? 0 : 2;
     }
+    // Flags that would be silently ignored are refused (exit 2), naming what they apply to.
+    auto given = [&](const char* flag) { return app.count(flag) > 0; };
+    auto refuse = [&](const std::string& what) {
+        err << "murmur: " << what << "\n";
+        return 2;
+    };
+    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes"})
+        if (given(flag) && app.get_option(flag)->as<std::string>().empty()) return refuse(std::string(flag) + ": an empty value; give a file (or, for --bench-sizes, counts)");
+    if (bench) {
+        for (const char* flag : {"--import", "--export", "--preset", "--boids", "--dims", "--set", "--seed", "--steps", "--stats-out",
+                                 "--stats-every", "--screenshot", "--frames", "--width", "--height", "--colour", "--no-vsync"})
+            if (given(flag))
+                return refuse(std::string("--bench runs its own scenario (docs/performance.md); ") + flag +
+                              " does not apply to it (--backend and --shader-dir do)");
+    } else {
+        for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out"})
+            if (given(flag)) return refuse(std::string(flag) + " applies to --bench only");
+    }
+    if (opt.headless)
+        for (const char* flag : {"--frames", "--no-vsync"})
+            if (given(flag)) return refuse(std::string(flag) + " applies to the window only, not to --headless (which runs --steps)");
     if (list_params) {
         listParams(out);
         return 0;
