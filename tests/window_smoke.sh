@@ -35,7 +35,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 3 --boids 300 --width 
 code=$?
 [ "$code" = 0 ] || fail "window run with --export exited $code"
 lines=$(wc -l <"$tmp/w_export.csv" 2>/dev/null || echo 0)
-[ "$lines" = 301 ] || fail "window --export wrote $lines lines for 300 boids and a header"
+[ "$lines" = 302 ] || fail "window --export wrote $lines lines for 300 boids, the header and the step line"
 
 # Esc answers while steps are slow: 200,000 boids crowded into 200 units (about 1,400 neighbours
 # each, seconds per step on a software renderer). The window must close within 3 s of the key.

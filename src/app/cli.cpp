@@ -203,7 +203,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         if (auto problems = validate(p); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));
         Flock imported;
         if (!opt.import_path.empty()) {
-            imported = readStateCsv(opt.import_path, p);
+            imported = readStateCsv(opt.import_path, p, &opt.import_step);
             if (boids && std::uint32_t(imported.size()) != p.boids)
                 throw InputError("--boids " + *boids + " conflicts with --import " + opt.import_path + ", which holds " +
                                  std::to_string(imported.size()) + " boids");

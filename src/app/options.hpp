@@ -17,6 +17,7 @@ struct Options {
     bool headless = false;
     std::uint64_t steps = 300;
     std::string import_path;
+    std::uint32_t import_step = 0;  // the imported state's step counter ("# step N")
     std::string export_path;
     std::string shader_dir;  // empty: shaders embedded in the binary
     std::string stats_out;             // --stats-out: order parameters as CSV ...

@@ -98,6 +98,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
                   imported ? ", imported state" : "");
     out << line;
     sim->upload(start, p);  // capacity was checked above, before spawning
+    if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
 
     StatsLog log(opt.stats_out, opt.stats_every);
     const auto t0 = std::chrono::steady_clock::now();
@@ -159,7 +160,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps)\n";
     }
     if (!opt.export_path.empty()) {
-        writeStateCsv(opt.export_path, end);
+        writeStateCsv(opt.export_path, end, sim->stepCount());
         out << "wrote " << opt.export_path << " (" << end.size() << " boids)\n";
     }
     return 0;

@@ -287,7 +287,7 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
     }
     if (!opt_.export_path.empty()) {  // the state the window closed on
         const Flock end = sim_.download();
-        writeStateCsv(opt_.export_path, end);
+        writeStateCsv(opt_.export_path, end, sim_.stepCount());
         out << "wrote " << opt_.export_path << " (" << end.size() << " boids)\n";
     }
     if (gl::takeErrorCount() > 0) {
@@ -327,6 +327,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     ui::Session session(*sim, p, opt.backend == Backend::Gpu ? ui::CapacityCheck(capacityProblem) : ui::CapacityCheck(cpuCapacityProblem),
                         imported);
     session.world_set = opt.world_size_set;
+    if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
     WindowRun loop(*window, opt, *sim, gpu_sim, session, renderer);
     return loop.run(out, err);
 }

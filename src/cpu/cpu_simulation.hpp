@@ -32,6 +32,8 @@ public:
     void upload(const Flock& flock, const Params& params) override;
     void setParams(const Params& params) override;
     void step(int steps = 1) override;
+    std::uint32_t stepCount() const override { return step_count_; }
+    void setStepCount(std::uint32_t steps) override { step_count_ = steps; }
     Flock download() override { return current_; }
     std::vector<std::uint32_t> neighbourCounts() override;
     OrderParams measure() override;

@@ -16,7 +16,8 @@
 namespace murmur {
 namespace {
 
-constexpr std::array<const char*, 8> kColumns = {"id", "species", "x", "y", "z", "vx", "vy", "vz"};
+constexpr std::array<const char*, 13> kColumns = {"id", "species", "x", "y", "z", "vx", "vy", "vz", "perch", "sx", "sy", "sz", "sn"};
+constexpr std::size_t kRequired = 8;  // the first 8 columns; the rest default to 0
 constexpr double kMaxVelocity = 1e6;  // units/s; larger is a mistake, not a flock
 
 std::vector<std::string_view> splitFields(std::string_view line) {
@@ -41,27 +42,29 @@ std::string fmt(double v) {
 
 }  // namespace
 
-std::string formatStateCsv(const Flock& flock) {
+std::string formatStateCsv(const Flock& flock, std::uint32_t step) {
     Flock sorted = flock;
     std::sort(sorted.begin(), sorted.end(), [](const Boid& a, const Boid& b) { return a.id < b.id; });
-    std::string out = "id,species,x,y,z,vx,vy,vz\n";
-    char line[256];
+    std::string out = "# step " + std::to_string(step) + "\nid,species,x,y,z,vx,vy,vz,perch,sx,sy,sz,sn\n";
+    char line[512];
     for (const Boid& b : sorted) {
-        std::snprintf(line, sizeof line, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", b.id, b.species,
-                      double(b.p.x), double(b.p.y), double(b.p.z), double(b.v.x), double(b.v.y), double(b.v.z));
+        std::snprintf(line, sizeof line, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", b.id, b.species,
+                      double(b.p.x), double(b.p.y), double(b.p.z), double(b.v.x), double(b.v.y), double(b.v.z), double(b.perch),
+                      double(b.steer.x), double(b.steer.y), double(b.steer.z), double(b.steer.w));
         out += line;
     }
     return out;
 }
 
-Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source) {
+Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source, std::uint32_t* step_out) {
+    if (step_out) *step_out = 0;
     std::istringstream in(text);
     std::string raw;
     int line_no = 0;
     auto fail = [&](const std::string& what) { throw InputError(source + ":" + std::to_string(line_no) + ": " + what); };
 
     // Header: every column once, nothing else.
-    std::array<int, 8> col{};
+    std::array<int, kColumns.size()> col{};
     col.fill(-1);
     std::size_t n_fields = 0;
     while (std::getline(in, raw)) {
@@ -69,17 +72,26 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
         if (!raw.empty() && raw.back() == '\r') raw.pop_back();
         if (line_no == 1 && raw.starts_with("\xEF\xBB\xBF")) raw.erase(0, 3);  // a UTF-8 byte order mark
         if (raw.empty()) continue;
+        if (raw.starts_with("# step ")) {  // the step counter of a resumable state
+            double s = -1;
+            const char* end = raw.data() + raw.size();
+            auto [ptr, ec] = std::from_chars(raw.data() + 7, end, s);
+            if (ec != std::errc() || ptr != end || s < 0 || s != std::floor(s) || s > 4294967295.0)
+                fail("'" + raw.substr(0, 40) + "': the step must be a whole number in [0, 4294967295]");
+            if (step_out) *step_out = std::uint32_t(s);
+            continue;
+        }
         const auto fields = splitFields(raw);
         n_fields = fields.size();
         for (std::size_t f = 0; f < fields.size(); ++f) {
             auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return fields[f] == c; });
             if (it == kColumns.end())
-                fail("unknown column '" + std::string(fields[f]) + "'; expected id,species,x,y,z,vx,vy,vz");
+                fail("unknown column '" + std::string(fields[f]).substr(0, 40) + "'; expected id,species,x,y,z,vx,vy,vz (and optionally perch,sx,sy,sz,sn)");
             const auto k = std::size_t(it - kColumns.begin());
             if (col[k] >= 0) fail("column '" + std::string(kColumns[k]) + "' appears twice");
             col[k] = int(f);
         }
-        for (std::size_t k = 0; k < kColumns.size(); ++k)
+        for (std::size_t k = 0; k < kRequired; ++k)
             if (col[k] < 0) fail("missing column '" + std::string(kColumns[k]) + "' in header");
         break;
     }
@@ -95,8 +107,9 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
         const auto fields = splitFields(raw);
         if (fields.size() != n_fields)
             fail("expected " + std::to_string(n_fields) + " fields, found " + std::to_string(fields.size()));
-        std::array<double, 8> v{};
+        std::array<double, kColumns.size()> v{};
         for (std::size_t k = 0; k < kColumns.size(); ++k) {
+            if (col[k] < 0) continue;  // an optional column the file lacks: 0
             const std::string_view f = fields[std::size_t(col[k])];
             const char* end = f.data() + f.size();
             auto [ptr, ec] = std::from_chars(f.data(), end, v[k]);
@@ -128,6 +141,11 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
             b.p[a] = float(x);
             b.v[a] = float(vx);
         }
+        if (v[8] < 0 || v[8] > 3600.0) fail("perch: " + fmt(v[8]) + " is out of range [0, 3600] s");
+        if (std::fabs(v[9]) > 1e9 || std::fabs(v[10]) > 1e9 || std::fabs(v[11]) > 1e9 || v[12] < 0 || v[12] > 4294967295.0)
+            fail("sx, sy, sz: a stored acceleration within [-1e9, 1e9] units/s^2, sn a count >= 0");
+        b.perch = float(v[8]);
+        b.steer = glm::vec4(float(v[9]), float(v[10]), params.dims == 3 ? float(v[11]) : 0.0f, float(v[12]));
         rows.push_back({b, line_no});
     }
     // Ids must be exactly 0..N-1, each once.
@@ -147,16 +165,18 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
     return flock;
 }
 
-void writeStateCsv(const std::string& path, const Flock& flock) { writeFileAtomic(path, formatStateCsv(flock)); }
+void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step) {
+    writeFileAtomic(path, formatStateCsv(flock, step));
+}
 
-Flock readStateCsv(const std::string& path, const Params& params) {
+Flock readStateCsv(const std::string& path, const Params& params, std::uint32_t* step) {
     std::string text;
     try {
         text = readFile(path);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
-    return parseStateCsv(text, params, path);
+    return parseStateCsv(text, params, path, step);
 }
 
 }  // namespace murmur

@@ -1,4 +1,7 @@
-// Flock state as CSV with header id,species,x,y,z,vx,vy,vz (columns in any order). Reading
+// Flock state as CSV with header id,species,x,y,z,vx,vy,vz (columns in any order), and the rest of
+// the state for an exact resume: optional columns perch (s on the ground), sx,sy,sz,sn (a stored
+// acceleration and its neighbour count: decarpentier, gloss) and a first line "# step N" (the
+// step counter). Files of the 8 columns alone still read (the rest then starts at 0). Reading
 // checks every row against the parameters and reports the first problem with its line number.
 #pragma once
 
@@ -10,11 +13,13 @@
 namespace murmur {
 
 
-std::string formatStateCsv(const Flock& flock);  // rows sorted by id, floats round-trip exactly
-// Throws InputError("<source>:<line>: ...") on a bad file.
-Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source);
+// Rows sorted by id, every column, floats round-trip exactly; "# step N" first.
+std::string formatStateCsv(const Flock& flock, std::uint32_t step = 0);
+// Throws InputError("<source>:<line>: ...") on a bad file. step (if given) receives the file's
+// step counter, 0 without one.
+Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source, std::uint32_t* step = nullptr);
 
-void writeStateCsv(const std::string& path, const Flock& flock);  // atomic
-Flock readStateCsv(const std::string& path, const Params& params);
+void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step = 0);  // atomic
+Flock readStateCsv(const std::string& path, const Params& params, std::uint32_t* step = nullptr);
 
 }  // namespace murmur

@@ -22,6 +22,10 @@ public:
     // New parameters for the next steps (same boid count); e.g. a slider edit.
     virtual void setParams(const Params& params) = 0;
     virtual void step(int steps = 1) = 0;
+    // The step counter (0 after upload) that phases wander, perch lengths and amortised steering:
+    // a resumed state sets it so the run continues exactly as it would have.
+    virtual std::uint32_t stepCount() const = 0;
+    virtual void setStepCount(std::uint32_t steps) = 0;
     // The current flock, in any order (match boids by id).
     virtual Flock download() = 0;
     // Per boid, indexed by id: neighbours within the largest radius and the field of view,

@@ -107,11 +107,12 @@ TEST(Density, CandidatePairsFollowTheGrid) {
 
 namespace {
 // The largest coordinate of a state file: how big the world it was spawned in is.
-// (The export's header is id,species,x,...: x is the third field.)
+// (The export's "# step" line, then its header id,species,x,...: x is the third field.)
 float largestX(const std::string& csv) {
     std::ifstream in(csv);
     std::string line;
-    std::getline(in, line);
+    while (std::getline(in, line) && line.starts_with("#")) {
+    }
     float most = 0.0f;
     while (std::getline(in, line)) {
         const std::size_t a = line.find(','), b = line.find(',', a + 1), c = line.find(',', b + 1);

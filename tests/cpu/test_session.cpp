@@ -31,6 +31,8 @@ public:
         last = params;
     }
     void step(int steps) override { stepped += steps; }
+    std::uint32_t stepCount() const override { return std::uint32_t(stepped); }
+    void setStepCount(std::uint32_t steps) override { stepped = int(steps); }
     Flock download() override { return Flock(count); }
     std::vector<std::uint32_t> neighbourCounts() override { return std::vector<std::uint32_t>(count, 0u); }
     OrderParams measure() override {

@@ -5,6 +5,7 @@
 #include "cpu/grid.hpp"
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "io/state_csv.hpp"
 #include "model/spawn.hpp"
 
 #include "gl_env.hpp"
@@ -140,5 +141,41 @@ TEST(GpuSourceCases, EveryPresetStepsAsItsSourceOnTheGpu) {
     MURMUR_REQUIRE_GL();
     gpu::GpuSimulation gpu;
     for (const HandCase& c : sourceCases()) expectHandCase(gpu, c);
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GpuRuns, AResumedRunIsBitForBitTheUninterruptedOne) {
+    // 100 steps, the state file (with perch timers, stored steering and "# step"), 100 more: the
+    // same bits as 200 steps straight, on the GPU as on the CPU (tests/cpu/test_io.cpp).
+    MURMUR_REQUIRE_GL();
+    for (Style style : {Style::Decarpentier, Style::Gloss, Style::Graded}) {
+        Params p;
+        p.style = style;
+        p.boids = 300;
+        p.world_size = 60.0f;
+        p.perching = true;
+        p.perch_ground = 20.0f;
+        p.perch_min = 0.05f;
+        p.perch_max = 0.4f;
+        p.wind = {0.0f, -4.0f, 0.0f};
+        p.species[0].fov_deg = 200.0f;
+        gpu::GpuSimulation straight, first, resumed;
+        straight.upload(spawn(p), p);
+        straight.step(200);
+        first.upload(spawn(p), p);
+        first.step(100);
+        std::uint32_t step = 0;
+        const Flock mid = parseStateCsv(formatStateCsv(first.download(), first.stepCount()), p, "mem", &step);
+        resumed.upload(mid, p);
+        resumed.setStepCount(step);
+        resumed.step(100);
+        Flock a(p.boids), b(p.boids);
+        for (const Boid& x : straight.download()) a.at(x.id) = x;
+        for (const Boid& x : resumed.download()) b.at(x.id) = x;
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            differ += !(a[i].p == b[i].p && a[i].v == b[i].v && a[i].perch == b[i].perch && a[i].steer == b[i].steer);
+        EXPECT_EQ(differ, 0u) << "style " << int(style) << ": boids that differ after the resume";
+    }
     EXPECT_NO_GL_ERRORS();
 }
