@@ -7,6 +7,7 @@
 #include "io/state_csv.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
+#include "test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -257,29 +258,12 @@ TEST(CpuMemory, AFlockThatCannotFitIsRefusedWithTheFigures) {
     EXPECT_GT(availableMemoryBytes(), 0u) << "this Linux reports MemAvailable";
 }
 
-namespace {
-// Params for a resume test in `style`: every piece of state that outlives a step is in use
-// (perch timers, a stored acceleration, wander and amortised steering phased by the step).
-Params resumeParams(Style style) {
-    Params p;
-    p.style = style;
-    p.boids = 300;
-    p.world_size = 60.0f;
-    p.perching = true;
-    p.perch_ground = 20.0f;
-    p.perch_min = 0.05f;
-    p.perch_max = 0.4f;
-    p.wind = {0.0f, -4.0f, 0.0f};
-    p.species[0].fov_deg = 200.0f;
-    return p;
-}
-}  // namespace
 
 TEST(StateCsv, AResumedRunIsBitForBitTheUninterruptedOne) {
     // The export omitted perch timers, the stored steering and the step counter: 100 steps, export,
     // import, 100 steps differed from 200 steps (300 of 300 boids for decarpentier).
     for (Style style : {Style::Decarpentier, Style::Gloss, Style::Graded}) {
-        const Params p = resumeParams(style);
+        const Params p = test::resumeParams(style);
         CpuSimulation straight, first;
         straight.upload(spawn(p), p);
         straight.step(200);

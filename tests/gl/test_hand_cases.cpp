@@ -149,16 +149,7 @@ TEST(GpuRuns, AResumedRunIsBitForBitTheUninterruptedOne) {
     // same bits as 200 steps straight, on the GPU as on the CPU (tests/cpu/test_io.cpp).
     MURMUR_REQUIRE_GL();
     for (Style style : {Style::Decarpentier, Style::Gloss, Style::Graded}) {
-        Params p;
-        p.style = style;
-        p.boids = 300;
-        p.world_size = 60.0f;
-        p.perching = true;
-        p.perch_ground = 20.0f;
-        p.perch_min = 0.05f;
-        p.perch_max = 0.4f;
-        p.wind = {0.0f, -4.0f, 0.0f};
-        p.species[0].fov_deg = 200.0f;
+        const Params p = resumeParams(style);
         gpu::GpuSimulation straight, first, resumed;
         straight.upload(spawn(p), p);
         straight.step(200);
