@@ -2,6 +2,7 @@
 #include "io/atomic_file.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,42 @@
 #include <unistd.h>
 
 namespace murmur {
+namespace {
+
+// The temporary file being written, removed by SIGINT or SIGTERM before the process goes on to
+// end as it would have (murmur installs no handlers of its own; a handler found is run after).
+char g_temp_path[4096];
+volatile std::sig_atomic_t g_temp_armed = 0;
+struct sigaction g_old_int {}, g_old_term {};
+
+extern "C" void removeTempOnSignal(int sig) {
+    if (g_temp_armed) ::unlink(g_temp_path);
+    ::sigaction(sig, sig == SIGINT ? &g_old_int : &g_old_term, nullptr);
+    ::raise(sig);
+}
+
+// While it lives, an interrupted write leaves no temporary file (kill -9 still can: nothing runs).
+class TempFileGuard {
+public:
+    explicit TempFileGuard(const std::string& path) {
+        std::snprintf(g_temp_path, sizeof g_temp_path, "%s", path.c_str());
+        struct sigaction sa {};
+        sa.sa_handler = removeTempOnSignal;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &g_old_int);
+        ::sigaction(SIGTERM, &sa, &g_old_term);
+        g_temp_armed = 1;
+    }
+    ~TempFileGuard() {
+        g_temp_armed = 0;
+        ::sigaction(SIGINT, &g_old_int, nullptr);
+        ::sigaction(SIGTERM, &g_old_term, nullptr);
+    }
+    TempFileGuard(const TempFileGuard&) = delete;
+    TempFileGuard& operator=(const TempFileGuard&) = delete;
+};
+
+}  // namespace
 
 std::optional<std::string> targetProblem(const std::string& path) {
     struct stat st {};
@@ -51,6 +88,7 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
     std::string tmpl = path + ".tmp.XXXXXX";
     const int fd = mkstemp(tmpl.data());
     if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    const TempFileGuard guard(tmpl);
     const char* data = contents.data();
     std::size_t left = contents.size();
     bool ok = true;

@@ -13,7 +13,10 @@
 
 #include <filesystem>
 
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <string>
 
 using namespace murmur;
@@ -292,4 +295,32 @@ TEST(StateCsv, AResumedRunIsBitForBitTheUninterruptedOne) {
     const Flock old = parseStateCsv(kHeader + "0,0,1,1,0,0,0,0\n", Params{}, "old.csv", &step);
     EXPECT_EQ(step, 0u);
     EXPECT_EQ(old[0].perch, 0.0f);
+}
+
+TEST(Files, AnInterruptedWriteLeavesNoTemporaryFile) {
+    // SIGTERM or SIGINT during an export left a 16-94 MB *.tmp.XXXXXX beside the target.
+    TempDir dir;
+    const std::string target = (dir.path / "big.csv").string();
+    for (int sig : {SIGTERM, SIGINT}) {
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            const std::string big(std::size_t(768) << 20, 'x');  // long enough to be caught mid-write
+            writeFileAtomic(target, big);
+            std::_Exit(0);
+        }
+        bool caught = false;  // wait for the temporary file, then signal the writer
+        for (int tries = 0; tries < 20000 && !caught; ++tries) {
+            for (const auto& e : fs::directory_iterator(dir.path))
+                if (e.path().string().find(".tmp.") != std::string::npos) caught = true;
+            if (!caught) ::usleep(500);
+        }
+        ASSERT_TRUE(caught) << "the write was never seen in progress";
+        ::kill(child, sig);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "the writer ends by the signal, as it would have";
+        for (const auto& e : fs::directory_iterator(dir.path))
+            EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << "left behind: " << e.path();
+    }
 }
