@@ -15,4 +15,8 @@ function(murmur_target_options target)
                                              -fno-sanitize-recover=all)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
   endif()
+  if(MURMUR_FUZZ)  # coverage for libFuzzer in every library the fuzz targets link
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                                             -fno-sanitize-recover=all)
+  endif()
 endfunction()

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers
   xvfb xauth xdotool
+  clang libclang-rt-14-dev
 )
 
 missing=()

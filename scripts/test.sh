@@ -2,8 +2,8 @@
 # Installs what is missing, builds with -Werror and runs the whole test suite (CPU and GL tests,
 # GL ones on Mesa's llvmpipe where there is no GPU), the GL tests again on Mesa's zink over
 # lavapipe (a second, SPIR-V based driver), the parity cases against a CPU reference built with
-# fused multiply-adds, the mutation check (scripts/mutants.py, about 7 minutes), then the CPU tests
-# again under ASan+UBSan.
+# fused multiply-adds, the mutation check (scripts/mutants.py, about 18 minutes), the libFuzzer
+# targets for 45 s each (scripts/fuzz.sh), then the CPU tests again under ASan+UBSan.
 # Usage: scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +35,9 @@ fi
 
 echo "== mutation check: the same bug in both backends must fail a test =="
 python3 scripts/mutants.py build-test
+
+echo "== fuzzers: the preset reader, the state CSV reader and --set, 45 s each (scripts/fuzz.sh) =="
+bash scripts/fuzz.sh 45
 
 echo "== CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SANITIZE=ON >/dev/null
