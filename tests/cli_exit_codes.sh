@@ -40,6 +40,11 @@ expect 2 "an empty value" -- --headless --steps 1 --export ''
 expect 2 "an empty value" -- --headless --steps 1 --import ''
 expect 2 "an empty value" -- --preset ''
 expect 2 "an empty value" -- --bench --bench-sizes ''
+expect 2 "longer than 255 bytes" -- --backend cpu --headless --steps 1 --boids 10 --export "$tmp/$(printf 'n%.0s' $(seq 300)).csv"
+expect 2 "not a regular file" -- --backend cpu --headless --steps 1 --import /dev/zero
+"$murmur" --list-params >/dev/full 2>"$tmp/err"
+code=$?
+{ [ "$code" = 1 ] && grep -q "could not write the output" "$tmp/err"; } || { echo "FAIL: --list-params > /dev/full -> exit $code"; cat "$tmp/err"; fails=$((fails + 1)); }
 expect 2 "not a regular file" -- --backend cpu --headless --steps 1 --boids 10 --export /dev/null
 [ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a device"; fails=$((fails + 1)); }
 expect 0 "density of the preset kept" -- --backend cpu --headless --steps 1 --boids 800 --stats-out "$tmp/stats.csv"

@@ -40,7 +40,7 @@ void applySet(const std::string& assignment, Params& p, const std::string& flag)
         throw InputError(flag + " " + assignment + ": expected key=value (keys: murmur --list-params)");
     const std::string key = assignment.substr(0, eq);
     const ParamInfo* info = findParam(key);
-    if (!info) throw InputError(flag + " " + assignment + ": unknown key '" + key + "' (see murmur --list-params)");
+    if (!info) throw InputError(flag + " " + echo(assignment) + ": unknown key '" + echo(key) + "' (see murmur --list-params)");
     if (auto err = setFromText(*info, assignment.substr(eq + 1), p)) throw InputError(flag + " " + key + ": " + *err);
 }
 
@@ -67,6 +67,8 @@ void checkWritableTarget(const std::string& path, const std::string& flag) {
     const std::string real = resolvedTarget(path);  // a symlink's file is the one replaced
     fs::path dir = fs::path(real).parent_path();
     if (dir.empty()) dir = ".";
+    if (fs::path(real).filename().string().size() > 255)
+        throw InputError(flag + " " + echo(path) + ": the file name is longer than 255 bytes, more than file systems hold");
     if (const auto problem = targetProblem(real)) throw InputError(flag + " " + path + ": it " + *problem);
     if (!fs::is_directory(dir)) throw InputError(flag + " " + path + ": directory " + dir.string() + " does not exist");
     if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + " " + path + ": directory " + dir.string() + " is not writable");
@@ -225,6 +227,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         return opt.headless ? runHeadless(opt, start, out, err) : runWindow(opt, start, out, err);
     } catch (const InputError& e) {
         err << "murmur: " << e.what() << "\n";
+        return 2;
+    } catch (const fs::filesystem_error& e) {  // a path the system refuses (a name over 255 bytes, ...)
+        err << "murmur: " << echo(e.path1().string()) << ": " << e.code().message() << "\n";
         return 2;
     } catch (const std::exception& e) {
         err << "murmur: error: " << e.what() << "\n";

@@ -29,10 +29,13 @@ extern "C" void removeTempOnSignal(int sig) {
 }
 
 // While it lives, an interrupted write leaves no temporary file (kill -9 still can: nothing runs).
+// It is armed before the file exists: create() makes the file through the very buffer the
+// handler reads (mkstemp writes the name there before it creates the file), so no signal falls
+// between the file appearing and the guard knowing its name.
 class TempFileGuard {
 public:
-    explicit TempFileGuard(const std::string& path) {
-        std::snprintf(g_temp_path, sizeof g_temp_path, "%s", path.c_str());
+    explicit TempFileGuard(const std::string& pattern) {
+        std::snprintf(g_temp_path, sizeof g_temp_path, "%s", pattern.c_str());
         struct sigaction sa {};
         sa.sa_handler = removeTempOnSignal;
         sigemptyset(&sa.sa_mask);
@@ -44,6 +47,12 @@ public:
         g_temp_armed = 0;
         ::sigaction(SIGINT, &g_old_int, nullptr);
         ::sigaction(SIGTERM, &g_old_term, nullptr);
+    }
+    // mkstemp on the guarded name; the file descriptor (or -1), and the name made.
+    int create(std::string& name) {
+        const int fd = ::mkstemp(g_temp_path);
+        name = g_temp_path;
+        return fd;
     }
     TempFileGuard(const TempFileGuard&) = delete;
     TempFileGuard& operator=(const TempFileGuard&) = delete;
@@ -86,9 +95,10 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
     struct stat old {};
     const bool existed = ::stat(path.c_str(), &old) == 0;
     std::string tmpl = path + ".tmp.XXXXXX";
-    const int fd = mkstemp(tmpl.data());
+    if (tmpl.size() >= sizeof g_temp_path) throw std::runtime_error("cannot write " + given + ": the path is too long");
+    TempFileGuard guard(tmpl);
+    const int fd = guard.create(tmpl);
     if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-    const TempFileGuard guard(tmpl);
     const char* data = contents.data();
     std::size_t left = contents.size();
     bool ok = true;
@@ -123,6 +133,8 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
 std::string readFile(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw std::runtime_error("cannot read " + path + ": it is a directory");
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))  // /dev/zero would read until memory ran out
+        throw std::runtime_error("cannot read " + path + ": it is not a regular file (a device, FIFO or socket)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
     std::ostringstream s;

@@ -50,7 +50,7 @@ json parsePresetJson(const std::string& text, const std::string& source) {
     } catch (const json::exception& e) {
         throw InputError(source + ": not valid JSON: " + e.what());
     }
-    if (!repeated.empty()) throw InputError(source + ": key '" + repeated.substr(0, 80) + "' appears twice in one object");
+    if (!repeated.empty()) throw InputError(source + ": key '" + echo(repeated) + "' appears twice in one object");
     return j;
 }
 
@@ -83,7 +83,7 @@ std::vector<Obstacle> parseObstacles(const json& value, std::vector<std::string>
         for (auto it = o.begin(); it != o.end(); ++it) {
             float* field = it.key() == "x" ? &ob.at.x : it.key() == "y" ? &ob.at.y : it.key() == "z" ? &ob.at.z
                          : it.key() == "radius" ? &ob.radius : nullptr;
-            if (!field) problems.push_back(where + "." + it.key() + ": unknown key (x, y, z, radius)");
+            if (!field) problems.push_back(where + "." + echo(it.key()) + ": unknown key (x, y, z, radius)");
             else if (!it->is_number()) problems.push_back(where + "." + it.key() + ": expected a number");
             else *field = it->get<float>();
         }
@@ -118,7 +118,7 @@ Params parsePreset(const std::string& json_text, const Params& base, const std::
         }
         const ParamInfo* info = findParam(key);
         if (!info) {
-            problems.push_back(key + ": unknown key (see murmur --list-params)");
+            problems.push_back(echo(key) + ": unknown key (see murmur --list-params)");
             continue;
         }
         std::optional<std::string> err;

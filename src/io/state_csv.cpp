@@ -86,7 +86,7 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
         for (std::size_t f = 0; f < fields.size(); ++f) {
             auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return fields[f] == c; });
             if (it == kColumns.end())
-                fail("unknown column '" + std::string(fields[f]).substr(0, 40) + "'; expected id,species,x,y,z,vx,vy,vz (and optionally perch,sx,sy,sz,sn)");
+                fail("unknown column '" + echo(fields[f]) + "'; expected id,species,x,y,z,vx,vy,vz (and optionally perch,sx,sy,sz,sn)");
             const auto k = std::size_t(it - kColumns.begin());
             if (col[k] >= 0) fail("column '" + std::string(kColumns[k]) + "' appears twice");
             col[k] = int(f);
@@ -114,8 +114,8 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
             const char* end = f.data() + f.size();
             auto [ptr, ec] = std::from_chars(f.data(), end, v[k]);
             const std::string name = kColumns[k];
-            if (f.empty() || ec != std::errc() || ptr != end) fail(name + ": '" + std::string(f) + "' is not a number");
-            if (!std::isfinite(v[k])) fail(name + ": '" + std::string(f) + "' is not a finite number");
+            if (f.empty() || ec != std::errc() || ptr != end) fail(name + ": '" + echo(f) + "' is not a number");
+            if (!std::isfinite(v[k])) fail(name + ": '" + echo(f) + "' is not a finite number");
         }
         Boid b;
         if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) fail("id: " + fmt(v[0]) + " is not a whole number >= 0");

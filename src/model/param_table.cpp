@@ -1,6 +1,8 @@
 // Keys, ranges, units and accessors for every parameter; see param_table.hpp.
 #include "model/param_table.hpp"
 
+#include "io/input_error.hpp"
+
 #include <charconv>
 #include <deque>
 #include <cmath>
@@ -290,13 +292,13 @@ std::optional<std::string> setFromText(const ParamInfo& info, std::string_view t
                 info.set(p, double(i));
                 return std::nullopt;
             }
-        return "'" + std::string(text) + "' is not one of " + rangeText(info);
+        return "'" + echo(text) + "' is not one of " + rangeText(info);
     }
     double v = 0.0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, v);
     if (text.empty() || ec != std::errc() || ptr != end)
-        return "'" + std::string(text) + "' is not a number; valid range " + rangeText(info);
+        return "'" + echo(text) + "' is not a number; valid range " + rangeText(info);
     return setFromNumber(info, v, p);
 }
 

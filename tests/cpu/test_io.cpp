@@ -324,3 +324,22 @@ TEST(Files, AnInterruptedWriteLeavesNoTemporaryFile) {
             EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << "left behind: " << e.path();
     }
 }
+
+TEST(Preset, MessagesEchoAtMost60CharactersOfUserText) {
+    // A multi-megabyte key or field came back whole in the message.
+    const std::string huge(1 << 20, 'k');
+    const std::string msg = presetError("{\"" + huge + "\": 1}");
+    EXPECT_LT(msg.size(), 400u) << msg.substr(0, 200);
+    EXPECT_NE(msg.find("kkk...: unknown key"), std::string::npos) << msg.substr(0, 200);
+    EXPECT_LT(csvError(kHeader + "0,0," + huge + ",1,0,0,0,0\n").size(), 400u);
+}
+
+TEST(Files, ADeviceIsNotReadAsAFile) {
+    // --import /dev/zero read until memory ran out.
+    try {
+        readFile("/dev/zero");
+        ADD_FAILURE() << "reading /dev/zero succeeded";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+}
