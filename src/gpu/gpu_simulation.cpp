@@ -239,17 +239,18 @@ void GpuSimulation::bin() {
 void GpuSimulation::step(int steps) {
     if (n_ == 0 || interrupted_) return;
     for (int s = 0; s < steps; ++s) {
-        if (params_.update == UpdateOrder::Sequential) {
-            stepSequential();
-            continue;
-        }
-        if (params_.perching || params_.style == Style::Decarpentier || params_.wander > 0.0f) {
-            // The step index (perch lengths, steering phases): 16 bytes up, nothing back.
+        const bool sequential = params_.update == UpdateOrder::Sequential;
+        if (sequential || params_.perching || params_.style == Style::Decarpentier || params_.wander > 0.0f) {
+            // The step index (perch lengths, steering phases, the walk's first dispatch): 16 bytes up, nothing back.
             const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
             params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
         }
         ++step_count_;
         if (timer_) timer_->begin();
+        if (sequential) {
+            stepSequential();
+            continue;
+        }
         bin();
         programs_->steer.use();
         const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
@@ -270,10 +271,6 @@ void GpuSimulation::step(int steps) {
 // The sequential order: no binning; one invocation of flock_steer.comp steps the boids in id
 // order in the state buffers (boid_rank_ holds its slot-of-id table).
 void GpuSimulation::stepSequential() {
-    const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
-    params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
-    ++step_count_;
-    if (timer_) timer_->begin();
     bindState();
     if (timer_) {
         timer_->mark(0);

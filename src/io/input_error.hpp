@@ -4,7 +4,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <string_view>
 
 namespace murmur {
 
@@ -12,12 +11,5 @@ class InputError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
-
-// User text as echoed in a message: at most 60 characters, "..." after a cut (a multi-megabyte
-// field must not become a multi-megabyte message).
-inline std::string echo(std::string_view text) {
-    constexpr std::size_t kMax = 60;
-    return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
-}
 
 }  // namespace murmur

@@ -4,6 +4,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
+#include "model/param_table.hpp"
 
 #include <algorithm>
 #include <array>

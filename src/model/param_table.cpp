@@ -1,8 +1,6 @@
 // Keys, ranges, units and accessors for every parameter; see param_table.hpp.
 #include "model/param_table.hpp"
 
-#include "io/input_error.hpp"
-
 #include <charconv>
 #include <deque>
 #include <cmath>
@@ -250,6 +248,11 @@ std::string formatValue(const ParamInfo& info, const Params& p) {
     if (info.kind == ParamKind::Choice) return info.choices.at(std::size_t(v));
     if (info.kind == ParamKind::Seed) return std::to_string(p.seed);
     return number(v);
+}
+
+std::string echo(std::string_view text) {
+    constexpr std::size_t kMax = 60;
+    return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
 }
 
 std::string rangeText(const ParamInfo& info) {

@@ -33,6 +33,9 @@ const ParamInfo* findParam(std::string_view key);
 std::string formatValue(const ParamInfo& info, const Params& p);
 // "[0, 100]" or "wrap|soft".
 std::string rangeText(const ParamInfo& info);
+// User text as echoed in a message: at most 60 characters, "..." after a cut (a multi-megabyte
+// field must not become a multi-megabyte message).
+std::string echo(std::string_view text);
 
 // Parses text for info (a number or a choice name) and stores it in p. Checks the key's own
 // range; returns the problem text on failure. Cross-field rules are checked by validate().

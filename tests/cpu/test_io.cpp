@@ -7,7 +7,7 @@
 #include "io/state_csv.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
-#include "test_util.hpp"
+#include "resume_case.hpp"
 
 #include <gtest/gtest.h>
 
@@ -267,28 +267,11 @@ TEST(StateCsv, AResumedRunIsBitForBitTheUninterruptedOne) {
     // import, 100 steps differed from 200 steps (300 of 300 boids for decarpentier).
     for (Style style : {Style::Decarpentier, Style::Gloss, Style::Graded}) {
         const Params p = test::resumeParams(style);
-        CpuSimulation straight, first;
-        straight.upload(spawn(p), p);
-        straight.step(200);
-        first.upload(spawn(p), p);
-        first.step(100);
-        std::uint32_t step = 0;
-        const Flock mid = parseStateCsv(formatStateCsv(first.download(), first.stepCount()), p, "mem", &step);
-        EXPECT_EQ(step, 100u);
-        CpuSimulation resumed;
-        resumed.upload(mid, p);
-        resumed.setStepCount(step);
-        resumed.step(100);
-        Flock a(p.boids), b(p.boids);
-        for (const Boid& x : straight.download()) a.at(x.id) = x;
-        for (const Boid& x : resumed.download()) b.at(x.id) = x;
-        std::size_t differ = 0, perched = 0;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            differ += !(a[i].p == b[i].p && a[i].v == b[i].v && a[i].perch == b[i].perch && a[i].steer == b[i].steer);
-            perched += a[i].perch > 0.0f;
-        }
-        EXPECT_EQ(differ, 0u) << "style " << int(style) << ": boids that differ after the resume";
-        EXPECT_GT(perched, 0u) << "the test has boids on the ground";
+        CpuSimulation straight, first, resumed;
+        const test::ResumeOutcome o = test::resumeAgainstStraight(straight, first, resumed, p);
+        EXPECT_EQ(o.step_read, 100u);
+        EXPECT_EQ(o.differ, 0u) << "style " << int(style) << ": boids that differ after the resume";
+        EXPECT_GT(o.perched, 0u) << "the test has boids on the ground";
     }
     // An 8-column file still reads, the rest at 0.
     std::uint32_t step = 7;

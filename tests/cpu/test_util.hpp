@@ -79,23 +79,6 @@ inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch searc
     return by_id;
 }
 
-// Params for a resume test in `style` (tests/cpu/test_io.cpp, tests/gl/test_hand_cases.cpp):
-// every piece of state that outlives a step is in use (perch timers, a stored acceleration,
-// wander and amortised steering phased by the step).
-inline Params resumeParams(Style style) {
-    Params p;
-    p.style = style;
-    p.boids = 300;
-    p.world_size = 60.0f;
-    p.perching = true;
-    p.perch_ground = 20.0f;
-    p.perch_min = 0.05f;
-    p.perch_max = 0.4f;
-    p.wind = {0.0f, -4.0f, 0.0f};
-    p.species[0].fov_deg = 200.0f;
-    return p;
-}
-
 // Component-wise comparison within kVecTol = 1e-5 (units or units/s).
 inline constexpr float kVecTol = 1e-5f;
 inline void expectVec(glm::vec3 got, glm::vec3 want, const char* what, float tol = kVecTol) {

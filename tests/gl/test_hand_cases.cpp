@@ -5,7 +5,7 @@
 #include "cpu/grid.hpp"
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
-#include "io/state_csv.hpp"
+#include "cpu/resume_case.hpp"
 #include "model/spawn.hpp"
 
 #include "gl_env.hpp"
@@ -151,22 +151,8 @@ TEST(GpuRuns, AResumedRunIsBitForBitTheUninterruptedOne) {
     for (Style style : {Style::Decarpentier, Style::Gloss, Style::Graded}) {
         const Params p = resumeParams(style);
         gpu::GpuSimulation straight, first, resumed;
-        straight.upload(spawn(p), p);
-        straight.step(200);
-        first.upload(spawn(p), p);
-        first.step(100);
-        std::uint32_t step = 0;
-        const Flock mid = parseStateCsv(formatStateCsv(first.download(), first.stepCount()), p, "mem", &step);
-        resumed.upload(mid, p);
-        resumed.setStepCount(step);
-        resumed.step(100);
-        Flock a(p.boids), b(p.boids);
-        for (const Boid& x : straight.download()) a.at(x.id) = x;
-        for (const Boid& x : resumed.download()) b.at(x.id) = x;
-        std::size_t differ = 0;
-        for (std::size_t i = 0; i < a.size(); ++i)
-            differ += !(a[i].p == b[i].p && a[i].v == b[i].v && a[i].perch == b[i].perch && a[i].steer == b[i].steer);
-        EXPECT_EQ(differ, 0u) << "style " << int(style) << ": boids that differ after the resume";
+        EXPECT_EQ(resumeAgainstStraight(straight, first, resumed, p).differ, 0u)
+            << "style " << int(style) << ": boids that differ after the resume";
     }
     EXPECT_NO_GL_ERRORS();
 }
