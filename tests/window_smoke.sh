@@ -67,13 +67,34 @@ for args in "--preset predators --boids 400" "--preset decarpentier --boids 400"
     [ "$code" = 0 ] || { fail "window run with $args exited $code"; cat "$tmp/out" "$tmp/err"; }
 done
 
-(cd "$tmp" && env -u DISPLAY -u WAYLAND_DISPLAY "$murmur" --steps 3 --boids 200 --screenshot fallback.png) \
-    >"$tmp/out" 2>"$tmp/err"
+# murmur with no display, run in folder $1 (optionally as another user: $as_user) with the rest.
+as_user=()
+no_display() { local dir=$1; shift; (cd "$dir" && env -u DISPLAY -u WAYLAND_DISPLAY "${as_user[@]}" "$murmur" "$@") >"$tmp/out" 2>"$tmp/err"; }
+no_display "$tmp" --steps 3 --boids 200 --screenshot fallback.png
 code=$?
 [ "$code" = 0 ] || fail "no-display run exited $code"
 grep -q "no display" "$tmp/err" || fail "no-display run did not say so"
 grep -q "polarization" "$tmp/out" || fail "no-display run printed no summary"
 [ -s "$tmp/fallback.png" ] || fail "no-display run wrote no screenshot"
+
+# The fallback honours --frames (one step per frame) and says how many steps it runs.
+no_display "$tmp" --frames 7 --boids 100 --screenshot frames.png
+code=$?
+[ "$code" = 0 ] || fail "no-display run with --frames exited $code"
+grep -q "running headless instead for 7 steps (--frames)" "$tmp/err" || fail "no-display run did not say it runs 7 steps"
+grep -q "ran 7 steps" "$tmp/out" || fail "no-display run did not run 7 steps"
+
+# Where it cannot write its default screenshot, the fallback says so up front (exit 2) instead of
+# running and losing the picture. As root, the run is made as nobody in a directory it cannot write.
+ro="$tmp/readonly"
+mkdir "$ro" && chmod 555 "$ro" && chmod 755 "$tmp"
+[ "$(id -u)" = 0 ] && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+no_display "$ro" --steps 3 --boids 100
+code=$?
+[ "$code" = 2 ] || fail "no-display run in an unwritable directory exited $code, not 2"
+grep -q "is not writable" "$tmp/err" || fail "no-display run in an unwritable directory did not name the problem"
+grep -q "ran 3 steps" "$tmp/out" && fail "no-display run in an unwritable directory ran before failing"
+
 [ "$fails" = 0 ] || cat "$tmp/out" "$tmp/err"
 echo "window_smoke: $fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -250,6 +250,10 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
         writeFileAtomic(b.out_path, doc.dump(2) + "\n");
         out << "wrote " << b.out_path << "\n";
     }
+    if (doc["runs"].empty()) {  // nothing was measured: not a success
+        err << "murmur: error: every --bench-sizes size was skipped; nothing was measured\n";
+        return 1;
+    }
     return 0;
 }
 

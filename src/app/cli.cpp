@@ -18,6 +18,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <unistd.h>
@@ -44,15 +48,19 @@ void applySet(const std::string& assignment, Params& p, const std::string& flag)
     if (auto err = setFromText(*info, assignment.substr(eq + 1), p)) throw InputError(flag + " " + key + ": " + *err);
 }
 
+// One row per key; the columns are as wide as their longest entry, so no key breaks them.
 void listParams(std::ostream& out) {
     const Params defaults;
-    char line[512];
-    std::snprintf(line, sizeof line, "%-19s %-10s %-22s %-10s %s\n", "key", "default", "range", "unit", "meaning");
-    out << line;
-    for (const ParamInfo& info : paramTable()) {
-        std::snprintf(line, sizeof line, "%-19s %-10s %-22s %-10s %s\n", info.key, formatValue(info, defaults).c_str(),
-                      rangeText(info).c_str(), info.unit, info.help);
-        out << line;
+    std::vector<std::array<std::string, 5>> rows{{"key", "default", "range", "unit", "meaning"}};
+    for (const ParamInfo& info : paramTable())
+        rows.push_back({info.key, formatValue(info, defaults), rangeText(info), info.unit, info.help});
+    std::array<std::size_t, 4> width{};
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < width.size(); ++c) line += row[c] + std::string(width[c] - row[c].size() + 2, ' ');
+        out << line << row[4] << "\n";
     }
 }
 
@@ -62,16 +70,69 @@ void listPresetsTo(std::ostream& out) {
     for (const auto& [name, desc] : presets) out << name << (desc.empty() ? "" : "  " + desc) << "\n";
 }
 
-// An output file must go in an existing, writable directory: checked before any work.
-void checkWritableTarget(const std::string& path, const std::string& flag) {
-    const std::string real = resolvedTarget(path);  // a symlink's file is the one replaced
-    fs::path dir = fs::path(real).parent_path();
-    if (dir.empty()) dir = ".";
-    if (fs::path(real).filename().string().size() > 255)
-        throw InputError(flag + " " + echo(path) + ": the file name is longer than 255 bytes, more than file systems hold");
-    if (const auto problem = targetProblem(real)) throw InputError(flag + " " + path + ": it " + *problem);
-    if (!fs::is_directory(dir)) throw InputError(flag + " " + path + ": directory " + dir.string() + " does not exist");
-    if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + " " + path + ": directory " + dir.string() + " is not writable");
+// Every count flag reads numbers as --set does: decimal, an exponent allowed ("1e8"), no sign and
+// no hex; the value must be whole and within [lo, hi].
+std::uint64_t parseCount(const std::string& flag, const std::string& text, std::uint64_t lo, std::uint64_t hi) {
+    double v = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || ptr != end || !(v >= double(lo) && v <= double(hi)) || v != std::floor(v))
+        throw CLI::ValidationError(flag, "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                             "], got '" + echo(text) + "'");
+    return std::uint64_t(v);
+}
+
+// A count flag: parsed by parseCount, shown in --help as "N" with its default.
+template <class T>
+CLI::Option* addCount(CLI::App& app, const std::string& flag, T& target, std::uint64_t lo, std::uint64_t hi,
+                      const std::string& help) {
+    return app
+        .add_option_function<std::string>(
+            flag, [&target, flag, lo, hi](const std::string& text) { target = T(parseCount(flag, text, lo, hi)); }, help)
+        ->type_name("N")
+        ->default_str(std::to_string(target));
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// A flag murmur does not have, named with the nearest one it does ("--boid": did you mean
+// --boids?); CLI11 alone reports the flag and its value as unexpected arguments.
+std::optional<std::string> unknownFlag(const CLI::App& app, int argc, const char* const* argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg.size() < 2 || arg[0] != '-' || (arg.size() > 1 && (std::isdigit(static_cast<unsigned char>(arg[1])) || arg[1] == '.'))) continue;
+        const std::string name(arg.substr(0, arg.find('=')));
+        if (name == "--" ) continue;
+        const std::string bare = name.substr(name.find_first_not_of('-'));
+        bool known = false;
+        std::string best;
+        std::size_t best_d = 3;  // suggest only within two edits
+        for (const CLI::Option* o : app.get_options()) {
+            for (const std::string& l : o->get_lnames()) {
+                if (name == "--" + l) known = true;
+                const std::size_t d = editDistance(bare, l);
+                if (d < best_d) best_d = d, best = "--" + l;
+            }
+            for (const std::string& sn : o->get_snames())
+                if (name == "-" + sn) known = true;
+        }
+        if (known) continue;
+        return "unknown flag " + echo(name) + (best.empty() ? std::string(" (murmur --help lists the flags)") : "; did you mean " + best + "?");
+    }
+    return std::nullopt;
 }
 
 // "10000,1e6" -> sizes; each in [64, 1e8] (the scenario needs a world of at least 4 units).
@@ -100,47 +161,54 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     std::vector<std::string> sets;
     bool list_presets = false, list_params = false;
     Options opt;
-    app.add_option("--boids", boids, "number of boids [0, 100000000]");
-    app.add_option("--dims", dims, "2 or 3");
-    app.add_option("--preset", preset, "built-in preset NAME or a preset FILE.json");
-    app.add_option("--set", sets, "key=value, any key of --list-params; repeatable");
-    app.add_option("--seed", seed, "spawn seed [0, 2^53-1]");
+    app.add_option("--boids", boids, "number of boids [0, 100000000] (default: the preset's; the window picks one for this machine)")->type_name("N");
+    app.add_option("--dims", dims, "2 or 3 (default: the preset's)")->type_name("2|3");
+    app.add_option("--preset", preset, "built-in preset NAME (murmur --list-presets) or a preset FILE.json")->type_name("NAME|FILE");
+    app.add_option("--set", sets, "key=value, any key of --list-params; repeatable")->type_name("KEY=VALUE");
+    app.add_option("--seed", seed, "spawn seed [0, 2^53-1] (default: the preset's)")->type_name("N");
     app.add_option("--backend", backend, "simulation backend: gpu (compute shaders, default) or cpu (the reference)")
-        ->check(CLI::IsMember({"cpu", "gpu"}));
+        ->check(CLI::IsMember({"cpu", "gpu"}).description(""))
+        ->type_name("gpu|cpu")
+        ->default_str("gpu");
     app.add_option("--shader-dir", opt.shader_dir, "read shaders from this folder instead of the embedded copies")
-        ->check(CLI::ExistingDirectory);
+        ->check(CLI::Validator(CLI::ExistingDirectory).description(""))
+        ->type_name("DIR");
     app.add_flag("--headless", opt.headless, "run without a window and print a summary");
-    app.add_option("--screenshot", opt.screenshot, "write the last frame as PNG (headless: rendered offscreen)");
-    app.add_option("--frames", opt.frames, "window: close after K frames [0 = run until closed, 1000000000]")
-        ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
-    app.add_option("--width", opt.width, "window / screenshot width in pixels [16, 16384]")->check(CLI::Range(16, 16384));
-    app.add_option("--height", opt.height, "window / screenshot height in pixels [16, 16384]")->check(CLI::Range(16, 16384));
+    app.add_option("--screenshot", opt.screenshot, "write the last frame as PNG (headless: rendered offscreen)")->type_name("FILE.png");
+    addCount(app, "--frames", opt.frames, 0, 1000000000, "window: close after N frames [0 = run until closed, 1000000000]");
+    addCount(app, "--width", opt.width, 16, 16384, "window / screenshot width in pixels [16, 16384]");
+    addCount(app, "--height", opt.height, 16, 16384, "window / screenshot height in pixels [16, 16384]");
     std::string colour_by = "heading";
-    app.add_option("--colour", colour_by, "colour boids by species, heading, speed or neighbours (window and screenshots)")
-        ->check(CLI::IsMember({"species", "heading", "speed", "neighbours"}));
+    app.add_option("--colour,--color", colour_by, "colour boids by species, heading, speed or neighbours (window and screenshots)")
+        ->check(CLI::IsMember({"species", "heading", "speed", "neighbours"}).description(""))
+        ->type_name("MODE")
+        ->default_str("heading");
     bool no_vsync = false;
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh (the panel toggles it too)");
-    app.add_option("--steps", opt.steps, "steps to run headless [0, 1000000000]")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000000000)));
-    app.add_option("--import", opt.import_path, "start from a state CSV (id,species,x,y,z,vx,vy,vz)");
-    app.add_option("--export", opt.export_path, "write the final state as CSV");
-    app.add_option("--stats-out", opt.stats_out, "write the order parameters as CSV (step,time,...) every --stats-every steps");
-    app.add_option("--stats-every", opt.stats_every, "steps between rows of --stats-out [1, 1000000000] (default 10)")
-        ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1000000000)));
+    addCount(app, "--steps", opt.steps, 0, 1000000000, "steps to run headless [0, 1000000000]");
+    app.add_option("--import", opt.import_path, "start from a state CSV written by --export (old id,species,x,y,z,vx,vy,vz files too)")->type_name("FILE.csv");
+    app.add_option("--export", opt.export_path, "write the final state as CSV")->type_name("FILE.csv");
+    app.add_option("--stats-out", opt.stats_out, "write the order parameters as CSV (step,time,...) every --stats-every steps")->type_name("FILE.csv");
+    addCount(app, "--stats-every", opt.stats_every, 1, 1000000000, "steps between rows of --stats-out [1, 1000000000]");
     bool bench = false;
     BenchOptions bench_opt;
     std::string bench_sizes;
     app.add_flag("--bench", bench, "run the benchmark (docs/performance.md) and print a table");
-    app.add_option("--bench-sizes", bench_sizes, "comma-separated boid counts, each in [64, 100000000] (default 10000,100000,1000000,10000000)");
-    app.add_option("--bench-steps", bench_opt.steps, "measured steps per phase [1, 100000] (median taken)")
-        ->check(CLI::Range(1u, 100000u));
-    app.add_option("--bench-clump-steps", bench_opt.clump_steps, "steps between the spawn and clumped phases [0, 1000000]")
-        ->check(CLI::Range(0u, 1000000u));
-    app.add_option("--bench-out", bench_opt.out_path, "also write the results as JSON to this file");
+    app.add_option("--bench-sizes", bench_sizes, "comma-separated boid counts, each in [64, 100000000]")
+        ->type_name("N,N,...")
+        ->default_str("10000,100000,1000000,10000000");
+    addCount(app, "--bench-steps", bench_opt.steps, 1, 100000, "measured steps per phase [1, 100000] (median taken)");
+    addCount(app, "--bench-clump-steps", bench_opt.clump_steps, 0, 1000000, "steps between the spawn and clumped phases [0, 1000000]");
+    app.add_option("--bench-out", bench_opt.out_path, "also write the results as JSON to this file")->type_name("FILE.json");
     app.add_flag("--list-presets", list_presets, "list the built-in presets");
     bool self_test = false;
     app.add_flag("--self-test", self_test, "check this GPU: limits, every shader variant against the CPU reference, a split scan, a render; exit 0 if all pass");
     app.add_flag("--list-params", list_params, "list every parameter key with default, range and unit");
 
+    if (const auto problem = unknownFlag(app, argc, argv)) {
+        err << "murmur: " << *problem << "\n";
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

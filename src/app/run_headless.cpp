@@ -123,8 +123,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
             return 1;
         }
     const double sps = seconds > 0 ? double(opt.steps) / seconds : 0.0;
-    std::snprintf(line, sizeof line, "ran %llu steps in %.3f s: %.1f steps/s, %.3g boid-steps/s\n",
-                  static_cast<unsigned long long>(opt.steps), seconds, sps, sps * p.boids);
+    std::snprintf(line, sizeof line, "ran %llu %s in %.3f s: %.1f steps/s, %.3g boid-steps/s\n",
+                  static_cast<unsigned long long>(opt.steps), opt.steps == 1 ? "step" : "steps", seconds, sps, sps * p.boids);
     out << line;
     // The order parameters of the last state (mean neighbours and polarization among them). The
     // group measures read the flock back: above kSummaryMeasureMax boids, unless --stats-out asks,

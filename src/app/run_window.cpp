@@ -3,6 +3,8 @@
 // window, context and ImGui; WindowRun holds what the loop works on, one method per stage.
 #include "app/run_window.hpp"
 
+#include "io/atomic_file.hpp"
+
 #include "app/app_window.hpp"
 #include "app/flock_display.hpp"
 #include "app/renderer_defaults.hpp"
@@ -54,8 +56,10 @@ std::optional<std::string> capacityProblem(const Params& p) {
 int fallBackToHeadless(Options opt, const Flock* imported, const std::string& why, std::ostream& out,
                        std::ostream& err) {
     if (opt.screenshot.empty()) opt.screenshot = render::screenshotName(".");
-    err << "murmur: no display (" << why << "): running headless instead and writing the last frame to "
-        << opt.screenshot << "\n";
+    checkWritableTarget(opt.screenshot, "the screenshot of the no-display fallback");
+    if (opt.frames > 0) opt.steps = opt.frames;  // one step per frame, as the window would have run
+    err << "murmur: no display (" << why << "): running headless instead for " << opt.steps << " steps ("
+        << (opt.frames > 0 ? "--frames" : "--steps") << ") and writing the last frame to " << opt.screenshot << "\n";
     opt.headless = true;
     return runHeadless(opt, imported, out, err);
 }

@@ -1,10 +1,14 @@
 // Temporary file + fsync + rename; see atomic_file.hpp.
 #include "io/atomic_file.hpp"
 
+#include "io/input_error.hpp"
+#include "model/param_table.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -128,6 +132,18 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
         std::remove(tmpl.c_str());
         throw std::runtime_error("cannot write " + given + ": " + std::strerror(err ? err : EIO));
     }
+}
+
+void checkWritableTarget(const std::string& path, const std::string& flag) {
+    namespace fs = std::filesystem;
+    const std::string real = resolvedTarget(path);  // a symlink's file is the one replaced
+    fs::path dir = fs::path(real).parent_path();
+    if (dir.empty()) dir = ".";
+    if (fs::path(real).filename().string().size() > 255)
+        throw InputError(flag + " " + echo(path) + ": the file name is longer than 255 bytes, more than file systems hold");
+    if (const auto problem = targetProblem(real)) throw InputError(flag + " " + path + ": it " + *problem);
+    if (!fs::is_directory(dir)) throw InputError(flag + " " + path + ": directory " + dir.string() + " does not exist");
+    if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + " " + path + ": directory " + dir.string() + " is not writable");
 }
 
 std::string readFile(const std::string& path) {

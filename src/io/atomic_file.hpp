@@ -18,6 +18,10 @@ std::optional<std::string> targetProblem(const std::string& path);
 // path with its symlinks followed to the file a write should replace.
 std::string resolvedTarget(const std::string& path);
 
+// Checks up front that writeFileAtomic(path) can succeed: an existing, writable directory, a name
+// file systems hold, no refused target. Throws InputError naming flag and path if not.
+void checkWritableTarget(const std::string& path, const std::string& flag);
+
 // Whole file as a string; throws std::runtime_error naming the path on failure.
 std::string readFile(const std::string& path);
 

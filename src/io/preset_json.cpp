@@ -152,11 +152,11 @@ std::string formatPreset(const Params& params, const std::string& description) {
             node = &(*node)[key.substr(0, dot)];
         const double v = info.get(params);
         if (info.kind == ParamKind::Choice) (*node)[key] = info.choices.at(std::size_t(v));
-        else if (info.kind == ParamKind::Float) (*node)[key] = float(v);
+        else if (info.kind == ParamKind::Float) (*node)[key] = asTyped(float(v));
         else (*node)[key] = std::uint64_t(v);
     }
     for (const Obstacle& o : params.obstacles)
-        j["obstacles"].push_back({{"x", o.at.x}, {"y", o.at.y}, {"z", o.at.z}, {"radius", o.radius}});
+        j["obstacles"].push_back({{"x", asTyped(o.at.x)}, {"y", asTyped(o.at.y)}, {"z", asTyped(o.at.z)}, {"radius", asTyped(o.radius)}});
     return j.dump(2) + "\n";
 }
 

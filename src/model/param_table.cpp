@@ -247,7 +247,21 @@ std::string formatValue(const ParamInfo& info, const Params& p) {
     const double v = info.get(p);
     if (info.kind == ParamKind::Choice) return info.choices.at(std::size_t(v));
     if (info.kind == ParamKind::Seed) return std::to_string(p.seed);
+    if (info.kind == ParamKind::Float) return floatText(float(v));
     return number(v);
+}
+
+std::string floatText(float v) {
+    char buf[32];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, end) : number(double(v));
+}
+
+double asTyped(float v) {
+    const std::string text = floatText(v);
+    double d = double(v);
+    std::from_chars(text.data(), text.data() + text.size(), d);
+    return d;
 }
 
 std::string echo(std::string_view text) {

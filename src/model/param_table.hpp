@@ -33,6 +33,10 @@ const ParamInfo* findParam(std::string_view key);
 std::string formatValue(const ParamInfo& info, const Params& p);
 // "[0, 100]" or "wrap|soft".
 std::string rangeText(const ParamInfo& info);
+// The shortest text that reads back as the same float ("0.0333", not "0.0333333351"), and that
+// text's double: what a saved preset writes, so it shows what the user typed.
+std::string floatText(float v);
+double asTyped(float v);
 // User text as echoed in a message: at most 60 characters, "..." after a cut (a multi-megabyte
 // field must not become a multi-megabyte message).
 std::string echo(std::string_view text);

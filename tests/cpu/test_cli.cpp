@@ -121,3 +121,81 @@ TEST_F(Cli, BadExportKeepsExistingFile) {
     std::getline(in, line);
     EXPECT_EQ(line, "precious");
 }
+
+// Every count flag reads a number as --set does: "1e3" is a thousand; a sign or hex is refused
+// with the valid range, whichever flag it is given to.
+TEST_F(Cli, CountFlagsReadNumbersAsSetDoes) {
+    const Result r = run({"--backend", "cpu", "--headless", "--boids", "20", "--steps", "1e1", "--stats-every", "5e0",
+                          "--stats-out", (dir / "s.csv").string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("ran 10 steps"), std::string::npos) << r.out;
+    for (const char* flag : {"--steps", "--stats-every", "--width", "--height"})
+        for (const char* bad : {"0x10", "+5", "1.5", "1e99", ""}) {
+            SCOPED_TRACE(std::string(flag) + " " + bad);
+            const Result bad_run = run({"--headless", flag, bad, "--export", out_csv});
+            EXPECT_EQ(bad_run.code, 2);
+            EXPECT_NE(bad_run.err.find(std::string(flag) + ": expected a whole number in ["), std::string::npos) << bad_run.err;
+            EXPECT_FALSE(fs::exists(out_csv));
+        }
+    expectBadInput({"--frames", "0x10"}, "--frames: expected a whole number in [0, 1000000000], got '0x10'");
+    expectBadInput({"--bench", "--bench-steps", "+5"}, "--bench-steps: expected a whole number in [1, 100000]");
+    expectBadInput({"--boids", "0x10"}, "not a number");
+    expectBadInput({"--boids", "+5"}, "not a number");
+}
+
+TEST_F(Cli, OneStepIsSingular) {
+    const Result r = run({"--backend", "cpu", "--headless", "--boids", "20", "--steps", "1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("ran 1 step in"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, MistypedFlagNamesTheNearest) {
+    Result r = run({"--boid", "5000"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("unknown flag --boid; did you mean --boids?"), std::string::npos) << r.err;
+    r = run({"--stat-out=x.csv"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("did you mean --stats-out?"), std::string::npos) << r.err;
+    r = run({"--zzzzzzzzz"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("unknown flag --zzzzzzzzz (murmur --help lists the flags)"), std::string::npos) << r.err;
+    // A negative number is a value, not a flag: its message is the range.
+    expectBadInput({"--boids", "-5"}, "[0, 100000000]");
+}
+
+TEST_F(Cli, ColorIsAnAliasOfColour) {
+    expectBadInput({"--headless", "--color", "plaid"}, "plaid");
+    const Result r = run({"--backend", "cpu", "--headless", "--boids", "20", "--steps", "1", "--color", "speed"});
+    EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(Cli, HelpShowsTypesAndDefaults) {
+    const Result r = run({"--help"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("--boids N "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--steps N=300"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--stats-every N=10"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("TEXT"), std::string::npos) << r.out;
+}
+
+// The columns of --list-params start where the header's do on every row, and floats read as typed.
+TEST_F(Cli, ListParamsColumnsLineUp) {
+    const Result r = run({"--list-params"});
+    ASSERT_EQ(r.code, 0);
+    std::istringstream in(r.out);
+    std::string header, line;
+    std::getline(in, header);
+    const std::size_t at_default = header.find("default"), at_range = header.find("range");
+    int rows = 0;
+    while (std::getline(in, line)) {
+        ++rows;
+        ASSERT_GT(line.size(), at_range) << line;
+        EXPECT_EQ(line[at_default - 1], ' ') << line;
+        EXPECT_NE(line[at_default], ' ') << line;
+        EXPECT_EQ(line[at_range - 1], ' ') << line;
+        EXPECT_NE(line[at_range], ' ') << line;
+    }
+    EXPECT_GT(rows, 50);
+    EXPECT_NE(r.out.find(" 0.033333335 "), std::string::npos) << "dt's default, 1/30 as a float, in its shortest form";
+    EXPECT_EQ(r.out.find("0.0333333351"), std::string::npos) << "a float printed with its binary noise";
+}

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include <csignal>
@@ -143,6 +144,27 @@ TEST(Preset, SaveLoadRoundTripAndAtomic) {
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
     // A target in a missing directory fails with a message and writes nothing.
     EXPECT_THROW(savePresetFile((dir.path / "nope" / "x.json").string(), p), std::runtime_error);
+}
+
+// A saved preset writes each float as the user typed it (dt 0.0333, not 0.03333333507180214) and
+// still reads back to the very same floats, for every float key and an obstacle.
+TEST(Preset, SavedFloatsReadAsTypedAndRoundTrip) {
+    Params p;
+    p.dt = 0.0333f;
+    p.species[0].separation.radius = 1.1f;
+    p.obstacles = {{{10.1f, 20.3f, 0}, 5.7f}};
+    const std::string text = formatPreset(p);
+    EXPECT_NE(text.find("\"dt\": 0.0333,"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"radius\": 5.7"), std::string::npos) << text;
+    EXPECT_EQ(text.find("0.0333000"), std::string::npos) << text;
+    EXPECT_EQ(text.find("1.10000"), std::string::npos) << text;
+    EXPECT_EQ(parsePreset(text, Params{}, "t"), p);
+    for (const ParamInfo& info : paramTable())
+        if (info.kind == ParamKind::Float) {
+            Params q;
+            info.set(q, std::nextafter(float(info.get(q)), float(info.max)));  // a float no one types
+            EXPECT_EQ(parsePreset(formatPreset(q), Params{}, "t"), q) << info.key;
+        }
 }
 
 TEST(Preset, BuiltInPresetsAreValid) {

@@ -2,6 +2,7 @@
 // times; a flock the GPU cannot hold is bad input (exit 2) with the limit named, and no file.
 #include "app/cli.hpp"
 #include "gl_env.hpp"
+#include "gpu/gpu_simulation.hpp"
 
 #include <gtest/gtest.h>
 
@@ -45,6 +46,23 @@ TEST(CliGpu, TooManyBoidsExits2WithTheLimit) {
     EXPECT_NE(err.find("do not fit this GPU"), std::string::npos) << err;
     EXPECT_NE(err.find("valid range [0, "), std::string::npos) << err;
     EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// A benchmark that measured nothing is not a success: every size skipped exits 1 and says so.
+TEST(CliGpu, BenchWithEverySizeSkippedFails) {
+    MURMUR_REQUIRE_GL();
+    Params big;
+    big.boids = 100000000;
+    big.world_size = 100000;
+    try {
+        gpu::checkCapacity(big);
+        GTEST_SKIP() << "this GPU holds 1e8 boids, so no size can be skipped here";
+    } catch (const gpu::CapacityError&) {
+    }
+    std::string out, err;
+    EXPECT_EQ(run({"--bench", "--bench-sizes", "100000000", "--bench-steps", "1", "--bench-clump-steps", "0"}, out, err), 1);
+    EXPECT_NE(out.find("skipped 100000000 boids"), std::string::npos) << out;
+    EXPECT_NE(err.find("every --bench-sizes size was skipped"), std::string::npos) << err;
 }
 
 TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
