@@ -115,8 +115,9 @@ std::optional<std::string> unknownFlag(const CLI::App& app, int argc, const char
         const std::string_view arg = argv[i];
         if (arg.size() < 2 || arg[0] != '-' || (arg.size() > 1 && (std::isdigit(static_cast<unsigned char>(arg[1])) || arg[1] == '.'))) continue;
         const std::string name(arg.substr(0, arg.find('=')));
-        if (name == "--" ) continue;
-        const std::string bare = name.substr(name.find_first_not_of('-'));
+        const std::size_t letters = name.find_first_not_of('-');
+        if (letters == std::string::npos) continue;  // "--", "-=..." are not flags
+        const std::string bare = name.substr(letters);
         bool known = false;
         std::string best;
         std::size_t best_d = 3;  // suggest only within two edits
