@@ -32,9 +32,17 @@ GLFWwindow* createWindow(int width, int height) {
     return nullptr;
 }
 
+// Each button and wheel event with where the pointer was: a click shorter than a frame counts.
+void recordPointer(GLFWwindow* w, ui::PointerEvent e) {
+    glfwGetCursorPos(w, &e.at.x, &e.at.y);
+    e.on_ui = ImGui::GetIO().WantCaptureMouse;
+    static_cast<Input*>(glfwGetWindowUserPointer(w))->pointer.push_back(e);
+}
+
 void installCallbacks(GLFWwindow* window) {
-    glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) {
-        if (!ImGui::GetIO().WantCaptureMouse) static_cast<Input*>(glfwGetWindowUserPointer(w))->scroll += dy;
+    glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) { recordPointer(w, {ui::PointerEvent::Scroll, 0, {}, dy}); });
+    glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
+        if (button <= 2) recordPointer(w, {action == GLFW_PRESS ? ui::PointerEvent::Press : ui::PointerEvent::Release, button, {}, 0});
     });
     glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
         const ImGuiIO& io = ImGui::GetIO();

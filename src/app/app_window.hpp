@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ui/keys.hpp"
+#include "ui/pointer.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -20,7 +21,7 @@ public:
 
 // What the callbacks collect between two frames, in order.
 struct Input {
-    double scroll = 0;
+    std::vector<ui::PointerEvent> pointer;  // buttons and wheel, in the order they came
     std::vector<ui::Action> actions;
 };
 

@@ -54,6 +54,7 @@ void writeOffscreenFrame(Simulation& sim, gpu::GpuSimulation* gpu, const Params&
     target.bind();
     render::FlockRenderer renderer(gl::ShaderLibrary(opt.shader_dir));
     render::Camera camera;
+    camera.setAspect(float(opt.width) / float(opt.height));  // a tall picture frames the world by its width
     camera.reset(p);
     FlockDisplay display(sim, gpu);
     render::DrawSettings settings;

@@ -77,7 +77,10 @@ void writeScreenshot(const std::string& path, int w, int h, std::ostream& out, s
 struct Viewport {
     int width = 0, height = 0;
     double px_scale = 1.0;
+    render::ScreenRect world;  // where the world is drawn: beside the panel
     glm::vec2 size() const { return {float(width), float(height)}; }
+    // A window point (window units, origin top left) as a framebuffer pixel (origin bottom left).
+    glm::vec2 pixel(glm::dvec2 at) const { return {float(at.x * px_scale), float(height - at.y * px_scale)}; }
 };
 
 class WindowRun {
@@ -106,6 +109,7 @@ public:
 private:
     void applyKeys();
     void handleMouse(const Viewport& vp);
+    std::optional<render::ScreenRect> panelPixels(const Viewport& vp) const;
     int stepAndMeasure();
     void sampleStats(Clock::time_point now);
     void drawFrame(const Viewport& vp);
@@ -128,9 +132,15 @@ private:
     Clock::time_point last_sample_ = Clock::now();
     double sample_every_ = 0.5;      // s between stats samples: at least 10x what measuring takes
     double seconds_per_step_ = 0.0;  // smoothed cost of a step, bounding the steps per frame
-    glm::dvec2 last_cursor_{0.0}, press_cursor_{0.0};
-    bool dragging_ = false;
+    ui::PointerTracker pointer_;
 };
+
+// The panel's rectangle last frame in framebuffer pixels, if it is shown.
+std::optional<render::ScreenRect> WindowRun::panelPixels(const Viewport& vp) const {
+    if (!panel_.visible || panel_.box.z <= 0.0f) return std::nullopt;
+    const glm::vec4 b = panel_.box * float(vp.px_scale);
+    return render::ScreenRect{int(b.x), int(float(vp.height) - b.y - b.w), int(std::ceil(b.z)), int(std::ceil(b.w))};
+}
 
 // Keys in the order they came: run controls to the session, the rest to the panel and view.
 void WindowRun::applyKeys() {
@@ -141,41 +151,35 @@ void WindowRun::applyKeys() {
 }
 
 // Left drag pans (2D) or orbits (3D); right/middle drag pans; wheel zooms; a left click without
-// a drag selects a boid in visual debug mode; goals and the led boid may follow the pointer.
+// a drag selects a boid in visual debug mode; goals and the led boid may follow the pointer. Only
+// gestures that begin on the world count: the panel's own never reach it.
 void WindowRun::handleMouse(const Viewport& vp) {
-    GLFWwindow* w = window_.handle();
     glm::dvec2 cursor;
-    glfwGetCursorPos(w, &cursor.x, &cursor.y);
-    const bool left = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-    const bool other = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
-                       glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
-    if (!ImGui::GetIO().WantCaptureMouse) {
-        const glm::dvec2 d = (cursor - last_cursor_) * vp.px_scale;
-        if ((left && camera_.dims() == 2) || other) camera_.pan(float(d.x), float(d.y), float(vp.height));
-        else if (left) camera_.orbit(float(d.x), float(d.y));
-        if (left && !dragging_) {
-            dragging_ = true;
-            press_cursor_ = cursor;
-        }
+    glfwGetCursorPos(window_.handle(), &cursor.x, &cursor.y);
+    const glm::vec4 box = panel_.box;
+    const auto in_world = [&](glm::dvec2 at) {
+        const bool on_panel = panel_.visible && at.x >= box.x && at.y >= box.y && at.x < box.x + box.z && at.y < box.y + box.w;
+        return !on_panel && vp.world.contains(vp.pixel(at));
+    };
+    const ui::Gestures g = pointer_.update(window_.input().pointer, cursor, in_world);
+    window_.input().pointer.clear();
+    const glm::dvec2 d = g.drag * vp.px_scale;
+    if (g.drag_button == 0 && camera_.dims() == 3) camera_.orbit(float(d.x), float(d.y));
+    else if (g.drag_button >= 0) camera_.pan(float(d.x), float(d.y), float(vp.world.h));
+    if (g.zoom != 0) camera_.zoom(float(g.zoom));
+    const auto onWorld = [&](glm::dvec2 at) { return vp.pixel(at) - vp.world.origin(); };  // pixel in the world's rectangle
+    if (g.click && panel_.debug) {
+        const auto id = display_.pick(camera_, vp.world.size(), onWorld(*g.click));
+        panel_.selection = id ? display_.find(*id) : std::nullopt;
     }
-    const glm::vec2 pixel(float(cursor.x * vp.px_scale), float(vp.height - cursor.y * vp.px_scale));
-    if (!left && dragging_) {
-        dragging_ = false;
-        if (panel_.debug && glm::length(cursor - press_cursor_) < 3.0) {
-            const auto id = display_.pick(camera_, vp.size(), pixel);
-            panel_.selection = id ? display_.find(*id) : std::nullopt;
-        }
-    }
-    last_cursor_ = cursor;
-    if (panel_.attractor_at_pointer || panel_.repeller_at_pointer || session_.edit().leader) {
-        const glm::vec3 at3 = camera_.pointerToWorld(pixel, vp.size());
+    const bool follows = panel_.attractor_at_pointer || panel_.repeller_at_pointer || session_.edit().leader;
+    if (follows && in_world(cursor) && !ImGui::GetIO().WantCaptureMouse) {
+        const glm::vec3 at3 = camera_.pointerToWorld(onWorld(cursor), vp.world.size());
         const Vec3f at{at3.x, at3.y, session_.edit().dims == 3 ? at3.z : 0.0f};
         if (panel_.attractor_at_pointer) session_.edit().attractor.at = at;
         if (panel_.repeller_at_pointer) session_.edit().repeller.at = at;
         if (session_.edit().leader) session_.edit().leader_at = at;  // Processing's mouse-led boid
     }
-    if (window_.input().scroll != 0) camera_.zoom(float(window_.input().scroll));
-    window_.input().scroll = 0;
 }
 
 // The frame's steps (no more than fit the frame budget), the --stats-out row when one is due,
@@ -231,7 +235,7 @@ void WindowRun::drawFrame(const Viewport& vp) {
     if (!panel_.debug) panel_.selection.reset();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     panel_.draw.time = float(glfwGetTime());
-    renderer_.draw(display_.view(), session_.live(), camera_, {vp.width, vp.height}, panel_.draw, panel_.selection);
+    renderer_.drawInto(display_.view(), session_.live(), camera_, vp.world, panel_.draw, panel_.selection);
     if (panel_.visible) drawPanel(session_, panel_, stats_);
     else session_.commitEdits();
     window_.renderImGui();
@@ -270,6 +274,8 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
         int win_w = 1, win_h = 1;
         glfwGetWindowSize(window_.handle(), &win_w, &win_h);
         vp.px_scale = win_w > 0 ? double(vp.width) / win_w : 1.0;
+        vp.world = render::worldRect({vp.width, vp.height}, panelPixels(vp));
+        camera_.setAspect(vp.world.aspect());
         window_.beginImGuiFrame();
         applyKeys();
         handleMouse(vp);

@@ -15,12 +15,26 @@ void Camera::reset(const Params& p) {
     dims_ = p.dims;
     const float L = p.world_size;
     target_ = dims_ == 3 ? glm::vec3(L / 2) : glm::vec3(L / 2, L / 2, 0.0f);
-    view_height_ = L * 1.08f;
-    distance_ = L * 2.4f;
+    world_ = L;
     yaw_deg_ = 35.0f;
     pitch_deg_ = 25.0f;
     near_ = L * 0.01f;
     far_ = L * 20.0f;
+    framed_ = true;
+    frameWorld();
+}
+
+// A view narrower than tall frames the world by its width: everything scales by 1/aspect.
+void Camera::frameWorld() {
+    const float narrow = std::max(1.0f, 1.0f / aspect_);
+    view_height_ = world_ * 1.08f * narrow;
+    distance_ = world_ * 2.4f * narrow;
+}
+
+void Camera::setAspect(float aspect) {
+    if (!(aspect > 0.0f) || aspect == aspect_) return;
+    aspect_ = aspect;
+    if (framed_) frameWorld();
 }
 
 glm::vec3 Camera::eye() const {
@@ -45,6 +59,7 @@ glm::mat4 Camera::projection(float aspect) const {
 
 void Camera::pan(float dx_px, float dy_px, float height_px) {
     if (height_px <= 0) return;
+    framed_ = false;
     if (dims_ == 2) {
         const float units_per_px = view_height_ / height_px;
         target_ -= glm::vec3(dx_px, -dy_px, 0.0f) * units_per_px;
@@ -64,6 +79,7 @@ void Camera::orbit(float dx_px, float dy_px) {
 
 void Camera::zoom(float wheel_steps) {
     const float factor = std::pow(0.88f, wheel_steps);
+    framed_ = false;
     view_height_ = std::clamp(view_height_ * factor, 1e-3f, 1e7f);
     distance_ = std::clamp(distance_ * factor, near_ * 2, far_ / 2);
 }

@@ -10,8 +10,12 @@ namespace murmur::render {
 
 class Camera {
 public:
-    // Frames the whole world of p (the reset key).
+    // Frames the whole world of p (the reset key) in a view of the last aspect given.
     void reset(const Params& p);
+    // The view's width over height. Until the user pans or zooms, the whole world stays framed
+    // as the aspect changes (the panel hidden or resized, the window resized).
+    void setAspect(float aspect);
+    bool framed() const { return framed_; }
 
     glm::mat4 view() const;
     glm::mat4 projection(float aspect) const;
@@ -37,6 +41,9 @@ private:
     float distance_ = 1.0f;     // 3D: eye to target
     float yaw_deg_ = 35.0f, pitch_deg_ = 25.0f;
     float near_ = 0.1f, far_ = 10.0f;
+    float world_ = 1.0f, aspect_ = 1.0f;
+    bool framed_ = true;
+    void frameWorld();
 };
 
 }  // namespace murmur::render

@@ -21,12 +21,13 @@ FlockRenderer::FlockRenderer(const gl::ShaderLibrary& shaders)
     lines_vao_.floatAttribute(1, 4, offsetof(LineVertex, colour));
 }
 
-void FlockRenderer::draw(const FlockView& flock, const Params& p, const Camera& camera, glm::ivec2 viewport_px,
-                         const DrawSettings& s, const std::optional<Selection>& selection) {
-    glViewport(0, 0, viewport_px.x, viewport_px.y);
+void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Camera& camera, const ScreenRect& area,
+                             const DrawSettings& s, const std::optional<Selection>& selection) {
     glClearColor(s.background.r, s.background.g, s.background.b, 1.0f);
     glClearDepth(1.0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);  // the whole framebuffer: no viewport limits a clear
+    glViewport(area.x, area.y, area.w, area.h);
+    const glm::ivec2 viewport_px(area.w, area.h);
     if (viewport_px.x <= 0 || viewport_px.y <= 0) return;
     const float aspect = float(viewport_px.x) / float(viewport_px.y);
     const glm::mat4 proj = camera.projection(aspect);

@@ -9,6 +9,7 @@
 #include "render/camera.hpp"
 #include "render/flock_view.hpp"
 #include "render/overlay.hpp"
+#include "render/screen_layout.hpp"
 
 #include <glm/glm.hpp>
 
@@ -41,6 +42,11 @@ public:
     // Clears the bound framebuffer (viewport_px in pixels) and draws the flock, the bounds and,
     // if given, the selected boid's overlay.
     void draw(const FlockView& flock, const Params& p, const Camera& camera, glm::ivec2 viewport_px,
+              const DrawSettings& settings, const std::optional<Selection>& selection) {
+        drawInto(flock, p, camera, ScreenRect{0, 0, viewport_px.x, viewport_px.y}, settings, selection);
+    }
+    // The same into the part `area` of the framebuffer (the rest is cleared to the background).
+    void drawInto(const FlockView& flock, const Params& p, const Camera& camera, const ScreenRect& area,
               const DrawSettings& settings, const std::optional<Selection>& selection);
 
 private:

@@ -16,18 +16,50 @@
 namespace murmur::ui {
 namespace {
 
+// Pixels of drag per unit: a hundredth of the value, but at least a ten-thousandth of the range,
+// so a drag reaches 0 (or the bound) in a few hundred pixels instead of creeping towards it.
+float dragSpeed(const ParamInfo& info, float v) {
+    const double range = std::min(info.max - info.min, 1e6);
+    return float(std::max({std::abs(double(v)) * 0.01, range * 1e-4, 1e-4}));
+}
+
 void tooltip(const ParamInfo& info) {
     if (!ImGui::IsItemHovered()) return;
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(info.help);
     ImGui::Text("range %s %s", rangeText(info).c_str(), info.unit);
+    if (info.kind == ParamKind::Float || info.kind == ParamKind::Int)
+        ImGui::TextDisabled("double-click (or Ctrl+click) to type a value; right-click to reset it");
+    else
+        ImGui::TextDisabled("right-click to reset it");
     ImGui::EndTooltip();
 }
 
-// One widget for one parameter of `p`; true when it changed.
-bool paramWidget(const ParamInfo& info, Params& p) {
+// What a widget needs beyond its parameter: the last edit's problems (shown under their field)
+// and whether keys that do not apply now are shown too.
+struct FieldContext {
+    const std::vector<ParamProblem>& problems;
+    bool show_all;
+};
+
+std::string fieldLabel(const ParamInfo& info, std::string_view shown_key) {
+    return std::string(shown_key) + (info.unit[0] ? std::string(" (") + info.unit + ")" : "") + "##" + info.key;
+}
+
+// Right click: back to the documented default; the tooltip says how to type an exact value.
+void fieldMenu(const ParamInfo& info, Params& p, bool& changed) {
+    if (ImGui::BeginPopupContextItem(info.key)) {
+        const Params defaults;
+        const std::string item = "reset to default (" + formatValue(info, defaults) + ")";
+        if (ImGui::MenuItem(item.c_str())) changed = !setFromNumber(info, info.get(defaults), p);
+        ImGui::EndPopup();
+    }
+}
+
+// One widget for one parameter of `p`, labelled shown_key; true when it changed.
+bool paramWidget(const ParamInfo& info, Params& p, const FieldContext& ctx, std::string_view shown_key) {
     const double value = info.get(p);
-    std::string label = std::string(info.key) + (info.unit[0] ? std::string(" (") + info.unit + ")" : "");
+    const std::string label = fieldLabel(info, shown_key);
     bool changed = false;
     switch (info.kind) {
         case ParamKind::Choice: {
@@ -53,22 +85,32 @@ bool paramWidget(const ParamInfo& info, Params& p) {
         }
         case ParamKind::Float: {
             float v = float(value);
-            const float speed = std::max(std::abs(v) * 0.005f, 1e-4f);
+            const float speed = dragSpeed(info, v);
             if (ImGui::DragFloat(label.c_str(), &v, speed, float(info.min), float(info.max), "%.4g",
                                  ImGuiSliderFlags_AlwaysClamp))
                 changed = !setFromNumber(info, double(v), p);
             break;
         }
     }
+    fieldMenu(info, p, changed);
     tooltip(info);
+    for (const ParamProblem& problem : ctx.problems)
+        if (problem.field == info.key) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "not applied: %s", problem.message.c_str());
+            ImGui::PopTextWrapPos();
+        }
     return changed;
 }
 
-void paramSection(const char* group, Session& session) {
+bool paramWidget(const ParamInfo& info, Params& p, const FieldContext& ctx) { return paramWidget(info, p, ctx, info.key); }
+
+void paramSection(const char* group, Session& session, const FieldContext& ctx) {
     if (!ImGui::CollapsingHeader(group, ImGuiTreeNodeFlags_DefaultOpen)) return;
     for (const ParamInfo& info : paramTable()) {
         if (std::strcmp(paramGroup(info.key), group) != 0 || std::strcmp(info.key, "boids") == 0) continue;
-        paramWidget(info, session.edit());
+        if (!ctx.show_all && !appliesNow(info.key, session.edit())) continue;
+        paramWidget(info, session.edit(), ctx);
         if (std::strcmp(info.key, "seed") == 0) {
             ImGui::SameLine();
             ImGui::TextDisabled("(on reset)");
@@ -77,20 +119,20 @@ void paramSection(const char* group, Session& session) {
 }
 
 // Species in use; each one's role, and for 1..3 their own rules (species 0 flies the sections
-// above).
-void speciesSection(Session& session) {
+// above). Inside a species' node its keys are shown without the "speciesN." prefix.
+void speciesSection(Session& session, const FieldContext& ctx) {
     if (!ImGui::CollapsingHeader("Species")) return;
     Params& p = session.edit();
-    paramWidget(*findParam("species_count"), p);
+    paramWidget(*findParam("species_count"), p, ctx);
     for (std::uint32_t s = 0; s < std::min(p.species_count, kMaxSpecies); ++s) {
         const std::string prefix = "species" + std::to_string(s) + ".";
         const std::string title = "species " + std::to_string(s) + (p.roles[s].predator ? " (predator)" : "") +
                                   (s == 0 ? ": rules above" : "");
         if (!ImGui::TreeNode(title.c_str())) continue;
         for (const ParamInfo& info : paramTable())
-            if (std::string_view(info.key).starts_with(prefix)) {
+            if (std::string_view(info.key).starts_with(prefix) && (ctx.show_all || appliesNow(info.key, p))) {
                 ImGui::PushID(info.key);
-                paramWidget(info, p);
+                paramWidget(info, p, ctx, std::string_view(info.key).substr(prefix.size()));
                 ImGui::PopID();
             }
         ImGui::TreePop();
@@ -99,10 +141,11 @@ void speciesSection(Session& session) {
 }
 
 // Wind, goals (optionally at the pointer), scatter, and the obstacle list.
-void influencesSection(Session& session, PanelState& state) {
+void influencesSection(Session& session, PanelState& state, const FieldContext& ctx) {
     if (!ImGui::CollapsingHeader("Influences")) return;
     for (const ParamInfo& info : paramTable())
-        if (std::strcmp(paramGroup(info.key), "Influences") == 0) paramWidget(info, session.edit());
+        if (std::strcmp(paramGroup(info.key), "Influences") == 0 && (ctx.show_all || appliesNow(info.key, session.edit())))
+            paramWidget(info, session.edit(), ctx);
     ImGui::Checkbox("attractor at the pointer", &state.attractor_at_pointer);
     ImGui::SameLine();
     ImGui::Checkbox("repeller at the pointer", &state.repeller_at_pointer);
@@ -297,6 +340,27 @@ void FrameStats::clearHistory() {
         s->clear();
 }
 
+bool appliesNow(std::string_view key, const Params& p) {
+    if (key.starts_with("species") && key.size() > 9 && key[8] == '.') key.remove_prefix(9);
+    if (key.starts_with("dc.")) return p.style == Style::Decarpentier;
+    if (key.starts_with("offset.")) return p.style == Style::Offset;
+    if (key.starts_with("steering.")) return p.style == Style::Steering;
+    if (key.ends_with(".z")) return p.dims == 3 && (!key.starts_with("leader.") || p.leader);
+    if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
+    if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
+    if (key.starts_with("leader.") && key != "leader.enabled") return p.leader;
+    return true;
+}
+
+Params withDefaultsKeeping(const Params& p) {
+    Params d;
+    d.boids = p.boids;
+    d.dims = p.dims;
+    d.seed = p.seed;
+    d.world_size = p.world_size;  // the flock's density stays; world_size has its own reset
+    return d;
+}
+
 const char* paramGroup(const char* key) {
     const std::string k = key;
     if (k.starts_with("species")) return "Species";
@@ -311,28 +375,49 @@ const char* paramGroup(const char* key) {
     return "World";
 }
 
+// The widest label the panel shows, so no label is cut.
+float labelWidth() {
+    float widest = 0.0f;
+    for (const ParamInfo& info : paramTable()) {
+        std::string_view key = info.key;
+        if (key.starts_with("species") && key.size() > 9 && key[8] == '.') key.remove_prefix(9);
+        widest = std::max(widest, ImGui::CalcTextSize(fieldLabel(info, key).c_str(), nullptr, true).x);
+    }
+    return widest + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+}
+
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 32, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("murmur");
-    ImGui::PushItemWidth(-ImGui::GetFontSize() * 12);  // room for "separation.radius (units)"
+    ImGui::PushItemWidth(-labelWidth());
+    const FieldContext ctx{session.problems(), state.show_all_keys};
     runSection(session);
-    for (const char* group : {"Rules", "Perception", "Motion", "World"}) paramSection(group, session);
-    speciesSection(session);
-    influencesSection(session, state);
+    // One line kept for messages, at the same place whether or not there is one: nothing moves
+    // under the pointer when a message appears. Problems with a field also show under it.
+    const ImVec4 colour = session.messageIsError() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
+    const std::string& message = session.message();
+    const std::string first_line = message.substr(0, message.find('\n'));
+    ImGui::TextColored(colour, "%s", first_line.empty() ? " " : first_line.c_str());
+    if (!message.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", message.c_str());
+    ImGui::Checkbox("show keys that do not apply now", &state.show_all_keys);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("off: only what the current style, dims and features use");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("all defaults")) session.edit() = withDefaultsKeeping(session.edit());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every key back to its default (--list-params), keeping the boid count, dims and seed");
+    for (const char* group : {"Rules", "Perception", "Motion", "World"}) paramSection(group, session, ctx);
+    speciesSection(session, ctx);
+    influencesSection(session, state, ctx);
     session.commitEdits();
-    if (!session.message().empty()) {
-        const ImVec4 colour = session.messageIsError() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(colour, "%s", session.message().c_str());
-        ImGui::PopTextWrapPos();
-    }
     presetSection(session, state);
     viewSection(state);
     statsSection(stats);
     selectionSection(state, session.live());
     keysSection();
     ImGui::PopItemWidth();
+    state.box = ImGui::IsWindowCollapsed()
+                    ? glm::vec4(0.0f)
+                    : glm::vec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     ImGui::End();
 }
 

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,7 +44,16 @@ struct PanelState {
     bool confirm_overwrite = false;
     bool attractor_at_pointer = false;  // the window moves the goal to the pointer each frame
     bool repeller_at_pointer = false;
+    bool show_all_keys = false;  // also the keys the current style, dims and features do not use
+    glm::vec4 box{0.0f};  // where the panel was drawn last: x, y (top left), width, height; window units
 };
+
+// Whether a key does anything with p's style, dims, bounds and features (dc.* only in the
+// decarpentier style, z only in 3D, margin only with soft bounds, ...): the panel shows only those
+// unless asked for all.
+bool appliesNow(std::string_view key, const Params& p);
+// Every key at its default (--list-params), keeping p's boid count, dims, seed and world size.
+Params withDefaultsKeeping(const Params& p);
 
 // The section a parameter key belongs to: "Rules", "Perception", "Motion", "World" or "Influences".
 const char* paramGroup(const char* key);

@@ -49,8 +49,10 @@ bool Session::commitEdits() {
     if (candidate == current) return false;
     if (auto problems = validate(candidate); !problems.empty()) {
         say("not applied: " + describe(problems), true);
+        problems_ = std::move(problems);
         return false;
     }
+    problems_.clear();
     if (const double pairs = candidatePairsPerStep(candidate); pairs > kMaxCandidatePairs) {
         say("not applied: " + describeCost(pairs) + "; a step would take far too long", true);
         return false;

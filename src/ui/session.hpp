@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 #include <utility>
 
 namespace murmur::ui {
@@ -78,6 +79,9 @@ public:
 
     const std::string& message() const { return message_; }
     bool messageIsError() const { return message_error_; }
+    // The fields of the last edit that was not applied, each with its problem (the panel shows
+    // each under its field); empty once an edit applies.
+    const std::vector<ParamProblem>& problems() const { return problems_; }
     // Set when the flock was replaced (reset, count, preset, dims): the view should re-frame.
     bool takeRespawned() { return std::exchange(respawned_, false); }
 
@@ -91,6 +95,7 @@ private:
     bool step_requested_ = false, respawned_ = false, message_error_ = false;
     std::uint64_t steps_ = 0;
     std::string message_;
+    std::vector<ParamProblem> problems_;
 };
 
 }  // namespace murmur::ui

@@ -5,6 +5,7 @@
 #include "model/param_table.hpp"
 #include "ui/keys.hpp"
 #include "ui/panel.hpp"
+#include "ui/pointer.hpp"
 #include "ui/session.hpp"
 
 #include <GLFW/glfw3.h>
@@ -307,4 +308,96 @@ TEST(Session, KeysAndButtonsShareTheRunControls) {
     EXPECT_TRUE(panel.reset_view_requested);
     EXPECT_TRUE(panel.quit_requested);
     EXPECT_FALSE(ui::applyToPanel(panel, ui::Action::TogglePause));
+}
+
+// Pointer events in the order they came: a click within one frame is a click; a gesture that
+// begins over the panel (or on a widget) never reaches the world; the wheel zooms only over it.
+TEST(Pointer, EventsAreTakenInOrderAndThePanelKeepsItsOwn) {
+    using ui::PointerEvent;
+    const auto in_world = [](glm::dvec2 at) { return at.x >= 400; };  // the panel is x < 400
+    ui::PointerTracker t;
+    ui::Gestures g = t.update({{PointerEvent::Press, 0, {600, 300}}, {PointerEvent::Release, 0, {601, 300}}}, {601, 300}, in_world);
+    ASSERT_TRUE(g.click.has_value()) << "a press and release in one frame";
+    EXPECT_EQ(g.click->x, 601);
+    EXPECT_EQ(g.drag_button, 0);
+    g = t.update({{PointerEvent::Press, 0, {100, 300}}}, {700, 300}, in_world);  // a slider dragged off the panel
+    EXPECT_EQ(g.drag_button, -1);
+    g = t.update({{PointerEvent::Release, 0, {700, 300}}}, {700, 300}, in_world);
+    EXPECT_FALSE(g.click.has_value());
+    EXPECT_EQ(g.drag_button, -1);
+    g = t.update({{PointerEvent::Scroll, 0, {100, 300}, 2.0}, {PointerEvent::Scroll, 0, {500, 300}, 1.0},
+                  {PointerEvent::Scroll, 0, {500, 300}, 4.0, true}},
+                 {500, 300}, in_world);
+    EXPECT_EQ(g.zoom, 1.0) << "only the wheel over the world, not over the panel or a widget";
+    // A right drag held across frames pans by the pointer's motion, and stops at the release.
+    g = t.update({{PointerEvent::Press, 1, {500, 300}}}, {520, 310}, in_world);
+    EXPECT_EQ(g.drag_button, 1);
+    EXPECT_EQ(g.drag, glm::dvec2(20, 10));
+    g = t.update({}, {530, 290}, in_world);
+    EXPECT_EQ(g.drag, glm::dvec2(10, -20));
+    g = t.update({{PointerEvent::Release, 1, {540, 290}}}, {560, 290}, in_world);
+    EXPECT_EQ(g.drag, glm::dvec2(10, 0));
+    EXPECT_FALSE(g.click.has_value()) << "a right button never picks";
+    g = t.update({}, {600, 290}, in_world);
+    EXPECT_EQ(g.drag_button, -1);
+    // A long left drag is not a click.
+    t.update({{PointerEvent::Press, 0, {500, 300}}}, {500, 300}, in_world);
+    g = t.update({{PointerEvent::Release, 0, {540, 300}}}, {540, 300}, in_world);
+    EXPECT_FALSE(g.click.has_value());
+}
+
+// The panel shows only the keys that do something now.
+TEST(PanelRules, OnlyKeysThatApplyAreShown) {
+    Params p;
+    p.style = Style::Graded;
+    p.dims = 2;
+    EXPECT_FALSE(ui::appliesNow("dc.brake", p));
+    EXPECT_FALSE(ui::appliesNow("species2.dc.brake", p));
+    EXPECT_FALSE(ui::appliesNow("offset.sums", p));
+    EXPECT_FALSE(ui::appliesNow("steering.separation", p));
+    EXPECT_FALSE(ui::appliesNow("wind.z", p));
+    EXPECT_FALSE(ui::appliesNow("margin", p));
+    EXPECT_FALSE(ui::appliesNow("perch.ground", p));
+    EXPECT_TRUE(ui::appliesNow("perch.enabled", p));
+    EXPECT_TRUE(ui::appliesNow("separation.radius", p));
+    EXPECT_TRUE(ui::appliesNow("wind.x", p));
+    p.style = Style::Decarpentier;
+    p.dims = 3;
+    p.bounds = Bounds::Soft;
+    p.perching = true;
+    EXPECT_TRUE(ui::appliesNow("dc.brake", p));
+    EXPECT_TRUE(ui::appliesNow("species2.dc.brake", p));
+    EXPECT_TRUE(ui::appliesNow("wind.z", p));
+    EXPECT_TRUE(ui::appliesNow("margin", p));
+    EXPECT_TRUE(ui::appliesNow("perch.ground", p));
+    p.style = Style::Offset;
+    EXPECT_TRUE(ui::appliesNow("offset.lone", p));
+    p.style = Style::Steering;
+    EXPECT_TRUE(ui::appliesNow("steering.separation", p));
+    // Every key applies to some setting: none is unreachable.
+    Params all;
+    all.dims = 3;
+    all.bounds = Bounds::Soft;
+    all.perching = all.leader = true;
+    for (const ParamInfo& info : paramTable()) {
+        bool some = false;
+        for (Style s : {Style::Steering, Style::Offset, Style::Decarpentier, Style::Graded, Style::Gloss}) {
+            all.style = s;
+            some = some || ui::appliesNow(info.key, all);
+        }
+        EXPECT_TRUE(some) << info.key;
+    }
+    // All defaults keeps the flock's count, dims, seed and world.
+    Params mine;
+    mine.boids = 777;
+    mine.dims = 3;
+    mine.seed = 9;
+    mine.world_size = 123;
+    mine.species[0].alignment.weight = 0;
+    const Params d = ui::withDefaultsKeeping(mine);
+    EXPECT_EQ(d.boids, 777u);
+    EXPECT_EQ(d.dims, 3u);
+    EXPECT_EQ(d.seed, 9u);
+    EXPECT_EQ(d.world_size, 123.0f);
+    EXPECT_EQ(d.species[0].alignment.weight, Params{}.species[0].alignment.weight);
 }

@@ -4,6 +4,7 @@
 #include "render/camera.hpp"
 #include "render/overlay.hpp"
 #include "render/picking.hpp"
+#include "render/screen_layout.hpp"
 #include "render/screenshot.hpp"
 
 #include "test_util.hpp"
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace murmur;
@@ -206,4 +208,66 @@ TEST(RendererDefaults, SoftwareRenderersGetFewerBoidsAtTheSameDensity) {
     const Params hard3 = rendererDefaults(p, false, 100000000, why);
     EXPECT_NEAR(hard3.boids / std::pow(double(hard3.world_size), 3.0), p.boids / std::pow(60.0, 3.0), 1e-4 * p.boids / std::pow(60.0, 3.0));
     EXPECT_TRUE(validate(hard3).empty());
+}
+
+// The world's rectangle never lies under the panel, whatever the window and panel: the wider free
+// strip is used, and only when no strip is kMinWorldPx wide does the world take the whole window.
+TEST(ScreenLayout, TheWorldIsNeverUnderThePanel) {
+    using render::ScreenRect;
+    EXPECT_EQ(render::worldRect({1280, 720}, std::nullopt).w, 1280);
+    const ScreenRect docked = render::worldRect({1280, 720}, ScreenRect{10, 0, 425, 710});
+    EXPECT_EQ(docked.x, 435);
+    EXPECT_EQ(docked.w, 1280 - 435);
+    EXPECT_EQ(docked.h, 720);
+    for (int w : {320, 640, 800, 1280, 1920, 3840})
+        for (int h : {240, 500, 720, 2160})
+            for (int px : {-100, 0, 10, 200, 500, 900, 1500})
+                for (int pw : {200, 425, 850}) {
+                    const ScreenRect panel{px, 20, pw, h - 40};
+                    const ScreenRect r = render::worldRect({w, h}, panel);
+                    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " panel at " + std::to_string(px) + " width " + std::to_string(pw));
+                    EXPECT_GT(r.w, 0);
+                    EXPECT_EQ(r.h, h);
+                    EXPECT_GE(r.x, 0);
+                    EXPECT_LE(r.x + r.w, w);
+                    const int left = std::clamp(px, 0, w), right = w - std::clamp(px + pw, 0, w);
+                    if (std::max(left, right) >= render::kMinWorldPx) {
+                        EXPECT_FALSE(r.overlaps(panel));
+                        EXPECT_EQ(r.w, std::max(left, right));
+                    } else {
+                        EXPECT_EQ(r.w, w) << "no strip wide enough: the whole window";
+                    }
+                }
+}
+
+// Framed in a rectangle of any aspect, the whole world is inside it, and it stays framed as the
+// aspect changes until the user pans or zooms.
+TEST(Camera, TheWorldStaysFramedInAnyAspectUntilTheUserMovesIt) {
+    for (int dims : {2, 3}) {
+        Params p;
+        p.dims = dims;
+        p.world_size = 100;
+        Camera c;
+        c.reset(p);
+        for (glm::vec2 view : {glm::vec2(845, 720), glm::vec2(375, 500), glm::vec2(200, 900), glm::vec2(1600, 300)}) {
+            c.setAspect(view.x / view.y);
+            EXPECT_TRUE(c.framed());
+            for (int k = 0; k < (dims == 3 ? 8 : 4); ++k) {
+                const glm::vec3 corner((k & 1) ? 100 : 0, (k & 2) ? 100 : 0, (k & 4) ? 100 : 0);
+                glm::vec2 at;
+                ASSERT_TRUE(c.toPixel(corner, view, at));
+                EXPECT_TRUE(at.x >= 0 && at.y >= 0 && at.x <= view.x && at.y <= view.y)
+                    << dims << "D corner " << k << " at " << at.x << "," << at.y << " in " << view.x << "x" << view.y;
+            }
+        }
+        c.zoom(3);
+        EXPECT_FALSE(c.framed());
+        glm::vec2 before, after;
+        ASSERT_TRUE(c.toPixel(glm::vec3(10, 20, 0), glm::vec2(500, 500), before));
+        c.setAspect(0.3f);
+        ASSERT_TRUE(c.toPixel(glm::vec3(10, 20, 0), glm::vec2(500, 500), after));
+        EXPECT_EQ(before, after) << "a zoomed view keeps its zoom";
+        c.reset(p);
+        EXPECT_TRUE(c.framed());
+    }
 }
