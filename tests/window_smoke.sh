@@ -57,6 +57,17 @@ else
     fail "xdotool not found (apt-get install xdotool)"
 fi
 
+# --record from the window: a video of the world alone, one frame per step, written on close.
+xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 12 --boids 500 --width 640 --height 400 \
+    --record "$tmp/window.mp4" >"$tmp/out" 2>"$tmp/err"
+code=$?
+[ "$code" = 0 ] || fail "window run with --record exited $code"
+grep -q "wrote $tmp/window.mp4 (" "$tmp/out" || fail "window run did not report its video"
+frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$tmp/window.mp4" 2>/dev/null)
+[ "${frames:-0}" -ge 6 ] || fail "window video holds ${frames:-no} frames for 12 window frames"
+echo "window video: $(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,width,height,r_frame_rate -of csv=p=0 "$tmp/window.mp4" 2>/dev/null), $frames frames"
+[ "$fails" = 0 ] || cat "$tmp/out" "$tmp/err"
+
 # The other styles and features through the window: species and predators, decarpentier (3D,
 # wing beats, amortised steering), perching and obstacles.
 for args in "--preset predators --boids 400" "--preset decarpentier --boids 400" \

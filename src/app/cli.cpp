@@ -8,6 +8,7 @@
 #include "app/run_window.hpp"
 #include "app/self_test.hpp"
 #include "render/flock_renderer.hpp"
+#include "render/recorder.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
@@ -187,6 +188,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     bool no_vsync = false;
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh (the panel toggles it too)");
     addCount(app, "--steps", opt.steps, 0, 1000000000, "steps to run headless [0, 1000000000]");
+    app.add_option("--record", opt.record, "record a video through ffmpeg (FILE.mp4 or FILE.mkv) or PNG frames (DIR/); "
+                                           "headless: a frame at the start and every --record-every steps")
+        ->type_name("FILE|DIR/");
+    addCount(app, "--record-every", opt.record_every, 1, 1000000, "steps between recorded frames [1, 1000000]");
+    addCount(app, "--record-fps", opt.record_fps, 1, 240, "the recorded video's frame rate [1, 240]");
     app.add_option("--import", opt.import_path, "start from a state CSV written by --export (old id,species,x,y,z,vx,vy,vz files too)")->type_name("FILE.csv");
     app.add_option("--export", opt.export_path, "write the final state as CSV")->type_name("FILE.csv");
     app.add_option("--stats-out", opt.stats_out, "write the order parameters as CSV (step,time,...) every --stats-every steps")->type_name("FILE.csv");
@@ -222,11 +228,12 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         err << "murmur: " << what << "\n";
         return 2;
     };
-    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes"})
+    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes", "--record"})
         if (given(flag) && app.get_option(flag)->as<std::string>().empty()) return refuse(std::string(flag) + ": an empty value; give a file (or, for --bench-sizes, counts)");
     if (bench) {
         for (const char* flag : {"--import", "--export", "--preset", "--boids", "--dims", "--set", "--seed", "--steps", "--stats-out",
-                                 "--stats-every", "--screenshot", "--frames", "--width", "--height", "--colour", "--no-vsync"})
+                                 "--stats-every", "--screenshot", "--frames", "--width", "--height", "--colour", "--no-vsync",
+                                 "--record", "--record-every", "--record-fps"})
             if (given(flag))
                 return refuse(std::string("--bench runs its own scenario (docs/performance.md); ") + flag +
                               " does not apply to it (--backend and --shader-dir do)");
@@ -234,6 +241,9 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out"})
             if (given(flag)) return refuse(std::string(flag) + " applies to --bench only");
     }
+    if (opt.record.empty())
+        for (const char* flag : {"--record-every", "--record-fps"})
+            if (given(flag)) return refuse(std::string(flag) + " applies to --record only");
     if (opt.headless)
         for (const char* flag : {"--frames", "--no-vsync"})
             if (given(flag)) return refuse(std::string(flag) + " applies to the window only, not to --headless (which runs --steps)");
@@ -286,6 +296,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
             if (!opt.screenshot.ends_with(".png")) throw InputError("--screenshot " + opt.screenshot + ": the file name must end in .png");
             checkWritableTarget(opt.screenshot, "--screenshot");
         }
+        if (!opt.record.empty()) render::checkRecordTarget(opt.record);
         opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
         opt.vsync = !no_vsync;
         for (int k = 0; k < 4; ++k)

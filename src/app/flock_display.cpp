@@ -41,4 +41,16 @@ std::optional<std::uint32_t> FlockDisplay::pick(const render::Camera& camera, gl
     return flock[*index].id;
 }
 
+OffscreenFlock::OffscreenFlock(int width, int height, const std::string& shader_dir)
+    : target_(width, height), renderer_(gl::ShaderLibrary(shader_dir)), width_(width), height_(height) {}
+
+std::vector<std::uint8_t> OffscreenFlock::render(FlockDisplay& display, const Params& p, const render::Camera& camera,
+                                                 const render::DrawSettings& settings) {
+    target_.bind();
+    renderer_.draw(display.view(), p, camera, {width_, height_}, settings, std::nullopt);
+    auto pixels = target_.readRgba();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return pixels;
+}
+
 }  // namespace murmur

@@ -4,11 +4,15 @@
 #pragma once
 
 #include "model/simulation.hpp"
+#include "gl/framebuffer.hpp"
 #include "render/camera.hpp"
+#include "render/flock_renderer.hpp"
 #include "render/flock_view.hpp"
 #include "render/overlay.hpp"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace murmur::gpu {
 class GpuSimulation;
@@ -31,6 +35,23 @@ private:
     Simulation& sim_;
     gpu::GpuSimulation* gpu_;
     render::HostFlock host_;
+};
+
+// A framebuffer of a fixed size that the flock is drawn into and read back from: the headless
+// screenshot and every recorded frame (whose size must not change as the window does).
+class OffscreenFlock {
+public:
+    OffscreenFlock(int width, int height, const std::string& shader_dir);
+    // RGBA8, bottom row first; binds the default framebuffer again afterwards.
+    std::vector<std::uint8_t> render(FlockDisplay& display, const Params& p, const render::Camera& camera,
+                                     const render::DrawSettings& settings);
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+private:
+    gl::Framebuffer target_;
+    render::FlockRenderer renderer_;
+    int width_, height_;
 };
 
 }  // namespace murmur

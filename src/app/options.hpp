@@ -23,6 +23,9 @@ struct Options {
     std::string stats_out;             // --stats-out: order parameters as CSV ...
     std::uint64_t stats_every = 10;    // ... every this many steps
     std::string screenshot;  // PNG of the last frame (headless: rendered offscreen)
+    std::string record;                // --record FILE.mp4|FILE.mkv|DIR/: a video of the run
+    std::uint64_t record_every = 1;    // steps between recorded frames
+    int record_fps = 30;               // the video's frame rate
     std::uint64_t frames = 0;  // window: close after this many frames (0: run until closed)
     int width = 1280, height = 720;  // window and screenshot size, pixels
     bool vsync = true;

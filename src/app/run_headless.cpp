@@ -18,6 +18,7 @@
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
 #include "render/flock_renderer.hpp"
+#include "render/recorder.hpp"
 #include "render/screenshot.hpp"
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace murmur {
 
@@ -48,22 +50,24 @@ std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulatio
     return g;
 }
 
-void writeOffscreenFrame(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Options& opt,
-                         std::ostream& out) {
-    gl::Framebuffer target(opt.width, opt.height);
-    target.bind();
-    render::FlockRenderer renderer(gl::ShaderLibrary(opt.shader_dir));
-    render::Camera camera;
-    camera.setAspect(float(opt.width) / float(opt.height));  // a tall picture frames the world by its width
-    camera.reset(p);
-    FlockDisplay display(sim, gpu);
-    render::DrawSettings settings;
-    settings.colour_by = render::ColourBy(opt.colour_by);
-    renderer.draw(display.view(), p, camera, {opt.width, opt.height}, settings, std::nullopt);
-    render::writePng(opt.screenshot, opt.width, opt.height, target.readRgba());
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    out << "wrote screenshot " << opt.screenshot << " (" << opt.width << "x" << opt.height << ")\n";
-}
+// The flock drawn offscreen at --width x --height, the whole world framed: what the headless
+// screenshot and the recording show.
+class OffscreenView {
+public:
+    OffscreenView(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Options& opt)
+        : frame_(opt.width, opt.height, opt.shader_dir), display_(sim, gpu) {
+        camera_.setAspect(float(opt.width) / float(opt.height));  // a tall picture frames the world by its width
+        camera_.reset(p);
+        settings_.colour_by = render::ColourBy(opt.colour_by);
+    }
+    std::vector<std::uint8_t> render(const Params& p) { return frame_.render(display_, p, camera_, settings_); }
+
+private:
+    OffscreenFlock frame_;
+    FlockDisplay display_;
+    render::Camera camera_;
+    render::DrawSettings settings_;
+};
 
 constexpr std::uint32_t kSummaryMeasureMax = 10000000;
 
@@ -72,7 +76,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     std::unique_ptr<gl::HeadlessContext> context;
     std::unique_ptr<Simulation> sim;
     gpu::GpuSimulation* gpu_sim = nullptr;
-    if (opt.backend == Backend::Gpu || !opt.screenshot.empty()) {
+    if (opt.backend == Backend::Gpu || !opt.screenshot.empty() || !opt.record.empty()) {
         context = openHeadlessContext(err);
         if (!context) return 1;
         out << "murmur: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
@@ -102,18 +106,25 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
 
     StatsLog log(opt.stats_out, opt.stats_every);
+    std::optional<OffscreenView> view;
+    std::optional<render::Recorder> recorder;
+    if (!opt.record.empty()) {
+        view.emplace(*sim, gpu_sim, p, opt);
+        recorder.emplace(opt.record, opt.width, opt.height, opt.record_fps);
+    }
     const auto t0 = std::chrono::steady_clock::now();
-    if (log.enabled()) {
-        // Step in runs of stats_every; the measuring is inside the timing (it waits for the GPU).
-        log.add(0, 0.0, sim->measure());
-        for (std::uint64_t done = 0; done < opt.steps;) {
-            const std::uint64_t run = std::min(opt.steps - done, log.every() - done % log.every());
-            sim->step(int(run));
-            done += run;
-            if (log.due(done)) log.add(done, double(done) * p.dt, sim->measure());
-        }
-    } else {
-        sim->step(int(opt.steps));
+    // Step in runs up to the next stats row or recorded frame; measuring and drawing are inside
+    // the timing (each waits for the GPU).
+    if (log.enabled()) log.add(0, 0.0, sim->measure());
+    if (recorder) recorder->add(view->render(p));
+    for (std::uint64_t done = 0; done < opt.steps;) {
+        std::uint64_t next = opt.steps;
+        if (log.enabled()) next = std::min(next, (done / log.every() + 1) * log.every());
+        if (recorder) next = std::min(next, (done / opt.record_every + 1) * opt.record_every);
+        sim->step(int(next - done));
+        done = next;
+        if (log.enabled() && log.due(done)) log.add(done, double(done) * p.dt, sim->measure());
+        if (recorder && done % opt.record_every == 0) recorder->add(view->render(p));
     }
     const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -151,7 +162,12 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         std::snprintf(line, sizeof line, ", total %.3f\n", total);
         out << s << line;
     }
-    if (!opt.screenshot.empty()) writeOffscreenFrame(*sim, gpu_sim, p, opt, out);
+    if (recorder) out << "wrote " << recorder->finish() << "\n";
+    if (!opt.screenshot.empty()) {
+        if (!view) view.emplace(*sim, gpu_sim, p, opt);
+        render::writePng(opt.screenshot, opt.width, opt.height, view->render(p));
+        out << "wrote screenshot " << opt.screenshot << " (" << opt.width << "x" << opt.height << ")\n";
+    }
     if (context && gl::takeErrorCount() > 0) {
         err << "murmur: error: the GL driver reported errors (above)\n";
         return 1;

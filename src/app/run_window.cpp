@@ -19,6 +19,7 @@
 #include "io/input_error.hpp"
 #include "model/density.hpp"
 #include "render/flock_renderer.hpp"
+#include "render/recorder.hpp"
 #include "cpu/cpu_simulation.hpp"
 #include "io/state_csv.hpp"
 #include "render/screenshot.hpp"
@@ -64,12 +65,14 @@ int fallBackToHeadless(Options opt, const Flock* imported, const std::string& wh
     return runHeadless(opt, imported, out, err);
 }
 
-void writeScreenshot(const std::string& path, int w, int h, std::ostream& out, std::ostream& err) {
+bool writeScreenshot(const std::string& path, int w, int h, std::ostream& out, std::ostream& err) {
     try {
         render::writePng(path, w, h, gl::readPixelsRgba(0, w, h));
         out << "murmur: wrote screenshot " << path << " (" << w << "x" << h << ")\n";
+        return true;
     } catch (const std::exception& e) {
         err << "murmur: screenshot not written: " << e.what() << "\n";
+        return false;
     }
 }
 
@@ -92,6 +95,7 @@ public:
         camera_.reset(session.live());
         panel_.vsync = vsync_ = opt.vsync;
         panel_.draw.colour_by = render::ColourBy(opt.colour_by);
+        record_at_start_ = !opt.record.empty();
         stats_.renderer = renderer;
         stats_.backend = sim.name();
         if (gpu)  // a step slow enough to be sliced still answers Esc and the close button
@@ -114,6 +118,11 @@ private:
     void sampleStats(Clock::time_point now);
     void drawFrame(const Viewport& vp);
     void finishFrame(const Viewport& vp, std::ostream& out, std::ostream& err);
+    void startRecording(const std::string& target, const Viewport& vp, std::ostream& err);
+    void stopRecording(std::ostream& out, std::ostream& err);
+    void recordFrame();
+    void notify(std::string text);
+    void drawStatusOverlay(const Viewport& vp);
 
     AppWindow& window_;
     const Options& opt_;
@@ -133,7 +142,80 @@ private:
     double sample_every_ = 0.5;      // s between stats samples: at least 10x what measuring takes
     double seconds_per_step_ = 0.0;  // smoothed cost of a step, bounding the steps per frame
     ui::PointerTracker pointer_;
+    std::optional<render::Recorder> recorder_;
+    std::optional<OffscreenFlock> record_frame_;  // the size the recording started at, whatever the window does
+    std::uint64_t next_record_step_ = 0;
+    bool record_at_start_ = false;
+    std::string notice_;  // shown on the status overlay until notice_until_
+    Clock::time_point notice_until_;
+    bool panel_was_visible_ = true;
 };
+
+void WindowRun::notify(std::string text) {
+    notice_ = std::move(text);
+    notice_until_ = Clock::now() + std::chrono::seconds(4);
+}
+
+// A recording is of the world alone (no panel), at the size of the world's rectangle when it
+// starts: the video's size is fixed, so later frames are drawn offscreen at that size.
+void WindowRun::startRecording(const std::string& target, const Viewport& vp, std::ostream& err) {
+    try {
+        const int w = std::max(16, vp.world.w), h = std::max(16, vp.world.h);
+        record_frame_.emplace(w, h, opt_.shader_dir);
+        recorder_.emplace(target, w, h, opt_.record_fps);
+        panel_.recording = target;
+        next_record_step_ = session_.steps();
+        notify("recording " + target);
+    } catch (const std::exception& e) {
+        recorder_.reset();
+        record_frame_.reset();
+        err << "murmur: not recording: " << e.what() << "\n";
+        notify(std::string("not recording: ") + e.what());
+    }
+}
+
+void WindowRun::stopRecording(std::ostream& out, std::ostream& err) {
+    if (!recorder_) return;
+    try {
+        const std::string summary = recorder_->finish();
+        out << "murmur: wrote " << summary << "\n";
+        notify("wrote " + summary);
+    } catch (const std::exception& e) {
+        err << "murmur: " << e.what() << "\n";
+        notify(e.what());
+    }
+    recorder_.reset();
+    record_frame_.reset();
+    panel_.recording.clear();
+}
+
+// A frame each time --record-every steps have passed (a paused flock adds none).
+void WindowRun::recordFrame() {
+    if (!recorder_ || session_.steps() < next_record_step_) return;
+    try {
+        recorder_->add(record_frame_->render(display_, session_.live(), camera_, panel_.draw));
+    } catch (const std::exception& e) {
+        notify(e.what());
+        recorder_.reset();  // removes the unfinished video
+        record_frame_.reset();
+        panel_.recording.clear();
+        return;
+    }
+    next_record_step_ = session_.steps() + opt_.record_every;
+}
+
+void WindowRun::drawStatusOverlay(const Viewport& vp) {
+    if (panel_was_visible_ && !panel_.visible) notify("panel hidden: H shows it");
+    panel_was_visible_ = panel_.visible;
+    if (!notice_.empty() && Clock::now() > notice_until_) notice_.clear();
+    ui::StatusLine status;
+    status.paused = !session_.running;
+    status.recording = panel_.recording;
+    status.recorded_frames = recorder_ ? recorder_->frames() : 0;
+    status.notice = notice_;
+    const float right = float(vp.world.x + vp.world.w) / float(vp.px_scale);
+    ui::drawStatus(status, {right, 0.0f});
+}
 
 // The panel's rectangle last frame in framebuffer pixels, if it is shown.
 std::optional<render::ScreenRect> WindowRun::panelPixels(const Viewport& vp) const {
@@ -238,6 +320,7 @@ void WindowRun::drawFrame(const Viewport& vp) {
     renderer_.drawInto(display_.view(), session_.live(), camera_, vp.world, panel_.draw, panel_.selection);
     if (panel_.visible) drawPanel(session_, panel_, stats_);
     else session_.commitEdits();
+    drawStatusOverlay(vp);
     window_.renderImGui();
     if (panel_.vsync != vsync_) {
         vsync_ = panel_.vsync;
@@ -250,9 +333,20 @@ void WindowRun::finishFrame(const Viewport& vp, std::ostream& out, std::ostream&
     ++frames_;
     const bool last = opt_.frames > 0 && frames_ >= opt_.frames;
     if (panel_.screenshot_requested) {
-        writeScreenshot(render::screenshotName("."), vp.width, vp.height, out, err);
+        const std::string name = render::screenshotName(".");
+        notify(writeScreenshot(name, vp.width, vp.height, out, err) ? "wrote " + name : "screenshot not written (see the terminal)");
         panel_.screenshot_requested = false;
     }
+    if (record_at_start_ && frames_ >= 2) {  // the panel has been laid out: the world's size is known
+        startRecording(opt_.record, vp, err);
+        record_at_start_ = false;
+    }
+    if (panel_.record_toggle_requested) {
+        panel_.record_toggle_requested = false;
+        if (recorder_) stopRecording(out, err);
+        else startRecording(render::recordingName("."), vp, err);
+    }
+    recordFrame();
     if (last && !opt_.screenshot.empty()) writeScreenshot(opt_.screenshot, vp.width, vp.height, out, err);
     glfwSwapBuffers(window_.handle());
     if (last) window_.close();
@@ -289,6 +383,7 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
             seconds_per_step_ = seconds_per_step_ > 0.0 ? 0.7 * seconds_per_step_ + 0.3 * per_step : per_step;
         }
     }
+    stopRecording(out, err);
     out << "murmur: " << frames_ << " frames, " << session_.steps() << " steps, " << session_.live().boids << " boids\n";
     if (stats_.order.boids > 0) out << describeOrder(stats_.order_step, stats_.order) << " (last sample)\n";
     if (log_.enabled()) {

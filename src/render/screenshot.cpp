@@ -32,16 +32,20 @@ void writePng(const std::string& path, int width, int height, const std::vector<
     writeFileAtomic(path, encodePng(width, height, rgba_bottom_up));
 }
 
-std::string screenshotName(const std::string& dir) {
+std::string freshName(const std::string& dir, const std::string& suffix) {
     const std::time_t now = std::time(nullptr);
     std::tm local{};
     localtime_r(&now, &local);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "murmur-%Y%m%d-%H%M%S", &local);
     namespace fs = std::filesystem;
-    std::string name = (fs::path(dir) / (std::string(stamp) + ".png")).string();
-    for (int k = 2; fs::exists(name); ++k) name = (fs::path(dir) / (std::string(stamp) + "-" + std::to_string(k) + ".png")).string();
+    const std::string base = (fs::path(dir) / stamp).string();
+    const bool folder = suffix.ends_with("/");
+    std::string name = base + suffix;
+    for (int k = 2; fs::exists(folder ? name.substr(0, name.size() - 1) : name); ++k) name = base + "-" + std::to_string(k) + suffix;
     return name;
 }
+
+std::string screenshotName(const std::string& dir) { return freshName(dir, ".png"); }
 
 }  // namespace murmur::render

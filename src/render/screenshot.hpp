@@ -12,6 +12,9 @@ namespace murmur::render {
 std::string encodePng(int width, int height, const std::vector<std::uint8_t>& rgba_bottom_up);
 // Throws std::runtime_error naming the path on failure.
 void writePng(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba_bottom_up);
+// "murmur-YYYYMMDD-HHMMSS" + suffix in dir, with "-2", "-3"... added if that name is taken (a
+// suffix ending in '/' names a folder).
+std::string freshName(const std::string& dir, const std::string& suffix);
 // "murmur-YYYYMMDD-HHMMSS.png" in dir, with "-2", "-3"... added if that name is taken.
 std::string screenshotName(const std::string& dir = ".");
 

@@ -254,6 +254,11 @@ void viewSection(PanelState& state) {
     if (ImGui::Button("Reset view")) state.reset_view_requested = true;
     ImGui::Checkbox("visual debug (click a boid)", &state.debug);
     if (ImGui::Button("Screenshot")) state.screenshot_requested = true;
+    ImGui::SameLine();
+    if (ImGui::Button(state.recording.empty() ? "Record" : "Stop recording")) state.record_toggle_requested = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", state.recording.empty() ? "record the world as a video (ffmpeg) in the current folder; PNG frames if ffmpeg is missing"
+                                                        : state.recording.c_str());
 }
 
 void statsSection(const FrameStats& stats) {
@@ -384,6 +389,28 @@ float labelWidth() {
         widest = std::max(widest, ImGui::CalcTextSize(fieldLabel(info, key).c_str(), nullptr, true).x);
     }
     return widest + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+}
+
+std::vector<std::string> statusLines(const StatusLine& s) {
+    std::vector<std::string> lines;
+    if (s.paused) lines.push_back("paused (Space runs)");
+    if (!s.recording.empty()) lines.push_back("REC " + std::to_string(s.recorded_frames) + " frames: " + s.recording);
+    if (!s.notice.empty()) lines.push_back(s.notice);
+    return lines;
+}
+
+void drawStatus(const StatusLine& s, glm::vec2 top_right) {
+    const auto lines = statusLines(s);
+    if (lines.empty()) return;
+    ImGui::SetNextWindowPos(ImVec2(top_right.x - 10, top_right.y + 10), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    if (ImGui::Begin("##status", nullptr, flags))
+        for (const std::string& line : lines)
+            ImGui::TextColored(line.starts_with("REC") ? ImVec4(1.0f, 0.4f, 0.35f, 1.0f) : ImVec4(0.9f, 0.9f, 0.9f, 1.0f), "%s",
+                               line.c_str());
+    ImGui::End();
 }
 
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {

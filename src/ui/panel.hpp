@@ -44,6 +44,8 @@ struct PanelState {
     bool confirm_overwrite = false;
     bool attractor_at_pointer = false;  // the window moves the goal to the pointer each frame
     bool repeller_at_pointer = false;
+    bool record_toggle_requested = false;  // the Record button: start, or stop and write
+    std::string recording;                 // the target being recorded; empty when not
     bool show_all_keys = false;  // also the keys the current style, dims and features do not use
     glm::vec4 box{0.0f};  // where the panel was drawn last: x, y (top left), width, height; window units
 };
@@ -59,6 +61,19 @@ Params withDefaultsKeeping(const Params& p);
 const char* paramGroup(const char* key);
 
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats);
+
+// What the small overlay at the world's top right says, panel or not: paused, recording, and the
+// last notice (a screenshot written, the panel hidden) for a few seconds.
+struct StatusLine {
+    bool paused = false;
+    std::string recording;  // target, if recording
+    std::uint64_t recorded_frames = 0;
+    std::string notice;
+};
+// The lines the overlay shows (empty: no overlay).
+std::vector<std::string> statusLines(const StatusLine& s);
+// Draws them at top_right (window units); takes no input.
+void drawStatus(const StatusLine& s, glm::vec2 top_right);
 
 // A key's action if it belongs to the view and panel (visual debug, screenshot, panel, view,
 // quit); false otherwise (run controls: Session::apply).

@@ -199,3 +199,13 @@ TEST_F(Cli, ListParamsColumnsLineUp) {
     EXPECT_NE(r.out.find(" 0.033333335 "), std::string::npos) << "dt's default, 1/30 as a float, in its shortest form";
     EXPECT_EQ(r.out.find("0.0333333351"), std::string::npos) << "a float printed with its binary noise";
 }
+
+TEST_F(Cli, RecordFlagsAreCheckedUpFront) {
+    expectBadInput({"--headless", "--record-every", "5"}, "--record-every applies to --record only");
+    expectBadInput({"--headless", "--record-fps", "5"}, "--record-fps applies to --record only");
+    expectBadInput({"--headless", "--record", (dir / "x.avi").string()}, "give FILE.mp4 or FILE.mkv");
+    expectBadInput({"--headless", "--record", (dir / "no" / "x.mp4").string()}, "does not exist");
+    expectBadInput({"--headless", "--record", (dir / "x.mp4").string(), "--record-fps", "500"}, "[1, 240]");
+    expectBadInput({"--bench", "--record", (dir / "x.mp4").string()}, "does not apply");
+    EXPECT_FALSE(fs::exists(dir / "x.mp4"));
+}

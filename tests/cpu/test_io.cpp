@@ -7,12 +7,16 @@
 #include "io/state_csv.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
+#include "render/recorder.hpp"
 #include "resume_case.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include <csignal>
 #include <sys/stat.h>
@@ -347,4 +351,77 @@ TEST(Files, ADeviceIsNotReadAsAFile) {
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
     }
+}
+
+// Recording through a real ffmpeg: the video has every frame at the constant rate asked for,
+// odd sizes are padded to even, and nothing is left beside it. (scripts/setup.sh installs
+// ffmpeg; without it this test fails rather than skip.)
+TEST(Recorder, AVideoThroughFfmpegHoldsEveryFrame) {
+    ASSERT_FALSE(render::findOnPath("ffmpeg").empty()) << "ffmpeg is not on PATH (apt-get install ffmpeg)";
+    ASSERT_FALSE(render::findOnPath("ffprobe").empty()) << "ffprobe is not on PATH (apt-get install ffmpeg)";
+    TempDir dir;
+    const std::string path = (dir.path / "flock.mp4").string();
+    {
+        render::Recorder rec(path, 33, 21, 25);
+        for (int k = 0; k < 17; ++k) rec.add(std::vector<std::uint8_t>(33 * 21 * 4, std::uint8_t(k * 10)));
+        EXPECT_EQ(rec.finish(), path + " (17 frames at 25 fps)");
+    }
+    const std::string probe = "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                              "stream=codec_name,width,height,r_frame_rate,nb_read_frames -of csv=p=0 '" + path + "'";
+    FILE* pipe = ::popen(probe.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char line[256] = {};
+    ASSERT_NE(std::fgets(line, sizeof line, pipe), nullptr);
+    ::pclose(pipe);
+    EXPECT_EQ(std::string(line), "h264,34,22,25/1,17\n");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1) << "a temporary file was left";
+}
+
+// A recording that ends without frames, or is abandoned, leaves nothing under the target's name
+// (an existing file there is kept), and no temporary file.
+TEST(Recorder, AFailedOrAbandonedVideoLeavesNothing) {
+    TempDir dir;
+    const std::string path = (dir.path / "keep.mp4").string();
+    std::ofstream(path) << "precious";
+    {
+        render::Recorder rec(path, 16, 16, 30);
+        EXPECT_THROW(rec.finish(), std::runtime_error);
+    }
+    {
+        render::Recorder rec(path, 16, 16, 30);
+        rec.add(std::vector<std::uint8_t>(16 * 16 * 4, 0));
+    }  // abandoned: the destructor stops ffmpeg
+    EXPECT_EQ(readFile(path), "precious");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
+}
+
+TEST(Recorder, PngFramesGoToANumberedSequence) {
+    TempDir dir;
+    const std::string folder = (dir.path / "frames").string() + "/";
+    render::Recorder rec(folder, 8, 4, 30);
+    for (int k = 0; k < 3; ++k) rec.add(std::vector<std::uint8_t>(8 * 4 * 4, 255));
+    EXPECT_EQ(rec.finish(), folder + " (3 PNG frames)");
+    EXPECT_TRUE(fs::exists(folder + "frame_000000.png"));
+    EXPECT_TRUE(fs::exists(folder + "frame_000002.png"));
+    EXPECT_FALSE(fs::exists(folder + "frame_000003.png"));
+}
+
+// A target murmur cannot record to is refused up front with what is valid; a missing ffmpeg is
+// named with the package to install and the PNG alternative.
+TEST(Recorder, BadTargetsAreRefusedUpFront) {
+    TempDir dir;
+    EXPECT_THROW(render::checkRecordTarget((dir.path / "x.avi").string()), InputError);
+    EXPECT_THROW(render::checkRecordTarget((dir.path / "no" / "x.mp4").string()), InputError);
+    EXPECT_THROW(render::checkRecordTarget((dir.path / "no" / "deeper" / "frames/").string()), InputError);
+    EXPECT_NO_THROW(render::checkRecordTarget((dir.path / "frames/").string()));
+    const std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ::setenv("PATH", dir.path.c_str(), 1);
+    try {
+        render::checkRecordTarget((dir.path / "x.mp4").string());
+        ADD_FAILURE() << "no ffmpeg on PATH, yet accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("apt-get install ffmpeg"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("--record DIR/"), std::string::npos) << e.what();
+    }
+    ::setenv("PATH", saved.c_str(), 1);
 }

@@ -401,3 +401,18 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     EXPECT_EQ(d.world_size, 123.0f);
     EXPECT_EQ(d.species[0].alignment.weight, Params{}.species[0].alignment.weight);
 }
+
+// The status overlay says what the canvas alone cannot: paused, recording, the last notice.
+TEST(PanelRules, StatusLinesSayPausedRecordingAndTheNotice) {
+    ui::StatusLine s;
+    EXPECT_TRUE(ui::statusLines(s).empty()) << "nothing to say: no overlay";
+    s.paused = true;
+    s.recording = "flock.mp4";
+    s.recorded_frames = 42;
+    s.notice = "wrote murmur-1.png";
+    const auto lines = ui::statusLines(s);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "paused (Space runs)");
+    EXPECT_EQ(lines[1], "REC 42 frames: flock.mp4");
+    EXPECT_EQ(lines[2], "wrote murmur-1.png");
+}

@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -161,4 +163,28 @@ TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
     EXPECT_EQ(run({"--self-test", "--shader-dir", dir.c_str()}, out, err), 1) << out;
     EXPECT_NE(out.find("FAIL one step, CPU parity"), std::string::npos) << out;
     fs::remove_all(dir);
+}
+
+// --record headless: a frame at the start and every --record-every steps, through a real ffmpeg,
+// checked with ffprobe (frame count, size, rate).
+TEST(CliGpu, HeadlessRecordWritesAVideoWithAFramePerKSteps) {
+    MURMUR_REQUIRE_GL();
+    const auto dir = std::filesystem::temp_directory_path() / ("murmur_record_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "flock.mp4").string();
+    std::string out, err;
+    ASSERT_EQ(run({"--headless", "--boids", "300", "--steps", "20", "--record", path.c_str(), "--record-every", "4",
+                   "--record-fps", "24", "--width", "160", "--height", "90"},
+                  out, err),
+              0)
+        << err;
+    EXPECT_NE(out.find("wrote " + path + " (6 frames at 24 fps)"), std::string::npos) << out;
+    FILE* pipe = ::popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=width,height,r_frame_rate,nb_read_frames "
+                          "-of csv=p=0 '" + path + "'").c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char line[128] = {};
+    ASSERT_NE(std::fgets(line, sizeof line, pipe), nullptr);
+    ::pclose(pipe);
+    EXPECT_EQ(std::string(line), "160,90,24/1,6\n");
+    std::filesystem::remove_all(dir);
 }
