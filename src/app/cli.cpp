@@ -184,7 +184,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.add_option("--colour,--color", colour_by, "colour boids by species, heading, speed or neighbours (window and screenshots)")
         ->check(CLI::IsMember({"species", "heading", "speed", "neighbours"}).description(""))
         ->type_name("MODE")
-        ->default_str("heading");
+        ->default_str("the preset's, else heading");
     bool no_vsync = false;
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh (the panel toggles it too)");
     addCount(app, "--steps", opt.steps, 0, 1000000000, "steps to run headless [0, 1000000000]");
@@ -281,6 +281,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
             out << "murmur: " << r.summary << "; --set world_size=L to choose\n";
         }
         if (seed) applySet("seed=" + *seed, p, "--seed");
+        if (given("--colour")) applySet("colour=" + colour_by, p, "--colour");  // else the preset's (default heading)
         if (auto problems = validate(p); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));
         Flock imported;
         if (!opt.import_path.empty()) {
@@ -299,8 +300,6 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         if (!opt.record.empty()) render::checkRecordTarget(opt.record);
         opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
         opt.vsync = !no_vsync;
-        for (int k = 0; k < 4; ++k)
-            if (colour_by == render::kColourByNames[std::size_t(k)]) opt.colour_by = k;
         const bool boids_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) { return s.starts_with("boids="); });
         opt.auto_boids = !opt.headless && !boids && !boids_set && preset.empty() && opt.import_path.empty();
         const Flock* start = opt.import_path.empty() ? nullptr : &imported;

@@ -29,7 +29,6 @@ struct Options {
     std::uint64_t frames = 0;  // window: close after this many frames (0: run until closed)
     int width = 1280, height = 720;  // window and screenshot size, pixels
     bool vsync = true;
-    int colour_by = 1;  // render::ColourBy: 0 species, 1 heading, 2 speed, 3 neighbours
     // No --boids, --import, --preset or boids= was given: the window picks a count that suits
     // the renderer (app/renderer_defaults.hpp).
     bool auto_boids = false;

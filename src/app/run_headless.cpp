@@ -58,7 +58,7 @@ public:
         : frame_(opt.width, opt.height, opt.shader_dir), display_(sim, gpu) {
         camera_.setAspect(float(opt.width) / float(opt.height));  // a tall picture frames the world by its width
         camera_.reset(p);
-        settings_.colour_by = render::ColourBy(opt.colour_by);
+        settings_.colour_by = render::ColourBy(p.colour);
     }
     std::vector<std::uint8_t> render(const Params& p) { return frame_.render(display_, p, camera_, settings_); }
 

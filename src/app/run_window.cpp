@@ -94,7 +94,6 @@ public:
           renderer_(gl::ShaderLibrary(opt.shader_dir)), log_(opt.stats_out, opt.stats_every) {
         camera_.reset(session.live());
         panel_.vsync = vsync_ = opt.vsync;
-        panel_.draw.colour_by = render::ColourBy(opt.colour_by);
         record_at_start_ = !opt.record.empty();
         stats_.renderer = renderer;
         stats_.backend = sim.name();
@@ -215,6 +214,7 @@ void WindowRun::drawStatusOverlay(const Viewport& vp) {
     status.notice = notice_;
     const float right = float(vp.world.x + vp.world.w) / float(vp.px_scale);
     ui::drawStatus(status, {right, 0.0f});
+    if (panel_.show_legend) ui::drawLegend(ui::legendFor(session_.live(), panel_.draw.neighbour_scale), {right, float(vp.height) / float(vp.px_scale)});
 }
 
 // The panel's rectangle last frame in framebuffer pixels, if it is shown.
@@ -317,6 +317,7 @@ void WindowRun::drawFrame(const Viewport& vp) {
     if (!panel_.debug) panel_.selection.reset();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     panel_.draw.time = float(glfwGetTime());
+    panel_.draw.colour_by = render::ColourBy(session_.live().colour);  // a preset's, --colour, or the panel's
     renderer_.drawInto(display_.view(), session_.live(), camera_, vp.world, panel_.draw, panel_.selection);
     if (panel_.visible) drawPanel(session_, panel_, stats_);
     else session_.commitEdits();

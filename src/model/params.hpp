@@ -136,6 +136,9 @@ struct Params {
     bool leader = false;             // boid 0 is led to leader_at (the pointer, in the window)
     Vec3f leader_at;                 // units
     std::vector<Obstacle> obstacles; // at most kMaxObstacles
+    // View, not model: how the window and screenshots colour boids (0 species, 1 heading, 2 speed,
+    // 3 neighbours). A preset carries it (predators open coloured by species); no step reads it.
+    std::uint32_t colour = 1;
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
     // Decarpentier style (docs/model.md): three neighbours, per-axis clamps, smoothed speed.

@@ -5,12 +5,14 @@
 #include "model/density.hpp"
 #include "model/param_table.hpp"
 #include "render/overlay.hpp"
+#include "render/palette.hpp"
 #include "ui/keys.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace murmur::ui {
@@ -108,7 +110,7 @@ bool paramWidget(const ParamInfo& info, Params& p, const FieldContext& ctx) { re
 void paramSection(const char* group, Session& session, const FieldContext& ctx) {
     if (!ImGui::CollapsingHeader(group, ImGuiTreeNodeFlags_DefaultOpen)) return;
     for (const ParamInfo& info : paramTable()) {
-        if (std::strcmp(paramGroup(info.key), group) != 0 || std::strcmp(info.key, "boids") == 0) continue;
+        if (std::strcmp(paramGroup(info.key), group) != 0) continue;
         if (!ctx.show_all && !appliesNow(info.key, session.edit())) continue;
         paramWidget(info, session.edit(), ctx);
         if (std::strcmp(info.key, "seed") == 0) {
@@ -238,12 +240,13 @@ void presetSection(Session& session, PanelState& state) {
     }
 }
 
-void viewSection(PanelState& state) {
+void viewSection(Session& session, PanelState& state) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    int colour = int(state.draw.colour_by);
+    int colour = int(session.edit().colour);
     if (ImGui::Combo("colour by", &colour, render::kColourByNames.data(), int(render::kColourByNames.size())))
-        state.draw.colour_by = render::ColourBy(colour);
-    if (state.draw.colour_by == render::ColourBy::Neighbours)
+        session.edit().colour = std::uint32_t(colour);  // a view key: saved with a preset
+    ImGui::Checkbox("legend", &state.show_legend);
+    if (session.edit().colour == std::uint32_t(render::ColourBy::Neighbours))
         ImGui::DragFloat("neighbours at top", &state.draw.neighbour_scale, 0.5f, 1.0f, 1000.0f, "%.0f", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SliderFloat("boid size", &state.draw.size_scale, 0.1f, 10.0f, "%.2fx", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("min size (px)", &state.draw.min_px, 0.0f, 8.0f, "%.1f");
@@ -368,6 +371,8 @@ Params withDefaultsKeeping(const Params& p) {
 
 const char* paramGroup(const char* key) {
     const std::string k = key;
+    if (k == "colour") return "View";  // the View section's combo
+    if (k == "boids") return "Run";    // the Run section's count and Apply
     if (k.starts_with("species")) return "Species";
     if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
@@ -413,6 +418,79 @@ void drawStatus(const StatusLine& s, glm::vec2 top_right) {
     ImGui::End();
 }
 
+Legend legendFor(const Params& p, float neighbour_scale) {
+    Legend l;
+    const auto number = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+        return std::string(buf);
+    };
+    switch (render::ColourBy(p.colour)) {
+        case render::ColourBy::Species:
+            l.title = "species";
+            for (std::uint32_t s = 0; s < std::min(p.species_count, kMaxSpecies); ++s)
+                l.entries.push_back({"species " + std::to_string(s) + (p.roles[s].predator ? " (predator)" : ""),
+                                     render::speciesColour(s, p.roles[s].predator)});
+            break;
+        case render::ColourBy::Heading: {
+            l.title = p.dims == 3 ? "heading (x-z plane; brighter climbing)" : "heading";
+            l.wheel = true;
+            const char* names[4] = {"+x (right)", p.dims == 3 ? "+z" : "+y (up)", "-x (left)", p.dims == 3 ? "-z" : "-y (down)"};
+            for (int k = 0; k < 4; ++k) {
+                const float a = float(k) * 1.5707963f;
+                l.entries.push_back({names[k], render::headingColour(a > 3.14159265f ? a - 6.2831853f : a)});
+            }
+            break;
+        }
+        case render::ColourBy::Speed: {
+            const float top = p.species[0].max_speed;
+            l.title = "speed (units/s)";
+            for (float t : {0.0f, 0.5f, 1.0f}) l.entries.push_back({number(double(t * top)), render::rampColour(t)});
+            break;
+        }
+        case render::ColourBy::Neighbours:
+            l.title = "neighbours";
+            for (float t : {0.0f, 0.5f, 1.0f})
+                l.entries.push_back({number(double(t * neighbour_scale)) + (t == 1.0f ? " or more" : ""), render::rampColour(t)});
+            break;
+    }
+    return l;
+}
+
+void drawLegend(const Legend& legend, glm::vec2 bottom_right) {
+    ImGui::SetNextWindowPos(ImVec2(bottom_right.x - 10, bottom_right.y - 10), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    if (ImGui::Begin("##legend", nullptr, flags)) {
+        ImGui::TextUnformatted(legend.title.c_str());
+        const auto toU32 = [](glm::vec3 c) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)); };
+        if (legend.wheel) {  // 48 wedges, +x at the right, counter-clockwise as angles grow
+            const float r = ImGui::GetFontSize() * 1.6f;
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            const ImVec2 centre(at.x + r, at.y + r);
+            ImDrawList* draw = ImGui::GetWindowDrawList();
+            for (int k = 0; k < 48; ++k) {
+                const float a0 = float(k) / 48.0f * 6.2831853f, a1 = float(k + 1) / 48.0f * 6.2831853f;
+                const float mid = (a0 + a1) / 2;
+                draw->AddTriangleFilled(centre, ImVec2(centre.x + r * std::cos(a0), centre.y - r * std::sin(a0)),
+                                        ImVec2(centre.x + r * std::cos(a1), centre.y - r * std::sin(a1)),
+                                        toU32(render::headingColour(mid > 3.14159265f ? mid - 6.2831853f : mid)));
+            }
+            ImGui::Dummy(ImVec2(2 * r, 2 * r));
+        }
+        for (const LegendEntry& e : legend.entries) {
+            const float h = ImGui::GetTextLineHeight();
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + h, at.y + h), toU32(e.colour));
+            ImGui::Dummy(ImVec2(h, h));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(e.label.c_str());
+        }
+    }
+    ImGui::End();
+}
+
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_FirstUseEver);
@@ -437,7 +515,7 @@ void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     influencesSection(session, state, ctx);
     session.commitEdits();
     presetSection(session, state);
-    viewSection(state);
+    viewSection(session, state);
     statsSection(stats);
     selectionSection(state, session.live());
     keysSection();

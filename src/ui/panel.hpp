@@ -46,7 +46,8 @@ struct PanelState {
     bool repeller_at_pointer = false;
     bool record_toggle_requested = false;  // the Record button: start, or stop and write
     std::string recording;                 // the target being recorded; empty when not
-    bool show_all_keys = false;  // also the keys the current style, dims and features do not use
+    bool show_all_keys = false;
+    bool show_legend = true;  // what the colours mean, at the world's bottom right  // also the keys the current style, dims and features do not use
     glm::vec4 box{0.0f};  // where the panel was drawn last: x, y (top left), width, height; window units
 };
 
@@ -57,7 +58,8 @@ bool appliesNow(std::string_view key, const Params& p);
 // Every key at its default (--list-params), keeping p's boid count, dims, seed and world size.
 Params withDefaultsKeeping(const Params& p);
 
-// The section a parameter key belongs to: "Rules", "Perception", "Motion", "World" or "Influences".
+// The section a parameter key belongs to: "Rules", "Perception", "Motion", "World", "Influences",
+// "Species", "Run" (boids) or "View" (colour).
 const char* paramGroup(const char* key);
 
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats);
@@ -74,6 +76,21 @@ struct StatusLine {
 std::vector<std::string> statusLines(const StatusLine& s);
 // Draws them at top_right (window units); takes no input.
 void drawStatus(const StatusLine& s, glm::vec2 top_right);
+
+// What the colours mean: a title and labelled swatches (species and predators; for heading the
+// wheel's compass points; for speed and neighbours the ramp's ends and middle).
+struct LegendEntry {
+    std::string label;
+    glm::vec3 colour;
+};
+struct Legend {
+    std::string title;
+    std::vector<LegendEntry> entries;
+    bool wheel = false;  // heading: drawn as a colour wheel beside the entries
+};
+Legend legendFor(const Params& p, float neighbour_scale);
+// Draws the legend at bottom_right (window units); takes no input.
+void drawLegend(const Legend& legend, glm::vec2 bottom_right);
 
 // A key's action if it belongs to the view and panel (visual debug, screenshot, panel, view,
 // quit); false otherwise (run controls: Session::apply).

@@ -209,3 +209,11 @@ TEST_F(Cli, RecordFlagsAreCheckedUpFront) {
     expectBadInput({"--bench", "--record", (dir / "x.mp4").string()}, "does not apply");
     EXPECT_FALSE(fs::exists(dir / "x.mp4"));
 }
+
+// --colour applies after the preset (which may carry its own colouring) and is checked like --set.
+TEST_F(Cli, ColourFlagIsCheckedAndAppliedAfterThePreset) {
+    const std::string preset = write("mine.json", R"({"colour": "speed"})");
+    expectBadInput({"--preset", preset, "--colour", "plaid"}, "plaid");
+    const Result r = run({"--backend", "cpu", "--headless", "--boids", "10", "--steps", "1", "--preset", preset, "--colour", "species"});
+    EXPECT_EQ(r.code, 0) << r.err;
+}

@@ -116,7 +116,7 @@ TEST(Preset, NestedKeysApply) {
 }
 
 TEST(Preset, ErrorsNameKeyAndRange) {
-    EXPECT_NE(presetError(R"({"colour": 3})").find("colour: unknown key"), std::string::npos);
+    EXPECT_NE(presetError(R"({"color": 3})").find("color: unknown key"), std::string::npos);
     EXPECT_NE(presetError(R"({"separation": {"radios": 3}})").find("separation.radios: unknown key"), std::string::npos);
     EXPECT_NE(presetError(R"({"fov_deg": 720})").find("fov_deg: 720 is out of range [0, 360] degrees"), std::string::npos);
     EXPECT_NE(presetError(R"({"bounds": "bouncy"})").find("bounds: 'bouncy' is not one of wrap|soft"), std::string::npos);

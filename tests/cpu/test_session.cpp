@@ -6,6 +6,7 @@
 #include "ui/keys.hpp"
 #include "ui/panel.hpp"
 #include "ui/pointer.hpp"
+#include "render/palette.hpp"
 #include "ui/session.hpp"
 
 #include <GLFW/glfw3.h>
@@ -191,8 +192,8 @@ TEST(Keys, ShortcutsMapToActionsAndNeverFireWhileTyping) {
 TEST(Panel, EveryParameterHasASectionAndOnlyWorldKeysFallToWorld) {
     // paramGroup() falls back to "World": a new key that no rule places must be listed here on
     // purpose, or the test fails.
-    const std::set<std::string> world = {"dims", "world_size", "bounds", "margin", "turn", "seed", "boids", "species_count"};
-    const std::set<std::string> sections = {"Rules", "Perception", "Motion", "World", "Influences", "Species"};
+    const std::set<std::string> world = {"dims", "world_size", "bounds", "margin", "turn", "seed", "species_count"};
+    const std::set<std::string> sections = {"Rules", "Perception", "Motion", "World", "Influences", "Species", "Run", "View"};
     for (const ParamInfo& info : paramTable()) {
         const std::string group = ui::paramGroup(info.key);
         EXPECT_TRUE(sections.count(group)) << info.key << " -> " << group;
@@ -204,6 +205,8 @@ TEST(Panel, EveryParameterHasASectionAndOnlyWorldKeysFallToWorld) {
 
 TEST(Panel, EveryParameterHasASection) {
     EXPECT_STREQ(ui::paramGroup("separation.weight"), "Rules");
+    EXPECT_STREQ(ui::paramGroup("colour"), "View");
+    EXPECT_STREQ(ui::paramGroup("boids"), "Run");
     EXPECT_STREQ(ui::paramGroup("cohesion.radius"), "Perception");
     EXPECT_STREQ(ui::paramGroup("fov_deg"), "Perception");
     EXPECT_STREQ(ui::paramGroup("max_force"), "Motion");
@@ -415,4 +418,39 @@ TEST(PanelRules, StatusLinesSayPausedRecordingAndTheNotice) {
     EXPECT_EQ(lines[0], "paused (Space runs)");
     EXPECT_EQ(lines[1], "REC 42 frames: flock.mp4");
     EXPECT_EQ(lines[2], "wrote murmur-1.png");
+}
+
+// The legend names what each colour means in the current mode, with the palette's colours.
+TEST(PanelRules, TheLegendNamesEachColour) {
+    Params p;
+    p.species_count = 3;
+    p.roles[2].predator = true;
+    p.colour = 0;
+    ui::Legend l = ui::legendFor(p, 20.0f);
+    ASSERT_EQ(l.entries.size(), 3u);
+    EXPECT_EQ(l.entries[2].label, "species 2 (predator)");
+    EXPECT_EQ(l.entries[2].colour, render::speciesColour(2, true));
+    EXPECT_EQ(l.entries[0].colour, render::speciesColour(0, false));
+    p.colour = 1;
+    l = ui::legendFor(p, 20.0f);
+    EXPECT_TRUE(l.wheel);
+    EXPECT_EQ(l.entries[0].label, "+x (right)");
+    EXPECT_EQ(l.entries[1].colour, render::headingColour(1.5707963f));
+    p.colour = 2;
+    p.species[0].max_speed = 12.0f;
+    l = ui::legendFor(p, 20.0f);
+    ASSERT_EQ(l.entries.size(), 3u);
+    EXPECT_EQ(l.entries[2].label, "12");
+    EXPECT_EQ(l.entries[2].colour, render::rampColour(1.0f));
+    p.colour = 3;
+    l = ui::legendFor(p, 20.0f);
+    EXPECT_EQ(l.entries[2].label, "20 or more");
+}
+
+// A preset carries its view: predators and decarpentier open coloured by species, so their red
+// predators show; --colour still wins.
+TEST(PanelRules, PresetsCarryTheirColouring) {
+    EXPECT_EQ(loadPresetFile(resolvePreset("predators"), Params{}).colour, 0u);
+    EXPECT_EQ(loadPresetFile(resolvePreset("decarpentier"), Params{}).colour, 0u);
+    EXPECT_EQ(loadPresetFile(resolvePreset("parker"), Params{}).colour, 1u);
 }

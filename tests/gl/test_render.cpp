@@ -6,6 +6,7 @@
 #include "gpu/gpu_simulation.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/flock_view.hpp"
+#include "render/palette.hpp"
 
 #include "gl_env.hpp"
 
@@ -240,4 +241,62 @@ TEST(Render, PredatorsAreDrawnLargerInTheirOwnColour) {
     EXPECT_GT(int(px[0]), 200) << "predators are red";
     EXPECT_LT(int(px[1]), 100);
     EXPECT_NO_GL_ERRORS();
+}
+
+// The legend's colours are the ones drawn: one boid per species (and a predator), per heading and
+// per speed, each boid's centre pixel within 2 of 255 levels per channel of the palette (2D
+// boids are flat-shaded; the tolerance covers the 8-bit rounding).
+TEST(Render, BoidsAreDrawnInThePalettesColours) {
+    MURMUR_REQUIRE_GL();
+    Params p = world(2);
+    p.species_count = 3;
+    p.roles[2].predator = true;
+    const auto expectColour = [](const Frame& f, glm::vec3 world_at, glm::vec3 want, const char* what) {
+        const glm::vec2 px = f.at(world_at);
+        const std::uint8_t* c = &f.rgba[(std::size_t(px.y) * kW + std::size_t(px.x)) * 4];
+        for (int k = 0; k < 3; ++k) EXPECT_NEAR(int(c[k]), int(want[k] * 255.0f + 0.5f), 2) << what << " channel " << k;
+    };
+    Flock flock;
+    for (std::uint32_t s = 0; s < 3; ++s) {
+        Boid b = makeBoid(s, {20.0f + 30.0f * float(s), 50, 0}, {5, 0, 0});
+        b.species = s;
+        flock.push_back(b);
+    }
+    render::HostFlock host;
+    host.update(flock, {});
+    Frame f = draw(host.view(), p, 6.0f);
+    expectColour(f, {20, 50, 0}, render::speciesColour(0, false), "species 0");
+    expectColour(f, {50, 50, 0}, render::speciesColour(1, false), "species 1");
+    expectColour(f, {80, 50, 0}, render::speciesColour(2, true), "predator");
+
+    // Heading and speed: boids flying at 0, 90 and 200 degrees, at 2, 5 and 10 units/s.
+    Params q = world(2);
+    q.species[0].max_speed = 10.0f;
+    const float angles[3] = {0.0f, 1.5707963f, 3.4906585f}, speeds[3] = {2.0f, 5.0f, 10.0f};
+    Flock heading;
+    for (int k = 0; k < 3; ++k)
+        heading.push_back(makeBoid(std::uint32_t(k), {20.0f + 30.0f * float(k), 50, 0},
+                                   speeds[k] * glm::vec3(std::cos(angles[k]), std::sin(angles[k]), 0)));
+    host.update(heading, {});
+    for (render::ColourBy mode : {render::ColourBy::Heading, render::ColourBy::Speed}) {
+        Frame g;
+        g.camera.reset(q);
+        g.settings.show_bounds = false;
+        g.settings.size_scale = 6.0f;
+        g.settings.colour_by = mode;
+        gl::Framebuffer target(kW, kH);
+        target.bind();
+        render::FlockRenderer renderer{gl::ShaderLibrary{}};
+        renderer.draw(host.view(), q, g.camera, {kW, kH}, g.settings, std::nullopt);
+        g.rgba = target.readRgba();
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        for (int k = 0; k < 3; ++k) {
+            // The boid's centre: a little behind the nose, on its axis (the dart's centroid).
+            const glm::vec3 centre(20.0f + 30.0f * float(k), 50, 0);
+            float a = angles[k];
+            if (a > 3.14159265f) a -= 6.2831853f;  // atan's range
+            expectColour(g, centre, mode == render::ColourBy::Heading ? render::headingColour(a) : render::rampColour(speeds[k] / 10.0f),
+                         mode == render::ColourBy::Heading ? "heading" : "speed");
+        }
+    }
 }
