@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <iomanip>
 #include <memory>
 #include <string>
 
@@ -306,9 +307,11 @@ void WindowRun::sampleStats(Clock::time_point now) {
         sample_every_ = std::max(0.5, 10.0 * std::chrono::duration<double>(Clock::now() - now).count());
     }
     stats_.pass_ms.clear();
-    if (gpu_ && gpu_->timer()) {
-        const auto ms = gpu_->timer()->meanMs();
-        for (std::size_t i = 0; i < ms.size(); ++i) stats_.pass_ms.emplace_back(gpu_->timer()->names()[i], ms[i]);
+    if (gpu_) {  // the last profiled step's passes (see profileNextStep), and ask for the next
+        const auto& ms = gpu_->profiledMs();
+        const char* names[4] = {"count", "scan", "scatter", "steer"};
+        for (std::size_t i = 0; i < ms.size() && i < 4; ++i) stats_.pass_ms.emplace_back(names[i], ms[i]);
+        gpu_->profileNextStep();
     }
 }
 
@@ -387,6 +390,15 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
     stopRecording(out, err);
     out << "murmur: " << frames_ << " frames, " << session_.steps() << " steps, " << session_.live().boids << " boids\n";
     if (stats_.order.boids > 0) out << describeOrder(stats_.order_step, stats_.order) << " (last sample)\n";
+    if (!stats_.pass_ms.empty()) {
+        out << "gpu ms per step (last sample, each pass timed with glFinish):";
+        double total = 0;
+        for (const auto& [name, ms] : stats_.pass_ms) {
+            out << " " << name << " " << std::fixed << std::setprecision(3) << ms;
+            total += ms;
+        }
+        out << ", total " << total << std::defaultfloat << "\n";
+    }
     if (log_.enabled()) {
         log_.write();
         out << "wrote " << log_.path() << " (" << log_.rows() << " rows)\n";

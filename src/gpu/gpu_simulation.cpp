@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <utility>
 #include <cstddef>
 
 #include <cstring>
@@ -223,9 +224,9 @@ void GpuSimulation::bin() {
     programs_->count.use();
     dispatchGroups(groups);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (timer_) timer_->mark(0);
+    passDone(0);
     programs_->scan.run(cell_count_, cell_start_, grid_.total());
-    if (timer_) timer_->mark(1);
+    passDone(1);
     bindState();  // the scan rebinds its own slots
     programs_->scatter.use();
     dispatchGroups(groups);
@@ -233,7 +234,20 @@ void GpuSimulation::bin() {
     programs_->order.use();  // id order within each cell: reproducible sums
     dispatchGroups(groupsFor(grid_.total(), STEP_GROUP_SIZE));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (timer_) timer_->mark(2);
+    passDone(2);
+}
+
+void GpuSimulation::passDone(int pass) {
+    if (timer_) timer_->mark(pass);
+    if (!profiling_) return;
+    glFinish();
+    const auto now = std::chrono::steady_clock::now();
+    profiling_ms_[std::size_t(pass)] = std::chrono::duration<double, std::milli>(now - profile_since_).count();
+    profile_since_ = now;
+    if (pass == 3) {
+        profiled_ms_ = profiling_ms_;
+        profiling_ = false;
+    }
 }
 
 void GpuSimulation::step(int steps) {
@@ -246,6 +260,12 @@ void GpuSimulation::step(int steps) {
             params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
         }
         ++step_count_;
+        if (std::exchange(profile_next_, false)) {
+            glFinish();  // the profiled step starts with nothing else in flight
+            profiling_ = true;
+            profiling_ms_.assign(4, 0.0);
+            profile_since_ = std::chrono::steady_clock::now();
+        }
         if (timer_) timer_->begin();
         if (sequential) {
             stepSequential();
@@ -261,10 +281,8 @@ void GpuSimulation::step(int steps) {
             dispatchGroups(groups);
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-        if (timer_) {
-            timer_->mark(3);
-            timer_->end();
-        }
+        passDone(3);
+        if (timer_) timer_->end();
     }
 }
 
@@ -272,11 +290,7 @@ void GpuSimulation::step(int steps) {
 // order in the state buffers (boid_rank_ holds its slot-of-id table).
 void GpuSimulation::stepSequential() {
     bindState();
-    if (timer_) {
-        timer_->mark(0);
-        timer_->mark(1);
-        timer_->mark(2);
-    }
+    for (int pass = 0; pass < 3; ++pass) passDone(pass);  // no binning in this order
     programs_->steer.use();
     glUniform1ui(programs_->steer.uniform("u_first_group"), 0u);
     const std::uint32_t run = sequentialRun(params_, n_);
@@ -287,10 +301,8 @@ void GpuSimulation::stepSequential() {
         glDispatchCompute(1, 1, 1);
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (timer_) {
-        timer_->mark(3);
-        timer_->end();
-    }
+    passDone(3);
+    if (timer_) timer_->end();
 }
 
 void GpuSimulation::setInterrupt(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
@@ -307,6 +319,7 @@ bool GpuSimulation::steerInSlices(std::uint32_t groups) {
         glFinish();
         if (interrupt_()) {
             interrupted_ = true;
+            profiling_ = false;
             if (timer_) timer_->end();
             return false;
         }

@@ -13,6 +13,7 @@
 #include "model/simulation.hpp"
 
 #include <functional>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -91,6 +92,13 @@ public:
     void enableTiming(bool on);
     const gl::PassTimer* timer() const { return timer_.get(); }
     gl::PassTimer* timer() { return timer_.get(); }
+    // Times the next step pass by pass on the CPU's clock, with glFinish after each pass: right on
+    // any driver (timer queries are not everywhere: llvmpipe stamps them when it flushes its queue,
+    // not when the work runs, so in a window one pass can be charged for another's), at the cost
+    // of stalling that one step. The window asks for one such step per stats sample.
+    void profileNextStep() { profile_next_ = true; }
+    // The last profiled step's milliseconds per pass (count, scan, scatter, steer); empty before.
+    const std::vector<double>& profiledMs() const { return profiled_ms_; }
 
     // Binning alone (count, scan, scatter) of the current state, for tests of the sort.
     struct Binning {
@@ -144,6 +152,10 @@ private:
     bool interrupted_ = false;
     bool steerInSlices(std::uint32_t groups);  // false: interrupted
     std::unique_ptr<gl::PassTimer> timer_;
+    void passDone(int pass);  // after pass `pass` (0 count .. 3 steer): the timer's mark and the profile's
+    bool profile_next_ = false, profiling_ = false;
+    std::chrono::steady_clock::time_point profile_since_;
+    std::vector<double> profiled_ms_, profiling_ms_;
 };
 
 }  // namespace murmur::gpu

@@ -273,7 +273,12 @@ void statsSection(const FrameStats& stats) {
         ImGui::Text("  %-8s %7.3f ms", name.c_str(), ms);
         total += ms;
     }
-    if (!stats.pass_ms.empty()) ImGui::Text("  %-8s %7.3f ms per step (GPU)", "total", total);
+    if (!stats.pass_ms.empty()) {
+        ImGui::Text("  %-8s %7.3f ms per step (GPU)", "total", total);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("one step per sample timed on the CPU's clock with glFinish after each pass: right on any driver,\n"
+                              "though the stalls make it a little slower than the steps between samples");
+    }
     if (!stats.paused_why.empty()) ImGui::TextWrapped("order parameters paused: %s", stats.paused_why.c_str());
     const OrderParams& o = stats.order;
     ImGui::Text("%u groups (largest %.0f%%, grouped %.0f%%)", o.groups, 100.0 * o.largest_group_share, 100.0 * o.grouped_share);

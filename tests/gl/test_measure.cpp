@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 using namespace murmur;
 
 namespace {
@@ -100,4 +102,36 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
     EXPECT_EQ(o.groups, 2u);
     EXPECT_NEAR(o.group_polarization, 1.0, 1e-9);
     EXPECT_NO_GL_ERRORS();
+}
+
+// The window's per-pass times (one profiled step per sample) charge each pass for its own work:
+// in a flock of 200+ neighbours per boid the steer pass takes the bulk, the passes add up to no
+// more than the step's wall-clock time (plus 1 ms of clock granularity), and only a step asked to
+// be profiled is.
+TEST(PassProfile, EachPassIsChargedForItsOwnWork) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.dims = 2;
+    p.boids = 20000;
+    p.world_size = 300.0f;
+    for (Rule* r : {&p.species[0].alignment, &p.species[0].cohesion}) r->radius = 20.0f;
+    gpu::GpuSimulation gpu;
+    gpu.upload(spawn(p), p);
+    gpu.step(2);
+    EXPECT_TRUE(gpu.profiledMs().empty());
+    gpu.profileNextStep();
+    glFinish();
+    const auto t0 = std::chrono::steady_clock::now();
+    gpu.step(1);
+    glFinish();
+    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const std::vector<double> ms = gpu.profiledMs();
+    ASSERT_EQ(ms.size(), 4u);
+    for (double m : ms) EXPECT_GE(m, 0.0);
+    const double binning = ms[0] + ms[1] + ms[2], total = binning + ms[3];
+    EXPECT_GT(ms[3], 3.0 * binning) << "steer " << ms[3] << " ms, binning " << binning << " ms";
+    EXPECT_LE(total, wall_ms + 1.0) << "the passes add up to more than the step took";
+    EXPECT_GE(total, 0.5 * wall_ms) << "the passes miss most of the step";
+    gpu.step(1);
+    EXPECT_EQ(gpu.profiledMs(), ms) << "an unasked step is not profiled";
 }
