@@ -50,10 +50,11 @@ MUTANTS = [
          "for (int k = 0; k < 1; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);", 1),
         ("shaders/common.glsl", "for (int k = 0; k < DIMS; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);",
          "for (int k = 0; k < 1; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);", 1)]),
-    ("neighbour cells c-1..c (off by one: c+1 dropped)", [
-        ("src/model/grid_spec.cpp", "for (int o = -1; o <= 1; ++o) {", "for (int o = -1; o < 1; ++o) {", 1),
-        ("shaders/common.glsl", "    cells[2] = (c + 1u) % n;\n    return 3;", "    cells[2] = (c + 1u) % n;\n    return 2;", 1),
-        ("shaders/common.glsl", "    if (c + 1u < n) cells[k++] = c + 1u;\n", "", 1)]),
+    ("neighbour cells c-reach..c+reach-1 (off by one: the last cell dropped)", [
+        ("src/model/grid_spec.cpp", "for (int o = -int(kGridReach); o <= int(kGridReach); ++o) {",
+         "for (int o = -int(kGridReach); o < int(kGridReach); ++o) {", 1),
+        ("shaders/common.glsl", "    return GRID_SPAN;\n#else", "    return GRID_SPAN - 1;\n#else", 1),
+        ("shaders/common.glsl", "for (int o = -GRID_REACH; o <= GRID_REACH; ++o) {", "for (int o = -GRID_REACH; o < GRID_REACH; ++o) {", 1)]),
     ("cell scan inclusive instead of exclusive (off by one)", [
         ("src/cpu/grid.cpp", "        out[i] = sum;\n        sum += in[i];", "        sum += in[i];\n        out[i] = sum;", 1),
         ("shaders/grid_scan.comp", "        if (idx < u_count) scan_out[idx] = running;\n        running += v[k];",

@@ -107,23 +107,35 @@ vec3 offsetBetween(vec3 from, vec3 to) {
     return d;
 }
 
-// The distinct cells among c-1, c, c+1 on one axis (wrapped or clipped).
-int neighbourCells(uint c, uint n, out uint cells[3]) {
-    cells[0] = cells[1] = cells[2] = 0u;
+// The distinct cells among c-GRID_REACH .. c+GRID_REACH on one axis, in that order (wrapped or
+// clipped), as neighbourCells in src/model/grid_spec.cpp.
+int neighbourCells(uint c, uint n, out uint cells[GRID_SPAN]) {
+    for (int k = 0; k < GRID_SPAN; ++k) cells[k] = 0u;
 #if BOUNDS_WRAP
-    if (n <= 3u) {
+    if (n <= uint(GRID_SPAN)) {
         for (uint i = 0u; i < n; ++i) cells[i] = i;
         return int(n);
     }
-    cells[0] = (c + n - 1u) % n;
-    cells[1] = c;
-    cells[2] = (c + 1u) % n;
-    return 3;
+    for (int o = 0; o < GRID_SPAN; ++o) cells[o] = (c + n + uint(o) - uint(GRID_REACH)) % n;
+    return GRID_SPAN;
 #else
     int k = 0;
-    if (c > 0u) cells[k++] = c - 1u;
-    cells[k++] = c;
-    if (c + 1u < n) cells[k++] = c + 1u;
+    for (int o = -GRID_REACH; o <= GRID_REACH; ++o) {
+        int cc = int(c) + o;
+        if (cc >= 0 && cc < int(n)) cells[k++] = uint(cc);
+    }
     return k;
 #endif
+}
+
+// The next run of consecutive cells in an axis' list from index *at: the first and last cell.
+// Rows of cells are stored x fastest, so a run of x cells is one range of the sorted boids.
+uvec2 nextRun(uint cells[GRID_SPAN], int count, inout int at) {
+    uint first = cells[at], last = first;
+    while (at + 1 < count && cells[at + 1] == last + 1u) {
+        ++at;
+        ++last;
+    }
+    ++at;
+    return uvec2(first, last);
 }

@@ -26,6 +26,9 @@
 #define BIND_MEASURE_SUMS 17  // flock_measure.comp: two vec4 of partial sums per work group
 #define BIND_MEASURE_HIST 18  // flock_measure.comp: uint[NN_BINS + 1] nearest-neighbour histogram
 
+#define GRID_REACH 2  // cells searched either side of a boid's (kGridReach in model/grid_spec.hpp)
+#define GRID_SPAN 5   // 2 * GRID_REACH + 1
+
 #define STEP_GROUP_SIZE 256  // boid passes: invocations per work group
 #define SCAN_GROUP_SIZE 256  // scan: invocations per work group ...
 #define SCAN_PER_THREAD 4    // ... each scanning this many elements

@@ -9,8 +9,10 @@
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/query.hpp"
+#include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/atomic_file.hpp"
+#include "io/input_error.hpp"
 #include "model/flock_stats.hpp"
 #include "model/spawn.hpp"
 #include "render/flock_renderer.hpp"
@@ -56,7 +58,7 @@ double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g
             for (std::uint32_t x = 0; x < g.cells.x; ++x) {
                 const std::uint32_t self = count[(z * g.cells.y + y) * g.cells.x + x];
                 if (!self) continue;
-                std::uint32_t xs[3], ys[3], zs[3];
+                std::uint32_t xs[kGridSpan], ys[kGridSpan], zs[kGridSpan];
                 const int nx = neighbourCells(x, g.cells.x, g.wrap, xs), ny = neighbourCells(y, g.cells.y, g.wrap, ys),
                           nz = neighbourCells(z, g.cells.z, g.wrap, zs);
                 std::uint64_t block = 0;
@@ -73,8 +75,10 @@ struct Row {
     std::string phase;
     double step_ms = 0;
     std::vector<std::pair<std::string, double>> passes;
-    double neighbours = 0, candidates = 0;
-    std::uint64_t bytes = 0;
+    double neighbours = 0, candidates = 0;  // of the phase's first step (spawn: the spawned flock)
+    std::uint64_t bytes = 0;                // compulsory traffic per step, by count
+    std::uint64_t dispatches = 0;           // compute dispatches per step
+    double memory_per_boid = 0;             // bytes allocated per boid, the grid's share included
 };
 
 json toJson(const Row& r) {
@@ -89,7 +93,11 @@ json toJson(const Row& r) {
             {"passes", passes},
             {"mean_neighbours", r.neighbours},
             {"mean_candidates", r.candidates},
+            {"candidates_per_neighbour", r.neighbours > 0 ? r.candidates / r.neighbours : 0.0},
+            {"dispatches_per_step", r.dispatches},
             {"bytes_per_step", r.bytes},
+            {"bytes_per_boid_step", r.boids ? double(r.bytes) / double(r.boids) : 0.0},
+            {"memory_per_boid", r.memory_per_boid},
             {"effective_gb_per_s", r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0}};
 }
 
@@ -102,23 +110,43 @@ void printRow(std::ostream& out, const Row& r) {
         passes += p;
     }
     const double sps = r.step_ms > 0 ? 1000.0 / r.step_ms : 0.0;
-    std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f %11.3g %7.1f %7.1f %8.2f %s\n",
+    std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f %11.3g %7.1f %7.1f %5.2f %4llu %6.1f %6.1f %8.2f %s\n",
                   static_cast<unsigned long long>(r.boids), r.phase.c_str(), r.step_ms, sps, sps * double(r.boids),
-                  r.neighbours, r.candidates, r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0,
-                  passes.c_str());
+                  r.neighbours, r.candidates, r.neighbours > 0 ? r.candidates / r.neighbours : 0.0,
+                  static_cast<unsigned long long>(r.dispatches), r.boids ? double(r.bytes) / double(r.boids) : 0.0,
+                  r.memory_per_boid, r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0, passes.c_str());
     out << line << std::flush;
 }
 
-// Measures `steps` steps after `warmup`, on whichever backend.
+// The phase's counts from its first step: candidates of the state it starts from, neighbours of
+// that step, dispatches it issued.
+void countFirstStep(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, Row& r) {
+    const GridSpec g = makeGridSpec(p);
+    if (gpu) {
+        r.candidates = meanCandidates(gpu->binOnly().count, g, p.boids);
+        const std::uint64_t before = gpu::dispatchCount();
+        sim.step(1);
+        r.dispatches = gpu::dispatchCount() - before;
+        r.bytes = bytesPerStep(p.boids, g.total());
+        r.memory_per_boid = double(gpu::kBytesPerBoid) + double(g.total()) * 8.0 / double(std::max<std::uint64_t>(p.boids, 1));
+    } else {
+        sim.step(1);
+        r.candidates = static_cast<CpuSimulation&>(sim).meanCandidates();
+    }
+    r.neighbours = meanOf(sim.neighbourCounts());
+}
+
+// Measures `steps` steps from the phase's start (spawn: step 0), on whichever backend; the first
+// is counted (countFirstStep) and timed with the rest.
 Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const BenchOptions& b, const std::string& phase) {
     Row r;
     r.boids = p.boids;
     r.phase = phase;
-    sim.step(int(b.warmup));
     if (gpu) {
         gpu->timer()->finish();
         gpu->timer()->reset();
-        sim.step(int(b.steps));
+        countFirstStep(sim, gpu, p, r);
+        if (b.steps > 1) sim.step(int(b.steps - 1));
         gpu->timer()->finish();
         const auto& s = gpu->timer()->samples();
         std::vector<double> total(s.empty() ? 0 : s[0].size(), 0.0);
@@ -127,49 +155,44 @@ Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Ben
             for (std::size_t f = 0; f < s[i].size(); ++f) total[f] += s[i][f];
         }
         r.step_ms = median(total);
-        const GridSpec g = makeGridSpec(p);
-        r.candidates = meanCandidates(gpu->binOnly().count, g, p.boids);
-        r.bytes = bytesPerStep(p.boids, g.total());
     } else {
         // CPU reference: wall-clock per step (median of the measured steps).
         std::vector<double> ms;
         for (std::uint32_t i = 0; i < b.steps; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
-            sim.step(1);
+            if (i == 0) countFirstStep(sim, gpu, p, r);
+            else sim.step(1);
             ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
         }
         r.step_ms = median(ms);
-        r.candidates = static_cast<CpuSimulation&>(sim).meanCandidates();
     }
-    r.neighbours = meanOf(sim.neighbourCounts());
     return r;
 }
 
 // The render row: the flock drawn offscreen at 1920x1080 from the pipeline's buffers (3D darts,
-// lit, depth-tested, bounds), median GPU milliseconds per frame over `frames` frames.
+// lit, depth-tested, bounds), median milliseconds per frame over `frames` frames, each timed on
+// the CPU's clock between two glFinish calls: timer queries miss llvmpipe's deferred
+// rasterisation, the wall clock does not (on a real GPU it adds the submission's latency).
 double measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t frames) {
     constexpr int kW = 1920, kH = 1080;
     gl::Framebuffer target(kW, kH);
     target.bind();
     render::FlockRenderer renderer{gl::ShaderLibrary{}};
     render::Camera camera;
+    camera.setAspect(float(kW) / float(kH));
     camera.reset(p);
     const render::FlockView view{gpu.positions().id(), gpu.velocities().id(), gpu.neighbours().id(), gpu.boids(),
                                  gpu.steering().id()};
-    gl::PassTimer timer({"draw"});
+    std::vector<double> ms;
     for (std::uint32_t f = 0; f < frames + 3; ++f) {  // 3 warm-up frames
-        if (f == 3) {
-            timer.finish();
-            timer.reset();
-        }
-        timer.begin();
+        glFinish();
+        const auto t0 = std::chrono::steady_clock::now();
         renderer.draw(view, p, camera, {kW, kH}, render::DrawSettings{}, std::nullopt);
-        timer.mark(0);
-        timer.end();
+        glFinish();
+        if (f >= 3) ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
-    timer.finish();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    return timer.samples().empty() ? 0.0 : median(timer.samples()[0]);
+    return median(ms);
 }
 
 }  // namespace
@@ -194,7 +217,39 @@ Params benchParams(std::uint64_t n) {
     return p;
 }
 
+// Each row of `now` beside the same size and phase of an earlier run: its time, ours, and old/new
+// (above 1: faster now).
+void printComparison(const json& before, const json& now, const std::string& path, std::ostream& out) {
+    out << "compared with " << path << " (" << before.value("revision", std::string("?")) << ", "
+        << before.value("renderer", std::string("?")) << "); old/new above 1 is faster now\n"
+        << "     boids phase        old_ms      new_ms  old/new\n";
+    const auto time = [](const json& row) {
+        return row.contains("step_ms") ? row["step_ms"].get<double>() : row.value("frame_ms", 0.0);
+    };
+    for (const json& row : now["runs"])
+        for (const json& old : before.value("runs", json::array()))
+            if (old.value("boids", 0ull) == row["boids"].get<unsigned long long>() && old.value("phase", std::string()) == row["phase"]) {
+                char line[160];
+                const double a = time(old), b = time(row);
+                std::snprintf(line, sizeof line, "%10llu %-8s %11.3f %11.3f %8.2f\n", row["boids"].get<unsigned long long>(),
+                              row["phase"].get<std::string>().c_str(), a, b, b > 0 ? a / b : 0.0);
+                out << line;
+            }
+}
+
 int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::ostream& err) {
+    json before;
+    if (!b.compare_path.empty()) {
+        try {
+            before = json::parse(readFile(b.compare_path));
+        } catch (const json::exception& e) {
+            throw InputError("--bench-compare " + b.compare_path + ": not a --bench-out JSON file (" + e.what() + ")");
+        } catch (const std::runtime_error& e) {  // cannot read it
+            throw InputError(std::string("--bench-compare: ") + e.what());
+        }
+        if (!before.is_object() || !before.contains("runs") || !before["runs"].is_array())
+            throw InputError("--bench-compare " + b.compare_path + ": not a --bench-out JSON file (no \"runs\" list)");
+    }
     std::unique_ptr<gl::HeadlessContext> context;
     json doc = {{"renderer", "cpu reference"}, {"gl_version", ""}, {"build_type", MURMUR_BUILD_TYPE},
                 {"revision", MURMUR_REVISION}, {"backend", opt.backend == Backend::Gpu ? "gpu" : "cpu"},
@@ -208,9 +263,10 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
     }
     out << "murmur bench: " << doc["renderer"].get<std::string>() << ", " << MURMUR_BUILD_TYPE << " build, revision "
         << MURMUR_REVISION << "\n"
-        << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps after " << b.warmup
-        << " warm-up; 'clumped' after " << b.clump_steps << " more steps\n"
-        << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand.  eff_GB/s passes(ms)\n";
+        << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps from the spawn "
+        << "(step 0) and from 'clumped' (step " << std::max(b.clump_steps, b.steps) << "); neighbours, candidates and dispatches "
+        << "of each phase's first step; B/boid: traffic per boid per step by count; mem/b: bytes allocated per boid\n"
+        << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand. c/n disp  B/boid  mem/b eff_GB/s passes(ms)\n";
     for (std::uint64_t n : b.sizes) {
         const Params p = benchParams(n);
         if (opt.backend == Backend::Gpu) {
@@ -226,7 +282,8 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
         const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
         sim->upload(spawn(p), p);
         for (const char* phase : {"spawn", "clumped"}) {
-            if (std::string(phase) == "clumped") sim->step(int(b.clump_steps));
+            if (std::string(phase) == "clumped")  // the clumped phase starts clump_steps after the spawn
+                sim->step(int(std::max<std::int64_t>(0, std::int64_t(b.clump_steps) - std::int64_t(b.steps))));
             const Row r = measure(*sim, gpu, p, b, phase);
             printRow(out, r);
             doc["runs"].push_back(toJson(r));
@@ -235,7 +292,7 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
             const std::uint32_t frames = std::min<std::uint32_t>(b.steps, 30);
             const double ms = measureRender(*gpu, p, frames);
             char line[160];
-            std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f   (1920x1080 offscreen, median of %u frames)\n",
+            std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f   (1920x1080 offscreen, wall clock between glFinish, median of %u frames)\n",
                           static_cast<unsigned long long>(n), "render", ms, ms > 0 ? 1000.0 / ms : 0.0, frames);
             out << line << std::flush;
             doc["runs"].push_back({{"boids", n}, {"phase", "render"}, {"frame_ms", ms}, {"frames_per_s", ms > 0 ? 1000.0 / ms : 0.0},
@@ -250,6 +307,7 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
         writeFileAtomic(b.out_path, doc.dump(2) + "\n");
         out << "wrote " << b.out_path << "\n";
     }
+    if (!b.compare_path.empty()) printComparison(before, doc, b.compare_path, out);
     if (doc["runs"].empty()) {  // nothing was measured: not a success
         err << "murmur: error: every --bench-sizes size was skipped; nothing was measured\n";
         return 1;

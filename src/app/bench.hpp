@@ -15,9 +15,9 @@ namespace murmur {
 struct BenchOptions {
     std::vector<std::uint64_t> sizes{10000, 100000, 1000000, 10000000};
     std::uint32_t steps = 100;         // measured steps per phase (median taken)
-    std::uint32_t warmup = 10;         // steps before measuring
     std::uint32_t clump_steps = 1000;  // steps between the spawn and the clumped measurements
     std::string out_path;              // JSON; empty: table only
+    std::string compare_path;          // an earlier --bench-out JSON to print ratios against
 };
 
 // The benchmark scenario's parameters for n boids.

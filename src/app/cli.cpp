@@ -207,6 +207,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     addCount(app, "--bench-steps", bench_opt.steps, 1, 100000, "measured steps per phase [1, 100000] (median taken)");
     addCount(app, "--bench-clump-steps", bench_opt.clump_steps, 0, 1000000, "steps between the spawn and clumped phases [0, 1000000]");
     app.add_option("--bench-out", bench_opt.out_path, "also write the results as JSON to this file")->type_name("FILE.json");
+    app.add_option("--bench-compare", bench_opt.compare_path, "print each row's time beside an earlier --bench-out file's, with the ratio")
+        ->type_name("OLD.json");
     app.add_flag("--list-presets", list_presets, "list the built-in presets");
     bool self_test = false;
     app.add_flag("--self-test", self_test, "check this GPU: limits, every shader variant against the CPU reference, a split scan, a render; exit 0 if all pass");
@@ -228,7 +230,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         err << "murmur: " << what << "\n";
         return 2;
     };
-    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes", "--record"})
+    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes", "--record", "--bench-compare"})
         if (given(flag) && app.get_option(flag)->as<std::string>().empty()) return refuse(std::string(flag) + ": an empty value; give a file (or, for --bench-sizes, counts)");
     if (bench) {
         for (const char* flag : {"--import", "--export", "--preset", "--boids", "--dims", "--set", "--seed", "--steps", "--stats-out",
@@ -238,7 +240,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
                 return refuse(std::string("--bench runs its own scenario (docs/performance.md); ") + flag +
                               " does not apply to it (--backend and --shader-dir do)");
     } else {
-        for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out"})
+        for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out", "--bench-compare"})
             if (given(flag)) return refuse(std::string(flag) + " applies to --bench only");
     }
     if (opt.record.empty())

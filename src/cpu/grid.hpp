@@ -20,7 +20,7 @@ public:
     template <class Fn>
     void forEachCandidate(glm::vec3 p, Fn&& fn) const {
         const glm::uvec3 c = cellOf(p);
-        std::uint32_t xs[3], ys[3], zs[3];
+        std::uint32_t xs[kGridSpan], ys[kGridSpan], zs[kGridSpan];
         const int nx = neighbourCells(c.x, spec_.cells.x, spec_.wrap, xs);
         const int ny = neighbourCells(c.y, spec_.cells.y, spec_.wrap, ys);
         const int nz = neighbourCells(c.z, spec_.cells.z, spec_.wrap, zs);

@@ -21,11 +21,18 @@ inline std::uint32_t& dispatchRowLimit() {
 }
 inline void setDispatchRowLimit(std::uint32_t groups) { dispatchRowLimit() = groups < 1u ? 1u : (groups > MAX_DISPATCH_X ? MAX_DISPATCH_X : groups); }
 
+// Compute dispatches issued so far (the benchmark's dispatches per step).
+inline std::uint64_t& dispatchCount() {
+    static std::uint64_t count = 0;
+    return count;
+}
+
 inline void dispatchGroups(std::uint32_t groups) {
     if (groups == 0) return;
     const std::uint32_t row = dispatchRowLimit();
     const std::uint32_t x = groups < row ? groups : row;
     glDispatchCompute(x, (groups + x - 1) / x, 1);
+    ++dispatchCount();
 }
 
 }  // namespace murmur::gpu

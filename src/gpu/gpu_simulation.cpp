@@ -299,6 +299,7 @@ void GpuSimulation::stepSequential() {
         glUniform1ui(programs_->steer.uniform("u_first_id"), first);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         glDispatchCompute(1, 1, 1);
+        ++dispatchCount();
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     passDone(3);

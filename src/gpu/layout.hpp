@@ -32,6 +32,7 @@ static_assert(offsetof(SimParams, step) == 5 * 16);
 static_assert(offsetof(SimParams, cells) == 3 * 16);
 static_assert(offsetof(SimParams, counts) == 4 * 16);
 static_assert(SCAN_BLOCK == 1024);
+static_assert(GRID_REACH == kGridReach && GRID_SPAN == kGridSpan, "both backends search the same cells");
 static_assert(sizeof(PickedBoid) == 3 * 16, "PickedBoid must be 3 vec4s, as in layout.glsl");
 
 SimParams packParams(const Params& params, const GridSpec& grid, std::uint32_t boids);

@@ -71,7 +71,7 @@ Rescaled keepDensity(const Params& from, std::uint32_t boids, int dims) {
 double candidatePairsPerStep(const Params& p) {
     const GridSpec g = makeGridSpec(p);
     double searched = 1.0;
-    for (int a = 0; a < p.dims; ++a) searched *= std::min(3.0, double(g.cells[a]));
+    for (int a = 0; a < p.dims; ++a) searched *= std::min(double(kGridSpan), double(g.cells[a]));
     const double n = double(p.boids);
     return n * n * searched / double(g.total());
 }

@@ -1,4 +1,5 @@
-// Grid sizing: cells per axis = floor(L / largest radius), at least 1, shrunk to the budget.
+// Grid sizing: cells per axis = floor(L * kGridReach / largest radius), at least 1, shrunk to the
+// budget (a larger cell stays correct: the search then covers more than the radius).
 #include "model/grid_spec.hpp"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ GridSpec makeGridSpec(const Params& params, float r) {
     // Radius 0 finds no neighbours; any cell size is correct, so take the budget's. The 1e-5
     // slack keeps the cell edge strictly above r, so float rounding of cell coordinates at a
     // border can never put two boids closer than r two cells apart.
-    double per_axis = r > 0.0f ? std::floor(double(params.world_size) / (double(r) * (1.0 + 1e-5)))
+    double per_axis = r > 0.0f ? std::floor(double(params.world_size) * kGridReach / (double(r) * (1.0 + 1e-5)))
                                : double(budget);
     auto fits = [&](std::uint64_t n) {
         std::uint64_t total = 1;
@@ -40,13 +41,13 @@ GridSpec makeGridSpec(const Params& params, float r) {
     return g;
 }
 
-int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[3]) {
-    if (n <= 3 && wrap) {  // every cell on this axis is a neighbour; list each once
+int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]) {
+    if (n <= kGridSpan && wrap) {  // every cell on this axis is a neighbour; list each once
         for (std::uint32_t i = 0; i < n; ++i) out[i] = i;
         return int(n);
     }
     int k = 0;
-    for (int o = -1; o <= 1; ++o) {
+    for (int o = -int(kGridReach); o <= int(kGridReach); ++o) {
         const std::int64_t cc = std::int64_t(c) + o;
         if (wrap) out[k++] = std::uint32_t((cc + n) % n);
         else if (cc >= 0 && cc < std::int64_t(n)) out[k++] = std::uint32_t(cc);

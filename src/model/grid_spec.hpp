@@ -1,5 +1,8 @@
 // The uniform grid both backends bin boids into: cell counts per axis, and the cell of a point.
-// Cell edge >= the largest radius, so the 3x3(x3) block around a boid's cell holds every candidate.
+// Cell edge >= the largest radius / kGridReach, so the cells within kGridReach of a boid's cell on
+// each axis (5x5, or 5x5x5) hold every candidate. Half-radius cells cut the volume searched from
+// (3r)^3 to (2.5r)^3 in 3D (42 % fewer candidates; 31 % in 2D), and a row of them is one
+// contiguous range of the sorted boids.
 #pragma once
 
 #include "model/params.hpp"
@@ -9,6 +12,9 @@
 #include <cstdint>
 
 namespace murmur {
+
+inline constexpr std::uint32_t kGridReach = 2;                // cells searched either side
+inline constexpr std::uint32_t kGridSpan = 2 * kGridReach + 1;  // cells searched per axis, at most
 
 struct GridSpec {
     glm::uvec3 cells{1u};      // cells per axis (z = 1 in 2D)
@@ -27,8 +33,9 @@ GridSpec makeGridSpec(const Params& params);
 // searches).
 GridSpec makeGridSpec(const Params& params, float radius);
 
-// The distinct cells among c-1, c, c+1 on an axis of n cells: wrapped modulo n (with n <= 3,
-// each cell once) or clipped to [0, n-1]. Returns how many were written to out.
-int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[3]);
+// The distinct cells among c-kGridReach .. c+kGridReach on an axis of n cells, in that order:
+// wrapped modulo n (with n <= kGridSpan, each cell once, ascending) or clipped to [0, n-1].
+// Returns how many were written to out.
+int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]);
 
 }  // namespace murmur

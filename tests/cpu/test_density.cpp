@@ -96,11 +96,11 @@ TEST(Density, TooFewBoidsForTheRadiiHoldTheSmallestWorld) {
 }
 
 TEST(Density, CandidatePairsFollowTheGrid) {
-    // 200 units / cells of >= 10 units -> 19 x 19 = 361 cells; each boid searches 9 of them:
-    // 2000^2 x 9 / 361 = 99723 pairs.
-    EXPECT_NEAR(candidatePairsPerStep(preset2d()), 2000.0 * 2000.0 * 9.0 / 361.0, 1e-6);
+    // 200 units / cells of >= 10/2 units -> 39 x 39 = 1521 cells; each boid searches 25 of them:
+    // 2000^2 x 25 / 1521 = 65746 pairs.
+    EXPECT_NEAR(candidatePairsPerStep(preset2d()), 2000.0 * 2000.0 * 25.0 / 1521.0, 1e-6);
     Params huge = preset2d();
-    huge.boids = 300000;  // the world kept: 9e10 x 9 / 361 = 2.2e9
+    huge.boids = 300000;  // the world kept: 9e10 x 25 / 1521 = 1.5e9
     EXPECT_GT(candidatePairsPerStep(huge), kMaxCandidatePairs);
     EXPECT_LT(candidatePairsPerStep(keepDensity(preset2d(), 300000, 2).params), 2e7);
 }

@@ -131,20 +131,36 @@ TEST(Grid, CountingSortPutsEachBoidOnceInItsCell) {
     for (std::uint32_t s : seen) EXPECT_EQ(s, 1u);
 }
 
+// The cells within the reach of c on an axis, in order: wrapped, clipped, and each once when the
+// axis has no more cells than the span.
+TEST(Grid, NeighbourCellsListTheReachInOrder) {
+    std::uint32_t out[kGridSpan];
+    ASSERT_EQ(neighbourCells(0, 10, true, out), 5);
+    EXPECT_EQ(std::vector<std::uint32_t>(out, out + 5), (std::vector<std::uint32_t>{8, 9, 0, 1, 2}));
+    ASSERT_EQ(neighbourCells(1, 10, false, out), 4);
+    EXPECT_EQ(std::vector<std::uint32_t>(out, out + 4), (std::vector<std::uint32_t>{0, 1, 2, 3}));
+    ASSERT_EQ(neighbourCells(9, 10, false, out), 3);
+    EXPECT_EQ(std::vector<std::uint32_t>(out, out + 3), (std::vector<std::uint32_t>{7, 8, 9}));
+    ASSERT_EQ(neighbourCells(3, 4, true, out), 4);
+    EXPECT_EQ(std::vector<std::uint32_t>(out, out + 4), (std::vector<std::uint32_t>{0, 1, 2, 3}));
+    ASSERT_EQ(neighbourCells(4, 6, true, out), 5);
+    EXPECT_EQ(std::vector<std::uint32_t>(out, out + 5), (std::vector<std::uint32_t>{2, 3, 4, 5, 0}));
+}
+
 TEST(Grid, ExclusiveScan) {
     EXPECT_EQ(exclusiveScan({}), std::vector<std::uint32_t>{});
     EXPECT_EQ(exclusiveScan({5}), std::vector<std::uint32_t>{0});
     EXPECT_EQ(exclusiveScan({3, 0, 2, 7}), (std::vector<std::uint32_t>{0, 3, 3, 5}));
 }
 
-TEST(Grid, SpecKeepsCellsAtLeastTheRadiusAndWithinBudget) {
+TEST(Grid, SpecKeepsCellsAtLeastTheRadiusOverTheReachAndWithinBudget) {
     Params p = quietParams();
     p.world_size = 100.0f;
     p.species[0].cohesion = {10.0f, 1.0f};
     GridSpec g = makeGridSpec(p);
-    EXPECT_EQ(g.cells.x, 9u);  // floor(100 / (10 * (1 + 1e-5))) = 9: the edge stays above r
+    EXPECT_EQ(g.cells.x, 19u);  // floor(100 * 2 / (10 * (1 + 1e-5))) = 19: the edge stays above r/2
     EXPECT_EQ(g.cells.z, 1u);
-    EXPECT_GE(100.0f / float(g.cells.x), 10.0f);
+    EXPECT_GE(100.0f / float(g.cells.x) * float(kGridReach), 10.0f);
     p.species[0].cohesion = {0.001f, 1.0f};  // tiny radius: cells capped by the budget
     p.dims = 3;
     p.boids = 10;

@@ -267,7 +267,7 @@ TEST(Session, AStepTooExpensiveIsRefusedBeforeItRuns) {
     EXPECT_NE(s.message().find("candidate pairs per step"), std::string::npos) << s.message();
     EXPECT_EQ(s.live().species[0].alignment.radius, 10.0f);
     EXPECT_EQ(sim.set_params, 0);
-    // Ten times the boids in the same world: 1.6e11 x 9 / 841 = 1.7e9 pairs.
+    // Ten times the boids in the same world: 1.6e11 x 25 / 3364 (58^2 half-radius cells) = 1.2e9 pairs.
     s.edit().species[0].alignment.radius = 10.0f;
     s.keep_density = false;
     s.pending_boids = 400000;

@@ -188,3 +188,22 @@ TEST(CliGpu, HeadlessRecordWritesAVideoWithAFramePerKSteps) {
     EXPECT_EQ(std::string(line), "160,90,24/1,6\n");
     std::filesystem::remove_all(dir);
 }
+
+// --bench-compare prints each row beside an earlier run's with the ratio; a file that is not a
+// --bench-out JSON is bad input.
+TEST(CliGpu, BenchCompareSetsRunsSideBySide) {
+    MURMUR_REQUIRE_GL();
+    const auto dir = std::filesystem::temp_directory_path() / ("murmur_compare_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string old_json = (dir / "old.json").string(), bad = (dir / "bad.json").string();
+    std::ofstream(old_json) << R"({"revision": "abc", "renderer": "x", "runs": [{"boids": 500, "phase": "spawn", "step_ms": 1000.0}]})";
+    std::ofstream(bad) << R"({"rows": 3})";
+    std::string out, err;
+    ASSERT_EQ(run({"--bench", "--bench-sizes", "500", "--bench-steps", "2", "--bench-clump-steps", "0", "--bench-compare", old_json.c_str()}, out, err), 0) << err;
+    EXPECT_NE(out.find("compared with " + old_json + " (abc, x)"), std::string::npos) << out;
+    EXPECT_NE(out.find("       500 spawn       1000.000"), std::string::npos) << out;
+    EXPECT_EQ(run({"--bench", "--bench-sizes", "500", "--bench-compare", bad.c_str()}, out, err), 2);
+    EXPECT_NE(err.find("not a --bench-out JSON file"), std::string::npos) << err;
+    EXPECT_EQ(run({"--bench", "--bench-sizes", "500", "--bench-compare", (dir / "none.json").string().c_str()}, out, err), 2);
+    std::filesystem::remove_all(dir);
+}
