@@ -66,6 +66,7 @@ layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 #define PREDATOR_FLAG(s) ((s).role.z)
 #define VIEW_CONE_FLAG(s) ((s).role.w)
 #define COUNTED_R2(s) ((s).counted.x)
+#define VICSEK_NOISE(s) ((s).counted.y)
 #define SEP_RADIUS(s) ((s).graded.x)
 #define INV_COH_RADIUS(s) ((s).graded.y)
 #define DC_ACCEL_FORWARD(s) ((s).dc_motion.x)

@@ -88,6 +88,12 @@ vec3 limitLength(vec3 x, float m) {
     return len > m ? x * (m / len) : x;
 }
 
+// x over its length, or fallback when x is 0.
+vec3 unitOr(vec3 x, vec3 fallback) {
+    float len = length(x);
+    return len > 0.0 ? x / len : fallback;
+}
+
 // Reynolds' steer towards a desired direction at full speed, clamped to max_force.
 vec3 steerTowards(SpeciesBlock S, vec3 desired, vec3 v) { return limitLength(setMag(desired, MAX_SPEED(S)) - v, MAX_FORCE(S)); }
 
@@ -372,7 +378,11 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
 #endif
     if (same && d2 < ALI_R2(S)) {  // alignment and cohesion: within the species
         ++s.n_ali;
+#if STYLE_VICSEK
+        s.ali += unitOr(velAt(j), vec3(0.0));  // headings, not velocities
+#else
         s.ali += velAt(j);
+#endif
     }
     if (same && d2 < COH_R2(S)) {
         ++s.n_coh;
@@ -494,6 +504,37 @@ vec3 limitSpeed(SpeciesBlock S, vec3 v) {
     return v;
 #endif
 }
+
+#if STYLE_VICSEK
+// Vicsek style (vicsekNoise and vicsekVelocity in src/cpu/flock_rules.cpp): the mean heading of
+// self and its neighbours within the alignment radius, turned by the step's noise, at max_speed.
+const uint kVicsekSalt[2] = uint[2](0x7C5A1B2Du, 0x1D2E3F4Bu);
+float vicsekUniform(uint id, int which) {
+    return float(eventHash(SEED_LO ^ kVicsekSalt[which], id, STEP_INDEX) >> 8u) * (1.0 / 16777216.0);
+}
+
+vec3 vicsekNoise(SpeciesBlock S, Self self, vec3 mean) {
+    float u0 = vicsekUniform(self.id, 0), u1 = vicsekUniform(self.id, 1);
+    float eta = VICSEK_NOISE(S);
+#if DIMS == 2
+    float a = eta * (u0 - 0.5), c = cos(a), s = sin(a);
+    return vec3(mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0);
+#else
+    float cos_t = 1.0 - u0 * (1.0 - cos(0.5 * eta));
+    float sin_t = sqrt(max(0.0, 1.0 - cos_t * cos_t));
+    float phi = 6.2831853 * u1;
+    vec3 helper = abs(mean.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
+    vec3 e1 = normalize(cross(mean, helper)), e2 = cross(mean, e1);
+    return mean * cos_t + (e1 * cos(phi) + e2 * sin(phi)) * sin_t;
+#endif
+}
+
+vec3 vicsekVelocity(SpeciesBlock S, Self self, NeighbourSums s) {
+    vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
+    vec3 mean = unitOr(s.ali + own, own);
+    return vicsekNoise(S, self, mean) * MAX_SPEED(S);
+}
+#endif
 
 #if STYLE_GLOSS
 // Gloss style's acceleration (glossAcceleration): the escape routes' sum normalised; the
@@ -670,6 +711,8 @@ void stepBoid(uint i) {
     vec3 a = glossAcceleration(S, self, w.sums);
     steer[i] = vec4(a, float(counted));  // the view cone's axis next step
     vec3 nv = limitSpeed(S, self.v + a * DT);
+#elif STYLE_VICSEK
+    vec3 nv = vicsekVelocity(S, self, w.sums);
 #else
     vec3 nv = integrate(S, self, w.sums);
 #endif

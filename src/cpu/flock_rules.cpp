@@ -129,6 +129,37 @@ glm::vec3 clampSpeed(const SpeciesContext& k, glm::vec3 v) {
 // clampSpeed unless the speed limit is off.
 glm::vec3 limitSpeed(const RuleContext& ctx, const SpeciesContext& k, glm::vec3 v) { return ctx.p.speed_limit ? clampSpeed(k, v) : v; }
 
+glm::vec3 unitOr(glm::vec3 v, glm::vec3 fallback) {
+    const float len = glm::length(v);
+    return len > 0.0f ? v / len : fallback;
+}
+
+// Vicsek style: `mean` (a unit heading) turned by the step's noise: in 2D by an angle uniform in
+// [-eta/2, eta/2]; in 3D to a direction uniform in the cone of half-angle eta/2 around it.
+glm::vec3 vicsekNoise(const RuleContext& ctx, const Boid& self, glm::vec3 mean) {
+    const std::uint32_t seed_lo = seedLow(ctx.p.seed);
+    const float u0 = vicsekUniform(seed_lo, self.id, ctx.step, 0), u1 = vicsekUniform(seed_lo, self.id, ctx.step, 1);
+    const float eta = ctx.p.vicsek_noise;
+    if (ctx.dims == 2) {
+        const float a = eta * (u0 - 0.5f), c = std::cos(a), s = std::sin(a);
+        return {mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0f};
+    }
+    const float cos_t = 1.0f - u0 * (1.0f - std::cos(0.5f * eta));
+    const float sin_t = std::sqrt(std::max(0.0f, 1.0f - cos_t * cos_t));
+    const float phi = 6.2831853f * u1;
+    const glm::vec3 helper = std::abs(mean.x) < 0.9f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+    const glm::vec3 e1 = glm::normalize(glm::cross(mean, helper)), e2 = glm::cross(mean, e1);
+    return mean * cos_t + (e1 * std::cos(phi) + e2 * std::sin(phi)) * sin_t;
+}
+
+// Vicsek style's new velocity: the mean heading of self and its neighbours within the alignment
+// radius (a cancelled sum keeps self's heading), with noise, at the constant speed max_speed.
+glm::vec3 vicsekVelocity(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
+    const glm::vec3 own = unitOr(self.v, glm::vec3(1.0f, 0.0f, 0.0f));
+    const glm::vec3 mean = unitOr(s.ali + own, own);
+    return vicsekNoise(ctx, self, mean) * k.max_speed;
+}
+
 glm::vec3 glossAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
     glm::vec3 a{0.0f};
     // Routes that cancel (intruders on opposite sides) give no direction, as does a mean velocity
@@ -368,7 +399,7 @@ void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, g
     const bool same = other.species == self.species && seen;  // alignment and cohesion: within the species
     if (same && d2 < k.r2_ali) {
         ++sums.n_ali;
-        sums.ali += other.v;
+        sums.ali += ctx.style == Style::Vicsek ? unitOr(other.v, glm::vec3(0.0f)) : other.v;  // Vicsek: headings, not velocities
     }
     if (same && d2 < k.r2_coh) {
         ++sums.n_coh;
@@ -404,6 +435,11 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
         return next;
     }
     glm::vec3 dv{0.0f};  // velocity change this step
+    if (ctx.style == Style::Vicsek) {
+        Boid next = self;
+        next.v = vicsekVelocity(ctx, k, self, sums);
+        return finishStep(ctx, self, next);
+    }
     if (ctx.style == Style::Gloss) {
         // The post's rules: the escape routes' sum normalised; the normalised mean velocity and
         // the centre (self included) of those in view; each times max_force and its weight.

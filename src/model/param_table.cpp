@@ -98,10 +98,11 @@ std::vector<ParamInfo> makeTable() {
          MURMUR_FLOAT(margin)},
         {"turn", ParamKind::Float, "units/s^2", 0, 100000, {}, "soft bounds: wall push at one margin's depth, growing linearly with depth",
          MURMUR_FLOAT(turn)},
-        {"style", ParamKind::Choice, "", 0, 4, {"steering", "offset", "decarpentier", "graded", "gloss"},
+        {"style", ParamKind::Choice, "", 0, 5, {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek"},
          "graded: separation growing as distance shrinks, cohesion a spring, alignment steered; steering: Reynolds' desired-velocity steering; "
          "offset: Parker's summed velocity offsets; decarpentier: three neighbours, per-axis clamps; gloss: the Haskell post's "
-         "normalised rules and a view cone from the acceleration",
+         "normalised rules and a view cone from the acceleration; vicsek: Vicsek et al. 1995, the mean heading within "
+         "alignment.radius plus angular noise, at constant speed max_speed",
          [](const Params& p) { return double(p.style); },
          [](Params& p, double v) { p.style = Style(std::uint32_t(v)); }},
         {"update", ParamKind::Choice, "", 0, 1, {"parallel", "sequential"},
@@ -162,6 +163,9 @@ std::vector<ParamInfo> makeTable() {
          [](const Params& p) { return p.scatter ? 1.0 : 0.0; }, [](Params& p, double v) { p.scatter = v != 0.0; }},
         {"neighbour_cap", ParamKind::Int, "", 0, 32, {}, "consider only the k nearest neighbours within the radii (0: all)",
          [](const Params& p) { return double(p.neighbour_cap); }, [](Params& p, double v) { p.neighbour_cap = std::uint32_t(v); }},
+        {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
+         "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
+         MURMUR_FLOAT(vicsek_noise)},
         {"colour", ParamKind::Choice, "", 0, 3, {"species", "heading", "speed", "neighbours"},
          "view only: the window and screenshots colour boids by species (predators red), heading, speed or neighbour count",
          [](const Params& p) { return double(p.colour); }, [](Params& p, double v) { p.colour = std::uint32_t(v); }},

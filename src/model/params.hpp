@@ -11,7 +11,7 @@
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4 };
+enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4, Vicsek = 5 };
 // How a step visits the flock: all boids from the same state (parallel), or one after another
 // in id order, each seeing the boids before it already moved (sequential, in place).
 enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };
@@ -122,6 +122,10 @@ struct Params {
     float dt = 1.0f / 30.0f;         // s per step
     // The world around the flock (docs/model.md, "Influences").
     Vec3f wind;                      // units/s^2, added to every boid's acceleration
+    // Vicsek style: each step a boid takes the mean heading within the alignment radius (itself
+    // included), turned by a random angle uniform in [-noise/2, noise/2] (3D: a direction uniform
+    // in the cone of half-angle noise/2), at the constant speed max_speed.
+    float vicsek_noise = 0.5f;       // radians: eta, the width of the angular noise
     float wander = 30.0f;            // units/s^2: each step a random push in [-1, 1]^dims times this, per boid
     Goal attractor;                  // tend to a place
     Goal repeller;                   // flee a place within its radius

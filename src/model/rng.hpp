@@ -36,6 +36,12 @@ constexpr float wanderJitter(std::uint32_t seed_lo, std::uint32_t id, std::uint3
     return 2.0f * eventUniform(eventHash(seed_lo ^ kWanderSalt[axis], id, step)) - 1.0f;
 }
 
+// Vicsek style's noise for boid `id` at `step`: two uniforms in [0, 1), exact in a float.
+inline constexpr std::uint32_t kVicsekSalt[2] = {0x7C5A1B2Du, 0x1D2E3F4Bu};
+constexpr float vicsekUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int which) {
+    return eventUniform(eventHash(seed_lo ^ kVicsekSalt[which], id, step));
+}
+
 // A boid's own phase in [0, period): which of every `period` steps it steers on.
 constexpr std::uint32_t steerPhase(std::uint32_t id, std::uint32_t period) { return eventHash(0x5EEDu, id, 0u) % period; }
 // Decarpentier's amortised steering: a boid steers on the first step after upload and then every

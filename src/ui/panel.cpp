@@ -358,6 +358,7 @@ bool appliesNow(std::string_view key, const Params& p) {
     if (key.starts_with("dc.")) return p.style == Style::Decarpentier;
     if (key.starts_with("offset.")) return p.style == Style::Offset;
     if (key.starts_with("steering.")) return p.style == Style::Steering;
+    if (key.starts_with("vicsek.")) return p.style == Style::Vicsek;
     if (key.ends_with(".z")) return p.dims == 3 && (!key.starts_with("leader.") || p.leader);
     if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
@@ -382,7 +383,7 @@ const char* paramGroup(const char* key) {
     if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
-    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.") || k == "update" || k.starts_with("offset.") ||
+    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.") || k == "update" || k.starts_with("offset.") || k.starts_with("vicsek.") ||
         k.starts_with("steering."))
         return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";

@@ -10,6 +10,7 @@
 #include "model/simulation.hpp"
 #include "test_util.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -309,6 +310,37 @@ inline std::vector<HandCase> handCases() {
         p.species[0].max_force = 0.5f;
         c.start = {boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {60, 50, 0})};
         c.expected = {{0, {2.5f, 0, 0}, {53, 50, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Vicsek, no noise: A (50,50) heading (1,0) at speed 1; B (51,50) heading (0,1) at speed
+        // 2, within the alignment radius 2; C (60,50) outside it. Mean of the unit headings, self
+        // included: (1,1)/sqrt2; at max_speed 3: v' = (2.12132, 2.12132); p' = p + v' dt (0.1).
+        // (Velocities instead of headings would give (1,2)/sqrt5; leaving self out, (0,1).)
+        HandCase c{"vicsek takes the mean heading, self included, at constant speed", quietParams(), {}, {}};
+        Params& p = c.params;
+        p.style = Style::Vicsek;
+        p.vicsek_noise = 0.0f;
+        p.species[0].alignment = {2.0f, 1.0f};
+        p.species[0].max_speed = 3.0f;
+        c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {51, 50, 0}, {0, 2, 0}), boid(2, {60, 50, 0}, {-1, 0, 0})};
+        const float h = 3.0f / std::sqrt(2.0f);
+        c.expected = {{0, {h, h, 0}, {50 + 0.1f * h, 50 + 0.1f * h, 0}}, {2, {-3, 0, 0}, {59.7f, 50, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Vicsek noise: a lone boid heading (1,0) at speed 2 turns by eta (u - 1/2), eta = 3, where
+        // u is the first of its step's two uniforms (seed 1, id 0, step 0): v' = 2 (cos a, sin a).
+        HandCase c{"vicsek noise turns the heading by eta (u - 1/2)", quietParams(), {}, {}};
+        Params& p = c.params;
+        p.style = Style::Vicsek;
+        p.vicsek_noise = 3.0f;
+        p.species[0].alignment = {2.0f, 1.0f};
+        p.species[0].max_speed = 2.0f;
+        c.start = {boid(0, {50, 50, 0}, {1, 0, 0})};
+        const float a = 3.0f * (vicsekUniform(seedLow(p.seed), 0, 0, 0) - 0.5f);
+        const glm::vec3 v{2.0f * std::cos(a), 2.0f * std::sin(a), 0.0f};
+        c.expected = {{0, v, glm::vec3(50, 50, 0) + 0.1f * v}};
         cases.push_back(c);
     }
     return cases;

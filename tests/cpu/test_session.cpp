@@ -377,6 +377,9 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     EXPECT_TRUE(ui::appliesNow("offset.lone", p));
     p.style = Style::Steering;
     EXPECT_TRUE(ui::appliesNow("steering.separation", p));
+    EXPECT_FALSE(ui::appliesNow("vicsek.noise", p));
+    p.style = Style::Vicsek;
+    EXPECT_TRUE(ui::appliesNow("vicsek.noise", p));
     // Every key applies to some setting: none is unreachable.
     Params all;
     all.dims = 3;
@@ -384,7 +387,7 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     all.perching = all.leader = true;
     for (const ParamInfo& info : paramTable()) {
         bool some = false;
-        for (Style s : {Style::Steering, Style::Offset, Style::Decarpentier, Style::Graded, Style::Gloss}) {
+        for (Style s : {Style::Steering, Style::Offset, Style::Decarpentier, Style::Graded, Style::Gloss, Style::Vicsek}) {
             all.style = s;
             some = some || ui::appliesNow(info.key, all);
         }

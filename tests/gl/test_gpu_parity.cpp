@@ -41,7 +41,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss"};
+    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek"};
     static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + styles[int(c.style)] + "_n" +
@@ -340,6 +340,14 @@ std::vector<Case> parityCases() {
         cases.push_back({dims, Bounds::Wrap, 140, Style::Gloss, 500, State::Coincident});
         for (Feature f : {Feature::Species, Feature::Predators, Feature::Perching, Feature::All})
             cases.push_back({dims, Bounds::Wrap, 140, Style::Gloss, 1000, State::Random, f});
+    }
+    // The Vicsek style (mean heading and hashed angular noise): both dims and bounds, coincident
+    // boids, and with species and obstacles.
+    for (int dims : {2, 3}) {
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft}) cases.push_back({dims, b, 360, Style::Vicsek, 1000, State::Random});
+        cases.push_back({dims, Bounds::Wrap, 360, Style::Vicsek, 500, State::Coincident});
+        for (Feature f : {Feature::Species, Feature::Obstacles})
+            cases.push_back({dims, Bounds::Wrap, 360, Style::Vicsek, 1000, State::Random, f});
     }
     return cases;
 }
