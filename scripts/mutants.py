@@ -62,6 +62,11 @@ MUTANTS = [
     ("wander pushes the other way (sign flip)", [
         (RULES, "a[k] = ctx.p.wander * wanderJitter(", "a[k] = -ctx.p.wander * wanderJitter(", 1),
         (STEER, "a[k] = WANDER * (", "a[k] = -WANDER * (", 1)]),
+    ("vicsek noise turns the other way (sign flip)", [
+        (RULES, "return {mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0f};",
+         "return {mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0f};", 1),
+        (STEER, "return vec3(mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0);",
+         "return vec3(mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0);", 1)]),
     ("graded separation over |d| instead of |d|^2", [
         (RULES, "kGradedCore * std::sqrt(d2)) / d2);", "kGradedCore * std::sqrt(d2)) / std::sqrt(d2));", 1),
         (STEER, "GRADED_CORE * sqrt(d2)) / d2);", "GRADED_CORE * sqrt(d2)) / sqrt(d2));", 1)]),
