@@ -7,6 +7,7 @@
 #include "app/run_headless.hpp"
 #include "app/run_window.hpp"
 #include "app/self_test.hpp"
+#include "app/sweep.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/recorder.hpp"
 #include "io/atomic_file.hpp"
@@ -209,6 +210,22 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.add_option("--bench-out", bench_opt.out_path, "also write the results as JSON to this file")->type_name("FILE.json");
     app.add_option("--bench-compare", bench_opt.compare_path, "print each row's time beside an earlier --bench-out file's, with the ratio")
         ->type_name("OLD.json");
+    std::vector<std::string> sweeps, merge_args;
+    std::string sweep_shard;
+    SweepOptions sweep_opt;
+    app.add_option("--sweep", sweeps, "sweep a numeric key over COUNT values from FROM to TO, headless; repeat for a grid (at most 3)")
+        ->type_name("KEY=FROM:TO:COUNT")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    addCount(app, "--sweep-seeds", sweep_opt.seeds, 1, 10000, "seeds per sweep point: the base seed, +1, ... [1, 10000]");
+    addCount(app, "--sweep-burn-in", sweep_opt.burn_in, 0, 1000000000, "steps before a run's samples start [0, --steps]");
+    addCount(app, "--sweep-every", sweep_opt.every, 1, 1000000000, "steps between a run's samples [1, 1000000000]");
+    app.add_option("--sweep-out", sweep_opt.out, "the sweep's CSV: one row per run (values, seed), each order parameter's mean and std")
+        ->type_name("FILE.csv");
+    app.add_option("--sweep-shard", sweep_shard, "run only shard I of N (runs whose index % N == I): Slurm arrays, GNU parallel")
+        ->type_name("I/N");
+    app.add_option("--sweep-merge", merge_args, "join shard files into OUT.csv (runs in order, each once)")
+        ->type_name("OUT.csv PART.csv...")
+        ->expected(2, 1000000);
     app.add_flag("--list-presets", list_presets, "list the built-in presets");
     bool self_test = false;
     app.add_flag("--self-test", self_test, "check this GPU: limits, every shader variant against the CPU reference, a split scan, a render; exit 0 if all pass");
@@ -230,7 +247,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         err << "murmur: " << what << "\n";
         return 2;
     };
-    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes", "--record", "--bench-compare"})
+    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes", "--record", "--bench-compare", "--sweep-out"})
         if (given(flag) && app.get_option(flag)->as<std::string>().empty()) return refuse(std::string(flag) + ": an empty value; give a file (or, for --bench-sizes, counts)");
     if (bench) {
         for (const char* flag : {"--import", "--export", "--preset", "--boids", "--dims", "--set", "--seed", "--steps", "--stats-out",
@@ -242,6 +259,24 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     } else {
         for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out", "--bench-compare"})
             if (given(flag)) return refuse(std::string(flag) + " applies to --bench only");
+    }
+    if (sweeps.empty()) {
+        for (const char* flag : {"--sweep-seeds", "--sweep-burn-in", "--sweep-every", "--sweep-out", "--sweep-shard"})
+            if (given(flag)) return refuse(std::string(flag) + " applies to --sweep only");
+    } else {
+        for (const char* flag : {"--import", "--export", "--screenshot", "--record", "--stats-out", "--frames", "--bench", "--sweep-merge"})
+            if (given(flag)) return refuse(std::string("--sweep runs headless and writes --sweep-out only; ") + flag + " does not apply to it");
+        if (!given("--sweep-out")) return refuse("--sweep needs --sweep-out FILE.csv");
+        if (sweeps.size() > 3) return refuse("--sweep: at most 3 keys (a grid of 3 dimensions)");
+    }
+    if (!merge_args.empty()) {
+        try {
+            checkWritableTarget(merge_args[0], "--sweep-merge");
+            return mergeSweeps(merge_args[0], std::vector<std::string>(merge_args.begin() + 1, merge_args.end()), out);
+        } catch (const InputError& e) {
+            err << "murmur: " << e.what() << "\n";
+            return 2;
+        }
     }
     if (opt.record.empty())
         for (const char* flag : {"--record-every", "--record-fps"})
@@ -285,6 +320,13 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         if (seed) applySet("seed=" + *seed, p, "--seed");
         if (given("--colour")) applySet("colour=" + colour_by, p, "--colour");  // else the preset's (default heading)
         if (auto problems = validate(p); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));
+        if (!sweeps.empty()) {
+            for (const std::string& text : sweeps) sweep_opt.axes.push_back(parseSweepAxis(text));
+            if (!sweep_shard.empty()) parseSweepShard(sweep_shard, sweep_opt);
+            checkWritableTarget(sweep_opt.out, "--sweep-out");
+            opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
+            return runSweep(opt, sweep_opt, out, err);
+        }
         Flock imported;
         if (!opt.import_path.empty()) {
             imported = readStateCsv(opt.import_path, p, &opt.import_step);

@@ -1,6 +1,9 @@
 // The command line in-process: every kind of bad input exits 2 with a message on stderr and
 // leaves no output file; a good run exits 0 and writes its export.
 #include "app/cli.hpp"
+#include "app/sweep.hpp"
+#include "io/atomic_file.hpp"
+#include "io/input_error.hpp"
 #include "io/state_csv.hpp"
 
 #include <gtest/gtest.h>
@@ -216,4 +219,127 @@ TEST_F(Cli, ColourFlagIsCheckedAndAppliedAfterThePreset) {
     expectBadInput({"--preset", preset, "--colour", "plaid"}, "plaid");
     const Result r = run({"--backend", "cpu", "--headless", "--boids", "10", "--steps", "1", "--preset", preset, "--colour", "species"});
     EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// Sweeps on the CPU backend: the axes' values and the runs' order, the CSV, shards that merged
+// give the whole sweep byte for byte, and every kind of bad input refused with what is valid.
+namespace {
+class SweepCli : public Cli {
+protected:
+    std::string file(const std::string& name) const { return (dir / name).string(); }
+    // A small Vicsek sweep: 3 noises x 2 seeds, 60 steps, samples from step 30 every 10.
+    std::vector<std::string> sweepArgs(const std::string& out) const {
+        return {"--backend", "cpu", "--preset", "vicsek", "--boids", "100", "--set", "world_size=5", "--steps", "60",
+                "--sweep", "vicsek.noise=0.5:4.5:3", "--sweep-seeds", "2", "--sweep-burn-in", "30", "--sweep-every", "10",
+                "--sweep-out", out};
+    }
+};
+}  // namespace
+
+TEST(SweepAxes, ValuesRunsAndShards) {
+    const SweepAxis a = parseSweepAxis("vicsek.noise=0.5:4.5:5");
+    EXPECT_EQ(a.key, "vicsek.noise");
+    EXPECT_EQ(a.count, 5u);
+    EXPECT_DOUBLE_EQ(a.value(0), 0.5);
+    EXPECT_DOUBLE_EQ(a.value(2), 2.5);
+    EXPECT_DOUBLE_EQ(a.value(4), 4.5);
+    EXPECT_DOUBLE_EQ(parseSweepAxis("dt=0.05:0.05:1").value(0), 0.05);
+    SweepOptions s;
+    s.axes = {parseSweepAxis("alignment.radius=2:4:2"), parseSweepAxis("cohesion.radius=1:3:3")};
+    s.seeds = 2;
+    const auto runs = sweepRuns(s, false);
+    ASSERT_EQ(runs.size(), 12u);
+    EXPECT_EQ(runs[0].values, (std::vector<double>{2, 1}));
+    EXPECT_EQ(runs[1].seed_index, 1u) << "seeds vary fastest";
+    EXPECT_EQ(runs[2].values, (std::vector<double>{2, 2}));
+    EXPECT_EQ(runs[6].values, (std::vector<double>{4, 1})) << "the first key varies slowest";
+    parseSweepShard("1/5", s);
+    EXPECT_EQ(sweepRuns(s, true).size(), 3u);  // runs 1, 6 and 11 of 12
+    EXPECT_EQ(sweepRuns(s, true)[1].values, (std::vector<double>{4, 1}));
+    EXPECT_EQ(sweepHeader(s).substr(0, 50), "run,alignment.radius,cohesion.radius,seed,samples,");
+}
+
+TEST(SweepAxes, BadAxesAndShardsAreRefusedWithWhatIsValid) {
+    const auto refused = [](const std::string& text, const std::string& want) {
+        try {
+            parseSweepAxis(text);
+            ADD_FAILURE() << text << " accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+        }
+    };
+    refused("nokey=1:2:3", "unknown key 'nokey'");
+    refused("style=0:1:2", "not a number to sweep");
+    refused("vicsek.noise=1:2", "expected KEY=FROM:TO:COUNT");
+    refused("vicsek.noise=1:2:0", "COUNT must be a whole number in [1, 10000]");
+    refused("vicsek.noise=1:x:3", "'x' is not a number");
+    refused("vicsek.noise=0:9:3", "out of range [0, 6.2831853]");
+    refused("neighbour_cap=0:5:4", "not a whole number");
+    SweepOptions s;
+    for (const char* bad : {"3/3", "1", "-1/2", "a/b", "1/0"}) EXPECT_THROW(parseSweepShard(bad, s), InputError) << bad;
+}
+
+TEST_F(SweepCli, ARunWritesOneRowPerValueAndSeed) {
+    const Result r = run(sweepArgs(file("all.csv")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("(6 of 6 runs)"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("sweep: run 6/6 (vicsek.noise=4.5, seed 2)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("s left"), std::string::npos) << r.err;
+    std::istringstream in(readFile(file("all.csv")));
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line.substr(0, 69), "run,vicsek.noise,seed,samples,polarization_mean,polarization_std,grou");
+    std::vector<double> polarization;
+    while (std::getline(in, line)) {
+        std::istringstream row(line);
+        std::string f[6];
+        for (auto& x : f) std::getline(row, x, ',');
+        EXPECT_EQ(f[3], "4") << "samples at steps 30, 40, 50, 60";
+        polarization.push_back(std::stod(f[4]));
+    }
+    ASSERT_EQ(polarization.size(), 6u);
+    EXPECT_GT(polarization[0], polarization[4]) << "low noise orders more than high";
+}
+
+// Shards run apart and merged (in any order) are the whole sweep byte for byte; a part from
+// another sweep, or a run that disagrees, is refused.
+TEST_F(SweepCli, ShardsMergeIntoTheWholeSweep) {
+    ASSERT_EQ(run(sweepArgs(file("all.csv"))).code, 0);
+    std::vector<std::string> parts;
+    for (int i = 0; i < 4; ++i) {
+        auto args = sweepArgs(file("part" + std::to_string(i) + ".csv"));
+        args.insert(args.end(), {"--sweep-shard", std::to_string(i) + "/4"});
+        const Result r = run(args);
+        ASSERT_EQ(r.code, 0) << r.err;
+        parts.insert(parts.begin(), file("part" + std::to_string(i) + ".csv"));
+    }
+    std::vector<std::string> merge = {"--sweep-merge", file("merged.csv")};
+    merge.insert(merge.end(), parts.begin(), parts.end());
+    const Result m = run(merge);
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_EQ(readFile(file("merged.csv")), readFile(file("all.csv")));
+    std::ofstream(file("other.csv")) << "run,dt,seed\n0,1,1\n";
+    Result bad = run({"--sweep-merge", file("x.csv"), parts[0], file("other.csv")});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("its columns differ"), std::string::npos) << bad.err;
+    std::string changed = readFile(parts[0]);
+    changed[changed.size() - 2] = changed[changed.size() - 2] == '1' ? '2' : '1';
+    std::ofstream(file("changed.csv")) << changed;
+    bad = run({"--sweep-merge", file("x.csv"), parts[0], file("changed.csv")});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("differs from the same run"), std::string::npos) << bad.err;
+    EXPECT_FALSE(fs::exists(file("x.csv")));
+}
+
+TEST_F(SweepCli, FlagsThatDoNotApplyAreRefused) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--sweep-seeds", "3"}, {"--sweep", "dt=0.01:0.02:2"},
+          {"--sweep", "dt=0.01:0.02:2", "--sweep-out", file("s.csv"), "--export", file("e.csv")},
+          {"--sweep", "dt=0.01:0.02:2", "--sweep-out", file("s.csv"), "--steps", "10", "--sweep-burn-in", "20"},
+          {"--sweep", "dt=0.01:0.02:2", "--sweep-out", file("s.csv"), "--set", "world_size=10", "--sweep", "alignment.radius=1:8:2"}}) {
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << args[0] << " " << args[1] << ": " << r.err;
+        EXPECT_FALSE(r.err.empty());
+    }
+    EXPECT_FALSE(fs::exists(file("s.csv")));
 }

@@ -207,3 +207,37 @@ TEST(CliGpu, BenchCompareSetsRunsSideBySide) {
     EXPECT_EQ(run({"--bench", "--bench-sizes", "500", "--bench-compare", (dir / "none.json").string().c_str()}, out, err), 2);
     std::filesystem::remove_all(dir);
 }
+
+// A sweep on the GPU backend gives the rows the CPU reference gives: the same runs, seeds and
+// samples, and the polarization within 1e-3 (Vicsek, 30 steps; parity holds each step within 1e-4
+// of v0).
+TEST(CliGpu, ASweepOnTheGpuMatchesTheCpuReference) {
+    MURMUR_REQUIRE_GL();
+    const auto dir = std::filesystem::temp_directory_path() / ("murmur_gpu_sweep_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> keys[2];
+    std::vector<double> polarization[2];
+    for (int k = 0; k < 2; ++k) {
+        const std::string path = (dir / (k ? "gpu.csv" : "cpu.csv")).string();
+        std::string out, err;
+        ASSERT_EQ(run({"--backend", k ? "gpu" : "cpu", "--preset", "vicsek", "--boids", "100", "--set", "world_size=5", "--steps", "30",
+                       "--sweep", "vicsek.noise=0.5:4.5:2", "--sweep-every", "15", "--sweep-out", path.c_str()},
+                      out, err),
+                  0)
+            << err;
+        std::ifstream in(path);
+        std::string line;
+        std::getline(in, line);
+        while (std::getline(in, line)) {
+            std::istringstream row(line);
+            std::string f[5];
+            for (auto& x : f) std::getline(row, x, ',');
+            keys[k].push_back(f[0] + "," + f[1] + "," + f[2] + "," + f[3]);
+            polarization[k].push_back(std::stod(f[4]));
+        }
+    }
+    ASSERT_EQ(keys[1], keys[0]) << "run, noise, seed and samples";
+    ASSERT_EQ(polarization[0].size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(polarization[1][i], polarization[0][i], 1e-3) << keys[0][i];
+    std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,235 @@
+// Sweeps, shards and merging; see sweep.hpp.
+#include "app/sweep.hpp"
+
+#include "app/run_headless.hpp"
+#include "gl/egl_context.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "io/atomic_file.hpp"
+#include "io/input_error.hpp"
+#include "model/param_table.hpp"
+#include "model/spawn.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace murmur {
+namespace {
+
+double number(const std::string& text, const std::string& what) {
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        throw InputError(what + ": '" + echo(text) + "' is not a number");
+    return v;
+}
+
+// The order parameters a sweep reports, by column name.
+struct Measure {
+    const char* name;
+    double (*get)(const OrderParams&);
+};
+constexpr Measure kMeasures[] = {
+    {"polarization", [](const OrderParams& o) { return o.polarization; }},
+    {"group_polarization", [](const OrderParams& o) { return o.group_polarization; }},
+    {"milling", [](const OrderParams& o) { return o.milling; }},
+    {"groups", [](const OrderParams& o) { return double(o.groups); }},
+    {"largest_group_share", [](const OrderParams& o) { return o.largest_group_share; }},
+    {"nn_mean", [](const OrderParams& o) { return o.nn_mean; }},
+    {"mean_neighbours", [](const OrderParams& o) { return o.mean_neighbours; }},
+    {"mean_speed", [](const OrderParams& o) { return o.mean_speed; }},
+};
+
+// A run's parameters: the base with the run's values and seed.
+Params runParams(const Params& base, const SweepOptions& s, const SweepRun& run) {
+    Params p = base;
+    for (std::size_t a = 0; a < s.axes.size(); ++a)
+        if (auto err = setFromNumber(*findParam(s.axes[a].key), run.values[a], p)) throw InputError("--sweep " + s.axes[a].key + ": " + *err);
+    p.seed = base.seed + run.seed_index;
+    return p;
+}
+
+std::string describeRun(const SweepOptions& s, const SweepRun& run, std::uint64_t seed) {
+    std::string text;
+    char v[64];
+    for (std::size_t a = 0; a < s.axes.size(); ++a) {
+        std::snprintf(v, sizeof v, "%s=%.6g, ", s.axes[a].key.c_str(), run.values[a]);
+        text += v;
+    }
+    return text + "seed " + std::to_string(seed);
+}
+
+}  // namespace
+
+SweepAxis parseSweepAxis(const std::string& text) {
+    const std::string what = "--sweep " + echo(text);
+    const auto eq = text.find('=');
+    if (eq == std::string::npos) throw InputError(what + ": expected KEY=FROM:TO:COUNT");
+    SweepAxis axis;
+    axis.key = text.substr(0, eq);
+    const ParamInfo* info = findParam(axis.key);
+    if (!info) throw InputError(what + ": unknown key '" + echo(axis.key) + "' (see murmur --list-params)");
+    if (info->kind != ParamKind::Float && info->kind != ParamKind::Int)
+        throw InputError(what + ": " + axis.key + " is not a number to sweep (" + rangeText(*info) + ")");
+    const std::string rest = text.substr(eq + 1);
+    const auto c1 = rest.find(':'), c2 = rest.find(':', c1 == std::string::npos ? 0 : c1 + 1);
+    if (c1 == std::string::npos || c2 == std::string::npos) throw InputError(what + ": expected KEY=FROM:TO:COUNT");
+    axis.from = number(rest.substr(0, c1), what + " FROM");
+    axis.to = number(rest.substr(c1 + 1, c2 - c1 - 1), what + " TO");
+    const double count = number(rest.substr(c2 + 1), what + " COUNT");
+    if (!(count >= 1 && count <= 10000) || count != std::floor(count))
+        throw InputError(what + ": COUNT must be a whole number in [1, 10000]");
+    axis.count = std::uint32_t(count);
+    for (std::uint32_t k = 0; k < axis.count; ++k) {
+        Params scratch;
+        if (auto err = setFromNumber(*info, axis.value(k), scratch)) throw InputError(what + ": " + *err);
+    }
+    return axis;
+}
+
+void parseSweepShard(const std::string& text, SweepOptions& s) {
+    const auto slash = text.find('/');
+    const std::string what = "--sweep-shard " + echo(text);
+    if (slash == std::string::npos) throw InputError(what + ": expected I/N (0 <= I < N)");
+    const double i = number(text.substr(0, slash), what), n = number(text.substr(slash + 1), what);
+    if (!(n >= 1 && n <= 100000) || n != std::floor(n) || !(i >= 0 && i < n) || i != std::floor(i))
+        throw InputError(what + ": expected I/N with whole numbers, 0 <= I < N <= 100000");
+    s.shard = std::uint32_t(i);
+    s.shards = std::uint32_t(n);
+}
+
+std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only) {
+    std::vector<SweepRun> runs;
+    std::uint64_t total = s.seeds;
+    for (const SweepAxis& a : s.axes) total *= a.count;
+    for (std::uint64_t index = 0; index < total; ++index) {
+        if (this_shard_only && index % s.shards != s.shard) continue;
+        SweepRun run;
+        std::uint64_t rest = index;
+        run.seed_index = std::uint32_t(rest % s.seeds);
+        rest /= s.seeds;
+        run.values.resize(s.axes.size());
+        for (std::size_t a = s.axes.size(); a-- > 0;) {
+            run.values[a] = s.axes[a].value(std::uint32_t(rest % s.axes[a].count));
+            rest /= s.axes[a].count;
+        }
+        runs.push_back(run);
+    }
+    return runs;
+}
+
+std::string sweepHeader(const SweepOptions& s) {
+    std::string h = "run";
+    for (const SweepAxis& a : s.axes) h += "," + a.key;
+    h += ",seed,samples";
+    for (const Measure& m : kMeasures) h += std::string(",") + m.name + "_mean," + m.name + "_std";
+    return h;
+}
+
+int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
+    if (s.burn_in > opt.steps) throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(opt.steps));
+    // Every run of the whole sweep is checked before any runs: a bad corner fails now, not in hour 3.
+    const std::vector<SweepRun> all = sweepRuns(s, false);
+    for (const SweepRun& run : all)
+        if (auto problems = validate(runParams(opt.params, s, run)); !problems.empty())
+            throw InputError("--sweep: at " + describeRun(s, run, opt.params.seed + run.seed_index) + ": " + describe(problems));
+    std::unique_ptr<gl::HeadlessContext> context;
+    if (opt.backend == Backend::Gpu) {
+        context = openHeadlessContext(err);
+        if (!context) return 1;
+    }
+    std::uint64_t total = s.seeds;
+    for (const SweepAxis& a : s.axes) total *= a.count;
+    std::string csv = sweepHeader(s) + "\n";
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t done = 0;
+    std::uint64_t index = 0;
+    const auto mine = sweepRuns(s, true);
+    for (const SweepRun& run : mine) {
+        while (index % s.shards != s.shard) ++index;  // the run's index in the whole sweep
+        const Params p = runParams(opt.params, s, run);
+        if (opt.backend == Backend::Gpu) gpu::checkCapacity(p);
+        gpu::GpuSimulation* gpu = nullptr;
+        const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
+        sim->upload(spawn(p), p);
+        sim->step(int(s.burn_in));
+        std::vector<std::vector<double>> samples(std::size(kMeasures));
+        for (std::uint64_t t = s.burn_in;; ) {
+            const OrderParams o = sim->measure();
+            for (std::size_t m = 0; m < std::size(kMeasures); ++m) samples[m].push_back(kMeasures[m].get(o));
+            const std::uint64_t next = std::min(opt.steps, t + s.every);
+            if (next == t) break;
+            sim->step(int(next - t));
+            t = next;
+        }
+        char cell[64];
+        std::string row = std::to_string(index);
+        for (double v : run.values) {
+            std::snprintf(cell, sizeof cell, ",%.9g", v);
+            row += cell;
+        }
+        row += "," + std::to_string(p.seed) + "," + std::to_string(samples[0].size());
+        for (const auto& xs : samples) {
+            double mean = 0, var = 0;
+            for (double x : xs) mean += x;
+            mean /= double(xs.size());
+            for (double x : xs) var += (x - mean) * (x - mean);
+            const double sd = xs.size() > 1 ? std::sqrt(var / double(xs.size() - 1)) : 0.0;
+            std::snprintf(cell, sizeof cell, ",%.6g,%.6g", mean, sd);
+            row += cell;
+        }
+        csv += row + "\n";
+        ++done;
+        ++index;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        char line[160];
+        std::snprintf(line, sizeof line, "; %.1f s elapsed, about %.0f s left\n", elapsed,
+                      elapsed / double(done) * double(mine.size() - done));
+        err << "sweep: run " << done << "/" << mine.size() << " (" << describeRun(s, run, p.seed) << "): polarization "
+            << samples[0].back() << line << std::flush;
+    }
+    writeFileAtomic(s.out, csv);
+    out << "wrote " << s.out << " (" << mine.size() << " of " << total << " runs" << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
+    return 0;
+}
+
+int mergeSweeps(const std::string& out_path, const std::vector<std::string>& parts, std::ostream& out) {
+    std::string header;
+    std::map<std::uint64_t, std::string> rows;
+    for (const std::string& part : parts) {
+        std::string text;
+        try {
+            text = readFile(part);
+        } catch (const std::runtime_error& e) {
+            throw InputError(std::string("--sweep-merge: ") + e.what());
+        }
+        std::istringstream in(text);
+        std::string first, line;
+        std::getline(in, first);
+        if (!first.starts_with("run,")) throw InputError("--sweep-merge " + part + ": not a --sweep-out file (its header does not start with 'run,')");
+        if (header.empty()) header = first;
+        else if (first != header) throw InputError("--sweep-merge " + part + ": its columns differ from " + parts[0] + "'s (another sweep?)");
+        for (int n = 2; std::getline(in, line); ++n) {
+            if (line.empty()) continue;
+            const std::string field = line.substr(0, line.find(','));
+            double index = 0;
+            const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), index);
+            if (ec != std::errc() || ptr != field.data() + field.size() || index < 0 || index != std::floor(index))
+                throw InputError("--sweep-merge " + part + ":" + std::to_string(n) + ": the run index '" + echo(field) + "' is not a whole number");
+            auto [it, inserted] = rows.emplace(std::uint64_t(index), line);
+            if (!inserted && it->second != line)
+                throw InputError("--sweep-merge " + part + ":" + std::to_string(n) + ": run " + field + " differs from the same run in another part");
+        }
+    }
+    std::string csv = header + "\n";
+    for (const auto& [index, line] : rows) csv += line + "\n";
+    writeFileAtomic(out_path, csv);
+    out << "wrote " << out_path << " (" << rows.size() << " runs from " << parts.size() << " parts)\n";
+    return 0;
+}
+
+}  // namespace murmur

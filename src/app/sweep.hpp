@@ -1,0 +1,57 @@
+// Parameter sweeps for research (headless): every combination of up to three keys' values, each
+// with several seeds, one CSV row per (values, seed) holding each order parameter's mean and
+// standard deviation over the samples after a burn-in. A sweep splits into disjoint shards (a
+// Slurm job array, GNU parallel) whose files --sweep-merge joins.
+#pragma once
+
+#include "app/options.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+struct SweepAxis {
+    std::string key;
+    double from = 0, to = 0;
+    std::uint32_t count = 1;
+    double value(std::uint32_t k) const { return count <= 1 ? from : from + (to - from) * double(k) / double(count - 1); }
+};
+
+struct SweepOptions {
+    std::vector<SweepAxis> axes;   // the first varies slowest
+    std::uint32_t seeds = 1;       // seeds base, base+1, ... at each point
+    std::uint64_t steps = 300;     // steps per run
+    std::uint64_t burn_in = 0;     // steps before sampling starts
+    std::uint64_t every = 10;      // steps between samples
+    std::string out;               // CSV
+    std::uint32_t shard = 0, shards = 1;  // this run does the runs whose index % shards == shard
+};
+
+// "KEY=FROM:TO:COUNT" -> an axis; a numeric key of --list-params, both ends in its range, COUNT in
+// [1, 10000]. Throws InputError naming the problem.
+SweepAxis parseSweepAxis(const std::string& text);
+// "I/N" with 0 <= I < N <= 100000 -> shard I of N. Throws InputError.
+void parseSweepShard(const std::string& text, SweepOptions& s);
+
+// One run of the sweep: its values (one per axis) and seed index.
+struct SweepRun {
+    std::vector<double> values;
+    std::uint32_t seed_index = 0;
+};
+// Every run in order (axes slowest first, then seeds), or this shard's share of them.
+std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only);
+
+// The CSV header: the keys, seed, samples, then mean and std of each order parameter.
+std::string sweepHeader(const SweepOptions& s);
+
+// Runs this shard's runs on opt's backend from opt.params and writes s.out; progress on err.
+int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err);
+
+// Joins shard files with one header into out (rows sorted as the full sweep orders them, a
+// repeated row once). Throws InputError on a missing file or mismatched headers.
+int mergeSweeps(const std::string& out_path, const std::vector<std::string>& parts, std::ostream& out);
+
+}  // namespace murmur
