@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -75,13 +74,11 @@ void listPresetsTo(std::ostream& out) {
 // Every count flag reads numbers as --set does: decimal, an exponent allowed ("1e8"), no sign and
 // no hex; the value must be whole and within [lo, hi].
 std::uint64_t parseCount(const std::string& flag, const std::string& text, std::uint64_t lo, std::uint64_t hi) {
-    double v = 0.0;
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-    if (text.empty() || ec != std::errc() || ptr != end || !(v >= double(lo) && v <= double(hi)) || v != std::floor(v))
+    const std::optional<double> v = parseNumber(text);
+    if (!v || !(*v >= double(lo) && *v <= double(hi)) || *v != std::floor(*v))
         throw CLI::ValidationError(flag, "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
                                              "], got '" + echo(text) + "'");
-    return std::uint64_t(v);
+    return std::uint64_t(*v);
 }
 
 // A count flag: parsed by parseCount, shown in --help as "N" with its default.

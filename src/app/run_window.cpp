@@ -120,6 +120,7 @@ private:
     void finishFrame(const Viewport& vp, std::ostream& out, std::ostream& err);
     void startRecording(const std::string& target, const Viewport& vp, std::ostream& err);
     void stopRecording(std::ostream& out, std::ostream& err);
+    void endRecording();
     void recordFrame();
     void notify(std::string text);
     void drawStatusOverlay(const Viewport& vp);
@@ -167,8 +168,7 @@ void WindowRun::startRecording(const std::string& target, const Viewport& vp, st
         next_record_step_ = session_.steps();
         notify("recording " + target);
     } catch (const std::exception& e) {
-        recorder_.reset();
-        record_frame_.reset();
+        endRecording();
         err << "murmur: not recording: " << e.what() << "\n";
         notify(std::string("not recording: ") + e.what());
     }
@@ -184,6 +184,11 @@ void WindowRun::stopRecording(std::ostream& out, std::ostream& err) {
         err << "murmur: " << e.what() << "\n";
         notify(e.what());
     }
+    endRecording();
+}
+
+// Drops the recording (an unfinished video is removed by the recorder) and its frame.
+void WindowRun::endRecording() {
     recorder_.reset();
     record_frame_.reset();
     panel_.recording.clear();
@@ -196,9 +201,7 @@ void WindowRun::recordFrame() {
         recorder_->add(record_frame_->render(display_, session_.live(), camera_, panel_.draw));
     } catch (const std::exception& e) {
         notify(e.what());
-        recorder_.reset();  // removes the unfinished video
-        record_frame_.reset();
-        panel_.recording.clear();
+        endRecording();
         return;
     }
     next_record_step_ = session_.steps() + opt_.record_every;

@@ -10,7 +10,6 @@
 #include "model/spawn.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,11 +20,9 @@ namespace murmur {
 namespace {
 
 double number(const std::string& text, const std::string& what) {
-    double v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        throw InputError(what + ": '" + echo(text) + "' is not a number");
-    return v;
+    const std::optional<double> v = parseNumber(text);
+    if (!v || !std::isfinite(*v)) throw InputError(what + ": '" + echo(text) + "' is not a number");
+    return *v;
 }
 
 // The order parameters a sweep reports, by column name.
@@ -109,6 +106,7 @@ std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only) {
     for (std::uint64_t index = 0; index < total; ++index) {
         if (this_shard_only && index % s.shards != s.shard) continue;
         SweepRun run;
+        run.index = index;
         std::uint64_t rest = index;
         run.seed_index = std::uint32_t(rest % s.seeds);
         rest /= s.seeds;
@@ -142,19 +140,17 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
         context = openHeadlessContext(err);
         if (!context) return 1;
     }
-    std::uint64_t total = s.seeds;
-    for (const SweepAxis& a : s.axes) total *= a.count;
     std::string csv = sweepHeader(s) + "\n";
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t done = 0;
-    std::uint64_t index = 0;
     const auto mine = sweepRuns(s, true);
+    // One simulation for every run: upload starts each afresh (state, step counter), and the GPU
+    // rebuilds its programs only when a run's shader variant differs.
+    gpu::GpuSimulation* gpu = nullptr;
+    const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
     for (const SweepRun& run : mine) {
-        while (index % s.shards != s.shard) ++index;  // the run's index in the whole sweep
         const Params p = runParams(opt.params, s, run);
         if (opt.backend == Backend::Gpu) gpu::checkCapacity(p);
-        gpu::GpuSimulation* gpu = nullptr;
-        const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
         sim->upload(spawn(p), p);
         sim->step(int(s.burn_in));
         std::vector<std::vector<double>> samples(std::size(kMeasures));
@@ -167,7 +163,7 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
             t = next;
         }
         char cell[64];
-        std::string row = std::to_string(index);
+        std::string row = std::to_string(run.index);
         for (double v : run.values) {
             std::snprintf(cell, sizeof cell, ",%.9g", v);
             row += cell;
@@ -184,7 +180,6 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
         }
         csv += row + "\n";
         ++done;
-        ++index;
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         char line[160];
         std::snprintf(line, sizeof line, "; %.1f s elapsed, about %.0f s left\n", elapsed,
@@ -193,7 +188,7 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
             << samples[0].back() << line << std::flush;
     }
     writeFileAtomic(s.out, csv);
-    out << "wrote " << s.out << " (" << mine.size() << " of " << total << " runs" << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
+    out << "wrote " << s.out << " (" << mine.size() << " of " << all.size() << " runs" << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
     return 0;
 }
 
@@ -216,11 +211,10 @@ int mergeSweeps(const std::string& out_path, const std::vector<std::string>& par
         for (int n = 2; std::getline(in, line); ++n) {
             if (line.empty()) continue;
             const std::string field = line.substr(0, line.find(','));
-            double index = 0;
-            const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), index);
-            if (ec != std::errc() || ptr != field.data() + field.size() || index < 0 || index != std::floor(index))
+            const std::optional<double> index = parseNumber(field);
+            if (!index || !std::isfinite(*index) || !(*index >= 0) || *index != std::floor(*index))
                 throw InputError("--sweep-merge " + part + ":" + std::to_string(n) + ": the run index '" + echo(field) + "' is not a whole number");
-            auto [it, inserted] = rows.emplace(std::uint64_t(index), line);
+            auto [it, inserted] = rows.emplace(std::uint64_t(*index), line);
             if (!inserted && it->second != line)
                 throw InputError("--sweep-merge " + part + ":" + std::to_string(n) + ": run " + field + " differs from the same run in another part");
         }

@@ -38,6 +38,7 @@ void parseSweepShard(const std::string& text, SweepOptions& s);
 
 // One run of the sweep: its values (one per axis) and seed index.
 struct SweepRun {
+    std::uint64_t index = 0;  // in the whole sweep (the CSV's run column)
     std::vector<double> values;
     std::uint32_t seed_index = 0;
 };

@@ -309,6 +309,14 @@ std::optional<std::string> setFromNumber(const ParamInfo& info, double value, Pa
     return std::nullopt;
 }
 
+std::optional<double> parseNumber(std::string_view text) {
+    double v = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+    return v;
+}
+
 std::optional<std::string> setFromText(const ParamInfo& info, std::string_view text, Params& p) {
     if (info.kind == ParamKind::Choice) {
         for (std::size_t i = 0; i < info.choices.size(); ++i)
@@ -318,12 +326,9 @@ std::optional<std::string> setFromText(const ParamInfo& info, std::string_view t
             }
         return "'" + echo(text) + "' is not one of " + rangeText(info);
     }
-    double v = 0.0;
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, v);
-    if (text.empty() || ec != std::errc() || ptr != end)
-        return "'" + echo(text) + "' is not a number; valid range " + rangeText(info);
-    return setFromNumber(info, v, p);
+    const std::optional<double> v = parseNumber(text);
+    if (!v) return "'" + echo(text) + "' is not a number; valid range " + rangeText(info);
+    return setFromNumber(info, *v, p);
 }
 
 }  // namespace murmur

@@ -41,6 +41,11 @@ double asTyped(float v);
 // field must not become a multi-megabyte message).
 std::string echo(std::string_view text);
 
+// A number as every numeric input reads it (--set, presets' CLI counterparts, count flags,
+// sweeps): the whole text, decimal, an exponent allowed ("1e8"); no '+', no hex. Inf and NaN
+// parse (callers check ranges). Empty optional if the text is not such a number.
+std::optional<double> parseNumber(std::string_view text);
+
 // Parses text for info (a number or a choice name) and stores it in p. Checks the key's own
 // range; returns the problem text on failure. Cross-field rules are checked by validate().
 std::optional<std::string> setFromText(const ParamInfo& info, std::string_view text, Params& p);

@@ -37,6 +37,12 @@ void tooltip(const ParamInfo& info) {
     ImGui::EndTooltip();
 }
 
+// "species2.dc.brake" -> "dc.brake": a species' key as its own node in the panel shows it.
+std::string_view withoutSpeciesPrefix(std::string_view key) {
+    if (key.starts_with("species") && key.size() > 9 && key[8] == '.') key.remove_prefix(9);
+    return key;
+}
+
 // What a widget needs beyond its parameter: the last edit's problems (shown under their field)
 // and whether keys that do not apply now are shown too.
 struct FieldContext {
@@ -134,7 +140,7 @@ void speciesSection(Session& session, const FieldContext& ctx) {
         for (const ParamInfo& info : paramTable())
             if (std::string_view(info.key).starts_with(prefix) && (ctx.show_all || appliesNow(info.key, p))) {
                 ImGui::PushID(info.key);
-                paramWidget(info, p, ctx, std::string_view(info.key).substr(prefix.size()));
+                paramWidget(info, p, ctx, withoutSpeciesPrefix(info.key));
                 ImGui::PopID();
             }
         ImGui::TreePop();
@@ -354,7 +360,7 @@ void FrameStats::clearHistory() {
 }
 
 bool appliesNow(std::string_view key, const Params& p) {
-    if (key.starts_with("species") && key.size() > 9 && key[8] == '.') key.remove_prefix(9);
+    key = withoutSpeciesPrefix(key);
     if (key.starts_with("dc.")) return p.style == Style::Decarpentier;
     if (key.starts_with("offset.")) return p.style == Style::Offset;
     if (key.starts_with("steering.")) return p.style == Style::Steering;
@@ -395,9 +401,7 @@ const char* paramGroup(const char* key) {
 float labelWidth() {
     float widest = 0.0f;
     for (const ParamInfo& info : paramTable()) {
-        std::string_view key = info.key;
-        if (key.starts_with("species") && key.size() > 9 && key[8] == '.') key.remove_prefix(9);
-        widest = std::max(widest, ImGui::CalcTextSize(fieldLabel(info, key).c_str(), nullptr, true).x);
+        widest = std::max(widest, ImGui::CalcTextSize(fieldLabel(info, withoutSpeciesPrefix(info.key)).c_str(), nullptr, true).x);
     }
     return widest + ImGui::GetStyle().ItemInnerSpacing.x * 2;
 }
