@@ -128,7 +128,7 @@ void countFirstStep(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, R
         sim.step(1);
         r.dispatches = gpu::dispatchCount() - before;
         r.bytes = bytesPerStep(p.boids, g.total());
-        r.memory_per_boid = double(gpu::kBytesPerBoid) + double(g.total()) * 8.0 / double(std::max<std::uint64_t>(p.boids, 1));
+        r.memory_per_boid = double(gpu::bytesPerBoid(p)) + double(g.total()) * 8.0 / double(std::max<std::uint64_t>(p.boids, 1));
     } else {
         sim.step(1);
         r.candidates = static_cast<CpuSimulation&>(sim).meanCandidates();

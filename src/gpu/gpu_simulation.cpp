@@ -54,6 +54,13 @@ float asFloat(std::uint32_t u) {
 
 }  // namespace
 
+bool keepsPerchTimes(const Params& p) { return p.perching; }
+bool keepsSteering(const Params& p) { return p.style == Style::Decarpentier || p.style == Style::Gloss; }
+
+std::uint64_t bytesPerBoid(const Params& p) {
+    return 4 * 16 + 3 * 4 + (keepsPerchTimes(p) ? 2 * 4 : 0) + (keepsSteering(p) ? 2 * 16 : 0);
+}
+
 std::uint32_t sequentialRun(const Params& p, std::uint32_t boids) {
     // Loop iterations per boid stepped: each sweep visits every boid, and a neighbour cap's
     // insertion loop may run up to cap times per visit.
@@ -79,7 +86,7 @@ Capacity queryCapacity(const GridSpec& grid) {
 
 std::optional<std::string> memoryWarning(const Params& params) {
     const Capacity cap = queryCapacity(makeGridSpec(params));
-    const std::uint64_t need = std::uint64_t(params.boids) * kBytesPerBoid + cap.fixed_bytes;
+    const std::uint64_t need = std::uint64_t(params.boids) * bytesPerBoid(params) + cap.fixed_bytes;
     if (!cap.available_bytes || need <= cap.available_bytes) return std::nullopt;
     return std::to_string(params.boids) + " boids need " + std::to_string(need >> 20) + " MiB of storage and the driver reports " +
            std::to_string(cap.available_bytes >> 20) +
@@ -120,7 +127,7 @@ void checkCapacity(const Params& params) {
     if (params.boids <= cap.max_boids) return;
     throw CapacityError(std::to_string(params.boids) + " boids do not fit this GPU: it holds at most " +
                         std::to_string(cap.max_boids) + " (shader storage blocks up to " +
-                        std::to_string(cap.max_block_bytes >> 20) + " MiB, " + std::to_string(kBytesPerBoid) +
+                        std::to_string(cap.max_block_bytes >> 20) + " MiB, " + std::to_string(bytesPerBoid(params)) +
                         " bytes per boid); valid range [0, " +
                         std::to_string(cap.max_boids) + "]");
 }
@@ -157,6 +164,7 @@ void GpuSimulation::applyParams(const Params& params) {
         cell_start_ = gl::Buffer(std::size_t(grid.total()) * 4);
     }
     grid_ = grid;
+    allocateOptionalState(params);
     params_ = params;
     params_.boids = n_;
     const SimParams packed = packParams(params_, grid_, n_);
@@ -177,11 +185,14 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     std::vector<glm::vec4> pos(n_), vel(n_);
     std::vector<float> perch(n_);
     std::vector<glm::vec4> steer(n_);
+    bool any_perch = false, any_steer = false;
     for (std::uint32_t i = 0; i < n_; ++i) {
         steer[i] = flock[i].steer;
         pos[i] = {flock[i].p, asFloat(flock[i].id)};
         vel[i] = {flock[i].v, asFloat(flock[i].species)};
         perch[i] = flock[i].perch;
+        any_perch = any_perch || perch[i] != 0.0f;
+        any_steer = any_steer || steer[i] != glm::vec4(0.0f);
     }
     const std::size_t vec_bytes = std::size_t(n_) * 16, uint_bytes = std::size_t(n_) * 4;
     pos_ = gl::Buffer(vec_bytes, pos.data());
@@ -191,13 +202,28 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     boid_cell_ = gl::Buffer(uint_bytes);
     boid_rank_ = gl::Buffer(uint_bytes);
     neighbours_ = gl::Buffer(uint_bytes);
-    perch_ = gl::Buffer(uint_bytes, perch.data());
-    sorted_perch_ = gl::Buffer(uint_bytes);
-    steer_ = gl::Buffer(vec_bytes, steer.data());
-    sorted_steer_ = gl::Buffer(vec_bytes);
+    // Perch times and steering are stored only where the variant reads them (or the flock carries
+    // some): otherwise a one-element placeholder stays bound, and applyParams allocates them
+    // (zero) when a variant that reads them comes in.
+    perch_ = any_perch ? gl::Buffer(uint_bytes, perch.data()) : gl::Buffer(4);
+    sorted_perch_ = gl::Buffer(any_perch ? uint_bytes : 4);
+    steer_ = any_steer ? gl::Buffer(vec_bytes, steer.data()) : gl::Buffer(16);
+    sorted_steer_ = gl::Buffer(any_steer ? vec_bytes : 16);
     step_count_ = 0;
     interrupted_ = false;
     applyParams(p);
+}
+
+void GpuSimulation::allocateOptionalState(const Params& params) {
+    const std::size_t vec_bytes = std::size_t(n_) * 16, uint_bytes = std::size_t(n_) * 4;
+    if (keepsPerchTimes(params) && perch_.size() < uint_bytes) {
+        perch_ = gl::Buffer(uint_bytes);
+        sorted_perch_ = gl::Buffer(uint_bytes);
+    }
+    if (keepsSteering(params) && steer_.size() < vec_bytes) {
+        steer_ = gl::Buffer(vec_bytes);
+        sorted_steer_ = gl::Buffer(vec_bytes);
+    }
 }
 
 void GpuSimulation::bindState() const {
@@ -333,12 +359,13 @@ bool GpuSimulation::steerInSlices(std::uint32_t groups) {
 Flock GpuSimulation::download() {
     const auto pos = pos_.read<glm::vec4>(n_);
     const auto vel = vel_.read<glm::vec4>(n_);
-    const auto perch = perch_.read<float>(n_);
-    const auto steer = steer_.read<glm::vec4>(n_);
+    const bool all_perch = perch_.size() >= std::size_t(n_) * 4, all_steer = steer_.size() >= std::size_t(n_) * 16;
+    const auto perch = perch_.read<float>(all_perch ? n_ : 0);
+    const auto steer = steer_.read<glm::vec4>(all_steer ? n_ : 0);
     Flock out(n_);
     for (std::uint32_t i = 0; i < n_; ++i) {
-        out[i].perch = perch[i];
-        out[i].steer = steer[i];
+        if (all_perch) out[i].perch = perch[i];
+        if (all_steer) out[i].steer = steer[i];
         out[i].id = asBits(pos[i].w);
         out[i].species = asBits(vel[i].w);
         out[i].p = glm::vec3(pos[i]);

@@ -45,9 +45,12 @@ struct Capacity {
     std::uint64_t fixed_bytes = 0;          // the grid's buffers, whatever the count
 };
 
-// Bytes of GPU storage per boid (state, sorted copy, cell, rank, neighbour count, perch time
-// and its sorted copy, decarpentier's steering and its sorted copy).
-constexpr std::uint64_t kBytesPerBoid = 6 * 16 + 5 * 4;
+// Bytes of GPU storage per boid for these parameters: state and its sorted copy, cell, rank and
+// neighbour count (76); perch times and their sorted copy only when perching (8); the stored
+// steering and its sorted copy only in the styles that keep it, decarpentier and gloss (32).
+std::uint64_t bytesPerBoid(const Params& p);
+bool keepsPerchTimes(const Params& p);
+bool keepsSteering(const Params& p);
 
 // The sequential order steps its boids in runs of ids, one dispatch each, so that no invocation
 // loops more than kLoopBudget times: llvmpipe ends every loop of an invocation silently after
@@ -131,6 +134,7 @@ private:
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
+    void allocateOptionalState(const Params& params);
     void bin();
     void binUntimed();  // binning outside the step (measure, binOnly): not in the pass timings
     void bindState() const;

@@ -9,6 +9,8 @@
 
 namespace murmur::render {
 
+constexpr int kDartVertices = 12;  // boid.vert's 3D dart: four sides
+
 float boidSize(const Params& p) {
     return std::clamp(0.6f * p.species[0].separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
 }
@@ -61,7 +63,7 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);
         empty_vao_.bind();
-        glDrawArraysInstanced(GL_TRIANGLES, 0, p.dims == 3 ? 18 : 3, GLsizei(flock.count));
+        glDrawArraysInstanced(GL_TRIANGLES, 0, p.dims == 3 ? kDartVertices : 3, GLsizei(flock.count));
     }
     std::vector<LineVertex> lines;
     if (s.show_bounds) lines = boundsLines(p);

@@ -20,6 +20,10 @@ std::string encodePng(int width, int height, const std::vector<std::uint8_t>& rg
     std::vector<std::uint8_t> top_down(rgba_bottom_up.size());
     for (std::size_t row = 0; row < std::size_t(height); ++row)
         std::copy_n(rgba_bottom_up.data() + (std::size_t(height) - 1 - row) * stride, stride, top_down.data() + row * stride);
+    // The Sub filter on every row at zlib level 2 instead of stb's default (a filter chosen per row
+    // by trial, level 8): 2.2x faster on murmur's frames and 3-7 % smaller (docs/performance.md).
+    stbi_write_png_compression_level = 2;
+    stbi_write_force_png_filter = 1;
     std::string png;
     const int ok = stbi_write_png_to_func(
         [](void* context, void* data, int size) { static_cast<std::string*>(context)->append(static_cast<char*>(data), std::size_t(size)); },

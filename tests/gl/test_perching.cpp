@@ -53,6 +53,44 @@ TEST(Perching, PerchedBoidsRestOnTheGroundAndRejoinOnBothBackends) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// The GPU stores perch times only while perching is on (gpu::bytesPerBoid): a flock uploaded
+// without it and switched to it live gets the buffers then, and lands as the CPU's does.
+TEST(Perching, SwitchedOnLiveAfterAnUploadWithoutIt) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.dims = 3;
+    p.world_size = 40.0f;
+    p.boids = 600;
+    p.perch_ground = 10.0f;
+    p.perch_min = 0.5f;
+    p.perch_max = 1.0f;
+    p.wind = {0.0f, -3.0f, 0.0f};
+    EXPECT_EQ(gpu::bytesPerBoid(p), 76u);
+    Params on = p;
+    on.perching = true;
+    EXPECT_EQ(gpu::bytesPerBoid(on), 84u);
+    CpuSimulation cpu;
+    gpu::GpuSimulation gpu;
+    std::size_t landed[2] = {0, 0};
+    int k = 0;
+    for (Simulation* sim : std::initializer_list<Simulation*>{&cpu, &gpu}) {
+        sim->upload(spawn(p), p);
+        sim->step(3);
+        sim->setParams(on);
+        sim->step(60);
+        for (const Boid& b : sim->download())
+            if (b.perch > 0.0f) {
+                ++landed[k];
+                EXPECT_EQ(b.p.y, p.perch_ground) << sim->name() << " boid " << b.id;
+            }
+        ++k;
+    }
+    EXPECT_GT(landed[1], 20u);
+    // The same flock on both: the landed counts agree to within a few boids (float differences).
+    EXPECT_NEAR(double(landed[0]), double(landed[1]), 0.1 * double(landed[0]) + 3.0);
+    EXPECT_NO_GL_ERRORS();
+}
+
 TEST(Obstacles, NoBoidEndsAStepInsideOneOnBothBackends) {
     MURMUR_REQUIRE_GL();
     for (int dims : {2, 3}) {
