@@ -53,8 +53,9 @@ MUTANTS = [
     ("neighbour cells c-reach..c+reach-1 (off by one: the last cell dropped)", [
         ("src/model/grid_spec.cpp", "for (int o = -int(kGridReach); o <= int(kGridReach); ++o) {",
          "for (int o = -int(kGridReach); o < int(kGridReach); ++o) {", 1),
-        ("shaders/common.glsl", "    return GRID_SPAN;\n#else", "    return GRID_SPAN - 1;\n#else", 1),
-        ("shaders/common.glsl", "for (int o = -GRID_REACH; o <= GRID_REACH; ++o) {", "for (int o = -GRID_REACH; o < GRID_REACH; ++o) {", 1)]),
+        ("shaders/common.glsl", "    return AxisCells(int(c) - GRID_REACH, GRID_SPAN, int(n));",
+         "    return AxisCells(int(c) - GRID_REACH, GRID_SPAN - 1, int(n));", 1),
+        ("shaders/common.glsl", "hi = min(int(c) + GRID_REACH, int(n) - 1);", "hi = min(int(c) + GRID_REACH - 1, int(n) - 1);", 1)]),
     ("cell scan inclusive instead of exclusive (off by one)", [
         ("src/cpu/grid.cpp", "        out[i] = sum;\n        sum += in[i];", "        sum += in[i];\n        out[i] = sum;", 1),
         ("shaders/grid_scan.comp", "        if (idx < u_count) scan_out[idx] = running;\n        running += v[k];",

@@ -108,35 +108,100 @@ vec3 offsetBetween(vec3 from, vec3 to) {
     return d;
 }
 
-// The distinct cells among c-GRID_REACH .. c+GRID_REACH on one axis, in that order (wrapped or
-// clipped), as neighbourCells in src/model/grid_spec.cpp.
-int neighbourCells(uint c, uint n, out uint cells[GRID_SPAN]) {
-    for (int k = 0; k < GRID_SPAN; ++k) cells[k] = 0u;
+// The cells around one boid's, as neighbourCells in src/model/grid_spec.cpp lists them, without
+// arrays (a dynamically indexed local array costs every SIMD lane a scattered load in software
+// drivers and registers or scratch on GPUs): on each axis the distinct cells among
+// c-GRID_REACH .. c+GRID_REACH in that order, wrapped or clipped. An axis' list is `count` cells
+// from `first` (wrapped modulo n); on x it is one run of consecutive cells, or two where it
+// crosses the wrap, high end first (rows are stored x fastest, so a run is one range of the
+// sorted boids).
+struct AxisCells {
+    int first;  // the first listed cell, before wrapping (negative: across the low end)
+    int count;  // distinct cells listed
+    int n;      // cells on the axis
+};
+
+AxisCells axisCells(uint c, uint n) {
 #if BOUNDS_WRAP
-    if (n <= uint(GRID_SPAN)) {
-        for (uint i = 0u; i < n; ++i) cells[i] = i;
-        return int(n);
-    }
-    for (int o = 0; o < GRID_SPAN; ++o) cells[o] = (c + n + uint(o) - uint(GRID_REACH)) % n;
-    return GRID_SPAN;
+    if (n <= uint(GRID_SPAN)) return AxisCells(0, int(n), int(n));
+    return AxisCells(int(c) - GRID_REACH, GRID_SPAN, int(n));
 #else
-    int k = 0;
-    for (int o = -GRID_REACH; o <= GRID_REACH; ++o) {
-        int cc = int(c) + o;
-        if (cc >= 0 && cc < int(n)) cells[k++] = uint(cc);
-    }
-    return k;
+    int lo = max(int(c) - GRID_REACH, 0), hi = min(int(c) + GRID_REACH, int(n) - 1);
+    return AxisCells(lo, hi - lo + 1, int(n));
 #endif
 }
 
-// The next run of consecutive cells in an axis' list from index *at: the first and last cell.
-// Rows of cells are stored x fastest, so a run of x cells is one range of the sorted boids.
-uvec2 nextRun(uint cells[GRID_SPAN], int count, inout int at) {
-    uint first = cells[at], last = first;
-    while (at + 1 < count && cells[at + 1] == last + 1u) {
-        ++at;
-        ++last;
+// The o-th listed cell (o < count).
+uint listedCell(AxisCells a, int o) { return uint((a.first + o + a.n) % a.n); }
+
+// The x list as runs of consecutive cells: .xy the first run, .zw the second (an empty run: x > y).
+ivec4 xRuns(AxisCells a) {
+    if (a.count <= 0) return ivec4(1, 0, 1, 0);
+    int last = a.first + a.count - 1;
+    if (a.first < 0) return ivec4(a.first + a.n, a.n - 1, 0, last);
+    if (last >= a.n) return ivec4(a.first, a.n - 1, 0, last - a.n);
+    return ivec4(a.first, last, 1, 0);
+}
+
+// Row culling (flock_steer.comp's gather): which listed cells can hold a boid within sqrt(r2) of
+// p. Cells are slabs [k h, (k+1) h) on each axis; a cell `o` cells from p's own lies at least
+// gapToCell(f, o, h) away along that axis, f being p's offset within its own cell. Skipping the
+// rows and x cells beyond the radius leaves the candidates that can be neighbours in the same
+// order, so the sums are those of the full 5x5x5 walk to the bit. The reach is widened by
+// CULL_SLACK of a cell plus a few ulps of the world, so rounding in the binning never drops a
+// neighbour. A wrapped axis of at most GRID_SPAN cells lists every cell once, whatever the
+// image: no culling there.
+#define CULL_SLACK 1e-3
+
+float gapToCell(float f, int o, float h) {
+    if (o > 0) return float(o) * h - f;
+    if (o < 0) return f - float(o + 1) * h;
+    return 0.0;
+}
+
+struct CellCull {
+    vec3 f;      // p's offset within its cell on each axis
+    vec3 h;      // cell edge on each axis
+    bvec3 on;    // whether the axis culls (a wrapped axis of at most GRID_SPAN cells does not)
+    float slack; // absolute widening, units
+};
+
+CellCull cellCull(vec3 p, uvec3 c) {
+    CellCull k;
+    k.f = vec3(0.0);
+    k.h = vec3(0.0);
+    k.on = bvec3(false);
+    float world = 0.0;
+    for (int a = 0; a < DIMS; ++a) {
+        float x = p[a];
+#if BOUNDS_WRAP
+        x -= P.world[a] * floor(x * P.inv_world[a]);
+        k.on[a] = P.cells[a] > uint(GRID_SPAN);
+#else
+        k.on[a] = true;
+#endif
+        k.h[a] = P.world[a] / float(P.cells[a]);
+        k.f[a] = x - float(c[a]) * k.h[a];
+        world = max(world, P.world[a] + abs(x));
     }
-    ++at;
-    return uvec2(first, last);
+    k.slack = CULL_SLACK * max(k.h.x, max(k.h.y, k.h.z)) + 4e-7 * world;
+    return k;
+}
+
+// Squared gap along axis a to the listed cell `cell` (p's own: c).
+float axisGap2(CellCull k, int a, int o) {
+    if (!k.on[a]) return 0.0;
+    float g = max(gapToCell(k.f[a], o, k.h[a]) - k.slack, 0.0);
+    return g * g;
+}
+
+// The listed x cells within reach given what the row's y and z gaps leave (rem2 = r2 - gy2 - gz2,
+// > 0): the list narrowed to offsets o_lo .. o_hi around c.
+AxisCells narrowedX(AxisCells a, CellCull k, uint c, float rem2) {
+    if (!k.on.x) return a;
+    float ext = sqrt(rem2) + k.slack;
+    int lo = max(int(floor((k.f.x - ext) / k.h.x)), -GRID_REACH);
+    int hi = min(int(ceil((k.f.x + ext) / k.h.x)) - 1, GRID_REACH);
+    int first = max(int(c) + lo, a.first), last = min(int(c) + hi, a.first + a.count - 1);
+    return AxisCells(first, max(last - first + 1, 0), a.n);
 }

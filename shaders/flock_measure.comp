@@ -25,18 +25,17 @@ shared uint s_histogram[NN_BINS + 1];
 float nearestNeighbour2(uint i, vec3 p) {
     float best = u_nn_radius * u_nn_radius;
     uvec3 c = cellOf(p);
-    uint xs[GRID_SPAN], ys[GRID_SPAN], zs[GRID_SPAN];
-    int nx = neighbourCells(c.x, CELLS_PER_AXIS.x, xs);
-    int ny = neighbourCells(c.y, CELLS_PER_AXIS.y, ys);
-    int nz = DIMS == 3 ? neighbourCells(c.z, CELLS_PER_AXIS.z, zs) : 1;
-    if (DIMS != 3) zs[0] = 0u;
-    for (int iz = 0; iz < nz; ++iz)
-        for (int iy = 0; iy < ny; ++iy) {
-            uint row = (zs[iz] * CELLS_PER_AXIS.y + ys[iy]) * CELLS_PER_AXIS.x;
-            for (int ix = 0; ix < nx;) {
-                uvec2 run = nextRun(xs, nx, ix);
-                uint end = cell_start[row + run.y] + cell_count[row + run.y];
-                for (uint j = cell_start[row + run.x]; j < end; ++j) {
+    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
+    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
+    ivec4 runs = xRuns(ax);
+    for (int iz = 0; iz < az.count; ++iz)
+        for (int iy = 0; iy < ay.count; ++iy) {
+            uint row = (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+            for (int r = 0; r < 2; ++r) {
+                ivec2 run = r == 0 ? runs.xy : runs.zw;
+                if (run.x > run.y) continue;
+                uint end = cell_start[row + uint(run.y)] + cell_count[row + uint(run.y)];
+                for (uint j = cell_start[row + uint(run.x)]; j < end; ++j) {
                     if (j == i) continue;
                     vec3 d = offsetBetween(p, uintBitsToFloat(sorted_pos[j].xyz));
                     best = min(best, dot(d, d));

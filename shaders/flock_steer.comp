@@ -1,5 +1,5 @@
 #version 430
-// Pass 4: for each boid (in cell order) gather its neighbours over the 3x3(x3) cells around it,
+// Pass 4: for each boid (in cell order) gather its neighbours over the 5x5(x5) half-radius cells around it,
 // then steer and integrate into the state buffers: reads the sorted copy, writes the other set.
 // It mirrors src/cpu/flock_rules.cpp function for function, in the same order and with the same
 // names (setMag, steerTowards, boundsAcceleration, ..., isNeighbourOf, addNeighbour, integrate,
@@ -475,23 +475,29 @@ Sweep gather(SpeciesBlock S, Self self) {
         for (uint j = 0u; j < BOIDS; ++j) visit(S, self, sweep, j, w);
 #else
     uvec3 c = cellOf(self.p);
-    uint xs[GRID_SPAN], ys[GRID_SPAN], zs[GRID_SPAN];
-    int nx = neighbourCells(c.x, CELLS_PER_AXIS.x, xs);
-    int ny = neighbourCells(c.y, CELLS_PER_AXIS.y, ys);
-    int nz = DIMS == 3 ? neighbourCells(c.z, CELLS_PER_AXIS.z, zs) : 1;
-    if (DIMS != 3) zs[0] = 0u;
+    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
+    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
+    CellCull cull = cellCull(self.p, c);
+    float reach2 = LOOK_R2(S) * (1.0 + 2.0 * CULL_SLACK);
     // Each row's consecutive x cells as one range: the same boids in the same order as cell by
-    // cell (UniformGrid::forEachCandidate), with fewer lookups.
+    // cell (UniformGrid::forEachCandidate), with fewer lookups; rows and x cells out of reach
+    // skipped (cellCull: only boids that cannot be neighbours are left out).
     for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
-        for (int iz = 0; iz < nz; ++iz)
-            for (int iy = 0; iy < ny; ++iy) {
-                uint row = (zs[iz] * CELLS_PER_AXIS.y + ys[iy]) * CELLS_PER_AXIS.x;
-                for (int ix = 0; ix < nx;) {
-                    uvec2 run = nextRun(xs, nx, ix);
-                    uint end = cell_start[row + run.y] + cell_count[row + run.y];
-                    for (uint j = cell_start[row + run.x]; j < end; ++j) visit(S, self, sweep, j, w);
+        for (int iz = 0; iz < az.count; ++iz) {
+            float gz2 = DIMS == 3 ? axisGap2(cull, 2, az.first + iz - int(c.z)) : 0.0;
+            for (int iy = 0; iy < ay.count; ++iy) {
+                float rem2 = reach2 - gz2 - axisGap2(cull, 1, ay.first + iy - int(c.y));
+                if (!(rem2 > 0.0)) continue;
+                uint row = (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+                ivec4 runs = xRuns(narrowedX(ax, cull, c.x, rem2));
+                for (int r = 0; r < 2; ++r) {
+                    ivec2 run = r == 0 ? runs.xy : runs.zw;
+                    if (run.x > run.y) continue;
+                    uint end = cell_start[row + uint(run.y)] + cell_count[row + uint(run.y)];
+                    for (uint j = cell_start[row + uint(run.x)]; j < end; ++j) visit(S, self, sweep, j, w);
                 }
             }
+        }
 #endif
     return w;
 }

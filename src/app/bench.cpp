@@ -70,12 +70,65 @@ double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g
     return total / double(n);
 }
 
+// Mean boids the steer pass examines per boid: meanCandidates' block narrowed as its gather
+// narrows it (common.glsl's cellCull: rows and x cells beyond the largest radius are skipped),
+// recomputed here in double from the state the step starts from. An estimate to the cell, not to
+// the bit: a boid within the slack of a cell boundary may be counted in the cell beside.
+double meanExaminedCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
+                              float radius) {
+    if (flock.empty()) return 0.0;
+    const int dims = g.cells.z > 1 || g.inv_cell.z > 0.0f ? 3 : 2;
+    const double r2 = double(radius) * radius;
+    double total = 0;
+    for (const Boid& b : flock) {
+        int c[3] = {0, 0, 0};
+        double f[3] = {0, 0, 0}, h[3] = {1, 1, 1};
+        bool cull[3] = {false, false, false};
+        for (int a = 0; a < dims; ++a) {
+            const int n = int(g.cells[a]);
+            double x = b.p[a];
+            if (g.wrap) x -= world * std::floor(x / world);
+            h[a] = double(world) / n;
+            c[a] = std::clamp(int(std::floor(x / h[a])), 0, n - 1);
+            f[a] = x - c[a] * h[a];
+            cull[a] = !g.wrap || n > int(kGridSpan);
+        }
+        auto gap2 = [&](int a, int o) {
+            if (!cull[a]) return 0.0;
+            const double gap = std::max(o > 0 ? o * h[a] - f[a] : o < 0 ? f[a] - (o + 1) * h[a] : 0.0, 0.0);
+            return gap * gap;
+        };
+        auto listed = [&](int a, int o) {  // the cell o from c on axis a, or -1 when clipped away
+            const int n = int(g.cells[a]), k = c[a] + o;
+            if (g.wrap) return n <= int(kGridSpan) ? (o + int(kGridReach) < n ? o + int(kGridReach) : -1) : (k % n + n) % n;
+            return k >= 0 && k < n ? k : -1;
+        };
+        const int reach = int(kGridReach), z_reach = dims == 3 ? reach : 0;
+        for (int oz = -z_reach; oz <= z_reach; ++oz)
+            for (int oy = -reach; oy <= reach; ++oy) {
+                const int z = dims == 3 ? listed(2, oz) : 0, y = listed(1, oy);
+                if (z < 0 || y < 0) continue;
+                const double rem2 = r2 - (dims == 3 ? gap2(2, oz) : 0.0) - gap2(1, oy);
+                if (!(rem2 > 0.0)) continue;
+                const double ext = std::sqrt(rem2);
+                const int lo = cull[0] ? std::max(int(std::floor((f[0] - ext) / h[0])), -reach) : -reach;
+                const int hi = cull[0] ? std::min(int(std::ceil((f[0] + ext) / h[0])) - 1, reach) : reach;
+                for (int ox = lo; ox <= hi; ++ox) {
+                    const int x = listed(0, ox);
+                    if (x >= 0) total += count[(std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x)];
+                }
+            }
+    }
+    return total / double(flock.size());
+}
+
 struct Row {
     std::uint64_t boids;
     std::string phase;
     double step_ms = 0;
     std::vector<std::pair<std::string, double>> passes;
     double neighbours = 0, candidates = 0;  // of the phase's first step (spawn: the spawned flock)
+    double block_candidates = 0;            // GPU: boids in the whole 5x5x5 block (candidates: after culling)
     std::uint64_t bytes = 0;                // compulsory traffic per step, by count
     std::uint64_t dispatches = 0;           // compute dispatches per step
     double memory_per_boid = 0;             // bytes allocated per boid, the grid's share included
@@ -94,6 +147,7 @@ json toJson(const Row& r) {
             {"mean_neighbours", r.neighbours},
             {"mean_candidates", r.candidates},
             {"candidates_per_neighbour", r.neighbours > 0 ? r.candidates / r.neighbours : 0.0},
+            {"block_candidates", r.block_candidates},
             {"dispatches_per_step", r.dispatches},
             {"bytes_per_step", r.bytes},
             {"bytes_per_boid_step", r.boids ? double(r.bytes) / double(r.boids) : 0.0},
@@ -123,7 +177,9 @@ void printRow(std::ostream& out, const Row& r) {
 void countFirstStep(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, Row& r) {
     const GridSpec g = makeGridSpec(p);
     if (gpu) {
-        r.candidates = meanCandidates(gpu->binOnly().count, g, p.boids);
+        const auto cells = gpu->binOnly().count;
+        r.block_candidates = meanCandidates(cells, g, p.boids);
+        r.candidates = meanExaminedCandidates(cells, g, gpu->download(), p.world_size, p.lookRadius(0));
         const std::uint64_t before = gpu::dispatchCount();
         sim.step(1);
         r.dispatches = gpu::dispatchCount() - before;
