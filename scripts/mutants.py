@@ -68,6 +68,9 @@ MUTANTS = [
          "return {mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0f};", 1),
         (STEER, "return vec3(mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0);",
          "return vec3(mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0);", 1)]),
+    ("couzin orientation leaves the boid's own heading out", [
+        (RULES, "const glm::vec3 d_o = unitOr(s.ali + own, own);", "const glm::vec3 d_o = unitOr(s.ali, own);", 1),
+        (STEER, "vec3 d_o = unitOr(s.ali + own, own);", "vec3 d_o = unitOr(s.ali, own);", 1)]),
     ("graded separation over |d| instead of |d|^2", [
         (RULES, "kGradedCore * std::sqrt(d2)) / d2);", "kGradedCore * std::sqrt(d2)) / std::sqrt(d2));", 1),
         (STEER, "GRADED_CORE * sqrt(d2)) / d2);", "GRADED_CORE * sqrt(d2)) / sqrt(d2));", 1)]),

@@ -8,7 +8,7 @@ packages=(
   libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers
-  xvfb xauth xdotool ffmpeg parallel
+  xvfb xauth xdotool ffmpeg parallel python3-matplotlib
   clang libclang-rt-14-dev
 )
 

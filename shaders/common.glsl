@@ -1,6 +1,6 @@
 // Helpers every pass shares: the parameter block, the flat invocation index across split
 // dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
-// STYLE_OFFSET (0|1), STYLE_DC (0|1: decarpentier), NEIGHBOUR_CAP (0|1), PERCHING (0|1),
+// STYLE_OFFSET (0|1), STYLE_DC (0|1: decarpentier), STYLE_VICSEK (0|1), STYLE_COUZIN (0|1), NEIGHBOUR_CAP (0|1), PERCHING (0|1),
 // MULTI_SPECIES (0|1: species_count > 1), STYLE_GLOSS (0|1), UPDATE_SEQUENTIAL (0|1),
 // INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1), OFFSET_SUMS (0|1), OFFSET_LONE (0|1), SEP_UNIT (0|1).
 #include "layout.glsl"
@@ -67,6 +67,8 @@ layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 #define VIEW_CONE_FLAG(s) ((s).role.w)
 #define COUNTED_R2(s) ((s).counted.x)
 #define VICSEK_NOISE(s) ((s).counted.y)
+#define COUZIN_TURN(s) ((s).counted.z)
+#define COUZIN_NOISE(s) ((s).counted.w)
 #define SEP_RADIUS(s) ((s).graded.x)
 #define INV_COH_RADIUS(s) ((s).graded.y)
 #define DC_ACCEL_FORWARD(s) ((s).dc_motion.x)

@@ -359,7 +359,7 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
         if (d2 > 0.0) s.sep -= d * (min(SEP_RADIUS(S) - sqrt(d2), GRADED_CORE * sqrt(d2)) / d2);
 #elif STYLE_GLOSS
         if (d2 > 0.0) s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));  // escape route of length r_sep
-#elif SEP_UNIT
+#elif SEP_UNIT || STYLE_COUZIN
         if (d2 > 0.0) s.sep -= d / sqrt(d2);
 #elif STYLE_DC
         // Another species is an object to avoid, -dir/|d| (predators and prey chase and flee instead).
@@ -378,16 +378,23 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
 #endif
     if (same && d2 < ALI_R2(S)) {  // alignment and cohesion: within the species
         ++s.n_ali;
-#if STYLE_VICSEK
+#if STYLE_VICSEK || STYLE_COUZIN
         s.ali += unitOr(velAt(j), vec3(0.0));  // headings, not velocities
 #else
         s.ali += velAt(j);
 #endif
     }
+#if STYLE_COUZIN
+    if (same && d2 < COH_R2(S) && d2 >= ALI_R2(S) && d2 > 0.0) {  // attraction: beyond orientation's zone, unit directions
+        ++s.n_coh;
+        s.coh += d / sqrt(d2);
+    }
+#else
     if (same && d2 < COH_R2(S)) {
         ++s.n_coh;
         s.coh += d;
     }
+#endif
 #if MULTI_SPECIES
     addPredatorOrPrey(S, j, jid, d, d2, s);
 #endif
@@ -539,6 +546,52 @@ vec3 vicsekVelocity(SpeciesBlock S, Self self, NeighbourSums s) {
     vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
     vec3 mean = unitOr(s.ali + own, own);
     return vicsekNoise(S, self, mean) * MAX_SPEED(S);
+}
+#endif
+
+#if STYLE_COUZIN
+// Couzin style (perpendicularTo, couzinNoise, couzinDesired, couzinVelocity in src/cpu/flock_rules.cpp).
+const uint kCouzinSalt[2] = uint[2](0x43A9E1F7u, 0x2B6C0D95u);
+float couzinUniform(uint id, int which) {
+    return float(eventHash(SEED_LO ^ kCouzinSalt[which], id, STEP_INDEX) >> 8u) * (1.0 / 16777216.0);
+}
+
+vec3 perpendicularTo(vec3 u) {
+#if DIMS == 2
+    return vec3(-u.y, u.x, 0.0);
+#else
+    vec3 helper = abs(u.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
+    return normalize(cross(u, helper));
+#endif
+}
+
+vec3 couzinNoise(SpeciesBlock S, Self self, vec3 d) {
+    float u0 = couzinUniform(self.id, 0), u1 = couzinUniform(self.id, 1);
+    float radius = COUZIN_NOISE(S) * sqrt(-2.0 * log(1.0 - u0)), phi = 6.2831853 * u1;
+#if DIMS == 2
+    float a = radius * cos(phi), c = cos(a), s = sin(a);
+    return vec3(d.x * c - d.y * s, d.x * s + d.y * c, 0.0);
+#else
+    vec3 e1 = perpendicularTo(d), e2 = cross(d, e1);
+    return d * cos(radius) + (e1 * cos(phi) + e2 * sin(phi)) * sin(radius);
+#endif
+}
+
+vec3 couzinDesired(NeighbourSums s, vec3 own) {
+    if (s.n_sep > 0u) return unitOr(s.sep, own);
+    vec3 d_o = unitOr(s.ali + own, own);
+    if (s.n_coh == 0u) return d_o;
+    vec3 d_a = unitOr(s.coh, own);
+    return s.n_ali > 0u ? unitOr(0.5 * (d_o + d_a), own) : d_a;
+}
+
+vec3 couzinVelocity(SpeciesBlock S, Self self, NeighbourSums s) {
+    vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
+    vec3 want = couzinNoise(S, self, couzinDesired(s, own));
+    float turn = COUZIN_TURN(S), cos_angle = dot(own, want);
+    if (cos_angle >= cos(turn)) return want * MAX_SPEED(S);
+    vec3 side = unitOr(want - cos_angle * own, perpendicularTo(own));
+    return (own * cos(turn) + side * sin(turn)) * MAX_SPEED(S);
 }
 #endif
 
@@ -719,6 +772,8 @@ void stepBoid(uint i) {
     vec3 nv = limitSpeed(S, self.v + a * DT);
 #elif STYLE_VICSEK
     vec3 nv = vicsekVelocity(S, self, w.sums);
+#elif STYLE_COUZIN
+    vec3 nv = couzinVelocity(S, self, w.sums);
 #else
     vec3 nv = integrate(S, self, w.sums);
 #endif

@@ -8,6 +8,7 @@
 #include "app/run_window.hpp"
 #include "app/self_test.hpp"
 #include "app/sweep.hpp"
+#include "app/sweep_plot.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/recorder.hpp"
 #include "io/atomic_file.hpp"
@@ -220,6 +221,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         ->type_name("FILE.csv");
     app.add_option("--sweep-shard", sweep_shard, "run only shard I of N (runs whose index % N == I): Slurm arrays, GNU parallel")
         ->type_name("I/N");
+    std::string sweep_plot, sweep_plot_of = "polarization";
+    app.add_option("--sweep-plot", sweep_plot, "after --sweep or --sweep-merge, draw FILE.png: a curve (one key) or a phase diagram "
+                                               "(two keys) of --sweep-plot-of, through python3-matplotlib")
+        ->type_name("FILE.png");
+    app.add_option("--sweep-plot-of", sweep_plot_of, "the order parameter --sweep-plot draws")->type_name("NAME=polarization");
     app.add_option("--sweep-merge", merge_args, "join shard files into OUT.csv (runs in order, each once)")
         ->type_name("OUT.csv PART.csv...")
         ->expected(2, 1000000);
@@ -244,7 +250,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         err << "murmur: " << what << "\n";
         return 2;
     };
-    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes", "--record", "--bench-compare", "--sweep-out"})
+    for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes", "--record", "--bench-compare", "--sweep-out", "--sweep-plot"})
         if (given(flag) && app.get_option(flag)->as<std::string>().empty()) return refuse(std::string(flag) + ": an empty value; give a file (or, for --bench-sizes, counts)");
     if (bench) {
         for (const char* flag : {"--import", "--export", "--preset", "--boids", "--dims", "--set", "--seed", "--steps", "--stats-out",
@@ -256,6 +262,17 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     } else {
         for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out", "--bench-compare"})
             if (given(flag)) return refuse(std::string(flag) + " applies to --bench only");
+    }
+    if (given("--sweep-plot-of") && !given("--sweep-plot")) return refuse("--sweep-plot-of applies to --sweep-plot only");
+    if (given("--sweep-plot")) {
+        if (sweeps.empty() && merge_args.empty()) return refuse("--sweep-plot applies to --sweep or --sweep-merge only");
+        if (!sweep_plot.ends_with(".png")) return refuse("--sweep-plot " + sweep_plot + ": the plot is a PNG; name it FILE.png");
+        if (!isSweepMeasure(sweep_plot_of))
+            return refuse("--sweep-plot-of " + sweep_plot_of + ": not an order parameter of a sweep; valid: " + sweepMeasureNames());
+        if (sweeps.size() > 2)
+            return refuse("--sweep-plot draws one key (a curve) or two (a phase diagram); this sweep has " + std::to_string(sweeps.size()));
+        if (given("--sweep-shard"))
+            return refuse("--sweep-plot: a shard holds part of the sweep; plot the merged file (--sweep-merge OUT PARTS --sweep-plot FILE.png)");
     }
     if (sweeps.empty()) {
         for (const char* flag : {"--sweep-seeds", "--sweep-burn-in", "--sweep-every", "--sweep-out", "--sweep-shard"})
@@ -269,7 +286,10 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     if (!merge_args.empty()) {
         try {
             checkWritableTarget(merge_args[0], "--sweep-merge");
-            return mergeSweeps(merge_args[0], std::vector<std::string>(merge_args.begin() + 1, merge_args.end()), out);
+            if (!sweep_plot.empty()) checkWritableTarget(sweep_plot, "--sweep-plot");
+            const int merged = mergeSweeps(merge_args[0], std::vector<std::string>(merge_args.begin() + 1, merge_args.end()), out);
+            if (merged != 0 || sweep_plot.empty()) return merged;
+            return plotSweep(merge_args[0], sweep_plot, sweep_plot_of, out, err);
         } catch (const InputError& e) {
             err << "murmur: " << e.what() << "\n";
             return 2;
@@ -321,8 +341,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
             for (const std::string& text : sweeps) sweep_opt.axes.push_back(parseSweepAxis(text));
             if (!sweep_shard.empty()) parseSweepShard(sweep_shard, sweep_opt);
             checkWritableTarget(sweep_opt.out, "--sweep-out");
+            if (!sweep_plot.empty()) checkWritableTarget(sweep_plot, "--sweep-plot");
             opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
-            return runSweep(opt, sweep_opt, out, err);
+            const int swept = runSweep(opt, sweep_opt, out, err);
+            if (swept != 0 || sweep_plot.empty()) return swept;
+            return plotSweep(sweep_opt.out, sweep_plot, sweep_plot_of, out, err);
         }
         Flock imported;
         if (!opt.import_path.empty()) {

@@ -88,7 +88,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
 }
 
 std::string variantName(int dims, Bounds b, Style s, bool features) {
-    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek"};
+    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek", "couzin"};
     return std::to_string(dims) + "D " + (b == Bounds::Wrap ? "wrap" : "soft") + " " + styles[int(s)] +
            (features ? " + cap, obstacles, species, predators, perching, wind" : "");
 }
@@ -195,7 +195,7 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
     // Every variant is built and stepped once against the CPU reference.
     for (int dims : {2, 3})
         for (Bounds b : {Bounds::Wrap, Bounds::Soft})
-            for (Style s : {Style::Graded, Style::Steering, Style::Offset, Style::Decarpentier, Style::Gloss, Style::Vicsek})
+            for (Style s : {Style::Graded, Style::Steering, Style::Offset, Style::Decarpentier, Style::Gloss, Style::Vicsek, Style::Couzin})
                 for (bool features : {false, true})
                     check("one step, CPU parity: " + variantName(dims, b, s, features),
                           [&] { return oneStepParity(caseParams(dims, b, s, features), shaders); });

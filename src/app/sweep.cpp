@@ -128,6 +128,16 @@ std::string sweepHeader(const SweepOptions& s) {
     return h;
 }
 
+bool isSweepMeasure(const std::string& name) {
+    return std::any_of(std::begin(kMeasures), std::end(kMeasures), [&](const Measure& m) { return name == m.name; });
+}
+
+std::string sweepMeasureNames() {
+    std::string names;
+    for (const Measure& m : kMeasures) names += (names.empty() ? "" : ", ") + std::string(m.name);
+    return names;
+}
+
 int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
     if (s.burn_in > opt.steps) throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(opt.steps));
     // Every run of the whole sweep is checked before any runs: a bad corner fails now, not in hour 3.

@@ -45,6 +45,10 @@ struct SweepRun {
 // Every run in order (axes slowest first, then seeds), or this shard's share of them.
 std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only);
 
+// The order parameters a sweep's CSV holds (its NAME_mean columns), for --sweep-plot-of.
+bool isSweepMeasure(const std::string& name);
+std::string sweepMeasureNames();  // "polarization, group_polarization, ..."
+
 // The CSV header: the keys, seed, samples, then mean and std of each order parameter.
 std::string sweepHeader(const SweepOptions& s);
 

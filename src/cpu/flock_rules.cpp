@@ -160,6 +160,51 @@ glm::vec3 vicsekVelocity(const RuleContext& ctx, const SpeciesContext& k, const 
     return vicsekNoise(ctx, self, mean) * k.max_speed;
 }
 
+// A unit vector perpendicular to the unit vector u (in the xy plane in 2D).
+glm::vec3 perpendicularTo(const RuleContext& ctx, glm::vec3 u) {
+    if (ctx.dims == 2) return {-u.y, u.x, 0.0f};
+    const glm::vec3 helper = std::abs(u.x) < 0.9f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+    return glm::normalize(glm::cross(u, helper));
+}
+
+// Couzin style: the unit direction `d` turned by the step's Gaussian noise of s.d. sigma: in 2D
+// by an angle sigma g (g standard normal, Box-Muller); in 3D by the angle sigma |g2| (g2 a
+// standard normal pair: an isotropic Gaussian step in the tangent plane) about a uniform azimuth.
+glm::vec3 couzinNoise(const RuleContext& ctx, const Boid& self, glm::vec3 d) {
+    const std::uint32_t seed_lo = seedLow(ctx.p.seed);
+    const float u0 = couzinUniform(seed_lo, self.id, ctx.step, 0), u1 = couzinUniform(seed_lo, self.id, ctx.step, 1);
+    const float radius = ctx.p.couzin_noise * std::sqrt(-2.0f * std::log(1.0f - u0)), phi = 6.2831853f * u1;
+    if (ctx.dims == 2) {
+        const float a = radius * std::cos(phi), c = std::cos(a), s = std::sin(a);
+        return {d.x * c - d.y * s, d.x * s + d.y * c, 0.0f};
+    }
+    const glm::vec3 e1 = perpendicularTo(ctx, d), e2 = glm::cross(d, e1);
+    return d * std::cos(radius) + (e1 * std::cos(phi) + e2 * std::sin(phi)) * std::sin(radius);
+}
+
+// Couzin style's desired direction: away from those in the zone of repulsion if any (absolute
+// priority); else the unit headings of those in the zone of orientation, self included, and the
+// unit directions to those in the zone of attraction, each normalised and averaged when both
+// are there; else straight on. A sum that cancels keeps the heading.
+glm::vec3 couzinDesired(const NeighbourSums& s, glm::vec3 own) {
+    if (s.n_sep > 0) return unitOr(s.sep, own);
+    const glm::vec3 d_o = unitOr(s.ali + own, own);
+    if (s.n_coh == 0) return d_o;  // orientation alone (or no one: self's own heading)
+    const glm::vec3 d_a = unitOr(s.coh, own);
+    return s.n_ali > 0 ? unitOr(0.5f * (d_o + d_a), own) : d_a;
+}
+
+// Couzin style's new velocity: the noisy desired direction, reached if it is within the step's
+// turn (turn_rate x dt) of the heading, else the heading turned by that much towards it; at max_speed.
+glm::vec3 couzinVelocity(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
+    const glm::vec3 own = unitOr(self.v, glm::vec3(1.0f, 0.0f, 0.0f));
+    const glm::vec3 want = couzinNoise(ctx, self, couzinDesired(s, own));
+    const float turn = ctx.p.couzinTurnPerStep(), cos_angle = glm::dot(own, want);
+    if (cos_angle >= std::cos(turn)) return want * k.max_speed;
+    const glm::vec3 side = unitOr(want - cos_angle * own, perpendicularTo(ctx, own));
+    return (own * std::cos(turn) + side * std::sin(turn)) * k.max_speed;
+}
+
 glm::vec3 glossAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& s) {
     glm::vec3 a{0.0f};
     // Routes that cancel (intruders on opposite sides) give no direction, as does a mean velocity
@@ -391,6 +436,7 @@ void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, g
         else if (ctx.style == Style::Graded && d2 > 0.0f) sums.sep -= d * (std::min(k.r_sep - std::sqrt(d2), kGradedCore * std::sqrt(d2)) / d2);
         else if (ctx.style == Style::Gloss && d2 > 0.0f) sums.sep -= d * (k.r_sep / std::sqrt(d2));  // escape route of length r_sep
         else if (ctx.style == Style::Steering && ctx.p.steering_separation == Falloff::Unit && d2 > 0.0f) sums.sep -= d / std::sqrt(d2);
+        else if (ctx.style == Style::Couzin && d2 > 0.0f) sums.sep -= d / std::sqrt(d2);  // away from each, unit
         else if (ctx.style == Style::Decarpentier) {
             // Another species is an object to avoid, -dir/|d| (predators and prey chase and flee instead).
             if (other.species != self.species && !k.predator && !o.predator && d2 > 0.0f) sums.sep -= d / d2;
@@ -399,9 +445,15 @@ void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, g
     const bool same = other.species == self.species && seen;  // alignment and cohesion: within the species
     if (same && d2 < k.r2_ali) {
         ++sums.n_ali;
-        sums.ali += ctx.style == Style::Vicsek ? unitOr(other.v, glm::vec3(0.0f)) : other.v;  // Vicsek: headings, not velocities
+        const bool headings = ctx.style == Style::Vicsek || ctx.style == Style::Couzin;  // headings, not velocities
+        sums.ali += headings ? unitOr(other.v, glm::vec3(0.0f)) : other.v;
     }
-    if (same && d2 < k.r2_coh) {
+    if (ctx.style == Style::Couzin) {  // attraction: the zone beyond orientation's, unit directions
+        if (same && d2 < k.r2_coh && d2 >= k.r2_ali && d2 > 0.0f) {
+            ++sums.n_coh;
+            sums.coh += d / std::sqrt(d2);
+        }
+    } else if (same && d2 < k.r2_coh) {
         ++sums.n_coh;
         sums.coh += d;
     }
@@ -435,9 +487,9 @@ Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& su
         return next;
     }
     glm::vec3 dv{0.0f};  // velocity change this step
-    if (ctx.style == Style::Vicsek) {
+    if (ctx.style == Style::Vicsek || ctx.style == Style::Couzin) {
         Boid next = self;
-        next.v = vicsekVelocity(ctx, k, self, sums);
+        next.v = ctx.style == Style::Vicsek ? vicsekVelocity(ctx, k, self, sums) : couzinVelocity(ctx, k, self, sums);
         return finishStep(ctx, self, next);
     }
     if (ctx.style == Style::Gloss) {

@@ -32,6 +32,7 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"MULTI_SPECIES", p.species_count > 1 ? "1" : "0"},
             {"STYLE_GLOSS", p.style == Style::Gloss ? "1" : "0"},
             {"STYLE_VICSEK", p.style == Style::Vicsek ? "1" : "0"},
+            {"STYLE_COUZIN", p.style == Style::Couzin ? "1" : "0"},
             {"UPDATE_SEQUENTIAL", p.update == UpdateOrder::Sequential ? "1" : "0"},
             {"INTEGRATE_EXPLICIT", p.integrator == Integrator::Explicit ? "1" : "0"},
             {"SPEED_LIMIT", p.speed_limit ? "1" : "0"},
@@ -281,7 +282,7 @@ void GpuSimulation::step(int steps) {
     if (n_ == 0 || interrupted_) return;
     for (int s = 0; s < steps; ++s) {
         const bool sequential = params_.update == UpdateOrder::Sequential;
-        if (sequential || params_.perching || params_.style == Style::Decarpentier || params_.style == Style::Vicsek ||
+        if (sequential || params_.perching || params_.style == Style::Decarpentier || params_.style == Style::Vicsek || params_.style == Style::Couzin ||
             params_.wander > 0.0f) {
             // The step index (perch lengths, steering phases, the walk's first dispatch): 16 bytes up, nothing back.
             const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};

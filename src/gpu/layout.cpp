@@ -34,7 +34,7 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
         s.species[sp].role = {role.flee.radius * role.flee.radius, role.flee.weight, role.predator ? 1.0f : 0.0f,
                               rules.fov_deg < 360.0f ? 1.0f : 0.0f};
         const float r_rules = rules.ruleRadius();
-        s.species[sp].counted = {r_rules * r_rules, p.vicsek_noise, 0.0f, 0.0f};
+        s.species[sp].counted = {r_rules * r_rules, p.vicsek_noise, p.couzinTurnPerStep(), p.couzin_noise};
         s.species[sp].graded = {rules.separation.radius, rules.cohesion.radius > 0.0f ? 1.0f / rules.cohesion.radius : 0.0f,
                                 0.0f, 0.0f};
         s.species[sp].dc_motion = {rules.dc.accel_forward, rules.dc.brake, rules.dc.accel_side, rules.dc.accel_up};

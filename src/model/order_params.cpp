@@ -15,6 +15,9 @@ MeasureRadii measureRadiiOf(const Params& p) {
     // (about the preferred distance): a flock is who is linked within that reach.
     if (p.style == Style::Decarpentier && p.species[0].dc.preferred_distance > 0.0f)
         r.group = std::min(r.nn, p.dc.far_factor * p.species[0].dc.preferred_distance);
+    // Couzin's individuals interact out to the zone of attraction: a group (whose polarization
+    // and milling are the paper's p_group and m_group) is who is linked within it.
+    if (p.style == Style::Couzin) r.group = r.nn;
     return r;
 }
 

@@ -98,11 +98,13 @@ std::vector<ParamInfo> makeTable() {
          MURMUR_FLOAT(margin)},
         {"turn", ParamKind::Float, "units/s^2", 0, 100000, {}, "soft bounds: wall push at one margin's depth, growing linearly with depth",
          MURMUR_FLOAT(turn)},
-        {"style", ParamKind::Choice, "", 0, 5, {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek"},
+        {"style", ParamKind::Choice, "", 0, 6, {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek", "couzin"},
          "graded: separation growing as distance shrinks, cohesion a spring, alignment steered; steering: Reynolds' desired-velocity steering; "
          "offset: Parker's summed velocity offsets; decarpentier: three neighbours, per-axis clamps; gloss: the Haskell post's "
          "normalised rules and a view cone from the acceleration; vicsek: Vicsek et al. 1995, the mean heading within "
-         "alignment.radius plus angular noise, at constant speed max_speed",
+         "alignment.radius plus angular noise, at constant speed max_speed; couzin: Couzin et al. 2002, zones of repulsion "
+         "(separation.radius), orientation (alignment.radius) and attraction (cohesion.radius), a blind angle, a turning rate "
+         "and Gaussian noise, at constant speed max_speed",
          [](const Params& p) { return double(p.style); },
          [](Params& p, double v) { p.style = Style(std::uint32_t(v)); }},
         {"update", ParamKind::Choice, "", 0, 1, {"parallel", "sequential"},
@@ -166,6 +168,20 @@ std::vector<ParamInfo> makeTable() {
         {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
          "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
          MURMUR_FLOAT(vicsek_noise)},
+        {"couzin.turn_rate", ParamKind::Float, "degrees/s", 0, 36000, {},
+         "couzin style: theta, the most a boid turns per second towards its desired direction", MURMUR_FLOAT(couzin_turn_rate)},
+        {"couzin.noise", ParamKind::Float, "radians", 0, 3.1415927, {},
+         "couzin style: sigma, the standard deviation of the Gaussian angular noise on the desired direction",
+         MURMUR_FLOAT(couzin_noise)},
+        {"couzin.orientation_width", ParamKind::Float, "units", 0, 50000, {},
+         "couzin style: delta r_o, the zone of orientation's width beyond the zone of repulsion (separation.radius)",
+         MURMUR_FLOAT(couzin_orientation_width)},
+        {"couzin.attraction_width", ParamKind::Float, "units", 0, 50000, {},
+         "couzin style: delta r_a, the zone of attraction's width beyond the zone of orientation",
+         MURMUR_FLOAT(couzin_attraction_width)},
+        {"spawn.radius", ParamKind::Float, "units", 0, 100000, {},
+         "spawn boids uniformly in a ball (2D: a disc) of this radius at the world's centre (at most world_size/2); 0: the whole world",
+         MURMUR_FLOAT(spawn_radius)},
         {"colour", ParamKind::Choice, "", 0, 3, {"species", "heading", "speed", "neighbours"},
          "view only: the window and screenshots colour boids by species (predators red), heading, speed or neighbour count",
          [](const Params& p) { return double(p.colour); }, [](Params& p, double v) { p.colour = std::uint32_t(v); }},

@@ -16,6 +16,17 @@ float Params::lookRadius(std::uint32_t s) const {
     return std::max(rulesOf(s).ruleRadius(), roles[std::min(s, kMaxSpecies - 1)].flee.radius);
 }
 
+SpeciesRules Params::rulesOf(std::uint32_t s) const {
+    SpeciesRules r = species[s < kMaxSpecies ? s : kMaxSpecies - 1];
+    if (style == Style::Couzin) {
+        r.alignment.radius = r.separation.radius + couzin_orientation_width;
+        r.cohesion.radius = r.alignment.radius + couzin_attraction_width;
+    }
+    return r;
+}
+
+float Params::couzinTurnPerStep() const { return couzin_turn_rate * (3.14159265f / 180.0f) * dt; }
+
 float Params::largestRadius() const {
     float r = 0.0f;
     for (std::uint32_t s = 0; s < std::max(1u, std::min(species_count, kMaxSpecies)); ++s) r = std::max(r, lookRadius(s));
@@ -57,6 +68,13 @@ std::vector<ParamProblem> validate(const Params& p) {
                 problems.push_back({key, num(rule.radius) + " exceeds half the world (" + num(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});
     }
+    if (p.style == Style::Couzin && p.bounds == Bounds::Wrap && double(p.rulesOf(0).cohesion.radius) > half)
+        problems.push_back({"couzin.attraction_width", "the zone of attraction reaches " + num(p.rulesOf(0).cohesion.radius) +
+                                                           " (separation.radius + couzin.orientation_width + couzin.attraction_width), beyond half the world (" +
+                                                           num(half) + ") in wrap mode; valid: that sum in [0, world_size/2]"});
+    if (double(p.spawn_radius) > half)
+        problems.push_back({"spawn.radius", num(p.spawn_radius) + " exceeds half the world (" + num(half) +
+                                                "); valid range [0, world_size/2]"});
     if (p.bounds == Bounds::Soft && double(p.margin) > half)
         problems.push_back({"margin", num(p.margin) + " exceeds half the world (" + num(half) +
                                           "); valid range [0, world_size/2]"});

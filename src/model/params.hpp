@@ -11,7 +11,7 @@
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4, Vicsek = 5 };
+enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4, Vicsek = 5, Couzin = 6 };
 // How a step visits the flock: all boids from the same state (parallel), or one after another
 // in id order, each seeing the boids before it already moved (sequential, in place).
 enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };
@@ -126,6 +126,17 @@ struct Params {
     // included), turned by a random angle uniform in [-noise/2, noise/2] (3D: a direction uniform
     // in the cone of half-angle noise/2), at the constant speed max_speed.
     float vicsek_noise = 0.5f;       // radians: eta, the width of the angular noise
+    // Couzin style (Couzin et al. 2002): zones of repulsion (separation.radius), orientation (out
+    // to alignment.radius) and attraction (out to cohesion.radius), a blind angle (fov_deg), a
+    // desired direction turned by Gaussian noise, then approached at most turn_rate per second, at
+    // the constant speed max_speed.
+    float couzin_turn_rate = 40.0f;  // degrees/s: theta, the most a boid turns per second
+    float couzin_noise = 0.05f;      // radians: sigma, the s.d. of the desired direction's angular noise
+    float couzin_orientation_width = 2.0f;  // units: delta r_o, the zone of orientation beyond repulsion's
+    float couzin_attraction_width = 14.0f;  // units: delta r_a, the zone of attraction beyond orientation's
+    // Spawn: boids uniformly in a ball (2D: a disc) of this radius at the world's centre; 0: the
+    // whole world.
+    float spawn_radius = 0.0f;       // units
     float wander = 30.0f;            // units/s^2: each step a random push in [-1, 1]^dims times this, per boid
     Goal attractor;                  // tend to a place
     Goal repeller;                   // flee a place within its radius
@@ -169,10 +180,14 @@ struct Params {
     // The largest radius any boid looks within (every species in use, flee radii included):
     // the grid's cell edge.
     float largestRadius() const;
-    // The rules and motion of species s (the last one for s beyond it).
-    const SpeciesRules& rulesOf(std::uint32_t s) const { return species[s < kMaxSpecies ? s : kMaxSpecies - 1]; }
+    // The rules and motion of species s (the last one for s beyond it). In the Couzin style the
+    // zones are given by widths: alignment.radius = separation.radius + couzin.orientation_width
+    // and cohesion.radius = that + couzin.attraction_width.
+    SpeciesRules rulesOf(std::uint32_t s) const;
     // How far a boid of species s looks: its rule radius or its flee radius, whichever is larger.
     float lookRadius(std::uint32_t s) const;
+    // Couzin style: the most a boid turns in one step, radians (turn_rate x dt), as both backends use it.
+    float couzinTurnPerStep() const;
     // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.
     float cosHalfFov() const;
     // Decarpentier style: steps between a boid's steering updates (round(1 / (steer_hz * dt)),

@@ -42,6 +42,12 @@ constexpr float vicsekUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint
     return eventUniform(eventHash(seed_lo ^ kVicsekSalt[which], id, step));
 }
 
+// Couzin style's noise for boid `id` at `step`: two uniforms in [0, 1), exact in a float.
+inline constexpr std::uint32_t kCouzinSalt[2] = {0x43A9E1F7u, 0x2B6C0D95u};
+constexpr float couzinUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int which) {
+    return eventUniform(eventHash(seed_lo ^ kCouzinSalt[which], id, step));
+}
+
 // A boid's own phase in [0, period): which of every `period` steps it steers on.
 constexpr std::uint32_t steerPhase(std::uint32_t id, std::uint32_t period) { return eventHash(0x5EEDu, id, 0u) % period; }
 // Decarpentier's amortised steering: a boid steers on the first step after upload and then every

@@ -30,6 +30,15 @@ Flock spawn(const Params& params) {
         while (b.species + 1 < species && i >= end[b.species]) ++b.species;
         const SpeciesRules rules = params.rulesOf(b.species);
         b.p = {rng.uniform() * L, rng.uniform() * L, params.dims == 3 ? rng.uniform() * L : 0.0f};
+        if (params.spawn_radius > 0.0f) {
+            // In the ball of spawn.radius at the centre: rejection-sample the unit ball from the
+            // boid's stream (after the draws above, so the default spawn is unchanged).
+            const float r = params.spawn_radius, z_on = params.dims == 3 ? 1.0f : 0.0f;
+            glm::vec3 u{0.0f};
+            do u = {2.0f * rng.uniform() - 1.0f, 2.0f * rng.uniform() - 1.0f, z_on * (2.0f * rng.uniform() - 1.0f)};
+            while (u.x * u.x + u.y * u.y + u.z * u.z > 1.0f);
+            b.p = glm::vec3(0.5f * L, 0.5f * L, z_on * 0.5f * L) + r * u;
+        }
         // Direction: rejection-sample the unit disc/ball (no sin/cos, whose last bit varies by libm).
         glm::vec3 dir{0.0f};
         float len2 = 0.0f;

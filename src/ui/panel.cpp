@@ -119,7 +119,7 @@ void paramSection(const char* group, Session& session, const FieldContext& ctx) 
         if (std::strcmp(paramGroup(info.key), group) != 0) continue;
         if (!ctx.show_all && !appliesNow(info.key, session.edit())) continue;
         paramWidget(info, session.edit(), ctx);
-        if (std::strcmp(info.key, "seed") == 0) {
+        if (std::strcmp(info.key, "seed") == 0 || std::strcmp(info.key, "spawn.radius") == 0) {
             ImGui::SameLine();
             ImGui::TextDisabled("(on reset)");
         }
@@ -365,6 +365,8 @@ bool appliesNow(std::string_view key, const Params& p) {
     if (key.starts_with("offset.")) return p.style == Style::Offset;
     if (key.starts_with("steering.")) return p.style == Style::Steering;
     if (key.starts_with("vicsek.")) return p.style == Style::Vicsek;
+    if (key.starts_with("couzin.")) return p.style == Style::Couzin;
+    if (key == "alignment.radius" || key == "cohesion.radius") return p.style != Style::Couzin;  // Couzin: zone widths
     if (key.ends_with(".z")) return p.dims == 3 && (!key.starts_with("leader.") || p.leader);
     if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
@@ -386,10 +388,11 @@ const char* paramGroup(const char* key) {
     if (k == "colour") return "View";  // the View section's combo
     if (k == "boids") return "Run";    // the Run section's count and Apply
     if (k.starts_with("species")) return "Species";
+    if (k == "spawn.radius") return "World";  // with the seed: where the next reset puts the flock
     if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
-    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.") || k == "update" || k.starts_with("offset.") || k.starts_with("vicsek.") ||
+    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.") || k == "update" || k.starts_with("offset.") || k.starts_with("vicsek.") || k.starts_with("couzin.") ||
         k.starts_with("steering."))
         return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";

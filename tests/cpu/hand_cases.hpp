@@ -53,6 +53,20 @@ inline Params gradedQuiet() {
     return p;
 }
 
+// Couzin style, 2D, zones 1 / 3 / 10, speed 3, dt 0.1, all round view, no noise, a turn of 180
+// degrees per step (any direction reached at once).
+inline Params couzinQuiet() {
+    Params p = quietParams();
+    p.style = Style::Couzin;
+    p.species[0].separation = {1.0f, 1.0f};
+    p.couzin_orientation_width = 2.0f;  // r_o 3
+    p.couzin_attraction_width = 7.0f;   // r_a 10
+    p.species[0].max_speed = 3.0f;
+    p.couzin_noise = 0.0f;
+    p.couzin_turn_rate = 1800.0f;
+    return p;
+}
+
 inline std::vector<HandCase> handCases() {
     std::vector<HandCase> cases;
     {
@@ -340,6 +354,54 @@ inline std::vector<HandCase> handCases() {
         c.start = {boid(0, {50, 50, 0}, {1, 0, 0})};
         const float a = 3.0f * (vicsekUniform(seedLow(p.seed), 0, 0, 0) - 0.5f);
         const glm::vec3 v{2.0f * std::cos(a), 2.0f * std::sin(a), 0.0f};
+        c.expected = {{0, v, glm::vec3(50, 50, 0) + 0.1f * v}};
+        cases.push_back(c);
+    }
+    {
+        // Couzin, repulsion first: zones r_r 1, r_o 3, r_a 10; turn rate 1800 deg/s x dt 0.1 =
+        // 180 deg, so any direction is reached; no noise. A (50,50) heading (1,0) at speed 3;
+        // B (50.5,50) within r_r; C (52,50) heading (0,1) in the zone of orientation. Repulsion
+        // has priority: A heads away from B, (-1,0): v' = (-3,0), p' = (49.7,50). (Orientation
+        // and attraction mixed in would give a y component.)
+        HandCase c{"couzin: repulsion has absolute priority", couzinQuiet(), {}, {}};
+        c.start = {boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {50.5f, 50, 0}, {3, 0, 0}), boid(2, {52, 50, 0}, {0, 3, 0})};
+        c.expected = {{0, {-3, 0, 0}, {49.7f, 50, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Couzin, orientation and attraction: A (50,50) heading (1,0); B (52,50) heading (0,1),
+        // 2 away: zone of orientation; C (50,56) 6 away: zone of attraction (r_o 3 <= 6 < r_a 10).
+        // d_o = unit((1,0) + (0,1)) (self included) = (0.7071068, 0.7071068); d_a = (0,1);
+        // desired = unit((d_o + d_a) / 2) = unit(0.3535534, 0.8535534) = (0.3826834, 0.9238795)
+        // (67.5 deg); v' = 3 x that = (1.1480503, 2.7716386); p' = p + 0.1 v'. (Without self in
+        // d_o: (0,1) and 90 deg; attraction alone: 90 deg; raw offsets d instead of unit vectors
+        // would weigh C six times.)
+        HandCase c{"couzin: orientation (self included) and attraction averaged", couzinQuiet(), {}, {}};
+        c.start = {boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {52, 50, 0}, {0, 3, 0}), boid(2, {50, 56, 0}, {3, 0, 0})};
+        c.expected = {{0, {1.1480503f, 2.7716386f, 0}, {50.11480503f, 50.27716386f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Couzin turning rate: theta 40 deg/s, dt 0.1: at most 4 deg per step. A (50,50) heading
+        // (1,0) at speed 3 wants (0,1) (C in the zone of attraction straight to its left, 5
+        // away): it turns 4 deg, v' = 3 (cos 4, sin 4) = (2.9926921, 0.2092694).
+        HandCase c{"couzin: the turn per step is capped at turn_rate x dt", couzinQuiet(), {}, {}};
+        c.params.couzin_turn_rate = 40.0f;
+        c.start = {boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {50, 55, 0}, {3, 0, 0})};
+        c.expected = {{0, {2.9926921f, 0.2092694f, 0}, {50.29926921f, 50.02092694f, 0}}};
+        cases.push_back(c);
+    }
+    {
+        // Couzin noise: a lone boid heading (1,0) at speed 3 turns by sigma g, sigma 0.3, g =
+        // sqrt(-2 ln(1 - u0)) cos(2 pi u1) from its step's two uniforms (seed 1, id 0, step 0);
+        // the 180 deg turn allows any angle: v' = 3 (cos a, sin a).
+        HandCase c{"couzin noise turns the desired direction by sigma g", couzinQuiet(), {}, {}};
+        c.params.couzin_noise = 0.3f;
+        c.start = {boid(0, {50, 50, 0}, {3, 0, 0})};
+        const std::uint32_t seed = seedLow(c.params.seed);
+        const double u0 = couzinUniform(seed, 0, 0, 0), u1 = couzinUniform(seed, 0, 0, 1);
+        const double a = 0.3 * std::sqrt(-2.0 * std::log(1.0 - u0)) * std::cos(6.283185307179586 * u1);
+        const glm::vec3 v{float(3.0 * std::cos(a)), float(3.0 * std::sin(a)), 0.0f};
         c.expected = {{0, v, glm::vec3(50, 50, 0) + 0.1f * v}};
         cases.push_back(c);
     }

@@ -343,3 +343,44 @@ TEST_F(SweepCli, FlagsThatDoNotApplyAreRefused) {
     }
     EXPECT_FALSE(fs::exists(file("s.csv")));
 }
+
+// --sweep-plot: a curve after a one-key sweep and a phase diagram after a merge of a two-key
+// one, written as PNG through python3-matplotlib (scripts/setup.sh installs it: a missing one
+// fails here, not skips); everything that cannot be drawn refused before anything runs.
+TEST_F(SweepCli, APlotIsAPngOfTheChosenMeasure) {
+    auto args = sweepArgs(file("curve.csv"));
+    args.insert(args.end(), {"--sweep-plot", file("curve.png"), "--sweep-plot-of", "milling"});
+    const Result r = run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("curve.png (milling)"), std::string::npos) << r.out;
+    const std::string png = readFile(file("curve.png"));
+    ASSERT_GT(png.size(), 1000u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+    auto grid = sweepArgs(file("part.csv"));
+    grid.insert(grid.end(), {"--sweep", "alignment.radius=0.5:1:2"});
+    ASSERT_EQ(run(grid).code, 0);
+    const Result m = run({"--sweep-merge", file("grid.csv"), file("part.csv"), "--sweep-plot", file("grid.png")});
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_EQ(readFile(file("grid.png")).substr(1, 3), "PNG");
+}
+
+TEST_F(SweepCli, PlotsThatCannotBeDrawnAreRefused) {
+    const auto refusal = [&](std::vector<std::string> extra, const std::string& want) {
+        auto args = sweepArgs(file("s.csv"));
+        args.insert(args.end(), extra.begin(), extra.end());
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    };
+    refusal({"--sweep-plot", file("p.jpg")}, "name it FILE.png");
+    refusal({"--sweep-plot", file("p.png"), "--sweep-plot-of", "speed"}, "valid: polarization, group_polarization, milling");
+    refusal({"--sweep-plot", file("p.png"), "--sweep", "dt=0.01:0.02:2", "--sweep", "alignment.radius=0.5:1:2"},
+            "one key (a curve) or two (a phase diagram); this sweep has 3");
+    refusal({"--sweep-plot", file("p.png"), "--sweep-shard", "0/2"}, "plot the merged file");
+    refusal({"--sweep-plot-of", "milling"}, "--sweep-plot-of applies to --sweep-plot only");
+    const Result alone = run({"--sweep-plot", file("p.png")});
+    EXPECT_EQ(alone.code, 2);
+    EXPECT_NE(alone.err.find("applies to --sweep or --sweep-merge only"), std::string::npos) << alone.err;
+    EXPECT_FALSE(fs::exists(file("s.csv")));
+    EXPECT_FALSE(fs::exists(file("p.png")));
+}

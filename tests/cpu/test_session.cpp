@@ -192,7 +192,7 @@ TEST(Keys, ShortcutsMapToActionsAndNeverFireWhileTyping) {
 TEST(Panel, EveryParameterHasASectionAndOnlyWorldKeysFallToWorld) {
     // paramGroup() falls back to "World": a new key that no rule places must be listed here on
     // purpose, or the test fails.
-    const std::set<std::string> world = {"dims", "world_size", "bounds", "margin", "turn", "seed", "species_count"};
+    const std::set<std::string> world = {"dims", "world_size", "bounds", "margin", "turn", "seed", "species_count", "spawn.radius"};
     const std::set<std::string> sections = {"Rules", "Perception", "Motion", "World", "Influences", "Species", "Run", "View"};
     for (const ParamInfo& info : paramTable()) {
         const std::string group = ui::paramGroup(info.key);
@@ -387,7 +387,7 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     all.perching = all.leader = true;
     for (const ParamInfo& info : paramTable()) {
         bool some = false;
-        for (Style s : {Style::Steering, Style::Offset, Style::Decarpentier, Style::Graded, Style::Gloss, Style::Vicsek}) {
+        for (Style s : {Style::Steering, Style::Offset, Style::Decarpentier, Style::Graded, Style::Gloss, Style::Vicsek, Style::Couzin}) {
             all.style = s;
             some = some || ui::appliesNow(info.key, all);
         }

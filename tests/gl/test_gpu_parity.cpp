@@ -41,7 +41,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek"};
+    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek", "couzin"};
     static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + styles[int(c.style)] + "_n" +
@@ -122,6 +122,12 @@ Params paramsFor(const Case& c) {
         p.dc.vertical_match = 0.25f;
         p.species[1].dc = {1.0f, 4.0f, 6.0f, 15.0f, 3.0f, 0.7f};  // and species 1 manoeuvres its own way
         p.species[2].dc = {2.5f, 12.0f, 9.0f, 30.0f, 14.0f, 0.2f};
+    }
+    if (c.style == Style::Couzin) {  // a zone of attraction beyond orientation's, noise, a turn that binds
+        p.couzin_orientation_width = 3.0f;                              // r_o 5
+        p.couzin_attraction_width = std::min(8.0f, 0.5f * L) - 5.0f;  // r_a 8
+        p.couzin_noise = 0.1f;
+        p.couzin_turn_rate = 150.0f;
     }
     if (f == Feature::Perching || all) {
         p.perching = true;
@@ -353,6 +359,15 @@ std::vector<Case> parityCases() {
         cases.push_back({dims, Bounds::Wrap, 360, Style::Vicsek, 500, State::Coincident});
         for (Feature f : {Feature::Species, Feature::Obstacles})
             cases.push_back({dims, Bounds::Wrap, 360, Style::Vicsek, 1000, State::Random, f});
+    }
+    // The Couzin style (zones, blind angle, turning rate, hashed Gaussian noise): both dims and
+    // bounds, with and without a blind angle, coincident boids, species and obstacles.
+    for (int dims : {2, 3}) {
+        for (Bounds b : {Bounds::Wrap, Bounds::Soft})
+            for (float fov : {360.0f, 270.0f}) cases.push_back({dims, b, fov, Style::Couzin, 1000, State::Random});
+        cases.push_back({dims, Bounds::Wrap, 270, Style::Couzin, 500, State::Coincident});
+        for (Feature f : {Feature::Species, Feature::Obstacles})
+            cases.push_back({dims, Bounds::Wrap, 270, Style::Couzin, 1000, State::Random, f});
     }
     return cases;
 }
