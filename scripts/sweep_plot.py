@@ -4,7 +4,8 @@ parameter against the swept key (one key: a curve, the mean over seeds with the 
 seeds as error bars and every run as a dot), or over the grid of two keys (a phase diagram: the
 mean over seeds in each cell). murmur --sweep-plot runs this same script (embedded at build time).
 
-Usage: sweep_plot.py SWEEP.csv OUT.png [--of MEASURE] [--title TEXT]
+Usage: sweep_plot.py SWEEP.csv [SWEEP.csv ...] OUT.png [--of MEASURE] [--title TEXT] [--labels A,B,...]
+Several one-key sweeps of the same key are drawn as curves on one plot (e.g. one per flock size).
 Exit 0 written, 2 bad input (message on stderr), 3 matplotlib missing.
 """
 import argparse
@@ -64,16 +65,32 @@ def spread(xs):
     return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
 
 
+def curve(ax, points, label, colour):
+    xs = sorted(points)
+    ax.errorbar([x[0] for x in xs], [mean(points[x]) for x in xs], yerr=[spread(points[x]) for x in xs],
+                fmt="o-", color=colour, capsize=3, label=label)
+    for x in xs:
+        ax.plot([x[0]] * len(points[x]), points[x], ".", color=colour, alpha=0.35)
+
+
 def main():
-    ap = argparse.ArgumentParser(description="Plot a murmur sweep CSV.")
-    ap.add_argument("csv")
-    ap.add_argument("png")
+    ap = argparse.ArgumentParser(description="Plot murmur sweep CSVs.")
+    ap.add_argument("files", nargs="+", help="SWEEP.csv [SWEEP.csv ...] OUT.png")
     ap.add_argument("--of", default="polarization", help="the order parameter (a column NAME_mean)")
     ap.add_argument("--title", default="")
+    ap.add_argument("--labels", default="", help="comma-separated curve labels, one per CSV")
     a = ap.parse_args()
-    if not a.png.endswith(".png"):
-        fail("%s: the plot is written as PNG; name it FILE.png" % a.png)
-    keys, points = read_sweep(a.csv, a.of)
+    if len(a.files) < 2:
+        fail("expected SWEEP.csv [SWEEP.csv ...] OUT.png")
+    csvs, png = a.files[:-1], a.files[-1]
+    if not png.endswith(".png"):
+        fail("%s: the plot is written as PNG; name it FILE.png" % png)
+    sweeps = [read_sweep(c, a.of) for c in csvs]
+    labels = a.labels.split(",") if a.labels else [os.path.basename(c) for c in csvs]
+    if len(labels) != len(csvs):
+        fail("--labels: %d labels for %d files" % (len(labels), len(csvs)))
+    if len(csvs) > 1 and any(len(k) != 1 or k != sweeps[0][0] for k, _ in sweeps):
+        fail("several files are drawn as curves of one key: each must sweep %s alone" % sweeps[0][0][0])
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -88,13 +105,13 @@ def main():
         fail("matplotlib is not installed (Debian: apt-get install python3-matplotlib)", 3)
 
     fig, ax = plt.subplots(figsize=(6.4, 4.8), dpi=100)
-    seeds = max(len(v) for v in points.values())
+    keys, points = sweeps[0]
+    seeds = max(len(v) for _, pts in sweeps for v in pts.values())
     if len(keys) == 1:
-        xs = sorted(points)
-        ax.errorbar([x[0] for x in xs], [mean(points[x]) for x in xs], yerr=[spread(points[x]) for x in xs],
-                    fmt="o-", color="tab:blue", capsize=3, label="mean over seeds (bars: s.d. between seeds)")
-        for x in xs:
-            ax.plot([x[0]] * len(points[x]), points[x], ".", color="tab:gray", alpha=0.5)
+        colours = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]
+        for k, (_, pts) in enumerate(sweeps):
+            curve(ax, pts, labels[k] if len(sweeps) > 1 else "mean over seeds (bars: s.d. between seeds)",
+                  colours[k % len(colours)])
         ax.set_xlabel(keys[0])
         ax.set_ylabel(a.of)
         ax.grid(True, alpha=0.3)
@@ -114,20 +131,20 @@ def main():
         fig.colorbar(mesh, ax=ax, label=a.of + " (mean over seeds)")
         ax.set_xlabel(keys[0])
         ax.set_ylabel(keys[1])
-    ax.set_title(a.title or "%s, %d run%s per point" % (os.path.basename(a.csv), seeds, "s" if seeds > 1 else ""),
-                 fontsize="medium")
+    ax.set_title(a.title or "%s, %d run%s per point" % (", ".join(os.path.basename(c) for c in csvs), seeds,
+                                                         "s" if seeds > 1 else ""), fontsize="medium")
     fig.tight_layout()
     # Written beside the target and renamed: a failed plot never leaves half a file.
-    directory = os.path.dirname(os.path.abspath(a.png))
+    directory = os.path.dirname(os.path.abspath(png))
     fd, tmp = tempfile.mkstemp(suffix=".png", dir=directory)
     os.close(fd)
     try:
         fig.savefig(tmp, format="png")
-        os.replace(tmp, a.png)
+        os.replace(tmp, png)
     except Exception as e:
         os.unlink(tmp)
-        fail("cannot write %s: %s" % (a.png, e), 1)
-    print("wrote %s" % a.png)
+        fail("cannot write %s: %s" % (png, e), 1)
+    print("wrote %s" % png)
 
 
 if __name__ == "__main__":
