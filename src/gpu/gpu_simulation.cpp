@@ -103,8 +103,7 @@ void checkGlLimits(const Params& p) {
         return std::int64_t(v);
     };
     // flock_steer.comp: 7 storage blocks, 2 more for perching and 2 for decarpentier's steering.
-    const bool stored_steer = p.style == Style::Decarpentier || p.style == Style::Gloss;
-    const std::int64_t blocks = 7 + (p.perching ? 2 : 0) + (stored_steer ? 2 : 0);
+    const std::int64_t blocks = 7 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
     const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
     const struct {
         const char* name;

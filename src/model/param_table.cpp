@@ -103,8 +103,8 @@ std::vector<ParamInfo> makeTable() {
          "offset: Parker's summed velocity offsets; decarpentier: three neighbours, per-axis clamps; gloss: the Haskell post's "
          "normalised rules and a view cone from the acceleration; vicsek: Vicsek et al. 1995, the mean heading within "
          "alignment.radius plus angular noise, at constant speed max_speed; couzin: Couzin et al. 2002, zones of repulsion "
-         "(separation.radius), orientation (alignment.radius) and attraction (cohesion.radius), a blind angle, a turning rate "
-         "and Gaussian noise, at constant speed max_speed",
+         "(separation.radius), orientation (couzin.orientation_width beyond it) and attraction (couzin.attraction_width beyond "
+         "that), a blind angle, a turning rate and Gaussian noise, at constant speed max_speed",
          [](const Params& p) { return double(p.style); },
          [](Params& p, double v) { p.style = Style(std::uint32_t(v)); }},
         {"update", ParamKind::Choice, "", 0, 1, {"parallel", "sequential"},
