@@ -20,9 +20,10 @@ const char* sweepPlotScript();  // generated from scripts/sweep_plot.py (cmake/E
 
 int plotSweep(const std::string& csv, const std::string& png, const std::string& of, std::ostream& out, std::ostream& err) {
     // Debian's python3-matplotlib belongs to /usr/bin/python3; a python3 first on PATH (pyenv, a
-    // virtual environment) may not have it.
+    // virtual environment) may not have it. argv[0] is the full path: Python finds its prefix (and
+    // so its packages) from argv[0], through PATH when it has no slash.
     const std::string python = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : render::findOnPath("python3");
-    const char* argv[] = {"python3", "-c", sweepPlotScript(), csv.c_str(), png.c_str(), "--of", of.c_str(), nullptr};
+    const char* argv[] = {python.c_str(), "-c", sweepPlotScript(), csv.c_str(), png.c_str(), "--of", of.c_str(), nullptr};
     pid_t pid = -1;
     posix_spawn_file_actions_t actions;  // the script's "wrote" line is ours to print; its errors go to stderr
     posix_spawn_file_actions_init(&actions);
