@@ -5,12 +5,11 @@
 // vec4 partial sums per group goes out (GpuSimulation::measure adds them up), plus a histogram of
 // the nearest-neighbour distances. Reads the sorted copy the binning passes just wrote.
 #include "common.glsl"
+#include "grid_cells.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { uvec4 sorted_pos[]; };  // float bits, id
 layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { uvec4 sorted_vel[]; };  // float bits, species
-layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
-layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
 layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
 layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
@@ -34,8 +33,8 @@ float nearestNeighbour2(uint i, vec3 p) {
             for (int r = 0; r < 2; ++r) {
                 ivec2 run = r == 0 ? runs.xy : runs.zw;
                 if (run.x > run.y) continue;
-                uint end = cell_start[row + uint(run.y)] + cell_count[row + uint(run.y)];
-                for (uint j = cell_start[row + uint(run.x)]; j < end; ++j) {
+                uint end = cellEnd(row + uint(run.y));
+                for (uint j = cellStart(row + uint(run.x)); j < end; ++j) {
                     if (j == i) continue;
                     vec3 d = offsetBetween(p, uintBitsToFloat(sorted_pos[j].xyz));
                     best = min(best, dot(d, d));

@@ -1,6 +1,7 @@
 #version 430
 // Pass 4: for each boid (in cell order) gather its neighbours over the 5x5(x5) half-radius cells around it,
-// then steer and integrate into the state buffers: reads the sorted copy, writes the other set.
+// then steer and integrate into the state buffers: reads the sorted copy, writes the other set and
+// bins what it writes for the next step (grid_bin.glsl).
 // It mirrors src/cpu/flock_rules.cpp function for function, in the same order and with the same
 // names (setMag, steerTowards, boundsAcceleration, ..., isNeighbourOf, addNeighbour, integrate,
 // finishStep), and gather() is CpuSimulation::gather. Each variant (STYLE_*, NEIGHBOUR_CAP,
@@ -15,7 +16,7 @@ layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint nei
 // themselves, so each reads what the ones before it wrote (the sorted_* names are the state).
 layout(std430, binding = BIND_POS) buffer Pos { uvec4 pos[]; };
 layout(std430, binding = BIND_VEL) buffer Vel { uvec4 vel[]; };
-layout(std430, binding = BIND_BOID_RANK) buffer SlotOfId { uint slot_of_id[]; };
+layout(std430, binding = BIND_SLOT_OF_ID) buffer SlotOfId { uint slot_of_id[]; };
 #define sorted_pos pos
 #define sorted_vel vel
 #if PERCHING
@@ -29,8 +30,8 @@ layout(std430, binding = BIND_STEER) buffer Steer { vec4 steer[]; };
 #else
 layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { uvec4 sorted_pos[]; };
 layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { uvec4 sorted_vel[]; };
-layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
-layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
+#include "grid_cells.glsl"
+#include "grid_bin.glsl"
 layout(std430, binding = BIND_POS) writeonly buffer Pos { uvec4 pos[]; };
 layout(std430, binding = BIND_VEL) writeonly buffer Vel { uvec4 vel[]; };
 #if PERCHING
@@ -500,8 +501,8 @@ Sweep gather(SpeciesBlock S, Self self) {
                 for (int r = 0; r < 2; ++r) {
                     ivec2 run = r == 0 ? runs.xy : runs.zw;
                     if (run.x > run.y) continue;
-                    uint end = cell_start[row + uint(run.y)] + cell_count[row + uint(run.y)];
-                    for (uint j = cell_start[row + uint(run.x)]; j < end; ++j) visit(S, self, sweep, j, w);
+                    uint end = cellEnd(row + uint(run.y));
+                    for (uint j = cellStart(row + uint(run.x)); j < end; ++j) visit(S, self, sweep, j, w);
                 }
             }
         }
@@ -708,10 +709,14 @@ Self loadSelf(uint i) {
     return self;
 }
 
+// The boid's new state into slot i, binned for the next step (grid_bin.glsl) while it is at hand.
 void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
     pos[i] = uvec4(floatBitsToUint(np), self.id);
     vel[i] = uvec4(floatBitsToUint(nv), self.species_bits);
     neighbours[i] = counted;
+#if !UPDATE_SEQUENTIAL
+    binBoid(i, np);
+#endif
 }
 
 #if PERCHING

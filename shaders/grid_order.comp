@@ -1,15 +1,16 @@
 #version 430
-// Pass 3b: each cell's boids put in id order (insertion sort over the cell's range of the sorted
-// copy). The scatter's order within a cell follows the count pass's atomics, which differ from
+// Pass 3b: each cell's start resolved in place (grid_cells.glsl) and its boids put in id order
+// (insertion sort over the cell's range of the sorted copy). The scatter's order within a cell
+// follows the binning's atomics, which differ from
 // run to run; summing neighbours in id order instead makes a GPU run reproducible to the bit
 // (same seed, parameters and driver, same state after any number of steps).
 #include "common.glsl"
+#define CELL_START_ACCESS  // read and written: each cell's start resolved in place
+#include "grid_cells.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 layout(std430, binding = BIND_SORTED_POS) buffer SortedPos { uvec4 sorted_pos[]; };  // float bits, id: moved as uints
 layout(std430, binding = BIND_SORTED_VEL) buffer SortedVel { uvec4 sorted_vel[]; };
-layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
-layout(std430, binding = BIND_CELL_START) readonly buffer CellStart { uint cell_start[]; };
 #if PERCHING
 layout(std430, binding = BIND_SORTED_PERCH) buffer SortedPerch { float sorted_perch[]; };
 #endif
@@ -49,7 +50,8 @@ void store(uint k, Entry e) {
 void main() {
     uint cell = flatIndex(STEP_GROUP_SIZE);
     if (cell >= CELL_TOTAL) return;
-    uint start = cell_start[cell], end = start + cell_count[cell];
+    uint start = scannedStart(cell), end = start + cell_count[cell];
+    cell_start[cell] = start;  // resolved for the passes after this one (grid_cells.glsl)
     for (uint a = start + 1u; a < end; ++a) {
         Entry e = load(a);
         uint id = e.p.w, b = a;

@@ -10,14 +10,14 @@
 #define BIND_VEL 1          // uvec4 vel[]: xyz velocity (float bits), w = species
 #define BIND_SORTED_POS 2   // scatter output / steer input, cell order
 #define BIND_SORTED_VEL 3
-#define BIND_CELL_COUNT 4   // uint per cell
-#define BIND_CELL_START 5   // uint per cell: exclusive prefix sum of counts
-#define BIND_BOID_CELL 6    // uint per boid: its cell
-#define BIND_BOID_RANK 7    // uint per boid: its rank within its cell
+#define BIND_CELL_COUNT 4   // uint per cell: boids in it (the state the step starts from)
+#define BIND_CELL_START 5   // grid_scan.comp's output: starts within blocks, then block starts (grid_cells.glsl)
+#define BIND_BOID_BIN 6     // uvec2 per boid: its cell, its rank within the cell (grid_bin.glsl)
+#define BIND_SLOT_OF_ID 7   // uint per id: its slot (sequential order only)
 #define BIND_NEIGHBOURS 8   // uint per boid slot: neighbour count of the last step
-#define BIND_SCAN_IN 9      // scan passes: input, output, block sums
+#define BIND_SCAN_IN 9      // grid_scan.comp: input, output, and a buffer it zeroes (or none)
 #define BIND_SCAN_OUT 10
-#define BIND_SCAN_SUMS 11
+#define BIND_SCAN_CLEAR 11
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 #define BIND_PERCH 13       // float per boid: seconds left on the ground (PERCHING variant only)
 #define BIND_SORTED_PERCH 14
@@ -25,6 +25,8 @@
 #define BIND_SORTED_STEER 16
 #define BIND_MEASURE_SUMS 17  // flock_measure.comp: two vec4 of partial sums per work group
 #define BIND_MEASURE_HIST 18  // flock_measure.comp: uint[NN_BINS + 1] nearest-neighbour histogram
+#define BIND_NEXT_COUNT 19    // uint per cell: boids counted into it for the next step (grid_bin.glsl)
+#define BIND_COUNT 20         // bindings used: 0 .. BIND_COUNT - 1
 
 #define GRID_REACH 2  // cells searched either side of a boid's (kGridReach in model/grid_spec.hpp)
 #define GRID_SPAN 5   // 2 * GRID_REACH + 1

@@ -43,11 +43,13 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-// Compulsory traffic of one step, by our own count (docs/performance.md): count reads a position
-// and writes cell + rank + an atomic (28 B/boid); scatter reads state, cell, rank and start, writes
-// the sorted copy (76 B); steer reads the sorted copy and writes state + neighbour count (68 B);
-// per cell: clear 4, scan ~16, steer's start/count reads 8. Neighbour reads assumed cached.
-std::uint64_t bytesPerStep(std::uint64_t n, std::uint64_t cells) { return n * (28 + 76 + 68) + cells * 28; }
+// Compulsory traffic of one step, by our own count (docs/performance.md): scatter reads state,
+// cell + rank and start, writes the sorted copy (76 B/boid); steer reads the sorted copy, writes
+// state + neighbour count and bins it for the next step, cell + rank + an atomic (80 B); per cell:
+// the scan reads the count, writes the start and zeroes the next count (12), the order pass reads
+// start and count and writes the start back resolved (12), steer's start/count reads 8. Neighbour
+// reads assumed cached, and the order pass's moves (only where a cell is out of id order).
+std::uint64_t bytesPerStep(std::uint64_t n, std::uint64_t cells) { return n * (76 + 80) + cells * 32; }
 
 // Mean boids examined per boid: each boid visits every boid in its cell's neighbour block.
 double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, std::uint64_t n) {
@@ -184,7 +186,7 @@ void countFirstStep(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, R
         sim.step(1);
         r.dispatches = gpu::dispatchCount() - before;
         r.bytes = bytesPerStep(p.boids, g.total());
-        r.memory_per_boid = double(gpu::bytesPerBoid(p)) + double(g.total()) * 8.0 / double(std::max<std::uint64_t>(p.boids, 1));
+        r.memory_per_boid = double(gpu::bytesPerBoid(p)) + double(g.total()) * 12.0 / double(std::max<std::uint64_t>(p.boids, 1));
     } else {
         sim.step(1);
         r.candidates = static_cast<CpuSimulation&>(sim).meanCandidates();

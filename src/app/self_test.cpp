@@ -220,11 +220,11 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
         p.offset_lone = true;
         return oneStepParity(p, shaders);
     });
-    // 65,537 scan blocks: the first level's dispatch splits into two rows.
+    // 65,537 scan blocks: the scan's dispatch splits into two rows.
     const std::uint32_t split_n = 65537u * SCAN_BLOCK;
     GLint64 block = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-    if (std::uint64_t(block) >= std::uint64_t(split_n) * 4)
+    if (std::uint64_t(block) >= gpu::GridScan::outCount(split_n) * 4)
         check("prefix sum of " + std::to_string(split_n) + " cells (dispatch split into rows)", [&] { return scanCheck(split_n, shaders); });
     else
         out << "skip prefix sum split into rows: storage blocks hold at most " << (block >> 20) << " MiB\n";

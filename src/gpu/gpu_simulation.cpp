@@ -1,5 +1,6 @@
-// The step: count -> scan -> scatter -> steer, with memory barriers between passes and nothing
-// read back to the CPU.
+// The step: scan -> scatter -> order -> steer (which also bins what it writes for the next step;
+// a separate count pass only after an upload or a change), with memory barriers between passes
+// and nothing read back to the CPU.
 #include "gpu/gpu_simulation.hpp"
 
 #include "cpu/order_params.hpp"
@@ -58,8 +59,10 @@ float asFloat(std::uint32_t u) {
 bool keepsPerchTimes(const Params& p) { return p.perching; }
 bool keepsSteering(const Params& p) { return p.style == Style::Decarpentier || p.style == Style::Gloss; }
 
+bool keepsSlotOfId(const Params& p) { return p.update == UpdateOrder::Sequential; }
+
 std::uint64_t bytesPerBoid(const Params& p) {
-    return 4 * 16 + 3 * 4 + (keepsPerchTimes(p) ? 2 * 4 : 0) + (keepsSteering(p) ? 2 * 16 : 0);
+    return 4 * 16 + 3 * 4 + (keepsPerchTimes(p) ? 2 * 4 : 0) + (keepsSteering(p) ? 2 * 16 : 0) + (keepsSlotOfId(p) ? 4 : 0);
 }
 
 std::uint32_t sequentialRun(const Params& p, std::uint32_t boids) {
@@ -81,7 +84,7 @@ Capacity queryCapacity(const GridSpec& grid) {
         c.available_bytes = std::uint64_t(kib) * 1024;
     }
     c.max_boids = c.max_block_bytes / 16;  // the largest array: one vec4 per boid
-    c.fixed_bytes = std::uint64_t(grid.total()) * 8 + GridScan::scratchBytes(grid.total());
+    c.fixed_bytes = std::uint64_t(grid.total()) * 8 + GridScan::outCount(grid.total()) * 4;  // two counts, the scan
     return c;
 }
 
@@ -102,15 +105,15 @@ void checkGlLimits(const Params& p) {
         else glGetIntegeri_v(what, GLuint(index), &v);
         return std::int64_t(v);
     };
-    // flock_steer.comp: 7 storage blocks, 2 more for perching and 2 for decarpentier's steering.
-    const std::int64_t blocks = 7 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
+    // flock_steer.comp: 9 storage blocks, 2 more for perching and 2 for decarpentier's steering.
+    const std::int64_t blocks = 9 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
     const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
     const struct {
         const char* name;
         std::int64_t have, need;
     } limits[] = {
         {"GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS", get(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS), blocks},
-        {"GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS", get(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS), BIND_MEASURE_HIST + 1},
+        {"GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS", get(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS), BIND_COUNT},
         {"GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS", get(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS), STEP_GROUP_SIZE},
         {"GL_MAX_COMPUTE_WORK_GROUP_SIZE (x)", get(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0), std::max(STEP_GROUP_SIZE, SCAN_GROUP_SIZE)},
         {"GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", get(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE), shared},
@@ -142,7 +145,7 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "grid_order.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
             gl::buildCompute(lib, "flock_measure.comp", defs),
-            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs), gl::buildCompute(lib, "grid_scan_add.comp", defs))};
+            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs))};
 }
 
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
@@ -159,11 +162,12 @@ void GpuSimulation::applyParams(const Params& params) {
         variant_ = variant;
     }
     const GridSpec grid = makeGridSpec(params);
-    if (grid.total() != grid_.total() || !cell_count_) {
-        cell_count_ = gl::Buffer(std::size_t(grid.total()) * 4);
-        cell_start_ = gl::Buffer(std::size_t(grid.total()) * 4);
+    if (grid.total() != grid_.total() || !cell_start_) {
+        for (gl::Buffer& c : counts_) c = gl::Buffer(std::size_t(grid.total()) * 4);
+        cell_start_ = gl::Buffer(GridScan::outCount(grid.total()) * 4);  // zeroed, as the scan needs
     }
     grid_ = grid;
+    binned_ = false;  // the grid, or anything else, may have changed: the next step counts
     allocateOptionalState(params);
     params_ = params;
     params_.boids = n_;
@@ -181,6 +185,7 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     Params p = params;
     p.boids = std::uint32_t(flock.size());
     checkCapacity(p);
+    binned_ = false;  // before anything else: applyParams below may throw
     n_ = std::uint32_t(flock.size());
     std::vector<glm::vec4> pos(n_), vel(n_);
     std::vector<float> perch(n_);
@@ -199,8 +204,8 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     vel_ = gl::Buffer(vec_bytes, vel.data());
     sorted_pos_ = gl::Buffer(vec_bytes);
     sorted_vel_ = gl::Buffer(vec_bytes);
-    boid_cell_ = gl::Buffer(uint_bytes);
-    boid_rank_ = gl::Buffer(uint_bytes);
+    boid_bin_ = gl::Buffer(2 * uint_bytes);
+    slot_of_id_ = gl::Buffer(4);  // allocateOptionalState sizes it for the sequential order
     neighbours_ = gl::Buffer(uint_bytes);
     // Perch times and steering are stored only where the variant reads them (or the flock carries
     // some): otherwise a one-element placeholder stays bound, and applyParams allocates them
@@ -220,6 +225,7 @@ void GpuSimulation::allocateOptionalState(const Params& params) {
         perch_ = gl::Buffer(uint_bytes);
         sorted_perch_ = gl::Buffer(uint_bytes);
     }
+    if (keepsSlotOfId(params) && slot_of_id_.size() < uint_bytes) slot_of_id_ = gl::Buffer(uint_bytes);
     if (keepsSteering(params) && steer_.size() < vec_bytes) {
         steer_ = gl::Buffer(vec_bytes);
         sorted_steer_ = gl::Buffer(vec_bytes);
@@ -232,10 +238,11 @@ void GpuSimulation::bindState() const {
     vel_.bindBase(kSsbo, BIND_VEL);
     sorted_pos_.bindBase(kSsbo, BIND_SORTED_POS);
     sorted_vel_.bindBase(kSsbo, BIND_SORTED_VEL);
-    cell_count_.bindBase(kSsbo, BIND_CELL_COUNT);
+    counts_[current_].bindBase(kSsbo, BIND_CELL_COUNT);
+    counts_[1 - current_].bindBase(kSsbo, BIND_NEXT_COUNT);
     cell_start_.bindBase(kSsbo, BIND_CELL_START);
-    boid_cell_.bindBase(kSsbo, BIND_BOID_CELL);
-    boid_rank_.bindBase(kSsbo, BIND_BOID_RANK);
+    boid_bin_.bindBase(kSsbo, BIND_BOID_BIN);
+    slot_of_id_.bindBase(kSsbo, BIND_SLOT_OF_ID);
     neighbours_.bindBase(kSsbo, BIND_NEIGHBOURS);
     perch_.bindBase(kSsbo, BIND_PERCH);
     sorted_perch_.bindBase(kSsbo, BIND_SORTED_PERCH);
@@ -243,16 +250,24 @@ void GpuSimulation::bindState() const {
     sorted_steer_.bindBase(kSsbo, BIND_SORTED_STEER);
 }
 
-void GpuSimulation::bin() {
-    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+// Counts the state into the next counts and makes them current (what a steer pass would have done).
+void GpuSimulation::countCells() {
+    counts_[1 - current_].clearToZero();
     bindState();
-    cell_count_.clearToZero();
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     programs_->count.use();
-    dispatchGroups(groups);
+    dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    current_ = 1 - current_;
+    binned_ = true;
+}
+
+// Binning of the state the step starts from: 3 dispatches (4 when it must count first).
+void GpuSimulation::bin() {
+    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+    if (!binned_) countCells();
     passDone(0);
-    programs_->scan.run(cell_count_, cell_start_, grid_.total());
+    programs_->scan.run(counts_[current_], cell_start_, grid_.total(), &counts_[1 - current_]);
     passDone(1);
     bindState();  // the scan rebinds its own slots
     programs_->scatter.use();
@@ -308,6 +323,7 @@ void GpuSimulation::step(int steps) {
             glUniform1ui(programs_->steer.uniform("u_first_group"), 0u);
             dispatchGroups(groups);
         }
+        current_ = 1 - current_;  // the steer pass counted what it wrote
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         passDone(3);
         if (timer_) timer_->end();
@@ -315,8 +331,9 @@ void GpuSimulation::step(int steps) {
 }
 
 // The sequential order: no binning; one invocation of flock_steer.comp steps the boids in id
-// order in the state buffers (boid_rank_ holds its slot-of-id table).
+// order in the state buffers (slot_of_id_ holds its slot-of-id table).
 void GpuSimulation::stepSequential() {
+    binned_ = false;  // this steer does not bin
     bindState();
     for (int pass = 0; pass < 3; ++pass) passDone(pass);  // no binning in this order
     programs_->steer.use();
@@ -342,12 +359,16 @@ void GpuSimulation::setInterrupt(Interrupt check, std::uint32_t slice_groups, do
 
 bool GpuSimulation::steerInSlices(std::uint32_t groups) {
     const GLint first = programs_->steer.uniform("u_first_group");
-    for (std::uint32_t done = 0; done < groups; done += slice_groups_) {
+    // A slice is one row: the padding groups of a slice split into rows would step (and bin)
+    // boids of the next slice a second time.
+    const std::uint32_t slice = std::min(slice_groups_, dispatchRowLimit());
+    for (std::uint32_t done = 0; done < groups; done += slice) {
         glUniform1ui(first, done);
-        dispatchGroups(std::min(slice_groups_, groups - done));
+        dispatchGroups(std::min(slice, groups - done));
         glFinish();
         if (interrupt_()) {
             interrupted_ = true;
+            binned_ = false;
             profiling_ = false;
             if (timer_) timer_->end();
             return false;
@@ -456,8 +477,8 @@ void GpuSimulation::binUntimed() {
 GpuSimulation::Binning GpuSimulation::binOnly() {
     binUntimed();
     Binning b;
-    b.count = cell_count_.read<std::uint32_t>(grid_.total());
-    b.start = cell_start_.read<std::uint32_t>(grid_.total());
+    b.count = counts_[current_].read<std::uint32_t>(grid_.total());
+    b.start = cell_start_.read<std::uint32_t>(grid_.total());  // resolved by the order pass
     const auto sorted = sorted_pos_.read<glm::vec4>(n_);
     for (const glm::vec4& p : sorted) b.sorted_ids.push_back(asBits(p.w));
     return b;
@@ -465,10 +486,10 @@ GpuSimulation::Binning GpuSimulation::binOnly() {
 
 std::vector<std::uint32_t> GpuSimulation::scan(const std::vector<std::uint32_t>& values) {
     const auto n = std::uint32_t(values.size());
-    gl::Buffer in(std::size_t(n) * 4, values.data()), out(std::size_t(n) * 4);
+    gl::Buffer in(std::size_t(n) * 4, values.data()), out(GridScan::outCount(n) * 4);  // zeroed
     if (!programs_) applyParams(params_);
     programs_->scan.run(in, out, n);
-    return out.read<std::uint32_t>(n);
+    return GridScan::resolve(out.read<std::uint32_t>(GridScan::outCount(n)), n);
 }
 
 }  // namespace murmur::gpu

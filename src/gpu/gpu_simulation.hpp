@@ -1,5 +1,6 @@
 // The GPU pipeline: boid state in shader storage buffers, binned into a uniform grid by a
-// counting sort (count, scan, scatter) and stepped by flock_steer.comp. Implements the same
+// counting sort (scan, scatter, order; each boid counted into its cell by the steer pass that
+// wrote it, or by grid_count.comp after an upload or a change) and stepped by flock_steer.comp. Implements the same
 // Simulation interface as the CPU reference; needs a current GL 4.5 context; owns no window.
 #pragma once
 
@@ -13,6 +14,7 @@
 #include "model/simulation.hpp"
 
 #include <functional>
+#include <array>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -51,6 +53,7 @@ struct Capacity {
 std::uint64_t bytesPerBoid(const Params& p);
 bool keepsPerchTimes(const Params& p);
 bool keepsSteering(const Params& p);
+bool keepsSlotOfId(const Params& p);  // the sequential order's table of slots by id
 
 // The sequential order steps its boids in runs of ids, one dispatch each, so that no invocation
 // loops more than kLoopBudget times: llvmpipe ends every loop of an invocation silently after
@@ -103,7 +106,7 @@ public:
     // The last profiled step's milliseconds per pass (count, scan, scatter, steer); empty before.
     const std::vector<double>& profiledMs() const { return profiled_ms_; }
 
-    // Binning alone (count, scan, scatter) of the current state, for tests of the sort.
+    // Binning alone (count if needed, scan, scatter, order) of the current state, for tests of the sort.
     struct Binning {
         std::vector<std::uint32_t> count, start, sorted_ids;
     };
@@ -136,6 +139,7 @@ private:
     void applyParams(const Params& params);
     void allocateOptionalState(const Params& params);
     void bin();
+    void countCells();  // grid_count.comp: bins a state the steer pass did not write
     void binUntimed();  // binning outside the step (measure, binOnly): not in the pass timings
     void bindState() const;
     void stepSequential();
@@ -146,8 +150,13 @@ private:
     std::uint32_t n_ = 0;
     std::string variant_;  // the defines the programs were built with
     std::optional<Programs> programs_;
-    gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_cell_, boid_rank_, neighbours_;
-    gl::Buffer cell_count_, cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
+    gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
+    gl::Buffer cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
+    // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)
+    // while its steer pass counts the state it writes into the other, which the scan zeroed.
+    std::array<gl::Buffer, 2> counts_;
+    int current_ = 0;
+    bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
     gl::Buffer measure_sums_, measure_histogram_;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     Interrupt interrupt_;

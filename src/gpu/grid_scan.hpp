@@ -1,5 +1,7 @@
-// Exclusive prefix sum over a buffer of uints on the GPU: per-block scans, the block totals
-// scanned recursively, then added back. Correct for any count (tested across block boundaries).
+// Exclusive prefix sum over a buffer of uints on the GPU in one dispatch (shaders/grid_scan.comp):
+// starts within blocks of SCAN_BLOCK elements, and the blocks' starts, which the passes that read
+// them add (grid_cells.glsl's cellStart, resolve() here). Correct for any count (tested across
+// block boundaries and past a block of blocks).
 #pragma once
 
 #include "gl/buffer.hpp"
@@ -12,17 +14,18 @@ namespace murmur::gpu {
 
 class GridScan {
 public:
-    GridScan(gl::Program scan, gl::Program add) : scan_(std::move(scan)), add_(std::move(add)) {}
-    // out[i] = sum of in[0..i) for i < count. in and out must hold count uints.
-    void run(const gl::Buffer& in, const gl::Buffer& out, std::uint32_t count);
-    // Bytes of scratch the block sums need for count elements.
-    static std::size_t scratchBytes(std::uint32_t count);
+    explicit GridScan(gl::Program scan) : scan_(std::move(scan)) {}
+    // Uints run() writes for count elements: the starts within blocks, a count of finished work
+    // groups (zero before and after a run), one start per block.
+    static std::size_t outCount(std::uint32_t count);
+    // One dispatch over `count` uints of `in` into `out` (outCount(count) uints, element `count`
+    // zero: a new buffer cleared once). `clear`, if given, is zeroed over `count` uints.
+    void run(const gl::Buffer& in, const gl::Buffer& out, std::uint32_t count, const gl::Buffer* clear = nullptr);
+    // The exclusive scan from run()'s output: out[i] plus its block's start.
+    static std::vector<std::uint32_t> resolve(const std::vector<std::uint32_t>& out, std::uint32_t count);
 
 private:
-    void runLevel(const gl::Buffer& in, const gl::Buffer& out, std::uint32_t count, std::size_t level);
-
-    gl::Program scan_, add_;
-    std::vector<gl::Buffer> sums_, scanned_;  // per level
+    gl::Program scan_;
 };
 
 }  // namespace murmur::gpu

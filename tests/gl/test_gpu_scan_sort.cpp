@@ -3,6 +3,7 @@
 #include "cpu/flock_rules.hpp"
 #include "cpu/grid.hpp"
 #include "gl_env.hpp"
+#include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 using namespace murmur;
 
@@ -26,41 +28,121 @@ TEST_P(GpuScan, MatchesCpuExclusiveScan) {
     EXPECT_NO_GL_ERRORS();
 }
 
-// SCAN_BLOCK = 1024 elements per work group; 1024*1024 + 1 needs a third level.
+// SCAN_BLOCK = 1024 elements per work group; from 1024*1024 + 1 elements (1,025 blocks) the last
+// group scans the block totals in more than one round.
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuScan,
                          ::testing::Values(1u, 2u, 255u, 1024u, 1025u, 4096u + 17u, 1024u * 1024u + 1u, 3000000u));
 
-class GpuSort : public ::testing::TestWithParam<int> {};
+class GpuSort : public ::testing::TestWithParam<int> {
+protected:
+    static Params sortParams() {
+        Params p;
+        p.dims = GetParam();
+        p.world_size = 50.0f;
+        p.boids = 5000;
+        return p;
+    }
+    // The GPU's binning equals the CPU grid's of the same flock: counts, starts, and each
+    // cell's ids (as a set: the CPU's order within a cell is the flock's).
+    static void expectBinnedAsCpu(const gpu::GpuSimulation::Binning& bins, const Params& p, const Flock& f) {
+        UniformGrid grid;
+        grid.build(makeGridSpec(p), f, RuleContext(p).L);
+        ASSERT_EQ(bins.count, grid.counts());
+        ASSERT_EQ(bins.start, grid.starts());
+        for (std::size_t c = 0; c < bins.count.size(); ++c) {
+            std::vector<std::uint32_t> gpu_ids(bins.sorted_ids.begin() + bins.start[c],
+                                               bins.sorted_ids.begin() + bins.start[c] + bins.count[c]);
+            std::vector<std::uint32_t> cpu_ids;
+            for (std::uint32_t k = grid.starts()[c]; k < grid.starts()[c] + grid.counts()[c]; ++k)
+                cpu_ids.push_back(f[grid.sorted()[k]].id);
+            std::sort(gpu_ids.begin(), gpu_ids.end());
+            std::sort(cpu_ids.begin(), cpu_ids.end());
+            ASSERT_EQ(gpu_ids, cpu_ids) << "cell " << c;
+        }
+    }
+};
 
 TEST_P(GpuSort, CountScanScatterMatchCpu) {
     MURMUR_REQUIRE_GL();
-    Params p;
-    p.dims = GetParam();
-    p.world_size = 50.0f;
-    p.boids = 5000;
+    Params p = sortParams();
     Flock f = spawn(p);
     f[0].p = glm::vec3(0.0f);           // world corner
     f[1].p = glm::vec3(49.9999f, 0, 0);  // far edge
     f[2].p = glm::vec3(10.0f, 10.0f, p.dims == 3 ? 10.0f : 0.0f);  // on cell borders
     gpu::GpuSimulation sim;
     sim.upload(f, p);
-    const auto bins = sim.binOnly();
-    UniformGrid grid;
-    grid.build(makeGridSpec(p), f, RuleContext(p).L);
-    EXPECT_EQ(bins.count, grid.counts());
-    EXPECT_EQ(bins.start, grid.starts());
-    // Within a cell the GPU's order depends on atomics; compare each cell's ids as a set.
-    for (std::size_t c = 0; c < bins.count.size(); ++c) {
-        std::vector<std::uint32_t> gpu_ids(bins.sorted_ids.begin() + bins.start[c],
-                                           bins.sorted_ids.begin() + bins.start[c] + bins.count[c]);
-        std::vector<std::uint32_t> cpu_ids;
-        for (std::uint32_t k = grid.starts()[c]; k < grid.starts()[c] + grid.counts()[c]; ++k)
-            cpu_ids.push_back(f[grid.sorted()[k]].id);
-        std::sort(gpu_ids.begin(), gpu_ids.end());
-        std::sort(cpu_ids.begin(), cpu_ids.end());
-        ASSERT_EQ(gpu_ids, cpu_ids) << "cell " << c;
-    }
+    expectBinnedAsCpu(sim.binOnly(), p, f);
     EXPECT_NO_GL_ERRORS();
 }
 
 INSTANTIATE_TEST_SUITE_P(Dims, GpuSort, ::testing::Values(2, 3));
+
+// After a step the steer pass has binned what it wrote (grid_bin.glsl): the next binning uses
+// those counts and ranks without a count pass, and they must be the CPU's grid of the new state.
+// Radii of 2 give a grid of several scan blocks (2D 2,500 cells, 3D 9,261), so the block starts
+// and the scan's last group take part.
+TEST_P(GpuSort, TheSteerPassBinsTheStateItWrites) {
+    MURMUR_REQUIRE_GL();
+    Params p = sortParams();
+    p.species[0].separation.radius = 1.0f;
+    p.species[0].alignment.radius = 2.0f;
+    p.species[0].cohesion.radius = 2.0f;
+    ASSERT_GT(makeGridSpec(p).total(), 2u * SCAN_BLOCK);
+    gpu::GpuSimulation sim;
+    sim.upload(spawn(p), p);
+    sim.step(3);
+    const std::uint64_t before = gpu::dispatchCount();
+    const auto bins = sim.binOnly();
+    EXPECT_EQ(gpu::dispatchCount() - before, 3u) << "scan, scatter, order: no count pass";
+    const Flock f = sim.download();
+    expectBinnedAsCpu(bins, p, f);
+    // A new grid (cells follow the largest radius): the state is counted afresh.
+    const std::uint32_t cells = makeGridSpec(p).total();
+    p.species[0].alignment.radius = 6.0f;
+    ASSERT_NE(makeGridSpec(p).total(), cells);
+    sim.setParams(p);
+    expectBinnedAsCpu(sim.binOnly(), p, f);
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Four dispatches per step once running (scan, scatter, order, steer), whatever the size; one
+// more after an upload or a change of parameters (the count). Measuring between steps (which
+// bins the state itself) changes neither the count nor the flock.
+TEST(GpuStep, FourDispatchesPerStepAndACountAfterAChange) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.dims = 3;
+    p.boids = 3000;
+    p.world_size = 60.0f;
+    gpu::GpuSimulation sim, measured;
+    sim.upload(spawn(p), p);
+    measured.upload(spawn(p), p);
+    auto dispatchesOf = [&](gpu::GpuSimulation& s, int steps) {
+        const std::uint64_t before = gpu::dispatchCount();
+        s.step(steps);
+        return gpu::dispatchCount() - before;
+    };
+    EXPECT_EQ(dispatchesOf(sim, 1), 5u) << "the first step counts";
+    EXPECT_EQ(dispatchesOf(sim, 10), 40u);
+    p.species[0].alignment.weight *= 1.5f;  // any change
+    sim.setParams(p);
+    EXPECT_EQ(dispatchesOf(sim, 2), 9u);
+    measured.step(1);
+    for (int k = 0; k < 5; ++k) {  // the same 11 steps before the change
+        measured.step(2);
+        (void)measured.measure();
+    }
+    measured.setParams(p);
+    measured.step(2);
+    EXPECT_EQ(measured.measure().boids, p.boids);
+    EXPECT_EQ(dispatchesOf(measured, 1), 4u) << "measure() leaves the state binned";
+    EXPECT_EQ(dispatchesOf(sim, 1), 4u);
+    Flock a(p.boids), b(p.boids);
+    for (const Boid& x : sim.download()) a.at(x.id) = x;
+    for (const Boid& x : measured.download()) b.at(x.id) = x;
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        differ += std::memcmp(&a[i].p, &b[i].p, sizeof a[i].p) != 0 || std::memcmp(&a[i].v, &b[i].v, sizeof a[i].v) != 0;
+    EXPECT_EQ(differ, 0u) << "the same steps with and without measuring between them, to the bit";
+    EXPECT_NO_GL_ERRORS();
+}

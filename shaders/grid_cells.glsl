@@ -1,0 +1,20 @@
+// The binned grid as the passes after the scan read it. grid_scan.comp writes, in one dispatch,
+// each cell's start within its block of SCAN_BLOCK cells and, after the cells and a count of
+// finished groups, each block's start: a cell's first slot in the sorted copy is the sum of the
+// two, scannedStart() (GridScan::resolve on the CPU). The scatter reads that; the order pass then
+// writes each cell's sum in place, so the passes after it (steer, measure) read one value,
+// cellStart().
+#ifndef MURMUR_GRID_CELLS_GLSL
+#define MURMUR_GRID_CELLS_GLSL
+
+#ifndef CELL_START_ACCESS
+#define CELL_START_ACCESS readonly  // the order pass, which resolves the starts, defines it empty
+#endif
+layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
+layout(std430, binding = BIND_CELL_START) CELL_START_ACCESS buffer CellStart { uint cell_start[]; };
+
+uint scannedStart(uint c) { return cell_start[c] + cell_start[CELL_TOTAL + 1u + c / uint(SCAN_BLOCK)]; }
+uint cellStart(uint c) { return cell_start[c]; }
+uint cellEnd(uint c) { return cell_start[c] + cell_count[c]; }
+
+#endif
