@@ -2,7 +2,7 @@
 # Installs what is missing, builds with -Werror and runs the whole test suite (CPU and GL tests,
 # GL ones on Mesa's llvmpipe where there is no GPU), the GL tests again on Mesa's zink over
 # lavapipe (a second, SPIR-V based driver), the parity cases against a CPU reference built with
-# fused multiply-adds, the mutation check (scripts/mutants.py, about 18 minutes), the libFuzzer
+# fused multiply-adds, the mutation check (scripts/mutants.py, about 5 minutes), the libFuzzer
 # targets for 45 s each (scripts/fuzz.sh), then the CPU tests again under ASan+UBSan.
 # Usage: scripts/test.sh
 set -euo pipefail
