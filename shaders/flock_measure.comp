@@ -5,11 +5,9 @@
 // vec4 partial sums per group goes out (GpuSimulation::measure adds them up), plus a histogram of
 // the nearest-neighbour distances. Reads the sorted copy the binning passes just wrote.
 #include "common.glsl"
-#include "grid_cells.glsl"
+#include "sorted_reads.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
-layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { uvec4 sorted_pos[]; };  // float bits, id
-layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { uvec4 sorted_vel[]; };  // float bits, species
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
 layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
 layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
@@ -36,7 +34,7 @@ float nearestNeighbour2(uint i, vec3 p) {
                 uint end = cellEnd(row + uint(run.y));
                 for (uint j = cellStart(row + uint(run.x)); j < end; ++j) {
                     if (j == i) continue;
-                    vec3 d = offsetBetween(p, uintBitsToFloat(sorted_pos[j].xyz));
+                    vec3 d = offsetBetween(p, posAt(j));
                     best = min(best, dot(d, d));
                 }
             }
@@ -51,14 +49,14 @@ void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
     vec4 heading = vec4(0.0), other = vec4(0.0);
     if (i < BOIDS) {
-        vec3 v = uintBitsToFloat(sorted_vel[i].xyz);
+        vec3 v = velAt(i);
         float speed = length(v);
         if (speed > 0.0) heading = vec4(v / speed, 1.0);
         // "None within the radius" decided on the squared distance, as the CPU does (a driver's
         // sqrt need not be correctly rounded).
         float r = u_nn_radius, nn = 0.0;
         if (r > 0.0) {
-            float best = nearestNeighbour2(i, uintBitsToFloat(sorted_pos[i].xyz));
+            float best = nearestNeighbour2(i, posAt(i));
             bool found = best < r * r;
             nn = found ? sqrt(best) : r;
             atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);

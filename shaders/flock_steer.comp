@@ -13,29 +13,31 @@ layout(local_size_x = STEP_GROUP_SIZE) in;
 layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
 #if UPDATE_SEQUENTIAL
 // Sequential order: one invocation steps the boids one after another in the state buffers
-// themselves, so each reads what the ones before it wrote (the sorted_* names are the state).
+// themselves, so each reads what the ones before it wrote (posAt and the others read the state).
 layout(std430, binding = BIND_POS) buffer Pos { uvec4 pos[]; };
 layout(std430, binding = BIND_VEL) buffer Vel { uvec4 vel[]; };
 layout(std430, binding = BIND_SLOT_OF_ID) buffer SlotOfId { uint slot_of_id[]; };
-#define sorted_pos pos
-#define sorted_vel vel
 #if PERCHING
 layout(std430, binding = BIND_PERCH) buffer Perch { float perch[]; };
-#define sorted_perch perch
+float perchAt(uint j) { return perch[j]; }
 #endif
 #if STORED_STEER
 layout(std430, binding = BIND_STEER) buffer Steer { vec4 steer[]; };
-#define sorted_steer steer
+#define sorted_steer steer  // the sorted copy's name in the parallel order
 #endif
+// The state as uints: positions and velocities are float bits, ids and species plain uints, so
+// no float path (a driver flushing denormals) ever touches an id.
+vec3 posAt(uint j) { return uintBitsToFloat(pos[j].xyz); }
+vec3 velAt(uint j) { return uintBitsToFloat(vel[j].xyz); }
+uint idAt(uint j) { return pos[j].w; }
+uint speciesAt(uint j) { return vel[j].w; }
 #else
-layout(std430, binding = BIND_SORTED_POS) readonly buffer SortedPos { uvec4 sorted_pos[]; };
-layout(std430, binding = BIND_SORTED_VEL) readonly buffer SortedVel { uvec4 sorted_vel[]; };
-#include "grid_cells.glsl"
+// posAt, velAt, idAt, speciesAt, perchAt, cellStart and cellEnd read the sorted copy.
+#include "sorted_reads.glsl"
 #include "grid_bin.glsl"
 layout(std430, binding = BIND_POS) writeonly buffer Pos { uvec4 pos[]; };
 layout(std430, binding = BIND_VEL) writeonly buffer Vel { uvec4 vel[]; };
 #if PERCHING
-layout(std430, binding = BIND_SORTED_PERCH) readonly buffer SortedPerch { float sorted_perch[]; };
 layout(std430, binding = BIND_PERCH) writeonly buffer Perch { float perch[]; };
 #endif
 #if STORED_STEER
@@ -43,13 +45,6 @@ layout(std430, binding = BIND_SORTED_STEER) readonly buffer SortedSteer { vec4 s
 layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
 #endif
 #endif
-
-// The state as uints: positions and velocities are float bits, ids and species plain uints, so
-// no float path (a driver flushing denormals) ever touches an id.
-vec3 posAt(uint j) { return uintBitsToFloat(sorted_pos[j].xyz); }
-vec3 velAt(uint j) { return uintBitsToFloat(sorted_vel[j].xyz); }
-uint idAt(uint j) { return sorted_pos[j].w; }
-uint speciesAt(uint j) { return sorted_vel[j].w; }
 
 // A slow step runs in slices (GpuSimulation::setInterrupt): the first work group of this one.
 uniform uint u_first_group;
@@ -302,7 +297,7 @@ bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) 
     d = vec3(0.0);
     d2 = 0.0;
 #if PERCHING
-    if (sorted_perch[j] > 0.0) return false;  // boids on the ground are out of the flock
+    if (perchAt(j) > 0.0) return false;  // boids on the ground are out of the flock
 #endif
     d = offsetBetween(self.p, posAt(j));
     d2 = dot(d, d);
@@ -755,8 +750,8 @@ void stepBoid(uint i) {
     Self self = loadSelf(i);
     SpeciesBlock S = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))];
 #if PERCHING
-    if (sorted_perch[i] > 0.0) {
-        restOnTheGround(S, self, sorted_perch[i]);
+    if (perchAt(i) > 0.0) {
+        restOnTheGround(S, self, perchAt(i));
         return;
     }
 #endif

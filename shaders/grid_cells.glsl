@@ -3,7 +3,7 @@
 // finished groups, each block's start: a cell's first slot in the sorted copy is the sum of the
 // two, scannedStart() (GridScan::resolve on the CPU). The scatter reads that; the order pass then
 // writes each cell's sum in place, so the passes after it (steer, measure) read one value,
-// cellStart().
+// cellStart() in sorted_reads.glsl.
 #ifndef MURMUR_GRID_CELLS_GLSL
 #define MURMUR_GRID_CELLS_GLSL
 
@@ -14,7 +14,5 @@ layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_
 layout(std430, binding = BIND_CELL_START) CELL_START_ACCESS buffer CellStart { uint cell_start[]; };
 
 uint scannedStart(uint c) { return cell_start[c] + cell_start[CELL_TOTAL + 1u + c / uint(SCAN_BLOCK)]; }
-uint cellStart(uint c) { return cell_start[c]; }
-uint cellEnd(uint c) { return cell_start[c] + cell_count[c]; }
 
 #endif

@@ -51,7 +51,7 @@ void main() {
     uint cell = flatIndex(STEP_GROUP_SIZE);
     if (cell >= CELL_TOTAL) return;
     uint start = scannedStart(cell), end = start + cell_count[cell];
-    cell_start[cell] = start;  // resolved for the passes after this one (grid_cells.glsl)
+    cell_start[cell] = start;  // resolved for the passes after this one (sorted_reads.glsl)
     for (uint a = start + 1u; a < end; ++a) {
         Entry e = load(a);
         uint id = e.p.w, b = a;

@@ -2,7 +2,7 @@
 // Pass 2: exclusive prefix sum of the cell counts in one dispatch. Each work group scans one
 // block of SCAN_BLOCK counts into starts within the block and leaves the block's total; the last
 // group to finish (a count of finished groups, kept after the cells) scans the totals into block
-// starts. No pass adds the two back: readers take cellStart() (grid_cells.glsl). With u_clear,
+// starts. The scatter and order passes add the two (scannedStart() in grid_cells.glsl). With u_clear,
 // the groups also zero scan_clear over the cells (the count buffer the steer pass fills next).
 //
 // scan_out: [0, u_count) starts within blocks, [u_count] finished groups (zero between runs),

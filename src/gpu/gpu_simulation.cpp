@@ -83,7 +83,8 @@ Capacity queryCapacity(const GridSpec& grid) {
         glGetIntegerv(kGpuMemoryAvailableNvx, &kib);
         c.available_bytes = std::uint64_t(kib) * 1024;
     }
-    c.max_boids = c.max_block_bytes / 16;  // the largest array: one vec4 per boid
+    c.max_texels = gl::maxBufferTexels();
+    c.max_boids = std::min(c.max_block_bytes / 16, c.max_texels);  // the largest array: one vec4 (a texel) per boid
     c.fixed_bytes = std::uint64_t(grid.total()) * 8 + GridScan::outCount(grid.total()) * 4;  // two counts, the scan
     return c;
 }
@@ -105,8 +106,9 @@ void checkGlLimits(const Params& p) {
         else glGetIntegeri_v(what, GLuint(index), &v);
         return std::int64_t(v);
     };
-    // flock_steer.comp: 9 storage blocks, 2 more for perching and 2 for decarpentier's steering.
-    const std::int64_t blocks = 9 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
+    // flock_steer.comp: 5 storage blocks, 1 more for perching and 2 for decarpentier's steering,
+    // and TEX_COUNT buffer textures (sorted_reads.glsl).
+    const std::int64_t blocks = 5 + (keepsPerchTimes(p) ? 1 : 0) + (keepsSteering(p) ? 2 : 0);
     const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
     const struct {
         const char* name;
@@ -114,6 +116,7 @@ void checkGlLimits(const Params& p) {
     } limits[] = {
         {"GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS", get(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS), blocks},
         {"GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS", get(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS), BIND_COUNT},
+        {"GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS", get(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS), TEX_COUNT},
         {"GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS", get(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS), STEP_GROUP_SIZE},
         {"GL_MAX_COMPUTE_WORK_GROUP_SIZE (x)", get(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0), std::max(STEP_GROUP_SIZE, SCAN_GROUP_SIZE)},
         {"GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", get(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE), shared},
@@ -125,14 +128,25 @@ void checkGlLimits(const Params& p) {
                              " (use --backend cpu to run the CPU reference)");
 }
 
+std::optional<std::string> capacityProblem(const Params& params, const Capacity& cap) {
+    if (params.boids > cap.max_boids)
+        return std::to_string(params.boids) + " boids do not fit this GPU: it holds at most " + std::to_string(cap.max_boids) +
+               " (shader storage blocks up to " + std::to_string(cap.max_block_bytes >> 20) + " MiB, " +
+               std::to_string(bytesPerBoid(params)) + " bytes per boid; buffer textures up to " + std::to_string(cap.max_texels) +
+               " texels, one per boid); valid range [0, " + std::to_string(cap.max_boids) + "]";
+    // The cells' starts are read through a buffer texture too (a few more texels than cells).
+    const std::uint32_t cells = makeGridSpec(params).total();
+    const std::uint64_t texels = GridScan::outCount(cells);
+    if (texels > cap.max_texels)
+        return std::to_string(params.boids) + " boids in this world need a grid of " + std::to_string(cells) +
+               " cells (" + std::to_string(texels) + " texels of cell starts), more than this GPU's buffer textures hold (" +
+               std::to_string(cap.max_texels) + " texels): use a smaller world or larger radii (the grid has about " +
+               "(world / (largest radius / 2))^dims cells, at most twice the boids)";
+    return std::nullopt;
+}
+
 void checkCapacity(const Params& params) {
-    const Capacity cap = queryCapacity(makeGridSpec(params));
-    if (params.boids <= cap.max_boids) return;
-    throw CapacityError(std::to_string(params.boids) + " boids do not fit this GPU: it holds at most " +
-                        std::to_string(cap.max_boids) + " (shader storage blocks up to " +
-                        std::to_string(cap.max_block_bytes >> 20) + " MiB, " + std::to_string(bytesPerBoid(params)) +
-                        " bytes per boid); valid range [0, " +
-                        std::to_string(cap.max_boids) + "]");
+    if (auto why = capacityProblem(params, queryCapacity(makeGridSpec(params)))) throw CapacityError(*why);
 }
 
 GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(shaders)) {
@@ -169,6 +183,7 @@ void GpuSimulation::applyParams(const Params& params) {
     grid_ = grid;
     binned_ = false;  // the grid, or anything else, may have changed: the next step counts
     allocateOptionalState(params);
+    viewSortedState();
     params_ = params;
     params_.boids = n_;
     const SimParams packed = packParams(params_, grid_, n_);
@@ -232,6 +247,14 @@ void GpuSimulation::allocateOptionalState(const Params& params) {
     }
 }
 
+void GpuSimulation::viewSortedState() {
+    sorted_pos_tex_ = gl::BufferTexture(sorted_pos_, GL_RGBA32UI);
+    sorted_vel_tex_ = gl::BufferTexture(sorted_vel_, GL_RGBA32UI);
+    sorted_perch_tex_ = gl::BufferTexture(sorted_perch_, GL_R32UI);
+    cell_start_tex_ = gl::BufferTexture(cell_start_, GL_R32UI);
+    for (int k = 0; k < 2; ++k) counts_tex_[std::size_t(k)] = gl::BufferTexture(counts_[std::size_t(k)], GL_R32UI);
+}
+
 void GpuSimulation::bindState() const {
     params_ubo_.bindBase(GL_UNIFORM_BUFFER, BIND_PARAMS);
     pos_.bindBase(kSsbo, BIND_POS);
@@ -248,6 +271,11 @@ void GpuSimulation::bindState() const {
     sorted_perch_.bindBase(kSsbo, BIND_SORTED_PERCH);
     steer_.bindBase(kSsbo, BIND_STEER);
     sorted_steer_.bindBase(kSsbo, BIND_SORTED_STEER);
+    sorted_pos_tex_.bindUnit(TEX_SORTED_POS);
+    sorted_vel_tex_.bindUnit(TEX_SORTED_VEL);
+    cell_start_tex_.bindUnit(TEX_CELL_START);
+    counts_tex_[std::size_t(current_)].bindUnit(TEX_CELL_COUNT);
+    sorted_perch_tex_.bindUnit(TEX_SORTED_PERCH);
 }
 
 // Counts the state into the next counts and makes them current (what a steer pass would have done).
@@ -275,7 +303,8 @@ void GpuSimulation::bin() {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     programs_->order.use();  // id order within each cell: reproducible sums
     dispatchGroups(groupsFor(grid_.total(), STEP_GROUP_SIZE));
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    // The steer and measure passes read the sorted copy and the cells through buffer textures.
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
     passDone(2);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gl/buffer.hpp"
+#include "gl/buffer_texture.hpp"
 #include "gl/program.hpp"
 #include "gl/query.hpp"
 #include "gpu/grid_scan.hpp"
@@ -37,13 +38,14 @@ public:
 };
 
 // Checks the limits the passes use for this variant (storage blocks per compute shader, bindings,
-// work group size and invocations, shared memory); throws LimitError.
+// texture units, work group size and invocations, shared memory); throws LimitError.
 void checkGlLimits(const Params& params);
 
 struct Capacity {
     std::uint64_t max_block_bytes = 0;      // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+    std::uint64_t max_texels = 0;           // GL_MAX_TEXTURE_BUFFER_SIZE (sorted_reads.glsl reads through them)
     std::uint64_t available_bytes = 0;      // free video memory where the driver says; 0 = unknown (a warning only)
-    std::uint64_t max_boids = 0;            // what the storage block size allows
+    std::uint64_t max_boids = 0;            // what the storage block size and buffer textures allow
     std::uint64_t fixed_bytes = 0;          // the grid's buffers, whatever the count
 };
 
@@ -63,7 +65,10 @@ inline constexpr std::uint64_t kLoopBudget = 60000;
 std::uint32_t sequentialRun(const Params& p, std::uint32_t boids);
 
 Capacity queryCapacity(const GridSpec& grid);
-// Throws CapacityError (naming N, the limit and the valid range) if params.boids does not fit.
+// Why these parameters do not fit a GPU of this capacity (naming N or the grid's cells, the limit
+// and the valid range), or nothing if they do.
+std::optional<std::string> capacityProblem(const Params& params, const Capacity& cap);
+// Throws CapacityError with capacityProblem's message if the flock does not fit this GPU.
 void checkCapacity(const Params& params);
 // Free video memory is a driver's guess, not a limit: a flock larger than it gets a warning (where
 // the driver reports it: NVX_gpu_memory_info), not a refusal.
@@ -142,6 +147,7 @@ private:
     void countCells();  // grid_count.comp: bins a state the steer pass did not write
     void binUntimed();  // binning outside the step (measure, binOnly): not in the pass timings
     void bindState() const;
+    void viewSortedState();  // the buffer textures over the current buffers
     void stepSequential();
 
     gl::ShaderLibrary shaders_;
@@ -155,6 +161,10 @@ private:
     // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)
     // while its steer pass counts the state it writes into the other, which the scan zeroed.
     std::array<gl::Buffer, 2> counts_;
+    // What the steer and measure passes read, as buffer textures over the buffers above
+    // (sorted_reads.glsl): made whenever a buffer is, bound to the TEX_* units with the state.
+    gl::BufferTexture sorted_pos_tex_, sorted_vel_tex_, sorted_perch_tex_, cell_start_tex_;
+    std::array<gl::BufferTexture, 2> counts_tex_;
     int current_ = 0;
     bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
     gl::Buffer measure_sums_, measure_histogram_;

@@ -1,6 +1,6 @@
 // Exclusive prefix sum over a buffer of uints on the GPU in one dispatch (shaders/grid_scan.comp):
 // starts within blocks of SCAN_BLOCK elements, and the blocks' starts, which the passes that read
-// them add (grid_cells.glsl's cellStart, resolve() here). Correct for any count (tested across
+// them add (grid_cells.glsl's scannedStart, resolve() here). Correct for any count (tested across
 // block boundaries and past a block of blocks).
 #pragma once
 

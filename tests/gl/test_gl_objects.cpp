@@ -29,7 +29,11 @@ TEST(GlObjects, ContextHasTheLimitsTheShadersUse) {
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups_x);
     EXPECT_GE(bindings, BIND_COUNT) << "storage binding slots used";
-    EXPECT_GE(compute_blocks, 13) << "flock_steer.comp's storage blocks with perching and decarpentier";
+    EXPECT_GE(compute_blocks, 8) << "flock_steer.comp's storage blocks with perching and decarpentier";
+    GLint units = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS, &units);
+    EXPECT_GE(units, TEX_COUNT) << "sorted_reads.glsl's buffer textures";
+    EXPECT_GE(gl::maxBufferTexels(), 65536u) << "GL 4.5's least GL_MAX_TEXTURE_BUFFER_SIZE";
     EXPECT_GE(invocations, STEP_GROUP_SIZE);
     EXPECT_GE(size_x, std::max(STEP_GROUP_SIZE, SCAN_GROUP_SIZE));
     EXPECT_GE(groups_x, GLint(MAX_DISPATCH_X)) << "dispatch rows assume this many groups per row";
@@ -118,6 +122,34 @@ TEST_F(ShaderDir, BrokenReloadKeepsTheLastGoodPrograms) {
     ASSERT_EQ(f.size(), 200u);
     for (const Boid& b : f) ASSERT_TRUE(std::isfinite(b.p.x) && std::isfinite(b.v.x));
     EXPECT_NO_GL_ERRORS();
+}
+
+// The buffer textures' limit, as a GPU with small ones would report it (no GL needed).
+TEST(GlObjects, ABufferTextureLimitBoundsTheBoidsAndTheGrid) {
+    gpu::Capacity cap;
+    cap.max_block_bytes = std::uint64_t(1) << 30;
+    cap.max_texels = 70000;
+    cap.max_boids = 70000;  // queryCapacity's min(blocks / 16, texels)
+    Params p;
+    p.dims = 3;
+    p.boids = 70001;
+    auto why = gpu::capacityProblem(p, cap);
+    ASSERT_TRUE(why.has_value());
+    EXPECT_NE(why->find("valid range [0, 70000]"), std::string::npos) << *why;
+    EXPECT_NE(why->find("buffer textures up to 70000 texels"), std::string::npos) << *why;
+    // A wide world: the grid takes its cap of twice the boids, and its cell starts (a few texels
+    // more than cells) must fit one buffer texture too.
+    p.boids = 30000;
+    p.world_size = 1000.0f;
+    const std::uint32_t cells = makeGridSpec(p).total();
+    ASSERT_GT(cells, 50000u) << "the grid's cap of twice the boids";
+    cap.max_texels = gpu::GridScan::outCount(cells) - 1;
+    why = gpu::capacityProblem(p, cap);
+    ASSERT_TRUE(why.has_value());
+    EXPECT_NE(why->find("grid of " + std::to_string(cells) + " cells"), std::string::npos) << *why;
+    cap.max_texels = gpu::GridScan::outCount(cells);
+    why = gpu::capacityProblem(p, cap);
+    EXPECT_FALSE(why.has_value()) << *why;
 }
 
 TEST(GlObjects, TooManyBoidsIsACapacityErrorNamingTheLimit) {
