@@ -26,8 +26,8 @@ private:
     Handle<deleteTexture> handle_;
 };
 
-// GL_MAX_TEXTURE_BUFFER_SIZE: the most texels one buffer texture shows (65,536 at least; reads
-// past it return zero, so what is read through one must fit).
+// GL_MAX_TEXTURE_BUFFER_SIZE: the most texels one buffer texture shows (65,536 at least; what a
+// read past it returns is undefined without robust access, so what is read through one must fit).
 std::uint64_t maxBufferTexels();
 
 }  // namespace murmur::gl

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <utility>
 #include <cstddef>
+#include <cstdio>
 
 #include <cstring>
 
@@ -106,9 +107,9 @@ void checkGlLimits(const Params& p) {
         else glGetIntegeri_v(what, GLuint(index), &v);
         return std::int64_t(v);
     };
-    // flock_steer.comp: 5 storage blocks, 1 more for perching and 2 for decarpentier's steering,
-    // and TEX_COUNT buffer textures (sorted_reads.glsl).
-    const std::int64_t blocks = 5 + (keepsPerchTimes(p) ? 1 : 0) + (keepsSteering(p) ? 2 : 0);
+    // The most storage blocks in one pass: grid_scatter.comp's 6, 2 more for perch times and 2 for
+    // the stored steering (the steer pass uses 5, 1 and 2, and reads TEX_COUNT buffer textures).
+    const std::int64_t blocks = 6 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
     const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
     const struct {
         const char* name;
@@ -134,14 +135,26 @@ std::optional<std::string> capacityProblem(const Params& params, const Capacity&
                " (shader storage blocks up to " + std::to_string(cap.max_block_bytes >> 20) + " MiB, " +
                std::to_string(bytesPerBoid(params)) + " bytes per boid; buffer textures up to " + std::to_string(cap.max_texels) +
                " texels, one per boid); valid range [0, " + std::to_string(cap.max_boids) + "]";
-    // The cells' starts are read through a buffer texture too (a few more texels than cells).
-    const std::uint32_t cells = makeGridSpec(params).total();
-    const std::uint64_t texels = GridScan::outCount(cells);
-    if (texels > cap.max_texels)
-        return std::to_string(params.boids) + " boids in this world need a grid of " + std::to_string(cells) +
-               " cells (" + std::to_string(texels) + " texels of cell starts), more than this GPU's buffer textures hold (" +
-               std::to_string(cap.max_texels) + " texels): use a smaller world or larger radii (the grid has about " +
-               "(world / (largest radius / 2))^dims cells, at most twice the boids)";
+    // The cells' starts are read through a buffer texture too (a few more texels than cells); the
+    // grid grows with the boids (up to two cells each), so a count can fit where its grid does not.
+    auto gridTexels = [&](std::uint64_t boids) {
+        Params q = params;
+        q.boids = std::uint32_t(boids);
+        return GridScan::outCount(makeGridSpec(q).total());
+    };
+    if (const std::uint64_t texels = gridTexels(params.boids); texels > cap.max_texels) {
+        std::uint64_t fits = 0, over = params.boids;  // the largest count whose grid fits, in [fits, over)
+        while (over - fits > 1) {
+            const std::uint64_t mid = fits + (over - fits) / 2;
+            (gridTexels(mid) <= cap.max_texels ? fits : over) = mid;
+        }
+        char world[32];
+        std::snprintf(world, sizeof world, "%g", double(params.world_size));
+        return std::to_string(params.boids) + " boids do not fit this GPU in a world of " + world +
+               ": their grid of " + std::to_string(makeGridSpec(params).total()) + " cells needs " + std::to_string(texels) +
+               " texels of cell starts, and its buffer textures hold " + std::to_string(cap.max_texels) + "; valid range [0, " +
+               std::to_string(fits) + "] in this world with these radii (a smaller world or larger radii take fewer cells)";
+    }
     return std::nullopt;
 }
 
@@ -176,6 +189,10 @@ void GpuSimulation::applyParams(const Params& params) {
         variant_ = variant;
     }
     const GridSpec grid = makeGridSpec(params);
+    // A grid read past its buffer texture's end would lose neighbours silently (upload and the
+    // panel check this first; checkCapacity says what fits).
+    if (GridScan::outCount(grid.total()) > gl::maxBufferTexels())
+        throw CapacityError(*capacityProblem(params, queryCapacity(grid)));
     if (grid.total() != grid_.total() || !cell_start_) {
         for (gl::Buffer& c : counts_) c = gl::Buffer(std::size_t(grid.total()) * 4);
         cell_start_ = gl::Buffer(GridScan::outCount(grid.total()) * 4);  // zeroed, as the scan needs
@@ -229,6 +246,7 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     sorted_perch_ = gl::Buffer(any_perch ? uint_bytes : 4);
     steer_ = any_steer ? gl::Buffer(vec_bytes, steer.data()) : gl::Buffer(16);
     sorted_steer_ = gl::Buffer(any_steer ? vec_bytes : 16);
+    viewSortedState();  // no view of the old buffers outlives them, even if applyParams throws
     step_count_ = 0;
     interrupted_ = false;
     applyParams(p);

@@ -65,8 +65,8 @@ inline constexpr std::uint64_t kLoopBudget = 60000;
 std::uint32_t sequentialRun(const Params& p, std::uint32_t boids);
 
 Capacity queryCapacity(const GridSpec& grid);
-// Why these parameters do not fit a GPU of this capacity (naming N or the grid's cells, the limit
-// and the valid range), or nothing if they do.
+// Why these parameters do not fit a GPU of this capacity (naming N, the limit it meets, the grid's
+// cells where those are the problem, and the valid range of N), or nothing if they do.
 std::optional<std::string> capacityProblem(const Params& params, const Capacity& cap);
 // Throws CapacityError with capacityProblem's message if the flock does not fit this GPU.
 void checkCapacity(const Params& params);

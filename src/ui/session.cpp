@@ -57,6 +57,12 @@ bool Session::commitEdits() {
         say("not applied: " + describeCost(pairs) + "; a step would take far too long", true);
         return false;
     }
+    if (check_) {  // a wider world or smaller radii make a larger grid, which may not fit the GPU
+        if (auto why = check_(candidate)) {
+            say("not applied: " + *why, true);
+            return false;
+        }
+    }
     if (candidate.world_size != live_.world_size) {
         world_set = true;  // the user's world wins from now on
         density = {candidate.boids, candidate.world_size, candidate.dims};

@@ -17,7 +17,8 @@
 
 namespace murmur::ui {
 
-// Says why params.boids does not fit (the GPU's limit), or nothing when it fits.
+// Says why the flock these parameters make does not fit (the GPU's limits on the boids and on the
+// grid their world and radii make), or nothing when it fits.
 using CapacityCheck = std::function<std::optional<std::string>(const Params&)>;
 
 class Session {

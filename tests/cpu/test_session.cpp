@@ -112,6 +112,23 @@ TEST(Session, BoidCountAppliesOnlyWhenItFits) {
     EXPECT_EQ(s.live().boids, 800u);
 }
 
+// A wider world makes a larger grid, which the GPU may not hold: an edit is checked as a count is.
+TEST(Session, AnEditTheGpuCannotHoldIsRefused) {
+    SpySimulation sim;
+    const float world = small().world_size;
+    Session s(sim, small(), [world](const Params& p) -> std::optional<std::string> {
+        if (p.world_size > world * 2.0f) return "their grid needs more texels than the GPU holds";
+        return std::nullopt;
+    });
+    s.edit().world_size = world * 3.0f;
+    EXPECT_FALSE(s.commitEdits());
+    EXPECT_NE(s.message().find("not applied: their grid needs more texels"), std::string::npos) << s.message();
+    EXPECT_EQ(s.live().world_size, world);
+    s.edit().world_size = world * 1.5f;
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_EQ(s.live().world_size, world * 1.5f);
+}
+
 TEST(Session, ResetNewSeedAndStepping) {
     SpySimulation sim;
     Session s(sim, small());
