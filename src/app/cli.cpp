@@ -219,8 +219,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     addCount(app, "--sweep-every", sweep_opt.every, 1, 1000000000, "steps between a run's samples [1, 1000000000]");
     app.add_option("--sweep-out", sweep_opt.out, "the sweep's CSV: one row per run (values, seed), each order parameter's mean and std")
         ->type_name("FILE.csv");
-    app.add_option("--sweep-shard", sweep_shard, "run only shard I of N (runs whose index % N == I): Slurm arrays, GNU parallel")
+    app.add_option("--sweep-shard", sweep_shard, "run only shard I of N (runs whose index % N == I; with --sweep-carry, seeds whose "
+                                                 "index % N == I): Slurm arrays, GNU parallel")
         ->type_name("I/N");
+    app.add_flag("--sweep-carry", sweep_opt.carry, "each seed's runs continue from the previous value's final state (one key): "
+                                                   "collective memory, hysteresis; sweep FROM > TO for the way back");
     std::string sweep_plot, sweep_plot_of = "polarization";
     app.add_option("--sweep-plot", sweep_plot, "after --sweep or --sweep-merge, draw FILE.png: a curve (one key) or a phase diagram "
                                                "(two keys) of --sweep-plot-of, through python3-matplotlib")
@@ -275,7 +278,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
             return refuse("--sweep-plot: a shard holds part of the sweep; plot the merged file (--sweep-merge OUT PARTS --sweep-plot FILE.png)");
     }
     if (sweeps.empty()) {
-        for (const char* flag : {"--sweep-seeds", "--sweep-burn-in", "--sweep-every", "--sweep-out", "--sweep-shard"})
+        for (const char* flag : {"--sweep-seeds", "--sweep-burn-in", "--sweep-every", "--sweep-out", "--sweep-shard", "--sweep-carry"})
             if (given(flag)) return refuse(std::string(flag) + " applies to --sweep only");
     } else {
         for (const char* flag : {"--import", "--export", "--screenshot", "--record", "--stats-out", "--frames", "--bench", "--sweep-merge"})

@@ -104,11 +104,11 @@ std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only) {
     std::uint64_t total = s.seeds;
     for (const SweepAxis& a : s.axes) total *= a.count;
     for (std::uint64_t index = 0; index < total; ++index) {
-        if (this_shard_only && index % s.shards != s.shard) continue;
         SweepRun run;
         run.index = index;
         std::uint64_t rest = index;
         run.seed_index = std::uint32_t(rest % s.seeds);
+        if (this_shard_only && (s.carry ? run.seed_index : index) % s.shards != s.shard) continue;
         rest /= s.seeds;
         run.values.resize(s.axes.size());
         for (std::size_t a = s.axes.size(); a-- > 0;) {
@@ -118,6 +118,19 @@ std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only) {
         runs.push_back(run);
     }
     return runs;
+}
+
+void checkCarry(const SweepOptions& s) {
+    if (!s.carry) return;
+    if (s.axes.size() != 1)
+        throw InputError("--sweep-carry: each seed's runs carry along one key; this sweep has " + std::to_string(s.axes.size()));
+    const std::string& key = s.axes[0].key;
+    for (const char* fixed : {"boids", "dims", "world_size", "species_count"})
+        if (key == fixed)
+            throw InputError("--sweep-carry: a carried flock keeps its " + key +
+                             "; sweep a rule's key instead (boids, dims, world_size, species_count and spawn.* cannot carry)");
+    if (key.starts_with("spawn."))
+        throw InputError("--sweep-carry: " + key + " places the first run's spawn only; a carried run does not spawn");
 }
 
 std::string sweepHeader(const SweepOptions& s) {
@@ -140,6 +153,7 @@ std::string sweepMeasureNames() {
 
 int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
     if (s.burn_in > opt.steps) throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(opt.steps));
+    checkCarry(s);
     // Every run of the whole sweep is checked before any runs: a bad corner fails now, not in hour 3.
     const std::vector<SweepRun> all = sweepRuns(s, false);
     for (const SweepRun& run : all)
@@ -150,18 +164,24 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
         context = openHeadlessContext(err);
         if (!context) return 1;
     }
-    std::string csv = sweepHeader(s) + "\n";
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t done = 0;
-    const auto mine = sweepRuns(s, true);
+    std::vector<SweepRun> mine = sweepRuns(s, true);
+    // --sweep-carry runs each seed's chain in turn: a run after the first of its chain changes
+    // the parameters of the flock as the last one left it (state, step count, the last step's
+    // neighbour counts), as a slider would.
+    if (s.carry) std::stable_sort(mine.begin(), mine.end(), [](const SweepRun& a, const SweepRun& b) { return a.seed_index < b.seed_index; });
+    std::map<std::uint64_t, std::string> rows;  // by run index: the CSV keeps the sweep's order
     // One simulation for every run: upload starts each afresh (state, step counter), and the GPU
     // rebuilds its programs only when a run's shader variant differs.
     gpu::GpuSimulation* gpu = nullptr;
     const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
-    for (const SweepRun& run : mine) {
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+        const SweepRun& run = mine[k];
         const Params p = runParams(opt.params, s, run);
         if (opt.backend == Backend::Gpu) gpu::checkCapacity(p);
-        sim->upload(spawn(p), p);
+        if (s.carry && k > 0 && mine[k - 1].seed_index == run.seed_index) sim->setParams(p);
+        else sim->upload(spawn(p), p);
         sim->step(int(s.burn_in));
         std::vector<std::vector<double>> samples(std::size(kMeasures));
         for (std::uint64_t t = s.burn_in;; ) {
@@ -188,7 +208,7 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
             std::snprintf(cell, sizeof cell, ",%.6g,%.6g", mean, sd);
             row += cell;
         }
-        csv += row + "\n";
+        rows[run.index] = row;
         ++done;
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         char line[160];
@@ -197,6 +217,8 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
         err << "sweep: run " << done << "/" << mine.size() << " (" << describeRun(s, run, p.seed) << "): polarization "
             << samples[0].back() << line << std::flush;
     }
+    std::string csv = sweepHeader(s) + "\n";
+    for (const auto& [index, row] : rows) csv += row + "\n";
     writeFileAtomic(s.out, csv);
     out << "wrote " << s.out << " (" << mine.size() << " of " << all.size() << " runs" << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
     return 0;

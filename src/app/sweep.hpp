@@ -28,6 +28,10 @@ struct SweepOptions {
     std::uint64_t every = 10;      // steps between samples
     std::string out;               // CSV
     std::uint32_t shard = 0, shards = 1;  // this run does the runs whose index % shards == shard
+    // Each seed's runs continue one another along the one key (collective memory, hysteresis):
+    // a run changes the previous value's flock to its own value and steps on, instead of
+    // spawning; shards split the sweep by seed (seed index % shards == shard) so a chain stays whole.
+    bool carry = false;
 };
 
 // "KEY=FROM:TO:COUNT" -> an axis; a numeric key of --list-params, both ends in its range, COUNT in
@@ -44,6 +48,9 @@ struct SweepRun {
 };
 // Every run in order (axes slowest first, then seeds), or this shard's share of them.
 std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only);
+// --sweep-carry's conditions: one key, and not one that a carried flock cannot take (its count,
+// dimensions, world, species, or where it spawned). Throws InputError naming the problem.
+void checkCarry(const SweepOptions& s);
 
 // The order parameters a sweep's CSV holds (its NAME_mean columns), for --sweep-plot-of.
 bool isSweepMeasure(const std::string& name);

@@ -257,6 +257,11 @@ TEST(SweepAxes, ValuesRunsAndShards) {
     EXPECT_EQ(sweepRuns(s, true).size(), 3u);  // runs 1, 6 and 11 of 12
     EXPECT_EQ(sweepRuns(s, true)[1].values, (std::vector<double>{4, 1}));
     EXPECT_EQ(sweepHeader(s).substr(0, 50), "run,alignment.radius,cohesion.radius,seed,samples,");
+    s.carry = true;  // a carried sweep's shards split by seed: shard 1 of 2 holds seed 1's chain
+    parseSweepShard("1/2", s);
+    const auto chain = sweepRuns(s, true);
+    ASSERT_EQ(chain.size(), 6u);
+    for (const SweepRun& run : chain) EXPECT_EQ(run.seed_index, 1u) << "run " << run.index;
 }
 
 TEST(SweepAxes, BadAxesAndShardsAreRefusedWithWhatIsValid) {
@@ -329,6 +334,79 @@ TEST_F(SweepCli, ShardsMergeIntoTheWholeSweep) {
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("differs from the same run"), std::string::npos) << bad.err;
     EXPECT_FALSE(fs::exists(file("x.csv")));
+}
+
+namespace {
+// A CSV's rows from `first` on, each without its first two fields (run index and swept value).
+std::vector<std::string> rowTails(const std::string& csv, std::size_t first) {
+    std::istringstream in(csv);
+    std::vector<std::string> tails;
+    std::string line;
+    for (std::size_t k = 0; std::getline(in, line); ++k) {
+        if (k < first + 1) continue;  // the header, then rows before `first`
+        tails.push_back(line.substr(line.find(',', line.find(',') + 1) + 1));
+    }
+    return tails;
+}
+}  // namespace
+
+// --sweep-carry: a seed's second run starts where its first ended (state and step count), so it
+// measures what one run twice as long measures after the first half; shards split by seed and
+// merge into the whole.
+TEST_F(SweepCli, ACarriedRunContinuesThePreviousOne) {
+    const std::vector<std::string> base = {"--backend", "cpu", "--preset", "vicsek", "--boids", "100", "--set", "world_size=5",
+                                           "--sweep-seeds", "2", "--sweep-every", "10"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), base.begin(), base.end());
+        return more;
+    };
+    Result r = run(with({"--steps", "40", "--sweep", "vicsek.noise=1:1:2", "--sweep-carry", "--sweep-out", file("carried.csv")}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run(with({"--steps", "80", "--sweep-burn-in", "40", "--sweep", "vicsek.noise=1:1:1", "--sweep-out", file("long.csv")}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto carried = rowTails(readFile(file("carried.csv")), 2), long_runs = rowTails(readFile(file("long.csv")), 0);
+    ASSERT_EQ(carried.size(), 2u);
+    ASSERT_EQ(long_runs.size(), 2u);
+    // Seed, sample count and every measure's mean and std, as printed (the CPU reference is exact).
+    EXPECT_EQ(carried[0], long_runs[0]);
+    EXPECT_EQ(carried[1], long_runs[1]);
+    // Without the carry the second value starts afresh: its row is the first value's again.
+    r = run(with({"--steps", "40", "--sweep", "vicsek.noise=1:1:2", "--sweep-out", file("fresh.csv")}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto fresh = rowTails(readFile(file("fresh.csv")), 0);
+    ASSERT_EQ(fresh.size(), 4u);
+    EXPECT_EQ(fresh[2], fresh[0]);
+    EXPECT_EQ(fresh[3], fresh[1]);
+    EXPECT_NE(fresh[2], carried[0]) << "the carried run differs from a fresh one";
+    // Two shards, one seed each, merge into the carried sweep byte for byte.
+    for (int i = 0; i < 2; ++i) {
+        r = run(with({"--steps", "40", "--sweep", "vicsek.noise=1:1:2", "--sweep-carry", "--sweep-shard", std::to_string(i) + "/2",
+                      "--sweep-out", file("part" + std::to_string(i) + ".csv")}));
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.out.find("(2 of 4 runs, shard " + std::to_string(i) + "/2)"), std::string::npos) << r.out;
+    }
+    r = run({"--sweep-merge", file("merged.csv"), file("part1.csv"), file("part0.csv")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readFile(file("merged.csv")), readFile(file("carried.csv")));
+}
+
+TEST_F(SweepCli, CarryNeedsOneKeyThatAFlockCanTake) {
+    auto refused = [&](std::vector<std::string> sweep, const std::string& want) {
+        std::vector<std::string> args = {"--backend", "cpu", "--preset", "vicsek", "--boids", "50", "--steps", "10", "--sweep-carry",
+                                         "--sweep-out", file("c.csv")};
+        args.insert(args.end(), sweep.begin(), sweep.end());
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    };
+    refused({"--sweep", "vicsek.noise=0:1:2", "--sweep", "dt=0.5:1:2"}, "carry along one key; this sweep has 2");
+    refused({"--sweep", "boids=50:60:2"}, "a carried flock keeps its boids");
+    refused({"--sweep", "world_size=5:6:2"}, "a carried flock keeps its world_size");
+    refused({"--sweep", "spawn.radius=1:2:2"}, "places the first run's spawn only");
+    EXPECT_FALSE(fs::exists(file("c.csv")));
+    const Result r = run({"--sweep-carry"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--sweep-carry applies to --sweep only"), std::string::npos) << r.err;
 }
 
 TEST_F(SweepCli, FlagsThatDoNotApplyAreRefused) {
