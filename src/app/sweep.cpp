@@ -131,6 +131,10 @@ void checkCarry(const SweepOptions& s) {
                              "; sweep a rule's key instead (boids, dims, world_size, species_count and spawn.* cannot carry)");
     if (key.starts_with("spawn."))
         throw InputError("--sweep-carry: " + key + " places the first run's spawn only; a carried run does not spawn");
+    if (s.shards > s.seeds)
+        throw InputError("--sweep-shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) +
+                         " with --sweep-carry: a carried sweep's shards split it by seed, and it has " + std::to_string(s.seeds) +
+                         "; valid: N in [1, " + std::to_string(s.seeds) + "]");
 }
 
 std::string sweepHeader(const SweepOptions& s) {
@@ -163,6 +167,7 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
     if (opt.backend == Backend::Gpu) {
         context = openHeadlessContext(err);
         if (!context) return 1;
+        for (const SweepRun& run : all) gpu::checkCapacity(runParams(opt.params, s, run));  // a grid may grow with a radius
     }
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t done = 0;
@@ -172,14 +177,13 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
     // neighbour counts), as a slider would.
     if (s.carry) std::stable_sort(mine.begin(), mine.end(), [](const SweepRun& a, const SweepRun& b) { return a.seed_index < b.seed_index; });
     std::map<std::uint64_t, std::string> rows;  // by run index: the CSV keeps the sweep's order
-    // One simulation for every run: upload starts each afresh (state, step counter), and the GPU
-    // rebuilds its programs only when a run's shader variant differs.
+    // One simulation for every run: upload starts a run afresh (state, step counter), setParams
+    // carries one on, and the GPU rebuilds its programs only when a run's shader variant differs.
     gpu::GpuSimulation* gpu = nullptr;
     const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
     for (std::size_t k = 0; k < mine.size(); ++k) {
         const SweepRun& run = mine[k];
         const Params p = runParams(opt.params, s, run);
-        if (opt.backend == Backend::Gpu) gpu::checkCapacity(p);
         if (s.carry && k > 0 && mine[k - 1].seed_index == run.seed_index) sim->setParams(p);
         else sim->upload(spawn(p), p);
         sim->step(int(s.burn_in));

@@ -107,9 +107,11 @@ void checkGlLimits(const Params& p) {
         else glGetIntegeri_v(what, GLuint(index), &v);
         return std::int64_t(v);
     };
-    // The most storage blocks in one pass: grid_scatter.comp's 6, 2 more for perch times and 2 for
-    // the stored steering (the steer pass uses 5, 1 and 2, and reads TEX_COUNT buffer textures).
-    const std::int64_t blocks = 6 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
+    // The most storage blocks in one pass: grid_scatter.comp's 7 (grid_cells.glsl's count block
+    // included, though the scatter does not read it: a declared std430 block may count as
+    // active), 2 more for perch times and 2 for the stored steering (the steer pass uses 5, 1 and
+    // 2, and reads TEX_COUNT buffer textures).
+    const std::int64_t blocks = 7 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
     const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
     const struct {
         const char* name;
@@ -181,6 +183,11 @@ void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
 }
 
 void GpuSimulation::applyParams(const Params& params) {
+    // A grid read past its buffer texture's end would lose neighbours silently (upload, sweeps and
+    // the panel check this first): refused before anything changes.
+    const GridSpec grid = makeGridSpec(params);
+    if (GridScan::outCount(grid.total()) > gl::maxBufferTexels())
+        throw CapacityError(*capacityProblem(params, queryCapacity(grid)));
     std::string variant;
     for (const auto& d : variantDefines(params)) variant += d.name + "=" + d.value + " ";
     if (variant != variant_ || !programs_) {
@@ -188,11 +195,6 @@ void GpuSimulation::applyParams(const Params& params) {
         programs_.emplace(buildPrograms(shaders_, params));
         variant_ = variant;
     }
-    const GridSpec grid = makeGridSpec(params);
-    // A grid read past its buffer texture's end would lose neighbours silently (upload and the
-    // panel check this first; checkCapacity says what fits).
-    if (GridScan::outCount(grid.total()) > gl::maxBufferTexels())
-        throw CapacityError(*capacityProblem(params, queryCapacity(grid)));
     if (grid.total() != grid_.total() || !cell_start_) {
         for (gl::Buffer& c : counts_) c = gl::Buffer(std::size_t(grid.total()) * 4);
         cell_start_ = gl::Buffer(GridScan::outCount(grid.total()) * 4);  // zeroed, as the scan needs

@@ -4,6 +4,7 @@
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "model/density.hpp"
+#include "model/grid_spec.hpp"
 #include "model/param_table.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
@@ -57,7 +58,9 @@ bool Session::commitEdits() {
         say("not applied: " + describeCost(pairs) + "; a step would take far too long", true);
         return false;
     }
-    if (check_) {  // a wider world or smaller radii make a larger grid, which may not fit the GPU
+    // A wider world or smaller radii make a larger grid, which may not fit the GPU: checked then
+    // only (the check also weighs the whole flock, which is already held).
+    if (check_ && makeGridSpec(candidate).total() > makeGridSpec(live_).total()) {
         if (auto why = check_(candidate)) {
             say("not applied: " + *why, true);
             return false;
@@ -74,8 +77,8 @@ bool Session::commitEdits() {
         say(candidate.dims != live_.dims ? "dims changed: flock respawned" : "species count changed: flock respawned", false);
         return true;
     }
+    sim_.setParams(candidate);  // first: if it throws, live_ still says what runs
     live_ = candidate;
-    sim_.setParams(live_);
     if (message_error_) say("", false);
     return true;
 }

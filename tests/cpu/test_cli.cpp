@@ -378,6 +378,16 @@ TEST_F(SweepCli, ACarriedRunContinuesThePreviousOne) {
     EXPECT_EQ(fresh[2], fresh[0]);
     EXPECT_EQ(fresh[3], fresh[1]);
     EXPECT_NE(fresh[2], carried[0]) << "the carried run differs from a fresh one";
+    // A carried change of value takes effect: noise 1 then 2 differs from 1 then 1 (same state
+    // carried) and from 2 fresh (same value).
+    r = run(with({"--steps", "40", "--sweep", "vicsek.noise=1:2:2", "--sweep-carry", "--sweep-out", file("changed.csv")}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run(with({"--steps", "40", "--sweep", "vicsek.noise=2:2:1", "--sweep-out", file("fresh2.csv")}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto changed = rowTails(readFile(file("changed.csv")), 2), fresh2 = rowTails(readFile(file("fresh2.csv")), 0);
+    ASSERT_EQ(changed.size(), 2u);
+    EXPECT_NE(changed[0], carried[0]);
+    EXPECT_NE(changed[0], fresh2[0]);
     // Two shards, one seed each, merge into the carried sweep byte for byte.
     for (int i = 0; i < 2; ++i) {
         r = run(with({"--steps", "40", "--sweep", "vicsek.noise=1:1:2", "--sweep-carry", "--sweep-shard", std::to_string(i) + "/2",
@@ -403,6 +413,7 @@ TEST_F(SweepCli, CarryNeedsOneKeyThatAFlockCanTake) {
     refused({"--sweep", "boids=50:60:2"}, "a carried flock keeps its boids");
     refused({"--sweep", "world_size=5:6:2"}, "a carried flock keeps its world_size");
     refused({"--sweep", "spawn.radius=1:2:2"}, "places the first run's spawn only");
+    refused({"--sweep", "vicsek.noise=0:1:2", "--sweep-seeds", "2", "--sweep-shard", "0/3"}, "split it by seed, and it has 2");
     EXPECT_FALSE(fs::exists(file("c.csv")));
     const Result r = run({"--sweep-carry"});
     EXPECT_EQ(r.code, 2);

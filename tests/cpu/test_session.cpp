@@ -2,6 +2,7 @@
 // and range; counts, reset, new seed, single step, presets (atomic save asking before overwrite);
 // the key table.
 #include "io/preset_json.hpp"
+#include "model/grid_spec.hpp"
 #include "model/param_table.hpp"
 #include "ui/keys.hpp"
 #include "ui/panel.hpp"
@@ -112,18 +113,29 @@ TEST(Session, BoidCountAppliesOnlyWhenItFits) {
     EXPECT_EQ(s.live().boids, 800u);
 }
 
-// A wider world makes a larger grid, which the GPU may not hold: an edit is checked as a count is.
+// A wider world makes a larger grid, which the GPU may not hold: an edit that grows the grid is
+// checked as a count is; one that does not is never refused by the check.
 TEST(Session, AnEditTheGpuCannotHoldIsRefused) {
     SpySimulation sim;
     const float world = small().world_size;
-    Session s(sim, small(), [world](const Params& p) -> std::optional<std::string> {
+    int checks = 0;
+    Session s(sim, small(), [world, &checks](const Params& p) -> std::optional<std::string> {
+        ++checks;
         if (p.world_size > world * 2.0f) return "their grid needs more texels than the GPU holds";
         return std::nullopt;
     });
+    const int set_before = sim.set_params;
     s.edit().world_size = world * 3.0f;
+    ASSERT_GT(makeGridSpec(s.edit()).total(), makeGridSpec(s.live()).total()) << "the wider world's grid is larger";
     EXPECT_FALSE(s.commitEdits());
     EXPECT_NE(s.message().find("not applied: their grid needs more texels"), std::string::npos) << s.message();
     EXPECT_EQ(s.live().world_size, world);
+    EXPECT_EQ(sim.set_params, set_before) << "nothing reached the simulation";
+    checks = 0;
+    s.edit().world_size = world;
+    s.edit().dt = s.live().dt * 0.5f;  // the same grid: not checked
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_EQ(checks, 0);
     s.edit().world_size = world * 1.5f;
     EXPECT_TRUE(s.commitEdits());
     EXPECT_EQ(s.live().world_size, world * 1.5f);
