@@ -302,7 +302,8 @@ bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) 
     d = offsetBetween(self.p, posAt(j));
     d2 = dot(d, d);
     if (!(d2 < LOOK_R2(S))) return false;
-#if !STYLE_GLOSS
+#if !STYLE_GLOSS && VIEW_CONE  // without a cone use_fov is 0 for every boid: a software driver
+    // would still work out the test for each candidate and throw it away
     if (self.use_fov != 0u && d2 > 0.0 && dot(self.v, d) < COS_HALF_FOV(S) * sqrt(self.v2 * d2)) return false;
 #endif
     return true;

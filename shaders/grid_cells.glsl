@@ -3,7 +3,8 @@
 // finished groups, each block's start: a cell's first slot in the sorted copy is the sum of the
 // two, scannedStart() (GridScan::resolve on the CPU). The scatter reads that; the order pass then
 // writes each cell's sum in place, so the passes after it (steer, measure) read one value,
-// cellStart() in sorted_reads.glsl.
+// cellStart() in sorted_reads.glsl; the scan's total follows the cells, so cellStart(c + 1) is
+// where cell c ends, the last cell included.
 #ifndef MURMUR_GRID_CELLS_GLSL
 #define MURMUR_GRID_CELLS_GLSL
 
@@ -13,6 +14,6 @@
 layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
 layout(std430, binding = BIND_CELL_START) CELL_START_ACCESS buffer CellStart { uint cell_start[]; };
 
-uint scannedStart(uint c) { return cell_start[c] + cell_start[CELL_TOTAL + 1u + c / uint(SCAN_BLOCK)]; }
+uint scannedStart(uint c) { return cell_start[c] + cell_start[CELL_TOTAL + 2u + c / uint(SCAN_BLOCK)]; }
 
 #endif

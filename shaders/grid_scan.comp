@@ -2,11 +2,13 @@
 // Pass 2: exclusive prefix sum of the cell counts in one dispatch. Each work group scans one
 // block of SCAN_BLOCK counts into starts within the block and leaves the block's total; the last
 // group to finish (a count of finished groups, kept after the cells) scans the totals into block
-// starts. The scatter and order passes add the two (scannedStart() in grid_cells.glsl). With u_clear,
-// the groups also zero scan_clear over the cells (the count buffer the steer pass fills next).
+// starts and writes the grand total after the cells: the start of the cell past the last, so a
+// cell's end is the next cell's start. The scatter and order passes add the two (scannedStart()
+// in grid_cells.glsl). With u_clear, the groups also zero scan_clear over the cells (the count
+// buffer the steer pass fills next).
 //
-// scan_out: [0, u_count) starts within blocks, [u_count] finished groups (zero between runs),
-// [u_count + 1 + b] block b's total, then its start.
+// scan_out: [0, u_count) starts within blocks, [u_count] the total, [u_count + 1] finished groups
+// (zero between runs), [u_count + 2 + b] block b's total, then its start.
 #include "common.glsl"
 
 layout(local_size_x = SCAN_GROUP_SIZE) in;
@@ -54,13 +56,13 @@ uint scanInPlace(uint t, uint first, uint count, uint carry) {
     uint v[SCAN_PER_THREAD];
     uint sum = 0u;
     for (uint k = 0u; k < SCAN_PER_THREAD; ++k) {
-        v[k] = base + k < count ? scan_out[u_count + 1u + base + k] : 0u;
+        v[k] = base + k < count ? scan_out[u_count + 2u + base + k] : 0u;
         sum += v[k];
     }
     uint total;
     uint running = carry + scanGroup(t, sum, total);
     for (uint k = 0u; k < SCAN_PER_THREAD; ++k) {
-        if (base + k < count) scan_out[u_count + 1u + base + k] = running;
+        if (base + k < count) scan_out[u_count + 2u + base + k] = running;
         running += v[k];
     }
     return carry + total;
@@ -90,14 +92,17 @@ void main() {
     // The block's total, then the count of finished groups: the group that finishes last sees
     // every total (written before each group's count, the buffer coherent).
     if (t == 0u) {
-        scan_out[u_count + 1u + group] = total;
+        scan_out[u_count + 2u + group] = total;
         memoryBarrierBuffer();
-        s_last = atomicAdd(scan_out[u_count], 1u) == blocks - 1u;
+        s_last = atomicAdd(scan_out[u_count + 1u], 1u) == blocks - 1u;
     }
     barrier();
     if (!s_last) return;
     memoryBarrierBuffer();
     uint carry = 0u;
     for (uint first = 0u; first < blocks; first += uint(SCAN_BLOCK)) carry = scanInPlace(t, first, blocks, carry);
-    if (t == 0u) scan_out[u_count] = 0u;  // ready for the next run
+    if (t == 0u) {
+        scan_out[u_count] = carry;      // the total: where the cell past the last starts
+        scan_out[u_count + 1u] = 0u;    // ready for the next run
+    }
 }

@@ -33,9 +33,8 @@
 #define TEX_SORTED_POS 0      // RGBA32UI over BIND_SORTED_POS
 #define TEX_SORTED_VEL 1      // RGBA32UI over BIND_SORTED_VEL
 #define TEX_CELL_START 2      // R32UI over BIND_CELL_START (starts resolved by the order pass)
-#define TEX_CELL_COUNT 3      // R32UI over the current BIND_CELL_COUNT
-#define TEX_SORTED_PERCH 4    // R32UI (float bits) over BIND_SORTED_PERCH
-#define TEX_COUNT 5           // units used: 0 .. TEX_COUNT - 1
+#define TEX_SORTED_PERCH 3    // R32UI (float bits) over BIND_SORTED_PERCH
+#define TEX_COUNT 4           // units used: 0 .. TEX_COUNT - 1
 
 #define GRID_REACH 2  // cells searched either side of a boid's (kGridReach in model/grid_spec.hpp)
 #define GRID_SPAN 5   // 2 * GRID_REACH + 1

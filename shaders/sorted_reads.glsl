@@ -10,7 +10,6 @@
 layout(binding = TEX_SORTED_POS) uniform usamplerBuffer sorted_pos_tex;  // xyz float bits, w id
 layout(binding = TEX_SORTED_VEL) uniform usamplerBuffer sorted_vel_tex;  // xyz float bits, w species
 layout(binding = TEX_CELL_START) uniform usamplerBuffer cell_start_tex;
-layout(binding = TEX_CELL_COUNT) uniform usamplerBuffer cell_count_tex;
 
 // The state as uints: positions and velocities are float bits, ids and species plain uints, so
 // no float path (a driver flushing denormals) ever touches an id.
@@ -23,8 +22,10 @@ layout(binding = TEX_SORTED_PERCH) uniform usamplerBuffer sorted_perch_tex;
 float perchAt(uint j) { return uintBitsToFloat(texelFetch(sorted_perch_tex, int(j)).x); }
 #endif
 
-// Cell c's boids are slots [cellStart(c), cellEnd(c)) of the sorted copy.
+// Cell c's boids are slots [cellStart(c), cellEnd(c)) of the sorted copy: the cells are stored
+// in order, so a cell ends where the next starts (for the last cell, at the scan's total,
+// cellStart(CELL_TOTAL)); one texture and one read per end.
 uint cellStart(uint c) { return texelFetch(cell_start_tex, int(c)).x; }
-uint cellEnd(uint c) { return cellStart(c) + texelFetch(cell_count_tex, int(c)).x; }
+uint cellEnd(uint c) { return cellStart(c + 1u); }
 
 #endif

@@ -47,9 +47,10 @@ double median(std::vector<double> v) {
 // cell + rank and start, writes the sorted copy (76 B/boid); steer reads the sorted copy, writes
 // state + neighbour count and bins it for the next step, cell + rank + an atomic (80 B); per cell:
 // the scan reads the count, writes the start and zeroes the next count (12), the order pass reads
-// start and count and writes the start back resolved (12), steer's start/count reads 8. Neighbour
-// reads assumed cached, and the order pass's moves (only where a cell is out of id order).
-std::uint64_t bytesPerStep(std::uint64_t n, std::uint64_t cells) { return n * (76 + 80) + cells * 32; }
+// start and count and writes the start back resolved (12), steer's start reads 4 (a cell ends
+// where the next starts). Neighbour reads assumed cached, and the order pass's moves (only where
+// a cell is out of id order).
+std::uint64_t bytesPerStep(std::uint64_t n, std::uint64_t cells) { return n * (76 + 80) + cells * 28; }
 
 // Mean boids examined per boid: each boid visits every boid in its cell's neighbour block.
 double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, std::uint64_t n) {

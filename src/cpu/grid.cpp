@@ -7,12 +7,13 @@
 namespace murmur {
 
 std::vector<std::uint32_t> exclusiveScan(const std::vector<std::uint32_t>& in) {
-    std::vector<std::uint32_t> out(in.size());
+    std::vector<std::uint32_t> out(in.size() + 1);
     std::uint32_t sum = 0;
     for (std::size_t i = 0; i < in.size(); ++i) {
         out[i] = sum;
         sum += in[i];
     }
+    out[in.size()] = sum;
     return out;
 }
 

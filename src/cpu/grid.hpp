@@ -44,7 +44,8 @@ private:
     std::vector<std::uint32_t> count_, start_, sorted_, rank_;
 };
 
-// Exclusive prefix sum (the scan the GPU's grid_scan.comp must match).
+// Exclusive prefix sum, then the total: in.size() + 1 values, so element i + 1 is where element
+// i's range ends (the scan the GPU's grid_scan.comp must match, total included).
 std::vector<std::uint32_t> exclusiveScan(const std::vector<std::uint32_t>& in);
 
 }  // namespace murmur

@@ -23,6 +23,14 @@ namespace {
 constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
 constexpr GLenum kGpuMemoryAvailableNvx = 0x9049;  // GL_NVX_gpu_memory_info, KiB
 
+// Does any species in use see through a view cone (fov below 360 degrees)? The same species as
+// the grid's reach (Params::largestRadius) counts, and the same rule as the CPU's use_fov.
+bool anyViewCone(const Params& p) {
+    for (std::uint32_t s = 0; s < std::max(1u, std::min(p.species_count, kMaxSpecies)); ++s)
+        if (p.rulesOf(s).fov_deg < 360.0f) return true;
+    return false;
+}
+
 std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
     return {{"DIMS", std::to_string(p.dims)},
             {"BOUNDS_WRAP", p.bounds == Bounds::Wrap ? "1" : "0"},
@@ -38,6 +46,7 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"UPDATE_SEQUENTIAL", p.update == UpdateOrder::Sequential ? "1" : "0"},
             {"INTEGRATE_EXPLICIT", p.integrator == Integrator::Explicit ? "1" : "0"},
             {"SPEED_LIMIT", p.speed_limit ? "1" : "0"},
+            {"VIEW_CONE", anyViewCone(p) ? "1" : "0"},
             // Style-specific options are on only in their style, as the CPU reads them.
             {"OFFSET_SUMS", p.style == Style::Offset && p.offset_sums ? "1" : "0"},
             {"OFFSET_LONE", p.style == Style::Offset && p.offset_lone ? "1" : "0"},
@@ -272,7 +281,6 @@ void GpuSimulation::viewSortedState() {
     sorted_vel_tex_ = gl::BufferTexture(sorted_vel_, GL_RGBA32UI);
     sorted_perch_tex_ = gl::BufferTexture(sorted_perch_, GL_R32UI);
     cell_start_tex_ = gl::BufferTexture(cell_start_, GL_R32UI);
-    for (int k = 0; k < 2; ++k) counts_tex_[std::size_t(k)] = gl::BufferTexture(counts_[std::size_t(k)], GL_R32UI);
 }
 
 void GpuSimulation::bindState() const {
@@ -294,7 +302,6 @@ void GpuSimulation::bindState() const {
     sorted_pos_tex_.bindUnit(TEX_SORTED_POS);
     sorted_vel_tex_.bindUnit(TEX_SORTED_VEL);
     cell_start_tex_.bindUnit(TEX_CELL_START);
-    counts_tex_[std::size_t(current_)].bindUnit(TEX_CELL_COUNT);
     sorted_perch_tex_.bindUnit(TEX_SORTED_PERCH);
 }
 
@@ -527,7 +534,7 @@ GpuSimulation::Binning GpuSimulation::binOnly() {
     binUntimed();
     Binning b;
     b.count = counts_[current_].read<std::uint32_t>(grid_.total());
-    b.start = cell_start_.read<std::uint32_t>(grid_.total());  // resolved by the order pass
+    b.start = cell_start_.read<std::uint32_t>(grid_.total() + 1);  // resolved by the order pass, then the total
     const auto sorted = sorted_pos_.read<glm::vec4>(n_);
     for (const glm::vec4& p : sorted) b.sorted_ids.push_back(asBits(p.w));
     return b;

@@ -164,7 +164,6 @@ private:
     // What the steer and measure passes read, as buffer textures over the buffers above
     // (sorted_reads.glsl): made whenever a buffer is, bound to the TEX_* units with the state.
     gl::BufferTexture sorted_pos_tex_, sorted_vel_tex_, sorted_perch_tex_, cell_start_tex_;
-    std::array<gl::BufferTexture, 2> counts_tex_;
     int current_ = 0;
     bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
     gl::Buffer measure_sums_, measure_histogram_;

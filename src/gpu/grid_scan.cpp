@@ -5,7 +5,7 @@
 
 namespace murmur::gpu {
 
-std::size_t GridScan::outCount(std::uint32_t count) { return std::size_t(count) + 1 + groupsFor(count, SCAN_BLOCK); }
+std::size_t GridScan::outCount(std::uint32_t count) { return std::size_t(count) + 2 + groupsFor(count, SCAN_BLOCK); }
 
 void GridScan::run(const gl::Buffer& in, const gl::Buffer& out, std::uint32_t count, const gl::Buffer* clear) {
     if (count == 0) return;
@@ -20,8 +20,9 @@ void GridScan::run(const gl::Buffer& in, const gl::Buffer& out, std::uint32_t co
 }
 
 std::vector<std::uint32_t> GridScan::resolve(const std::vector<std::uint32_t>& out, std::uint32_t count) {
-    std::vector<std::uint32_t> starts(count);
-    for (std::uint32_t i = 0; i < count; ++i) starts[i] = out[i] + out[std::size_t(count) + 1 + i / SCAN_BLOCK];
+    std::vector<std::uint32_t> starts(std::size_t(count) + 1);
+    for (std::uint32_t i = 0; i < count; ++i) starts[i] = out[i] + out[std::size_t(count) + 2 + i / SCAN_BLOCK];
+    starts[count] = out[count];  // the total, as the last group wrote it
     return starts;
 }
 

@@ -15,13 +15,15 @@ namespace murmur::gpu {
 class GridScan {
 public:
     explicit GridScan(gl::Program scan) : scan_(std::move(scan)) {}
-    // Uints run() writes for count elements: the starts within blocks, a count of finished work
-    // groups (zero before and after a run), one start per block.
+    // Uints run() writes for count elements: the starts within blocks, the total (element
+    // `count`: the start of an element past the last), a count of finished work groups (zero
+    // before and after a run), one start per block.
     static std::size_t outCount(std::uint32_t count);
-    // One dispatch over `count` uints of `in` into `out` (outCount(count) uints, element `count`
-    // zero: a new buffer cleared once). `clear`, if given, is zeroed over `count` uints.
+    // One dispatch over `count` uints of `in` into `out` (outCount(count) uints, element
+    // `count + 1` zero: a new buffer cleared once). `clear`, if given, is zeroed over `count` uints.
     void run(const gl::Buffer& in, const gl::Buffer& out, std::uint32_t count, const gl::Buffer* clear = nullptr);
-    // The exclusive scan from run()'s output: out[i] plus its block's start.
+    // The exclusive scan from run()'s output (out[i] plus its block's start), then the total:
+    // count + 1 values.
     static std::vector<std::uint32_t> resolve(const std::vector<std::uint32_t>& out, std::uint32_t count);
 
 private:

@@ -148,9 +148,9 @@ TEST(Grid, NeighbourCellsListTheReachInOrder) {
 }
 
 TEST(Grid, ExclusiveScan) {
-    EXPECT_EQ(exclusiveScan({}), std::vector<std::uint32_t>{});
-    EXPECT_EQ(exclusiveScan({5}), std::vector<std::uint32_t>{0});
-    EXPECT_EQ(exclusiveScan({3, 0, 2, 7}), (std::vector<std::uint32_t>{0, 3, 3, 5}));
+    EXPECT_EQ(exclusiveScan({}), std::vector<std::uint32_t>{0});
+    EXPECT_EQ(exclusiveScan({5}), (std::vector<std::uint32_t>{0, 5}));
+    EXPECT_EQ(exclusiveScan({3, 0, 2, 7}), (std::vector<std::uint32_t>{0, 3, 3, 5, 12}));
 }
 
 TEST(Grid, SpecKeepsCellsAtLeastTheRadiusOverTheReachAndWithinBudget) {
