@@ -1,6 +1,6 @@
 // The binned grid as the passes after the scan read it. grid_scan.comp writes, in one dispatch,
-// each cell's start within its block of SCAN_BLOCK cells and, after the cells and a count of
-// finished groups, each block's start: a cell's first slot in the sorted copy is the sum of the
+// each cell's start within its block of SCAN_BLOCK cells and, after the cells, the total, a
+// count of finished groups and each block's start: a cell's first slot in the sorted copy is the sum of the
 // two, scannedStart() (GridScan::resolve on the CPU). The scatter reads that; the order pass then
 // writes each cell's sum in place, so the passes after it (steer, measure) read one value,
 // cellStart() in sorted_reads.glsl; the scan's total follows the cells, so cellStart(c + 1) is

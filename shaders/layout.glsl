@@ -11,7 +11,7 @@
 #define BIND_SORTED_POS 2   // scatter output / steer input, cell order
 #define BIND_SORTED_VEL 3
 #define BIND_CELL_COUNT 4   // uint per cell: boids in it (the state the step starts from)
-#define BIND_CELL_START 5   // grid_scan.comp's output: starts within blocks, then block starts (grid_cells.glsl)
+#define BIND_CELL_START 5   // grid_scan.comp's output: starts within blocks, the total, a finished-group count, block starts (grid_cells.glsl)
 #define BIND_BOID_BIN 6     // uvec2 per boid: its cell, its rank within the cell (grid_bin.glsl)
 #define BIND_SLOT_OF_ID 7   // uint per id: its slot (sequential order only)
 #define BIND_NEIGHBOURS 8   // uint per boid slot: neighbour count of the last step

@@ -35,6 +35,7 @@ expect 2 "does not apply to it" -- --bench --set nokey=1
 expect 2 "does not apply to it" -- --bench --export "$tmp/bench.csv"
 expect 2 "applies to --bench only" -- --headless --steps 1 --bench-sizes 1000
 expect 2 "applies to --bench only" -- --headless --steps 1 --bench-out "$tmp/b.json"
+expect 2 "applies to --bench only" -- --headless --steps 1 --bench-style graded
 expect 2 "applies to the window only" -- --headless --steps 1 --frames 5
 expect 2 "an empty value" -- --headless --steps 1 --export ''
 expect 2 "an empty value" -- --headless --steps 1 --import ''

@@ -256,11 +256,11 @@ double measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t fra
 
 }  // namespace
 
-Params benchParams(std::uint64_t n) {
+Params benchParams(std::uint64_t n, Style style) {
     Params p;
     p.dims = 3;
     p.bounds = Bounds::Wrap;
-    p.style = Style::Steering;
+    p.style = style;
     p.boids = std::uint32_t(n);
     p.world_size = float(std::cbrt(double(n)));  // 1 boid per unit^3
     p.species[0].separation = {1.0f, 1.5f};
@@ -281,6 +281,9 @@ Params benchParams(std::uint64_t n) {
 void printComparison(const json& before, const json& now, const std::string& path, std::ostream& out) {
     out << "compared with " << path << " (" << before.value("revision", std::string("?")) << ", "
         << before.value("renderer", std::string("?")) << "); old/new above 1 is faster now\n"
+        << (before.value("scenario", std::string()) != now.value("scenario", std::string())
+                ? "  (not like for like: its scenario was " + before.value("scenario", std::string("?")) + ")\n"
+                : std::string())
         << "     boids phase        old_ms      new_ms  old/new\n";
     const auto time = [](const json& row) {
         return row.contains("step_ms") ? row["step_ms"].get<double>() : row.value("frame_ms", 0.0);
@@ -312,7 +315,8 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
     std::unique_ptr<gl::HeadlessContext> context;
     json doc = {{"renderer", "cpu reference"}, {"gl_version", ""}, {"build_type", MURMUR_BUILD_TYPE},
                 {"revision", MURMUR_REVISION}, {"backend", opt.backend == Backend::Gpu ? "gpu" : "cpu"},
-                {"scenario", "3D, wrap, steering, 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
+                {"scenario", std::string("3D, wrap, ") + (b.style == Style::Graded ? "graded" : "steering") +
+                                 ", 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
                 {"runs", json::array()}, {"skipped", json::array()}};
     if (opt.backend == Backend::Gpu) {
         context = openHeadlessContext(err);
@@ -327,7 +331,7 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
         << "of each phase's first step; B/boid: traffic per boid per step by count; mem/b: bytes allocated per boid\n"
         << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand. c/n disp  B/boid  mem/b eff_GB/s passes(ms)\n";
     for (std::uint64_t n : b.sizes) {
-        const Params p = benchParams(n);
+        const Params p = benchParams(n, b.style);
         if (opt.backend == Backend::Gpu) {
             try {
                 gpu::checkCapacity(p);

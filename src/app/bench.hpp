@@ -18,10 +18,12 @@ struct BenchOptions {
     std::uint32_t clump_steps = 1000;  // steps between the spawn and the clumped measurements
     std::string out_path;              // JSON; empty: table only
     std::string compare_path;          // an earlier --bench-out JSON to print ratios against
+    Style style = Style::Steering;     // steering (the fixed scenario) or graded (its spacing: docs/performance.md)
 };
 
-// The benchmark scenario's parameters for n boids.
-Params benchParams(std::uint64_t n);
+// The benchmark scenario's parameters for n boids, in the steering style or, with the same
+// radii, weights and speeds, the graded one.
+Params benchParams(std::uint64_t n, Style style = Style::Steering);
 
 int runBench(const Options& opt, const BenchOptions& bench, std::ostream& out, std::ostream& err);
 

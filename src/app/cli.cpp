@@ -205,6 +205,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         ->default_str("10000,100000,1000000,10000000");
     addCount(app, "--bench-steps", bench_opt.steps, 1, 100000, "measured steps per phase [1, 100000] (median taken)");
     addCount(app, "--bench-clump-steps", bench_opt.clump_steps, 0, 1000000, "steps between the spawn and clumped phases [0, 1000000]");
+    std::string bench_style = "steering";
+    app.add_option("--bench-style", bench_style, "the scenario's style: steering (default, the fixed scenario) or graded (the same radii, with the default style's spacing)")
+        ->check(CLI::IsMember({"steering", "graded"}).description(""))
+        ->type_name("steering|graded")
+        ->default_str("steering");
     app.add_option("--bench-out", bench_opt.out_path, "also write the results as JSON to this file")->type_name("FILE.json");
     app.add_option("--bench-compare", bench_opt.compare_path, "print each row's time beside an earlier --bench-out file's, with the ratio")
         ->type_name("OLD.json");
@@ -263,7 +268,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
                 return refuse(std::string("--bench runs its own scenario (docs/performance.md); ") + flag +
                               " does not apply to it (--backend and --shader-dir do)");
     } else {
-        for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out", "--bench-compare"})
+        for (const char* flag : {"--bench-sizes", "--bench-steps", "--bench-clump-steps", "--bench-out", "--bench-compare", "--bench-style"})
             if (given(flag)) return refuse(std::string(flag) + " applies to --bench only");
     }
     if (given("--sweep-plot-of") && !given("--sweep-plot")) return refuse("--sweep-plot-of applies to --sweep-plot only");
@@ -319,6 +324,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         if (bench) {
             opt.backend = backend == "gpu" ? Backend::Gpu : Backend::Cpu;
             if (!bench_sizes.empty()) bench_opt.sizes = parseSizes(bench_sizes);
+            bench_opt.style = bench_style == "graded" ? Style::Graded : Style::Steering;
             if (!bench_opt.out_path.empty()) checkWritableTarget(bench_opt.out_path, "--bench-out");
             return runBench(opt, bench_opt, out, err);
         }

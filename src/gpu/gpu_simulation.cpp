@@ -24,7 +24,9 @@ constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
 constexpr GLenum kGpuMemoryAvailableNvx = 0x9049;  // GL_NVX_gpu_memory_info, KiB
 
 // Does any species in use see through a view cone (fov below 360 degrees)? The same species as
-// the grid's reach (Params::largestRadius) counts, and the same rule as the CPU's use_fov.
+// the grid's reach (Params::largestRadius) counts, and the same rule as the CPU's use_fov: like
+// the reach, it assumes no boid's species is species_count or more (spawn, state files and the
+// panel, which respawns on a new species_count, keep to that).
 bool anyViewCone(const Params& p) {
     for (std::uint32_t s = 0; s < std::max(1u, std::min(p.species_count, kMaxSpecies)); ++s)
         if (p.rulesOf(s).fov_deg < 360.0f) return true;

@@ -113,10 +113,11 @@ public:
 
     // Binning alone (count if needed, scan, scatter, order) of the current state, for tests of the sort.
     struct Binning {
-        std::vector<std::uint32_t> count, start, sorted_ids;
+        std::vector<std::uint32_t> count, start, sorted_ids;  // start: one per cell, then the total
     };
     Binning binOnly();
-    // Exclusive scan of `values` with this pipeline's scan passes, for tests.
+    // Exclusive scan of `values` with this pipeline's scan passes, then the total (size + 1
+    // values), for tests.
     std::vector<std::uint32_t> scan(const std::vector<std::uint32_t>& values);
 
     // The storage buffers (for drawing straight from them): positions and velocities, vec4 each.

@@ -208,6 +208,31 @@ TEST(CliGpu, BenchCompareSetsRunsSideBySide) {
     std::filesystem::remove_all(dir);
 }
 
+// --bench-style graded runs the same scenario (density, radii, speeds) in the graded style and
+// says so in its JSON; compared with a steering run, the comparison says it is not like for like.
+TEST(CliGpu, BenchStyleGradedIsNamedAndComparedAsAnotherScenario) {
+    MURMUR_REQUIRE_GL();
+    const auto dir = std::filesystem::temp_directory_path() / ("murmur_bench_style_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string graded = (dir / "graded.json").string();
+    std::string out, err;
+    ASSERT_EQ(run({"--bench", "--bench-style", "graded", "--bench-sizes", "500", "--bench-steps", "2", "--bench-clump-steps", "0",
+                   "--bench-out", graded.c_str()},
+                  out, err),
+              0)
+        << err;
+    const auto doc = nlohmann::json::parse(std::ifstream(graded));
+    EXPECT_NE(doc.at("scenario").get<std::string>().find("graded"), std::string::npos) << doc.at("scenario");
+    const double spawn_neighbours = doc.at("runs")[0].at("mean_neighbours").get<double>();
+    EXPECT_GT(spawn_neighbours, 25.0);  // the same spawn as the steering scenario: ~33.5 within 2 units
+    EXPECT_LT(spawn_neighbours, 45.0);
+    ASSERT_EQ(run({"--bench", "--bench-sizes", "500", "--bench-steps", "2", "--bench-clump-steps", "0", "--bench-compare", graded.c_str()}, out, err), 0) << err;
+    EXPECT_NE(out.find("not like for like: its scenario was 3D, wrap, graded"), std::string::npos) << out;
+    EXPECT_EQ(run({"--bench", "--bench-style", "vicsek", "--bench-sizes", "500"}, out, err), 2);
+    EXPECT_NE(err.find("not in {steering,graded}"), std::string::npos) << err;
+    std::filesystem::remove_all(dir);
+}
+
 // A sweep on the GPU backend gives the rows the CPU reference gives: the same runs, seeds and
 // samples, and the polarization within 1e-3 (Vicsek, 30 steps; parity holds each step within 1e-4
 // of v0).

@@ -444,6 +444,47 @@ TEST(ParityLong, RestingBoidsKeepTheirStoredAcceleration) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// A view cone set live (fov 360 -> 120 -> 360) rebuilds the steer pass with and without its cone
+// test (the VIEW_CONE variant): both backends agree after each edit, and the cone changed the
+// flight (a GPU left all round would differ from the CPU by far more than the tolerance).
+TEST(ParityLong, AViewConeSetLiveIsSeenByBothBackends) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.dims = 3;
+    p.boids = 1000;
+    p.world_size = 12.0f;
+    p.species[0].fov_deg = 360.0f;
+    const Flock start = spawn(p);
+    CpuSimulation cpu;
+    gpu::GpuSimulation gpu, all_round;
+    cpu.upload(start, p);
+    gpu.upload(start, p);
+    all_round.upload(start, p);
+    for (float fov : {120.0f, 360.0f}) {
+        cpu.step(2);
+        gpu.step(2);
+        all_round.step(2);
+        Params edit = p;
+        edit.species[0].fov_deg = fov;
+        cpu.setParams(edit);
+        gpu.setParams(edit);
+        cpu.step(2);
+        gpu.step(2);
+        all_round.step(2);
+        const Flock a = byId(cpu.download()), b = byId(gpu.download()), c = byId(all_round.download());
+        const Diff d = compare(a, b, edit), unchanged = compare(a, c, edit);
+        EXPECT_LE(d.pos, 1e-3f) << "fov " << fov;
+        EXPECT_LE(d.vel, 1e-2f) << "fov " << fov << ": units/s";
+        if (fov < 360.0f) {
+            EXPECT_GT(unchanged.vel, 0.1f) << "the cone changed nothing: units/s";
+        }
+        cpu.upload(a, edit);  // the next edit starts from the same state on all three
+        gpu.upload(a, edit);
+        all_round.upload(a, p);
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
 TEST(ParityLong, FiftyStepsStayCloseAndFinite) {
     MURMUR_REQUIRE_GL();
     for (int dims : {2, 3}) {
