@@ -14,6 +14,7 @@
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "model/flock_stats.hpp"
+#include "model/param_table.hpp"
 #include "model/spawn.hpp"
 #include "render/flock_renderer.hpp"
 
@@ -315,7 +316,7 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
     std::unique_ptr<gl::HeadlessContext> context;
     json doc = {{"renderer", "cpu reference"}, {"gl_version", ""}, {"build_type", MURMUR_BUILD_TYPE},
                 {"revision", MURMUR_REVISION}, {"backend", opt.backend == Backend::Gpu ? "gpu" : "cpu"},
-                {"scenario", std::string("3D, wrap, ") + (b.style == Style::Graded ? "graded" : "steering") +
+                {"scenario", std::string("3D, wrap, ") + findParam("style")->choices[std::size_t(b.style)] +
                                  ", 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
                 {"runs", json::array()}, {"skipped", json::array()}};
     if (opt.backend == Backend::Gpu) {

@@ -28,7 +28,7 @@ constexpr GLenum kGpuMemoryAvailableNvx = 0x9049;  // GL_NVX_gpu_memory_info, Ki
 // the reach, it assumes no boid's species is species_count or more (spawn, state files and the
 // panel, which respawns on a new species_count, keep to that).
 bool anyViewCone(const Params& p) {
-    for (std::uint32_t s = 0; s < std::max(1u, std::min(p.species_count, kMaxSpecies)); ++s)
+    for (std::uint32_t s = 0; s < p.speciesInUse(); ++s)
         if (p.rulesOf(s).fov_deg < 360.0f) return true;
     return false;
 }

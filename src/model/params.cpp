@@ -27,9 +27,11 @@ SpeciesRules Params::rulesOf(std::uint32_t s) const {
 
 float Params::couzinTurnPerStep() const { return couzin_turn_rate * (3.14159265f / 180.0f) * dt; }
 
+std::uint32_t Params::speciesInUse() const { return std::max(1u, std::min(species_count, kMaxSpecies)); }
+
 float Params::largestRadius() const {
     float r = 0.0f;
-    for (std::uint32_t s = 0; s < std::max(1u, std::min(species_count, kMaxSpecies)); ++s) r = std::max(r, lookRadius(s));
+    for (std::uint32_t s = 0; s < speciesInUse(); ++s) r = std::max(r, lookRadius(s));
     return r;
 }
 

@@ -177,6 +177,8 @@ struct Params {
     std::uint64_t seed = 1;          // spawn seed
     std::uint32_t boids = 2000;      // count
 
+    // Species 0 .. speciesInUse() - 1 are the flock's (species_count within [1, kMaxSpecies]).
+    std::uint32_t speciesInUse() const;
     // The largest radius any boid looks within (every species in use, flee radii included):
     // the grid's cell edge.
     float largestRadius() const;
