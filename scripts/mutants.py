@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Mutation check: each mutant puts the same mistake into both backends (the CPU reference and the
 shaders), as a bug in the shared understanding of the model would be. Parity cannot see such a
-bug; the hand-computed cases and the model's own tests must. For each mutant the sources are
-patched, the test binaries rebuilt in BUILD_DIR and the fast tests run; the mutant must make some
-test fail. The sources are restored afterwards (also on error or Ctrl-C) and the binaries rebuilt.
+bug; the hand-computed cases and the model's own tests must. The checkout is copied into
+WORK_DIR/tree and built in WORK_DIR/build; for each mutant the copy's sources are patched, the test
+binaries rebuilt and the fast tests run; the mutant must make some test fail. The checkout itself
+is never written, so an interrupted run (even kill -9) leaves it as it was.
 
-Usage: scripts/mutants.py BUILD_DIR   (a configured build tree of this checkout, e.g. build-test)
+Usage: scripts/mutants.py WORK_DIR    (a folder of its own, e.g. build-mutants; reused next time)
        scripts/mutants.py --check     (only: does every patch still match the sources?)
 Exit 0 when every mutant is caught, 1 when one survives or the unmutated tests fail.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -123,8 +125,38 @@ GL_FILTER = ("-Cases/Parity.*:ParityLong.*:Flight.*:Presets/*:CliGpu.*:Render*:P
              ":GpuRuns.*:GpuMeasure.OrderParametersEqualTheCpuReference")
 
 
+COPIED = ["CMakeLists.txt", "cmake", "src", "shaders", "tests", "presets", "third_party", "scripts", "fuzz"]
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def copy_tree(work_dir):
+    """The checkout's sources, copied afresh into WORK_DIR/tree (files whose text is unchanged keep
+    their times, so the build there stays incremental between runs)."""
+    tree = os.path.join(work_dir, "tree")
+    for name in COPIED:
+        src = os.path.join(ROOT, name)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(tree, name), dirs_exist_ok=True, copy_function=copy_if_changed)
+        elif os.path.exists(src):
+            os.makedirs(tree, exist_ok=True)
+            copy_if_changed(src, os.path.join(tree, name))
+    return tree
+
+
+def copy_if_changed(src, dst):
+    if os.path.exists(dst) and open(src, "rb").read() == open(dst, "rb").read():
+        return dst
+    return shutil.copy2(src, dst)
+
+
+def configure(tree, build_dir):
+    r = run(["cmake", "-S", tree, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release", "-DMURMUR_WERROR=ON"])
+    if r.returncode != 0:
+        print(r.stdout[-4000:])
+        raise SystemExit("mutants: configure failed")
 
 
 def build(build_dir):
@@ -134,13 +166,13 @@ def build(build_dir):
         raise SystemExit("mutants: build failed")
 
 
-def failing_tests(build_dir):
+def failing_tests(build_dir, tree):
     """The failing tests of both binaries, run side by side (one each per core)."""
-    env = dict(os.environ, MURMUR_PRESET_DIR=os.path.join(ROOT, "presets"), GTEST_BRIEF="1")
+    env = dict(os.environ, MURMUR_PRESET_DIR=os.path.join(tree, "presets"), GTEST_BRIEF="1")
     runs = []
     for binary, test_filter in (("murmur_cpu_tests", CPU_FILTER), ("murmur_gl_tests", GL_FILTER)):
         cmd = [os.path.join(build_dir, "tests", binary), "--gtest_filter=" + test_filter]
-        runs.append((binary, subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)))
+        runs.append((binary, subprocess.Popen(cmd, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)))
     failed = []
     for binary, proc in runs:
         stdout, _ = proc.communicate(timeout=900)
@@ -171,38 +203,38 @@ def main():
         raise SystemExit(__doc__)
     if check_patches():
         raise SystemExit("mutants: patches out of date:\n" + "\n".join(check_patches()))
-    build_dir = os.path.abspath(sys.argv[1])
-    originals = {}
+    work_dir = os.path.abspath(sys.argv[1])
+    tree = copy_tree(work_dir)
+    build_dir = os.path.join(work_dir, "build")
+    configure(tree, build_dir)
     t0 = time.time()
     build(build_dir)
-    base = failing_tests(build_dir)
+    base = failing_tests(build_dir, tree)
     if base:
         print("mutants: the unmutated tests fail:", ", ".join(base))
         return 1
     survived = []
-    try:
-        for name, patches in MUTANTS:
+    for name, patches in MUTANTS:
+        originals = {}
+        try:
             for path, old, new, count in patches:
-                full = os.path.join(ROOT, path)
-                text = originals.setdefault(full, open(full).read()) if full not in originals else open(full).read()
+                full = os.path.join(tree, path)
+                text = open(full).read()
+                originals.setdefault(full, text)
                 found = text.count(old)
                 if found != count:
                     raise SystemExit("mutants: '%s' patch for %s matches %d times, expected %d" % (name, path, found, count))
                 with open(full, "w") as f:
                     f.write(text.replace(old, new))
             build(build_dir)
-            caught = failing_tests(build_dir)
-            print("%-62s %s" % (name, ("caught by %d: %s" % (len(caught), ", ".join(caught[:4]) + (" ..." if len(caught) > 4 else ""))) if caught else "SURVIVED"), flush=True)
-            if not caught:
-                survived.append(name)
+            caught = failing_tests(build_dir, tree)
+        finally:
             for full, text in originals.items():
                 with open(full, "w") as f:
                     f.write(text)
-    finally:
-        for full, text in originals.items():
-            with open(full, "w") as f:
-                f.write(text)
-        build(build_dir)
+        print("%-62s %s" % (name, ("caught by %d: %s" % (len(caught), ", ".join(caught[:4]) + (" ..." if len(caught) > 4 else ""))) if caught else "SURVIVED"), flush=True)
+        if not caught:
+            survived.append(name)
     print("mutants: %d of %d caught in %.0f s" % (len(MUTANTS) - len(survived), len(MUTANTS), time.time() - t0))
     if survived:
         print("mutants: survived:", "; ".join(survived))

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs murmur's build and test dependencies from Debian/Ubuntu packages when any are missing.
-# Idempotent and quiet when everything is present. Usage: scripts/setup.sh
+# Installs murmur's build and test dependencies from Debian/Ubuntu packages when any are missing:
+# what building, running and the everyday tests need, and with --full also what the full
+# pipeline (scripts/ci.sh) adds: clang for the fuzzers. Idempotent and quiet when everything is
+# present. Usage: scripts/setup.sh [--full]
 set -euo pipefail
 
 packages=(
@@ -9,8 +11,13 @@ packages=(
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers
   xvfb xauth xdotool ffmpeg parallel python3-matplotlib
-  clang libclang-rt-14-dev
 )
+if [ "${1:-}" = "--full" ]; then
+  packages+=(clang libclang-rt-14-dev)
+elif [ $# -gt 0 ]; then
+  echo "usage: scripts/setup.sh [--full]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

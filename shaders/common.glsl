@@ -1,7 +1,7 @@
 // Helpers every pass shares: the parameter block, the flat invocation index across split
 // dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
-// STYLE_OFFSET (0|1), STYLE_DC (0|1: decarpentier), STYLE_VICSEK (0|1), STYLE_COUZIN (0|1), NEIGHBOUR_CAP (0|1), PERCHING (0|1),
-// MULTI_SPECIES (0|1: species_count > 1), STYLE_GLOSS (0|1), UPDATE_SEQUENTIAL (0|1),
+// one STYLE_* (0|1) per style but graded and steering (the default rules), NEIGHBOUR_CAP (0|1),
+// PERCHING (0|1), MULTI_SPECIES (0|1: species_count > 1), UPDATE_SEQUENTIAL (0|1),
 // INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1), OFFSET_SUMS (0|1), OFFSET_LONE (0|1), SEP_UNIT (0|1),
 // VIEW_CONE (0|1: some species in use sees less than 360 degrees).
 #include "layout.glsl"

@@ -21,7 +21,7 @@
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 #define BIND_PERCH 13       // float per boid: seconds left on the ground (PERCHING variant only)
 #define BIND_SORTED_PERCH 14
-#define BIND_STEER 15       // vec4 per boid: decarpentier's last steering (xyz) and its neighbour count (w)
+#define BIND_STEER 15       // vec4 per boid: the last steering (xyz) and its neighbour count (w), styles that keep it
 #define BIND_SORTED_STEER 16
 #define BIND_MEASURE_SUMS 17  // flock_measure.comp: two vec4 of partial sums per work group
 #define BIND_MEASURE_HIST 18  // flock_measure.comp: uint[NN_BINS + 1] nearest-neighbour histogram

@@ -29,10 +29,10 @@ expect 2 "does not exist" -- --headless --screenshot "$tmp/no/such/dir/shot.png"
 expect 2 "16384" -- --headless --width 5 --screenshot "$tmp/shot.png"
 expect 2 "stats-every" -- --headless --stats-every 0 --stats-out "$tmp/stats.csv"
 expect 2 "does not exist" -- --headless --stats-out "$tmp/no/such/dir/stats.csv"
-# Flags that would be silently ignored (#14 item 7): each refused, naming what it applies to.
-expect 2 "does not apply to it" -- --bench --boids 100
-expect 2 "does not apply to it" -- --bench --set nokey=1
-expect 2 "does not apply to it" -- --bench --export "$tmp/bench.csv"
+# Flags that would be silently ignored: each refused, naming what it applies to.
+expect 2 "does not apply to --bench" -- --bench --boids 100
+expect 2 "does not apply to --bench" -- --bench --set nokey=1
+expect 2 "does not apply to --bench" -- --bench --export "$tmp/bench.csv"
 expect 2 "applies to --bench only" -- --headless --steps 1 --bench-sizes 1000
 expect 2 "applies to --bench only" -- --headless --steps 1 --bench-out "$tmp/b.json"
 expect 2 "applies to --bench only" -- --headless --steps 1 --bench-style graded

@@ -300,73 +300,109 @@ void printComparison(const json& before, const json& now, const std::string& pat
             }
 }
 
-int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::ostream& err) {
+namespace {
+
+// An earlier --bench-out file, checked for the fields and types the comparison reads, so that a
+// wrong file is refused before the benchmark runs rather than after it.
+json readCompareFile(const std::string& path) {
     json before;
-    if (!b.compare_path.empty()) {
-        try {
-            before = json::parse(readFile(b.compare_path));
-        } catch (const json::exception& e) {
-            throw InputError("--bench-compare " + b.compare_path + ": not a --bench-out JSON file (" + e.what() + ")");
-        } catch (const std::runtime_error& e) {  // cannot read it
-            throw InputError(std::string("--bench-compare: ") + e.what());
-        }
-        if (!before.is_object() || !before.contains("runs") || !before["runs"].is_array())
-            throw InputError("--bench-compare " + b.compare_path + ": not a --bench-out JSON file (no \"runs\" list)");
+    try {
+        before = json::parse(readFile(path));
+    } catch (const json::exception& e) {
+        throw InputError("--bench-compare " + echo(path) + ": not a --bench-out JSON file (" + e.what() + ")");
+    } catch (const std::runtime_error& e) {  // cannot read it
+        throw InputError(std::string("--bench-compare: ") + e.what());
     }
-    std::unique_ptr<gl::HeadlessContext> context;
-    json doc = {{"renderer", "cpu reference"}, {"gl_version", ""}, {"build_type", MURMUR_BUILD_TYPE},
-                {"revision", MURMUR_REVISION}, {"backend", opt.backend == Backend::Gpu ? "gpu" : "cpu"},
-                {"scenario", std::string("3D, wrap, ") + findParam("style")->choices[std::size_t(b.style)] +
-                                 ", 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
-                {"runs", json::array()}, {"skipped", json::array()}};
-    if (opt.backend == Backend::Gpu) {
-        context = openHeadlessContext(err);
-        if (!context) return 1;
-        doc["renderer"] = gl::rendererString();
-        doc["gl_version"] = gl::glVersionString();
+    if (!before.is_object() || !before.contains("runs") || !before["runs"].is_array())
+        throw InputError("--bench-compare " + echo(path) + ": not a --bench-out JSON file (no \"runs\" list)");
+    for (const json& row : before["runs"]) {
+        const bool ok = row.is_object() && row.contains("boids") && row["boids"].is_number_unsigned() && row.contains("phase") &&
+                        row["phase"].is_string() &&
+                        ((row.contains("step_ms") && row["step_ms"].is_number()) || (row.contains("frame_ms") && row["frame_ms"].is_number()));
+        if (!ok)
+            throw InputError("--bench-compare " + echo(path) + ": a row of \"runs\" is not {\"boids\": N, \"phase\": TEXT, "
+                             "\"step_ms\" or \"frame_ms\": NUMBER}: " + echo(row.dump()));
     }
+    for (const char* field : {"scenario", "revision", "renderer"})
+        if (before.contains(field) && !before[field].is_string())
+            throw InputError("--bench-compare " + echo(path) + ": \"" + field + "\" is not text");
+    return before;
+}
+
+json benchDocument(const Options& opt, const BenchOptions& b) {
+    return {{"renderer", "cpu reference"}, {"gl_version", ""}, {"build_type", MURMUR_BUILD_TYPE},
+            {"revision", MURMUR_REVISION}, {"backend", opt.backend == Backend::Gpu ? "gpu" : "cpu"},
+            {"scenario", std::string("3D, wrap, ") + findParam("style")->choices[std::size_t(b.style)] +
+                             ", 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
+            {"runs", json::array()}, {"skipped", json::array()}};
+}
+
+void printBenchHeader(const json& doc, const BenchOptions& b, std::ostream& out) {
     out << "murmur bench: " << doc["renderer"].get<std::string>() << ", " << MURMUR_BUILD_TYPE << " build, revision "
         << MURMUR_REVISION << "\n"
         << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps from the spawn "
         << "(step 0) and from 'clumped' (step " << std::max(b.clump_steps, b.steps) << "); neighbours, candidates and dispatches "
         << "of each phase's first step; B/boid: traffic per boid per step by count; mem/b: bytes allocated per boid\n"
         << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand. c/n disp  B/boid  mem/b eff_GB/s passes(ms)\n";
-    for (std::uint64_t n : b.sizes) {
-        const Params p = benchParams(n, b.style);
-        if (opt.backend == Backend::Gpu) {
-            try {
-                gpu::checkCapacity(p);
-            } catch (const gpu::CapacityError& e) {
-                out << "  skipped " << n << " boids: " << e.what() << "\n";
-                doc["skipped"].push_back({{"boids", n}, {"reason", e.what()}});
-                continue;
-            }
-        }
-        gpu::GpuSimulation* gpu = nullptr;
-        const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
-        sim->upload(spawn(p), p);
-        for (const char* phase : {"spawn", "clumped"}) {
-            if (std::string(phase) == "clumped")  // the clumped phase starts clump_steps after the spawn
-                sim->step(int(std::max<std::int64_t>(0, std::int64_t(b.clump_steps) - std::int64_t(b.steps))));
-            const Row r = measure(*sim, gpu, p, b, phase);
-            printRow(out, r);
-            doc["runs"].push_back(toJson(r));
-        }
-        if (gpu) {
-            const std::uint32_t frames = std::min<std::uint32_t>(b.steps, 30);
-            const double ms = measureRender(*gpu, p, frames);
-            char line[160];
-            std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f   (1920x1080 offscreen, wall clock between glFinish, median of %u frames)\n",
-                          static_cast<unsigned long long>(n), "render", ms, ms > 0 ? 1000.0 / ms : 0.0, frames);
-            out << line << std::flush;
-            doc["runs"].push_back({{"boids", n}, {"phase", "render"}, {"frame_ms", ms}, {"frames_per_s", ms > 0 ? 1000.0 / ms : 0.0},
-                                   {"resolution", "1920x1080"}, {"frames", frames}});
-        }
-        if (gpu && gl::takeErrorCount() > 0) {
-            err << "murmur: error: the GL driver reported errors (above)\n";
-            return 1;
+}
+
+void benchRender(gpu::GpuSimulation& gpu, const Params& p, const BenchOptions& b, json& doc, std::ostream& out) {
+    const std::uint32_t frames = std::min<std::uint32_t>(b.steps, 30);
+    const double ms = measureRender(gpu, p, frames);
+    char line[160];
+    std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f   (1920x1080 offscreen, wall clock between glFinish, median of %u frames)\n",
+                  static_cast<unsigned long long>(p.boids), "render", ms, ms > 0 ? 1000.0 / ms : 0.0, frames);
+    out << line << std::flush;
+    doc["runs"].push_back({{"boids", p.boids}, {"phase", "render"}, {"frame_ms", ms}, {"frames_per_s", ms > 0 ? 1000.0 / ms : 0.0},
+                           {"resolution", "1920x1080"}, {"frames", frames}});
+}
+
+// One size: the spawn and clumped phases, and the render on the GPU. False when the driver
+// reported errors (on err).
+bool benchSize(std::uint64_t n, const Options& opt, const BenchOptions& b, json& doc, std::ostream& out, std::ostream& err) {
+    const Params p = benchParams(n, b.style);
+    if (opt.backend == Backend::Gpu) {
+        try {
+            gpu::checkCapacity(p);
+        } catch (const gpu::CapacityError& e) {
+            out << "  skipped " << n << " boids: " << e.what() << "\n";
+            doc["skipped"].push_back({{"boids", n}, {"reason", e.what()}});
+            return true;
         }
     }
+    gpu::GpuSimulation* gpu = nullptr;
+    const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
+    sim->upload(spawn(p), p);
+    for (const char* phase : {"spawn", "clumped"}) {
+        if (std::string(phase) == "clumped")  // the clumped phase starts clump_steps after the spawn
+            sim->step(int(std::max<std::int64_t>(0, std::int64_t(b.clump_steps) - std::int64_t(b.steps))));
+        const Row r = measure(*sim, gpu, p, b, phase);
+        printRow(out, r);
+        doc["runs"].push_back(toJson(r));
+    }
+    if (gpu) benchRender(*gpu, p, b, doc, out);
+    if (gpu && gl::takeErrorCount() > 0) {
+        err << "murmur: error: the GL driver reported errors (above)\n";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::ostream& err) {
+    const json before = b.compare_path.empty() ? json() : readCompareFile(b.compare_path);
+    std::unique_ptr<gl::HeadlessContext> context;
+    json doc = benchDocument(opt, b);
+    if (opt.backend == Backend::Gpu) {
+        context = openHeadlessContext(err);
+        if (!context) return 1;
+        doc["renderer"] = gl::rendererString();
+        doc["gl_version"] = gl::glVersionString();
+    }
+    printBenchHeader(doc, b, out);
+    for (std::uint64_t n : b.sizes)
+        if (!benchSize(n, opt, b, doc, out, err)) return 1;
     if (!b.out_path.empty()) {
         writeFileAtomic(b.out_path, doc.dump(2) + "\n");
         out << "wrote " << b.out_path << "\n";

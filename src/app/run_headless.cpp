@@ -71,11 +71,12 @@ private:
 
 constexpr std::uint32_t kSummaryMeasureMax = 10000000;
 
-int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
-    Params p = opt.params;
-    std::unique_ptr<gl::HeadlessContext> context;
-    std::unique_ptr<Simulation> sim;
-    gpu::GpuSimulation* gpu_sim = nullptr;
+namespace {
+
+// Opens the GL context the run needs (the GPU backend, or a picture to draw) and checks the
+// flock fits before it is spawned. Returns 1 on a failure already reported, else 0.
+int prepareRun(const Options& opt, const Flock* imported, Params& p, std::unique_ptr<gl::HeadlessContext>& context,
+               std::ostream& out, std::ostream& err) {
     if (opt.backend == Backend::Gpu || !opt.screenshot.empty() || !opt.record.empty()) {
         context = openHeadlessContext(err);
         if (!context) return 1;
@@ -94,15 +95,83 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     }
     if (opt.backend == Backend::Cpu)  // before spawning, as for the GPU: fail in a second, not after minutes
         if (auto problem = cpuMemoryProblem(p, availableMemoryBytes())) throw InputError("--boids: " + *problem);
-    sim = makeSimulation(opt, &gpu_sim);
-    const Flock start = imported ? *imported : spawn(p);
+    return 0;
+}
+
+void printRunLine(const Simulation& sim, const Params& p, bool imported, std::ostream& out) {
     char line[256];
     std::snprintf(line, sizeof line, "murmur: backend %s, %u boids, %dD, %s bounds, %s style, seed %llu%s\n",
-                  sim->name().c_str(), p.boids, p.dims, p.bounds == Bounds::Wrap ? "wrap" : "soft",
+                  sim.name().c_str(), p.boids, p.dims, p.bounds == Bounds::Wrap ? "wrap" : "soft",
                   formatValue(*findParam("style"), p).c_str(), static_cast<unsigned long long>(p.seed),
                   imported ? ", imported state" : "");
     out << line;
-    sim->upload(start, p);  // capacity was checked above, before spawning
+}
+
+// Steps in runs up to the next stats row or recorded frame; measuring and drawing are inside the
+// timing (each waits for the GPU).
+void stepRecorded(Simulation& sim, const Options& opt, const Params& p, StatsLog& log, std::optional<OffscreenView>& view,
+                  std::optional<render::Recorder>& recorder) {
+    if (log.enabled()) log.add(0, 0.0, sim.measure());
+    if (recorder) recorder->add(view->render(p));
+    for (std::uint64_t done = 0; done < opt.steps;) {
+        std::uint64_t next = opt.steps;
+        if (log.enabled()) next = std::min(next, (done / log.every() + 1) * log.every());
+        if (recorder) next = std::min(next, (done / opt.record_every + 1) * opt.record_every);
+        sim.step(int(next - done));
+        done = next;
+        if (log.enabled() && log.due(done)) log.add(done, double(done) * p.dt, sim.measure());
+        if (recorder && done % opt.record_every == 0) recorder->add(view->render(p));
+    }
+}
+
+// The order parameters of the last state (mean neighbours and polarization among them). The
+// group measures read the flock back: above kSummaryMeasureMax boids, unless --stats-out asks,
+// only the two from the flock already downloaded.
+void printOrder(Simulation& sim, const Flock& end, const Params& p, std::uint64_t steps, bool measured, std::ostream& out) {
+    if (measured || p.boids <= kSummaryMeasureMax) {
+        out << describeOrder(steps, sim.measure()) << "\n";
+        return;
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "mean neighbours %.2f, polarization %.3f (other order parameters not measured above %u boids)\n",
+                  meanOf(sim.neighbourCounts()), polarization(end), kSummaryMeasureMax);
+    out << line;
+}
+
+void printPassTimes(gpu::GpuSimulation* gpu_sim, std::ostream& out) {
+    if (!gpu_sim || !gpu_sim->timer()) return;
+    gl::PassTimer& t = *gpu_sim->timer();
+    t.finish();
+    const auto ms = t.meanMs();
+    std::string s = "gpu ms per step (mean of " + std::to_string(t.framesCollected()) + "):";
+    double total = 0;
+    char line[256];
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+        std::snprintf(line, sizeof line, " %s %.3f", t.names()[i].c_str(), ms[i]);
+        s += line;
+        total += ms[i];
+    }
+    std::snprintf(line, sizeof line, ", total %.3f\n", total);
+    out << s << line;
+}
+
+// The first boid whose position or velocity is not finite, or nullptr.
+const Boid* firstNonFinite(const Flock& flock) {
+    for (const Boid& b : flock)
+        if (!std::isfinite(b.p.x + b.p.y + b.p.z + b.v.x + b.v.y + b.v.z)) return &b;
+    return nullptr;
+}
+
+}  // namespace
+
+int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
+    Params p = opt.params;
+    std::unique_ptr<gl::HeadlessContext> context;
+    if (prepareRun(opt, imported, p, context, out, err) != 0) return 1;
+    gpu::GpuSimulation* gpu_sim = nullptr;
+    const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);
+    printRunLine(*sim, p, imported != nullptr, out);
+    sim->upload(imported ? *imported : spawn(p), p);  // capacity was checked above, before spawning
     if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
 
     StatsLog log(opt.stats_out, opt.stats_every);
@@ -113,55 +182,20 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         recorder.emplace(opt.record, opt.width, opt.height, opt.record_fps);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    // Step in runs up to the next stats row or recorded frame; measuring and drawing are inside
-    // the timing (each waits for the GPU).
-    if (log.enabled()) log.add(0, 0.0, sim->measure());
-    if (recorder) recorder->add(view->render(p));
-    for (std::uint64_t done = 0; done < opt.steps;) {
-        std::uint64_t next = opt.steps;
-        if (log.enabled()) next = std::min(next, (done / log.every() + 1) * log.every());
-        if (recorder) next = std::min(next, (done / opt.record_every + 1) * opt.record_every);
-        sim->step(int(next - done));
-        done = next;
-        if (log.enabled() && log.due(done)) log.add(done, double(done) * p.dt, sim->measure());
-        if (recorder && done % opt.record_every == 0) recorder->add(view->render(p));
-    }
+    stepRecorded(*sim, opt, p, log, view, recorder);
     const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-    for (const Boid& b : end)
-        if (!std::isfinite(b.p.x + b.p.y + b.p.z + b.v.x + b.v.y + b.v.z)) {
-            err << "murmur: error: boid " << b.id << " is not finite after " << opt.steps << " steps\n";
-            return 1;
-        }
+    if (const Boid* b = firstNonFinite(end)) {
+        err << "murmur: error: boid " << b->id << " is not finite after " << opt.steps << " steps\n";
+        return 1;
+    }
     const double sps = seconds > 0 ? double(opt.steps) / seconds : 0.0;
+    char line[256];
     std::snprintf(line, sizeof line, "ran %llu %s in %.3f s: %.1f steps/s, %.3g boid-steps/s\n",
                   static_cast<unsigned long long>(opt.steps), opt.steps == 1 ? "step" : "steps", seconds, sps, sps * p.boids);
     out << line;
-    // The order parameters of the last state (mean neighbours and polarization among them). The
-    // group measures read the flock back: above kSummaryMeasureMax boids, unless --stats-out asks,
-    // only the two from the flock already downloaded.
-    if (log.enabled() || p.boids <= kSummaryMeasureMax) {
-        out << describeOrder(opt.steps, sim->measure()) << "\n";
-    } else {
-        std::snprintf(line, sizeof line, "mean neighbours %.2f, polarization %.3f (other order parameters not measured above %u boids)\n",
-                      meanOf(sim->neighbourCounts()), polarization(end), kSummaryMeasureMax);
-        out << line;
-    }
-    if (gpu_sim && gpu_sim->timer()) {
-        gl::PassTimer& t = *gpu_sim->timer();
-        t.finish();
-        const auto ms = t.meanMs();
-        std::string s = "gpu ms per step (mean of " + std::to_string(t.framesCollected()) + "):";
-        double total = 0;
-        for (std::size_t i = 0; i < ms.size(); ++i) {
-            std::snprintf(line, sizeof line, " %s %.3f", t.names()[i].c_str(), ms[i]);
-            s += line;
-            total += ms[i];
-        }
-        std::snprintf(line, sizeof line, ", total %.3f\n", total);
-        out << s << line;
-    }
+    printOrder(*sim, end, p, opt.steps, log.enabled(), out);
+    printPassTimes(gpu_sim, out);
     if (recorder) out << "wrote " << recorder->finish() << "\n";
     if (!opt.screenshot.empty()) {
         if (!view) view.emplace(*sim, gpu_sim, p, opt);

@@ -155,22 +155,75 @@ std::string sweepMeasureNames() {
     return names;
 }
 
-int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
-    if (s.burn_in > opt.steps) throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(opt.steps));
+namespace {
+
+// Every run of the whole sweep is checked before any runs: a bad corner fails now, not in hour 3.
+// Opens the GL context a GPU sweep needs; false when it cannot (reported on err).
+bool checkEveryRun(const Options& opt, const SweepOptions& s, std::unique_ptr<gl::HeadlessContext>& context, std::ostream& err) {
+    if (s.burn_in > opt.steps)
+        throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(opt.steps));
     checkCarry(s);
-    // Every run of the whole sweep is checked before any runs: a bad corner fails now, not in hour 3.
     const std::vector<SweepRun> all = sweepRuns(s, false);
     for (const SweepRun& run : all)
         if (auto problems = validate(runParams(opt.params, s, run)); !problems.empty())
             throw InputError("--sweep: at " + describeRun(s, run, opt.params.seed + run.seed_index) + ": " + describe(problems));
-    std::unique_ptr<gl::HeadlessContext> context;
-    if (opt.backend == Backend::Gpu) {
-        context = openHeadlessContext(err);
-        if (!context) return 1;
-        for (const SweepRun& run : all) gpu::checkCapacity(runParams(opt.params, s, run));  // a grid may grow with a radius
+    if (opt.backend != Backend::Gpu) return true;
+    context = openHeadlessContext(err);
+    if (!context) return false;
+    for (const SweepRun& run : all) gpu::checkCapacity(runParams(opt.params, s, run));  // a grid may grow with a radius
+    return true;
+}
+
+// One run's samples of each measure: at the burn-in and every --sweep-every steps to --steps.
+// A flock that is no longer finite ends the sweep (no file is written with NaN in it).
+std::vector<std::vector<double>> sampleRun(Simulation& sim, const Options& opt, const SweepOptions& s, const std::string& which) {
+    sim.step(int(s.burn_in));
+    std::vector<std::vector<double>> samples(std::size(kMeasures));
+    for (std::uint64_t t = s.burn_in;;) {
+        const OrderParams o = sim.measure();
+        for (std::size_t m = 0; m < std::size(kMeasures); ++m) {
+            const double x = kMeasures[m].get(o);
+            if (!std::isfinite(x))
+                throw std::runtime_error("--sweep: at " + which + ": the flock is not finite at step " + std::to_string(t) + " (" +
+                                         kMeasures[m].name + " " + std::to_string(x) + "); nothing was written");
+            samples[m].push_back(x);
+        }
+        const std::uint64_t next = std::min(opt.steps, t + s.every);
+        if (next == t) break;
+        sim.step(int(next - t));
+        t = next;
     }
+    return samples;
+}
+
+// The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
+std::string sweepRow(const SweepRun& run, std::uint64_t seed, const std::vector<std::vector<double>>& samples) {
+    char cell[64];
+    std::string row = std::to_string(run.index);
+    for (double v : run.values) {
+        std::snprintf(cell, sizeof cell, ",%.9g", v);
+        row += cell;
+    }
+    row += "," + std::to_string(seed) + "," + std::to_string(samples[0].size());
+    for (const auto& xs : samples) {
+        double mean = 0, var = 0;
+        for (double x : xs) mean += x;
+        mean /= double(xs.size());
+        for (double x : xs) var += (x - mean) * (x - mean);
+        const double sd = xs.size() > 1 ? std::sqrt(var / double(xs.size() - 1)) : 0.0;
+        std::snprintf(cell, sizeof cell, ",%.6g,%.6g", mean, sd);
+        row += cell;
+    }
+    return row;
+}
+
+}  // namespace
+
+int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
+    std::unique_ptr<gl::HeadlessContext> context;
+    if (!checkEveryRun(opt, s, context, err)) return 1;
+    const std::size_t all = sweepRuns(s, false).size();
     const auto t0 = std::chrono::steady_clock::now();
-    std::size_t done = 0;
     std::vector<SweepRun> mine = sweepRuns(s, true);
     // --sweep-carry runs each seed's chain in turn: a run after the first of its chain changes
     // the parameters of the flock as the last one left it (state, step count, the last step's
@@ -186,45 +239,20 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
         const Params p = runParams(opt.params, s, run);
         if (s.carry && k > 0 && mine[k - 1].seed_index == run.seed_index) sim->setParams(p);
         else sim->upload(spawn(p), p);
-        sim->step(int(s.burn_in));
-        std::vector<std::vector<double>> samples(std::size(kMeasures));
-        for (std::uint64_t t = s.burn_in;; ) {
-            const OrderParams o = sim->measure();
-            for (std::size_t m = 0; m < std::size(kMeasures); ++m) samples[m].push_back(kMeasures[m].get(o));
-            const std::uint64_t next = std::min(opt.steps, t + s.every);
-            if (next == t) break;
-            sim->step(int(next - t));
-            t = next;
-        }
-        char cell[64];
-        std::string row = std::to_string(run.index);
-        for (double v : run.values) {
-            std::snprintf(cell, sizeof cell, ",%.9g", v);
-            row += cell;
-        }
-        row += "," + std::to_string(p.seed) + "," + std::to_string(samples[0].size());
-        for (const auto& xs : samples) {
-            double mean = 0, var = 0;
-            for (double x : xs) mean += x;
-            mean /= double(xs.size());
-            for (double x : xs) var += (x - mean) * (x - mean);
-            const double sd = xs.size() > 1 ? std::sqrt(var / double(xs.size() - 1)) : 0.0;
-            std::snprintf(cell, sizeof cell, ",%.6g,%.6g", mean, sd);
-            row += cell;
-        }
-        rows[run.index] = row;
-        ++done;
+        const auto samples = sampleRun(*sim, opt, s, describeRun(s, run, p.seed));
+        rows[run.index] = sweepRow(run, p.seed, samples);
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         char line[160];
         std::snprintf(line, sizeof line, "; %.1f s elapsed, about %.0f s left\n", elapsed,
-                      elapsed / double(done) * double(mine.size() - done));
-        err << "sweep: run " << done << "/" << mine.size() << " (" << describeRun(s, run, p.seed) << "): polarization "
+                      elapsed / double(k + 1) * double(mine.size() - k - 1));
+        err << "sweep: run " << k + 1 << "/" << mine.size() << " (" << describeRun(s, run, p.seed) << "): polarization "
             << samples[0].back() << line << std::flush;
     }
     std::string csv = sweepHeader(s) + "\n";
     for (const auto& [index, row] : rows) csv += row + "\n";
     writeFileAtomic(s.out, csv);
-    out << "wrote " << s.out << " (" << mine.size() << " of " << all.size() << " runs" << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
+    out << "wrote " << s.out << " (" << mine.size() << " of " << all << " runs"
+        << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
     return 0;
 }
 

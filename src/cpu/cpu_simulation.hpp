@@ -54,7 +54,7 @@ private:
     Params params_;
     Flock current_, next_;
     std::vector<std::uint32_t> neighbours_;
-    std::uint32_t step_count_ = 0;  // steps since upload  // by index into current_ of the previous state
+    std::uint32_t step_count_ = 0;  // steps since upload
     UniformGrid grid_;
     double mean_candidates_ = 0.0;
 };

@@ -15,8 +15,9 @@ struct Boid {
     glm::vec3 p{0.0f};          // position, units
     glm::vec3 v{0.0f};          // velocity, units/s
     float perch = 0.0f;         // seconds left on the ground (perching; 0: flying)
-    // Decarpentier style with a steering rate: the last steering acceleration (xyz, units/s^2)
-    // and the neighbour count it saw (w), reused until the boid's next steering step.
+    // Styles that keep their steering between steps (decarpentier's steering rate, gloss's view
+    // along the acceleration): the last steering acceleration (xyz, units/s^2) and the neighbour
+    // count it saw (w).
     glm::vec4 steer{0.0f};
 };
 

@@ -1,6 +1,7 @@
 // Keys, ranges, units and accessors for every parameter; see param_table.hpp.
 #include "model/param_table.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <deque>
 #include <cmath>
@@ -60,7 +61,7 @@ void addSpeciesKeys(std::vector<ParamInfo>& t) {
                      MURMUR_FLOAT(species[S].min_speed)});
         t.push_back({keep(k + "max_speed"), ParamKind::Float, "units/s", 0.001, 10000, {}, "highest speed of this species",
                      MURMUR_FLOAT(species[S].max_speed)});
-        t.push_back({keep(k + "max_force"), ParamKind::Float, "units/s^2", 0, 100000, {}, "steering clamp of this species",
+        t.push_back({keep(k + "max_force"), ParamKind::Float, "units/s^2", 0, 100000, {}, "this species' max_force (steering clamp; graded and gloss scale)",
                      MURMUR_FLOAT(species[S].max_force)});
         t.push_back({keep(k + "dc.preferred_distance"), ParamKind::Float, "units", 0, 10000, {},
                      "decarpentier: distance this species keeps from each of its three neighbours", MURMUR_FLOAT(species[S].dc.preferred_distance)});
@@ -144,7 +145,7 @@ std::vector<ParamInfo> makeTable() {
         {"min_speed", ParamKind::Float, "units/s", 0, 10000, {}, "lowest speed of a moving boid (at most max_speed)",
          MURMUR_FLOAT(species[0].min_speed)},
         {"max_speed", ParamKind::Float, "units/s", 0.001, 10000, {}, "highest speed", MURMUR_FLOAT(species[0].max_speed)},
-        {"max_force", ParamKind::Float, "units/s^2", 0, 100000, {}, "steering style: clamp on each rule's steer",
+        {"max_force", ParamKind::Float, "units/s^2", 0, 100000, {}, "steering: clamp on each rule's steer (also influences); graded and gloss: the rules' scale of acceleration",
          MURMUR_FLOAT(species[0].max_force)},
         {"dt", ParamKind::Float, "s", 0.0001, 1, {}, "time step", MURMUR_FLOAT(dt)},
         {"wander", ParamKind::Float, "units/s^2", 0, 100000, {},
@@ -289,7 +290,40 @@ double asTyped(float v) {
 
 std::string echo(std::string_view text) {
     constexpr std::size_t kMax = 60;
-    return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
+    std::string shown;
+    for (const char c : text.substr(0, kMax)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            shown += c;
+        } else {  // a control byte (escape, bell, NUL, newline) is shown, never sent to the terminal
+            constexpr char kHex[] = "0123456789abcdef";
+            shown += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+        }
+    }
+    return text.size() <= kMax ? shown : shown + "...";
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+const ParamInfo* nearestParam(std::string_view key) {
+    const ParamInfo* best = nullptr;
+    std::size_t best_d = std::max<std::size_t>(3, key.size() / 4 + 1);  // a slip, not another word
+    for (const ParamInfo& info : paramTable())
+        if (const std::size_t d = editDistance(key, info.key); d < best_d) best_d = d, best = &info;
+    return best;
 }
 
 std::string rangeText(const ParamInfo& info) {

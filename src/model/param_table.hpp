@@ -39,7 +39,14 @@ std::string floatText(float v);
 double asTyped(float v);
 // User text as echoed in a message: at most 60 characters, "..." after a cut (a multi-megabyte
 // field must not become a multi-megabyte message).
+// Control bytes are shown as \xNN, so input can never drive the terminal.
 std::string echo(std::string_view text);
+
+// Levenshtein distance (insertions, deletions, substitutions), for "did you mean" suggestions.
+std::size_t editDistance(std::string_view a, std::string_view b);
+// The key nearest a mistyped one ("seperation.weight" -> separation.weight), or nullptr when no
+// key is within a slip of it.
+const ParamInfo* nearestParam(std::string_view key);
 
 // A number as every numeric input reads it (--set, presets' CLI counterparts, count flags,
 // sweeps): the whole text, decimal, an exponent allowed ("1e8"); no '+', no hex. Inf and NaN

@@ -70,7 +70,7 @@ struct Manoeuvre {
     float brake = 10.0f;              // units/s^2, slowing down
     float accel_side = 20.0f;         // units/s^2, turning
     float accel_up = 10.0f;           // units/s^2, climbing or diving (3D)
-    float smoothing = 0.5f;           // [0, 1): share of the previous speed kept each step
+    float smoothing = 0.5f;           // [0, 0.99]: share of the previous speed kept each step
     bool operator==(const Manoeuvre&) const = default;
 };
 
@@ -84,7 +84,7 @@ struct SpeciesRules {
     float fov_deg = 270.0f;    // degrees
     float min_speed = 2.0f;    // units/s
     float max_speed = 10.0f;   // units/s
-    float max_force = 10.0f;   // units/s^2
+    float max_force = 10.0f;   // units/s^2: steering clamp; graded and gloss: the rules' scale
     Manoeuvre dc{};            // decarpentier style
     // The largest of the three rule radii: neighbours are counted within it.
     float ruleRadius() const;
@@ -106,7 +106,7 @@ struct Params {
     Bounds bounds = Bounds::Wrap;    // wrap (periodic) or soft (turned back near walls)
     float margin = 10.0f;            // units, soft bounds: depth of the turning band
     float turn = 20.0f;              // units/s^2, soft bounds: push at one margin's depth
-    Style style = Style::Graded;     // graded (the default), steering (Reynolds), offset (Parker), decarpentier or gloss
+    Style style = Style::Graded;     // the rule set (--list-params lists the styles); graded by default
     // How the step is formulated (docs/model.md, "Formulations"): the sources differ in these.
     UpdateOrder update = UpdateOrder::Parallel;
     Integrator integrator = Integrator::SemiImplicit;

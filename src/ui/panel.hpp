@@ -46,8 +46,8 @@ struct PanelState {
     bool repeller_at_pointer = false;
     bool record_toggle_requested = false;  // the Record button: start, or stop and write
     std::string recording;                 // the target being recorded; empty when not
-    bool show_all_keys = false;
-    bool show_legend = true;  // what the colours mean, at the world's bottom right  // also the keys the current style, dims and features do not use
+    bool show_all_keys = false;  // also the keys the current style, dims and features do not use
+    bool show_legend = true;     // what the colours mean, at the world's bottom right
     glm::vec4 box{0.0f};  // where the panel was drawn last: x, y (top left), width, height; window units
 };
 

@@ -1,6 +1,7 @@
 // The command line in-process: every kind of bad input exits 2 with a message on stderr and
 // leaves no output file; a good run exits 0 and writes its export.
 #include "app/cli.hpp"
+#include "cpu/cli_run.hpp"
 #include "app/sweep.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
@@ -18,19 +19,8 @@ using namespace murmur;
 namespace fs = std::filesystem;
 
 namespace {
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-Result run(std::vector<std::string> args) {
-    args.insert(args.begin(), "murmur");
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    const int code = runCli(int(argv.size()), argv.data(), out, err);
-    return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+Result run(std::vector<std::string> args) { return test::runMurmur(std::move(args)); }
 
 class Cli : public ::testing::Test {
 protected:
@@ -181,26 +171,59 @@ TEST_F(Cli, HelpShowsTypesAndDefaults) {
     EXPECT_EQ(r.out.find("TEXT"), std::string::npos) << r.out;
 }
 
-// The columns of --list-params start where the header's do on every row, and floats read as typed.
-TEST_F(Cli, ListParamsColumnsLineUp) {
+// --list-params: one entry per key (key, default, range, unit on its line, the meaning indented
+// beneath), no line over 100 characters, floats as typed; a filter keeps the keys containing it.
+TEST_F(Cli, ListParamsFitsAHundredColumnsAndFilters) {
     const Result r = run({"--list-params"});
     ASSERT_EQ(r.code, 0);
     std::istringstream in(r.out);
-    std::string header, line;
-    std::getline(in, header);
-    const std::size_t at_default = header.find("default"), at_range = header.find("range");
-    int rows = 0;
+    std::string line;
+    int keys = 0;
     while (std::getline(in, line)) {
-        ++rows;
-        ASSERT_GT(line.size(), at_range) << line;
-        EXPECT_EQ(line[at_default - 1], ' ') << line;
-        EXPECT_NE(line[at_default], ' ') << line;
-        EXPECT_EQ(line[at_range - 1], ' ') << line;
-        EXPECT_NE(line[at_range], ' ') << line;
+        EXPECT_LE(line.size(), 100u) << line;
+        if (line.starts_with(" ")) continue;
+        ++keys;
+        EXPECT_NE(line.find("  default "), std::string::npos) << line;
+        EXPECT_NE(line.find("  range "), std::string::npos) << line;
     }
-    EXPECT_GT(rows, 50);
-    EXPECT_NE(r.out.find(" 0.033333335 "), std::string::npos) << "dt's default, 1/30 as a float, in its shortest form";
+    EXPECT_GT(keys, 50);
+    EXPECT_NE(r.out.find("dt  default 0.033333335 "), std::string::npos) << "dt's default, 1/30 as a float, in its shortest form";
     EXPECT_EQ(r.out.find("0.0333333351"), std::string::npos) << "a float printed with its binary noise";
+
+    const Result some = run({"--list-params", "separation"});
+    ASSERT_EQ(some.code, 0) << some.err;
+    EXPECT_NE(some.out.find("separation.weight  default"), std::string::npos) << some.out;
+    EXPECT_EQ(some.out.find("alignment.weight"), std::string::npos) << some.out;
+    const Result none = run({"--list-params", "zzz"});
+    EXPECT_EQ(none.code, 2);
+    EXPECT_NE(none.err.find("no key contains it"), std::string::npos) << none.err;
+}
+
+// --bench-compare with valid JSON of the wrong types is refused before the benchmark runs.
+TEST_F(Cli, ABenchCompareFileOfWrongTypesIsRefusedUpFront) {
+    for (const std::string& text : {std::string(R"({"runs":[1,2]})"), std::string(R"({"runs":[{"boids":10,"phase":"spawn","step_ms":"fast"}]})"),
+                                    std::string(R"({"runs":[],"scenario":null})")}) {
+        const std::string path = write("old.json", text);
+        const Result r = run({"--bench", "--backend", "cpu", "--bench-sizes", "64", "--bench-compare", path});
+        EXPECT_EQ(r.code, 2) << text << ": " << r.err;
+        EXPECT_NE(r.err.find("--bench-compare"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out.find("murmur bench"), std::string::npos) << "the benchmark ran first: " << r.out;
+    }
+}
+
+// A mistyped key is named with the nearest real one, as a mistyped flag is.
+TEST_F(Cli, AMistypedKeyGetsASuggestion) {
+    expectBadInput({"--headless", "--set", "seperation.weight=2"}, "did you mean separation.weight?");
+    expectBadInput({"--headless", "--set", "zzzzzzzzzzzz=2"}, "see murmur --list-params");
+}
+
+// Input is echoed with its control bytes escaped: a header cannot retitle the terminal.
+TEST_F(Cli, MessagesEscapeControlBytes) {
+    const Result r = run({"--headless", "--set", std::string("\x1b]0;pwned\a=1")});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\a'), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\\x1b]0;pwned\\x07"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, RecordFlagsAreCheckedUpFront) {
@@ -417,7 +440,7 @@ TEST_F(SweepCli, CarryNeedsOneKeyThatAFlockCanTake) {
     EXPECT_FALSE(fs::exists(file("c.csv")));
     const Result r = run({"--sweep-carry"});
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("--sweep-carry applies to --sweep only"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--sweep-carry does not apply to the window: it applies to --sweep only"), std::string::npos) << r.err;
 }
 
 TEST_F(SweepCli, FlagsThatDoNotApplyAreRefused) {

@@ -183,7 +183,8 @@ TEST(Preset, BuiltInPresetsAreValid) {
     EXPECT_THROW(resolvePreset("no_such_preset"), InputError);
 }
 
-// Issue #14's holes, each a test that failed (or crashed) before the fix.
+// Malformed input found by trying murmur as an attacker would: each a test that failed (or
+// crashed) before its fix.
 TEST(Preset, DeepNestingIsRefusedNotACrash) {
     // 100,000 levels crashed the reader (recursive flattening, SIGSEGV); now refused at 16.
     std::string deep;

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The full pipeline, after scripts/test.sh has built build-test/ and passed: the GL tests again on
+# Mesa's zink over lavapipe (a second, SPIR-V based driver), the parity cases against a CPU
+# reference built with fused multiply-adds, the mutation check (scripts/mutants.py), the libFuzzer
+# targets (scripts/fuzz.sh, 45 s each), and the CPU tests under ASan+UBSan.
+# Usage: scripts/ci.sh   (.ci/run runs scripts/test.sh, then this)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --full
+jobs=$(nproc)
+[ -x build-test/bin/murmur ] || { echo "scripts/ci.sh: run scripts/test.sh first (it builds build-test/)" >&2; exit 1; }
+
+echo "== GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe =="
+# Zink compiles shaders through SPIR-V as hardware drivers do, and catches what llvmpipe forgives.
+zink_runtime=$(mktemp -d)
+chmod 700 "$zink_runtime"
+LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink XDG_RUNTIME_DIR="$zink_runtime" MURMUR_EXPECT_RENDERER=zink \
+  ctest --test-dir build-test --output-on-failure -j"$jobs" -L gl -E window_smoke
+rm -rf "$zink_runtime"
+
+echo "== parity again, the CPU reference built with fused multiply-adds (as GPU compilers may fuse) =="
+if grep -qw fma /proc/cpuinfo; then
+  cmake -S . -B build-fma -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON -DMURMUR_CPU_FMA=ON >/dev/null
+  cmake --build build-fma -j"$jobs" --target murmur_gl_tests
+  ctest --test-dir build-fma --output-on-failure -j"$jobs" -R "Parity|GpuHand"
+else
+  echo "parity with FMA: not run, this CPU has no FMA instructions"
+fi
+
+echo "== mutation check: the same bug in both backends must fail a test (on a copy of the tree) =="
+python3 scripts/mutants.py build-mutants
+
+echo "== fuzzers: the preset reader, the state CSV reader and --set, 45 s each (scripts/fuzz.sh) =="
+bash scripts/fuzz.sh 45
+
+echo "== CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs" --target murmur_cpu_tests murmur
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L cpu
+echo "== full pipeline passed =="
