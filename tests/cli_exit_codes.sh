@@ -53,5 +53,12 @@ head -1 "$tmp/stats.csv" | grep -q "^step,time,boids" || { echo "FAIL: --stats-o
 [ -e "$tmp/shot.png" ] && { echo "FAIL: bad input left $tmp/shot.png"; fails=$((fails + 1)); }
 [ -e "$tmp/bad.csv" ] && { echo "FAIL: bad input left $tmp/bad.csv"; fails=$((fails + 1)); }
 ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: temporary file left behind"; fails=$((fails + 1)); }
+# stdout is line-buffered into a pipe or file: the run's first line is there while it runs (it
+# arrived only at exit).
+"$murmur" --backend cpu --headless --boids 50 --steps 1000000000 >"$tmp/live.out" 2>/dev/null &
+pid=$!
+for i in $(seq 1 50); do [ -s "$tmp/live.out" ] && break; sleep 0.1; done
+grep -q "backend cpu" "$tmp/live.out" || { echo "FAIL: no output from a running murmur after 5 s (stdout not line-buffered)"; fails=$((fails + 1)); }
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 echo "cli_exit_codes: $fails failure(s)"
 [ "$fails" -eq 0 ]

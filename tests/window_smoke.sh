@@ -57,6 +57,39 @@ else
     fail "xdotool not found (apt-get install xdotool)"
 fi
 
+# The panel driven as a user drives it, with xdotool: the style combo set to vicsek and the
+# speed_limit switch turned off by clicks where the panel says they are (MURMUR_PANEL_RECTS), then
+# Ctrl, Shift and Alt held, and a Ctrl+click, during slow steps (they once aborted the window on
+# Dear ImGui's modifier check). The closing summary names what the panel changed.
+if command -v xdotool >/dev/null; then
+    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+        m=$1; d=$2
+        MURMUR_PANEL_RECTS=$d/rects "$m" --boids 500 --width 1000 --height 700 >"$d/panel.out" 2>&1 &
+        pid=$!
+        for i in $(seq 1 150); do wid=$(xdotool search --pid $pid 2>/dev/null | head -1); [ -n "$wid" ] && [ -s "$d/rects" ] && break; sleep 0.2; done
+        sleep 1
+        at() { awk -v n="$1" "\$1==n {printf \"%d %d\", \$2+\$4/4, \$3+\$5/2}" "$d/rects"; }
+        click() { local xy; xy=$(at "$1"); [ -n "$xy" ] || { echo "the panel drew no $1"; return 1; }; xdotool mousemove --window "$wid" $xy click 1; sleep 0.5; }
+        click style && click style=vicsek && click speed_limit || { kill $pid; exit 1; }
+        xdotool key Escape
+        wait $pid' _ "$murmur" "$tmp" >"$tmp/panel" 2>&1 || fail "driving the panel: $(cat "$tmp/panel")"
+    grep -q "the panel changed (to start so again): --set style=vicsek --set speed_limit=off" "$tmp/panel.out" \
+        || { fail "the panel's combo and switch did not change style and speed_limit"; cat "$tmp/panel.out"; }
+    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+        m=$1; d=$2
+        "$m" --set world_size=671 --set alignment.radius=230 --width 800 --height 500 >"$d/mods.out" 2>&1 &
+        pid=$!
+        for i in $(seq 1 150); do wid=$(xdotool search --pid $pid 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.2; done
+        sleep 3
+        xdotool mousemove --window "$wid" 400 250
+        for k in ctrl shift alt; do xdotool keydown $k; sleep 1; xdotool keyup $k; sleep 0.3; done
+        xdotool keydown ctrl click 1 keyup ctrl
+        sleep 1
+        kill -0 $pid 2>/dev/null || { wait $pid; echo "the window died (exit $?) on a modifier key"; exit 1; }
+        xdotool key Escape
+        wait $pid' _ "$murmur" "$tmp" >"$tmp/mods" 2>&1 || { fail "modifiers during slow steps: $(cat "$tmp/mods")"; cat "$tmp/mods.out"; }
+fi
+
 # --record from the window: a video of the world alone, one frame per step, written on close.
 xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 12 --boids 500 --width 640 --height 400 \
     --record "$tmp/window.mp4" >"$tmp/out" 2>"$tmp/err"

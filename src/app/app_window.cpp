@@ -39,16 +39,28 @@ void recordPointer(GLFWwindow* w, ui::PointerEvent e) {
     static_cast<Input*>(glfwGetWindowUserPointer(w))->pointer.push_back(e);
 }
 
+Input& inputOf(GLFWwindow* w) { return *static_cast<Input*>(glfwGetWindowUserPointer(w)); }
+
+// Installed after Dear ImGui's backend, replacing its key, character, button and wheel callbacks
+// (it keeps focus and cursor-enter): each event is queued for ImGui (ui::ImGuiInput) and the loop.
 void installCallbacks(GLFWwindow* window) {
-    glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) { recordPointer(w, {ui::PointerEvent::Scroll, 0, {}, dy}); });
+    glfwSetScrollCallback(window, [](GLFWwindow* w, double dx, double dy) {
+        recordPointer(w, {ui::PointerEvent::Scroll, 0, {}, dy});
+        inputOf(w).imgui.push({ui::InputEvent::Scroll, 0, false, {dx, dy}});
+    });
     glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
         if (button <= 2) recordPointer(w, {action == GLFW_PRESS ? ui::PointerEvent::Press : ui::PointerEvent::Release, button, {}, 0});
+        glm::dvec2 at{0.0};
+        glfwGetCursorPos(w, &at.x, &at.y);
+        inputOf(w).imgui.push({ui::InputEvent::Button, button, action == GLFW_PRESS, at});
     });
     glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
         const ImGuiIO& io = ImGui::GetIO();
         const auto a = ui::actionForKey(key, io.WantTextInput, action != GLFW_RELEASE);
-        if (a != ui::Action::None) static_cast<Input*>(glfwGetWindowUserPointer(w))->actions.push_back(a);
+        if (a != ui::Action::None) inputOf(w).actions.push_back(a);
+        if (action != GLFW_REPEAT) inputOf(w).imgui.push({ui::InputEvent::Key, key, action == GLFW_PRESS, {}});
     });
+    glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int c) { inputOf(w).imgui.push({ui::InputEvent::Char, int(c), false, {}}); });
 }
 
 void setUpImGui(GLFWwindow* window) {
@@ -62,8 +74,9 @@ void setUpImGui(GLFWwindow* window) {
         ImGui::GetStyle().ScaleAllSizes(xscale);
         ImGui::GetIO().FontGlobalScale = xscale;
     }
-    ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains to the callbacks above
+    ImGui_ImplGlfw_InitForOpenGL(window, true);  // its focus and cursor-enter callbacks; the rest are ours
     ImGui_ImplOpenGL3_Init("#version 430");
+    installCallbacks(window);
 }
 
 }  // namespace
@@ -85,7 +98,6 @@ AppWindow::AppWindow(int width, int height, bool vsync) {
     gl::enableDebugOutput();
     glfwSwapInterval(vsync ? 1 : 0);
     glfwSetWindowUserPointer(window_, &input_);
-    installCallbacks(window_);
     setUpImGui(window_);
 }
 
@@ -103,6 +115,9 @@ void AppWindow::close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 void AppWindow::beginImGuiFrame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    input_.imgui.feed(io);
+    io.MouseDoubleClickTime = ui::ImGuiInput::doubleClickTime(io.DeltaTime);
     ImGui::NewFrame();
 }
 

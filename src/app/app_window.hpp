@@ -1,7 +1,9 @@
 // The GLFW window, its OpenGL 4.5 context and Dear ImGui on it, created together and destroyed
-// together (ImGui first, GLFW last). Keys and the wheel are collected into Input for the loop.
+// together (ImGui first, GLFW last). Keys and the wheel are collected into Input for the loop and
+// for Dear ImGui, which sees them only between frames (events may be polled mid-frame).
 #pragma once
 
+#include "ui/imgui_input.hpp"
 #include "ui/keys.hpp"
 #include "ui/pointer.hpp"
 
@@ -23,6 +25,7 @@ public:
 struct Input {
     std::vector<ui::PointerEvent> pointer;  // buttons and wheel, in the order they came
     std::vector<ui::Action> actions;
+    ui::ImGuiInput imgui;  // the same events for Dear ImGui, fed between frames
 };
 
 class AppWindow {

@@ -136,7 +136,7 @@ bool setsKey(const CliValues& v, std::string_view key) {
 
 // The parameters of a run or sweep: defaults, --preset, each --set, then --boids/--dims (the world
 // resized so the density is the preset's, unless world_size was set), --seed and --colour.
-void applySettings(CliValues& v, std::ostream& out) {
+void applySettings(CliValues& v, std::ostream& out, bool check = true) {
     Params& p = v.opt.params;
     if (!v.preset.empty()) p = loadPresetFile(resolvePreset(v.preset), p);
     for (const std::string& s : v.sets) applySet(s, p, "--set");
@@ -153,6 +153,7 @@ void applySettings(CliValues& v, std::ostream& out) {
     }
     if (v.seed) applySet("seed=" + *v.seed, p, "--seed");
     if (v.colour_by_given) applySet("colour=" + v.colour_by, p, "--colour");  // else the preset's (default heading)
+    if (!check) return;
     if (auto problems = validate(p); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));
 }
 
@@ -183,8 +184,12 @@ void checkRunTargets(const Options& opt) {
 
 // One flock, in the window or headless.
 int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
-    applySettings(v, out);
     Options& opt = v.opt;
+    // The window picks the count (and so the world) for this machine when none is given: the
+    // parameters are checked once that world is known (a radius fine there may not be in the
+    // preset's smaller world).
+    opt.auto_boids = !opt.headless && !v.boids && !setsKey(v, "boids") && v.preset.empty() && opt.import_path.empty();
+    applySettings(v, out, !opt.auto_boids);
     Params& p = opt.params;
     Flock imported;
     if (!opt.import_path.empty()) {
@@ -197,7 +202,7 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     checkRunTargets(opt);
     opt.backend = backendOf(v);
     opt.vsync = !v.no_vsync;
-    opt.auto_boids = !opt.headless && !v.boids && !setsKey(v, "boids") && v.preset.empty() && opt.import_path.empty();
+    opt.preset_name = v.preset;
     const Flock* start = opt.import_path.empty() ? nullptr : &imported;
     return opt.headless ? runHeadless(opt, start, out, err) : runWindow(opt, start, out, err);
 }

@@ -33,6 +33,7 @@ struct Options {
     // the renderer (app/renderer_defaults.hpp).
     bool auto_boids = false;
     bool world_size_set = false;  // --set world_size=...: the panel's Apply keeps this world
+    std::string preset_name;      // --preset as given (the panel's presets combo shows it)
 };
 
 }  // namespace murmur

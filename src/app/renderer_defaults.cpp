@@ -3,6 +3,7 @@
 
 #include "gl/egl_context.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "io/input_error.hpp"
 #include "model/density.hpp"
 
 #include <algorithm>
@@ -41,6 +42,8 @@ Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, b
     const Params chosen = rendererDefaults(p, !gpu || isSoftwareRenderer(gl::rendererString()),
                                            gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids, why, keep_world);
     out << "murmur: " << why << (gpu ? "" : " [CPU reference]") << "\n";
+    // The command line checked nothing yet (cli.cpp): a radius is judged against this world.
+    if (auto problems = validate(chosen); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));
     return chosen;
 }
 

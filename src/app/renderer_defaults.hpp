@@ -26,7 +26,7 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
 
 // rendererDefaults() for this run: the current context's renderer, capped by what the GPU holds
 // (GPU backend; needs a current context); the CPU reference gets the software count. Prints the
-// choice to out.
+// choice to out. Throws InputError when the parameters are invalid in the world chosen.
 Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world);
 
 }  // namespace murmur

@@ -18,6 +18,7 @@
 #include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "model/density.hpp"
+#include "model/param_table.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/recorder.hpp"
 #include "cpu/cpu_simulation.hpp"
@@ -66,6 +67,21 @@ int fallBackToHeadless(Options opt, const Flock* imported, const std::string& wh
     return runHeadless(opt, imported, out, err);
 }
 
+// Where each field of the panel was drawn ("name x y w h", window units), for scripts that drive
+// the panel with synthetic input (tests/window_smoke.sh). Replaced atomically each frame.
+void writePanelRects(const ui::PanelState& panel, const std::string& path) {
+    std::string text;
+    char line[64];
+    for (const auto& [name, r] : panel.rects) {
+        std::snprintf(line, sizeof line, " %.0f %.0f %.0f %.0f\n", double(r.x), double(r.y), double(r.z), double(r.w));
+        text += name + line;
+    }
+    try {
+        writeFileAtomic(path, text);
+    } catch (const std::exception&) {  // a script's aid: never a reason to stop the window
+    }
+}
+
 bool writeScreenshot(const std::string& path, int w, int h, std::ostream& out, std::ostream& err) {
     try {
         render::writePng(path, w, h, gl::readPixelsRgba(0, w, h));
@@ -95,6 +111,9 @@ public:
           renderer_(gl::ShaderLibrary(opt.shader_dir)), log_(opt.stats_out, opt.stats_every) {
         camera_.reset(session.live());
         panel_.vsync = vsync_ = opt.vsync;
+        panel_.loaded_preset = opt.preset_name;
+        started_with_ = session.live();
+        if (const char* path = std::getenv("MURMUR_PANEL_RECTS")) rects_path_ = path;
         record_at_start_ = !opt.record.empty();
         stats_.renderer = renderer;
         stats_.backend = sim.name();
@@ -109,6 +128,7 @@ public:
 
     // Runs until the window is closed (or --frames); returns the exit code.
     int run(std::ostream& out, std::ostream& err);
+    int finish(std::ostream& out, std::ostream& err);
 
 private:
     void applyKeys();
@@ -134,6 +154,8 @@ private:
     render::FlockRenderer renderer_;
     render::Camera camera_;
     ui::PanelState panel_;
+    Params started_with_;           // the parameters at start: the summary names what the panel changed
+    std::string rects_path_;        // MURMUR_PANEL_RECTS: where each field is drawn, for scripts
     ui::FrameStats stats_;
     StatsLog log_;
     bool vsync_ = true;
@@ -216,9 +238,10 @@ void WindowRun::drawStatusOverlay(const Viewport& vp) {
     status.recording = panel_.recording;
     status.recorded_frames = recorder_ ? recorder_->frames() : 0;
     status.notice = notice_;
-    const float right = float(vp.world.x + vp.world.w) / float(vp.px_scale);
-    ui::drawStatus(status, {right, 0.0f});
-    if (panel_.show_legend) ui::drawLegend(ui::legendFor(session_.live(), panel_.draw.neighbour_scale), {right, float(vp.height) / float(vp.px_scale)});
+    // In the band above the world (render::belowBand), never over a boid.
+    const float left = float(vp.world.x) / float(vp.px_scale), right = float(vp.world.x + vp.world.w) / float(vp.px_scale);
+    ui::drawStatus(status, {left, 0.0f});
+    if (panel_.show_legend) ui::drawLegend(ui::legendFor(session_.live(), panel_.draw.neighbour_scale), {right, 0.0f});
 }
 
 // The panel's rectangle last frame in framebuffer pixels, if it is shown.
@@ -326,7 +349,8 @@ void WindowRun::drawFrame(const Viewport& vp) {
     panel_.draw.colour_by = render::ColourBy(session_.live().colour);  // a preset's, --colour, or the panel's
     renderer_.drawInto(display_.view(), session_.live(), camera_, vp.world, panel_.draw, panel_.selection);
     if (panel_.visible) drawPanel(session_, panel_, stats_);
-    else session_.commitEdits();
+    session_.commitEdits();  // the panel's edits (or none) become live on the next step
+    if (!rects_path_.empty()) writePanelRects(panel_, rects_path_);
     drawStatusOverlay(vp);
     window_.renderImGui();
     if (panel_.vsync != vsync_) {
@@ -362,36 +386,15 @@ void WindowRun::finishFrame(const Viewport& vp, std::ostream& out, std::ostream&
 #endif
 }
 
-int WindowRun::run(std::ostream& out, std::ostream& err) {
-    while (!window_.shouldClose()) {
-        const auto frame_start = Clock::now();
-        glfwPollEvents();
-        Viewport vp;
-        glfwGetFramebufferSize(window_.handle(), &vp.width, &vp.height);
-        if (vp.width <= 0 || vp.height <= 0) {  // minimised: sleep until something happens
-            glfwWaitEventsTimeout(0.25);
-            continue;
-        }
-        int win_w = 1, win_h = 1;
-        glfwGetWindowSize(window_.handle(), &win_w, &win_h);
-        vp.px_scale = win_w > 0 ? double(vp.width) / win_w : 1.0;
-        vp.world = render::worldRect({vp.width, vp.height}, panelPixels(vp));
-        camera_.setAspect(vp.world.aspect());
-        window_.beginImGuiFrame();
-        applyKeys();
-        handleMouse(vp);
-        const int stepped = stepAndMeasure();
-        sampleStats(Clock::now());
-        drawFrame(vp);
-        finishFrame(vp, out, err);
-        // The frame's time over its steps bounds a step's cost from above; smoothed over frames.
-        if (stepped > 0) {
-            const double per_step = std::chrono::duration<double>(Clock::now() - frame_start).count() / stepped;
-            seconds_per_step_ = seconds_per_step_ > 0.0 ? 0.7 * seconds_per_step_ + 0.3 * per_step : per_step;
-        }
-    }
+// After the last frame: the recording, the summary (and what the panel changed), the files.
+int WindowRun::finish(std::ostream& out, std::ostream& err) {
     stopRecording(out, err);
     out << "murmur: " << frames_ << " frames, " << session_.steps() << " steps, " << session_.live().boids << " boids\n";
+    if (const auto edits = changedSettings(started_with_, session_.live()); !edits.empty()) {
+        out << "murmur: the panel changed (to start so again):";
+        for (const std::string& e : edits) out << " --set " << e;
+        out << "\n";
+    }
     if (stats_.order.boids > 0) out << describeOrder(stats_.order_step, stats_.order) << " (last sample)\n";
     if (!stats_.pass_ms.empty()) {
         out << "gpu ms per step (last sample, each pass timed with glFinish):";
@@ -416,6 +419,38 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
         return 1;
     }
     return 0;
+}
+
+int WindowRun::run(std::ostream& out, std::ostream& err) {
+    while (!window_.shouldClose()) {
+        const auto frame_start = Clock::now();
+        glfwPollEvents();
+        Viewport vp;
+        glfwGetFramebufferSize(window_.handle(), &vp.width, &vp.height);
+        if (vp.width <= 0 || vp.height <= 0) {  // minimised: sleep until something happens
+            glfwWaitEventsTimeout(0.25);
+            continue;
+        }
+        int win_w = 1, win_h = 1;
+        glfwGetWindowSize(window_.handle(), &win_w, &win_h);
+        vp.px_scale = win_w > 0 ? double(vp.width) / win_w : 1.0;
+        vp.world = render::belowBand(render::worldRect({vp.width, vp.height}, panelPixels(vp)),
+                                     int(std::ceil(ui::overlayBandHeight() * float(vp.px_scale))));
+        camera_.setAspect(vp.world.aspect());
+        window_.beginImGuiFrame();
+        applyKeys();
+        handleMouse(vp);
+        const int stepped = stepAndMeasure();
+        sampleStats(Clock::now());
+        drawFrame(vp);
+        finishFrame(vp, out, err);
+        // The frame's time over its steps bounds a step's cost from above; smoothed over frames.
+        if (stepped > 0) {
+            const double per_step = std::chrono::duration<double>(Clock::now() - frame_start).count() / stepped;
+            seconds_per_step_ = seconds_per_step_ > 0.0 ? 0.7 * seconds_per_step_ + 0.3 * per_step : per_step;
+        }
+    }
+    return finish(out, err);
 }
 
 }  // namespace

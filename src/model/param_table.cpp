@@ -303,6 +303,15 @@ std::string echo(std::string_view text) {
     return text.size() <= kMax ? shown : shown + "...";
 }
 
+std::vector<std::string> changedSettings(const Params& a, const Params& b) {
+    std::vector<std::string> changed;
+    for (const ParamInfo& info : paramTable()) {
+        const std::string before = formatValue(info, a), after = formatValue(info, b);
+        if (before != after) changed.push_back(std::string(info.key) + "=" + after);
+    }
+    return changed;
+}
+
 std::size_t editDistance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;

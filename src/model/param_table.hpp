@@ -42,6 +42,10 @@ double asTyped(float v);
 // Control bytes are shown as \xNN, so input can never drive the terminal.
 std::string echo(std::string_view text);
 
+// "key=value" for every key whose value differs between a and b (b's value), in table order: what
+// --set would take to turn a into b.
+std::vector<std::string> changedSettings(const Params& a, const Params& b);
+
 // Levenshtein distance (insertions, deletions, substitutions), for "did you mean" suggestions.
 std::size_t editDistance(std::string_view a, std::string_view b);
 // The key nearest a mistyped one ("seperation.weight" -> separation.weight), or nullptr when no

@@ -15,4 +15,9 @@ ScreenRect worldRect(glm::ivec2 framebuffer, const std::optional<ScreenRect>& pa
     return left > right_w ? ScreenRect{0, 0, left, framebuffer.y} : ScreenRect{right, 0, right_w, framebuffer.y};
 }
 
+ScreenRect belowBand(const ScreenRect& world, int band_px) {
+    const int band = std::clamp(band_px, 0, world.h / 2);
+    return {world.x, world.y, world.w, world.h - band};  // origin bottom left: the top is y + h
+}
+
 }  // namespace murmur::render

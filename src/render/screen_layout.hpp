@@ -25,4 +25,8 @@ inline constexpr int kMinWorldPx = 160;
 // wider strip is under kMinWorldPx.
 ScreenRect worldRect(glm::ivec2 framebuffer, const std::optional<ScreenRect>& panel);
 
+// The world's rectangle less a band of `band_px` along its top, where the status line and the
+// legend are drawn, so that they never cover a boid; the band is at most half the rectangle.
+ScreenRect belowBand(const ScreenRect& world, int band_px);
+
 }  // namespace murmur::render

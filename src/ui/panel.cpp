@@ -7,6 +7,7 @@
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
 #include "ui/keys.hpp"
+#include "ui/param_widgets.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -18,103 +19,28 @@
 namespace murmur::ui {
 namespace {
 
-// Pixels of drag per unit: a hundredth of the value, but at least a ten-thousandth of the range,
-// so a drag reaches 0 (or the bound) in a few hundred pixels instead of creeping towards it.
-float dragSpeed(const ParamInfo& info, float v) {
-    const double range = std::min(info.max - info.min, 1e6);
-    return float(std::max({std::abs(double(v)) * 0.01, range * 1e-4, 1e-4}));
+// A collapsing header that reports where it was drawn ("#Name"), so tests can open it.
+bool section(PanelState& state, const char* name, ImGuiTreeNodeFlags flags = 0) {
+    const bool open = ImGui::CollapsingHeader(name, flags);
+    state.noteRect(std::string("#") + name);
+    return open;
 }
 
-void tooltip(const ParamInfo& info) {
-    if (!ImGui::IsItemHovered()) return;
-    ImGui::BeginTooltip();
-    ImGui::TextUnformatted(info.help);
-    ImGui::Text("range %s %s", rangeText(info).c_str(), info.unit);
-    if (info.kind == ParamKind::Float || info.kind == ParamKind::Int)
-        ImGui::TextDisabled("double-click (or Ctrl+click) to type a value; right-click to reset it");
-    else
-        ImGui::TextDisabled("right-click to reset it");
-    ImGui::EndTooltip();
+
+// What the edited radii cost against the running flock's: the candidate pairs a step examines,
+// and the steps per second that leaves at the rate measured now (shown while they differ).
+void costLine(Session& session, const FrameStats& stats) {
+    const double now = candidatePairsPerStep(session.live()), next = candidatePairsPerStep(session.edit());
+    if (now <= 0.0 || std::abs(next - now) < 0.1 * now) return;
+    const double rate = stats.steps_per_s * now / next;
+    const ImVec4 colour = next > kMaxCandidatePairs ? ImVec4(1.0f, 0.45f, 0.35f, 1.0f) : ImVec4(0.85f, 0.75f, 0.45f, 1.0f);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(colour, "this edit: %s, %.2gx now; about %.3g steps/s here", describeCost(next).c_str(), next / now, rate);
+    ImGui::PopTextWrapPos();
 }
-
-// "species2.dc.brake" -> "dc.brake": a species' key as its own node in the panel shows it.
-std::string_view withoutSpeciesPrefix(std::string_view key) {
-    if (key.starts_with("species") && key.size() > 9 && key[8] == '.') key.remove_prefix(9);
-    return key;
-}
-
-// What a widget needs beyond its parameter: the last edit's problems (shown under their field)
-// and whether keys that do not apply now are shown too.
-struct FieldContext {
-    const std::vector<ParamProblem>& problems;
-    bool show_all;
-};
-
-std::string fieldLabel(const ParamInfo& info, std::string_view shown_key) {
-    return std::string(shown_key) + (info.unit[0] ? std::string(" (") + info.unit + ")" : "") + "##" + info.key;
-}
-
-// Right click: back to the documented default; the tooltip says how to type an exact value.
-void fieldMenu(const ParamInfo& info, Params& p, bool& changed) {
-    if (ImGui::BeginPopupContextItem(info.key)) {
-        const Params defaults;
-        const std::string item = "reset to default (" + formatValue(info, defaults) + ")";
-        if (ImGui::MenuItem(item.c_str())) changed = !setFromNumber(info, info.get(defaults), p);
-        ImGui::EndPopup();
-    }
-}
-
-// One widget for one parameter of `p`, labelled shown_key; true when it changed.
-bool paramWidget(const ParamInfo& info, Params& p, const FieldContext& ctx, std::string_view shown_key) {
-    const double value = info.get(p);
-    const std::string label = fieldLabel(info, shown_key);
-    bool changed = false;
-    switch (info.kind) {
-        case ParamKind::Choice: {
-            int index = int(value);
-            if (ImGui::BeginCombo(label.c_str(), info.choices[std::size_t(index)])) {
-                for (std::size_t k = 0; k < info.choices.size(); ++k)
-                    if (ImGui::Selectable(info.choices[k], int(k) == index)) {
-                        changed = !setFromNumber(info, double(k), p) && int(k) != index;
-                    }
-                ImGui::EndCombo();
-            }
-            break;
-        }
-        case ParamKind::Int: {
-            int v = int(value);
-            if (ImGui::SliderInt(label.c_str(), &v, int(info.min), int(std::min(info.max, 1e9)))) changed = !setFromNumber(info, v, p);
-            break;
-        }
-        case ParamKind::Seed: {
-            auto v = static_cast<unsigned long long>(value);
-            if (ImGui::InputScalar(label.c_str(), ImGuiDataType_U64, &v)) changed = !setFromNumber(info, double(v), p);
-            break;
-        }
-        case ParamKind::Float: {
-            float v = float(value);
-            const float speed = dragSpeed(info, v);
-            if (ImGui::DragFloat(label.c_str(), &v, speed, float(info.min), float(info.max), "%.4g",
-                                 ImGuiSliderFlags_AlwaysClamp))
-                changed = !setFromNumber(info, double(v), p);
-            break;
-        }
-    }
-    fieldMenu(info, p, changed);
-    tooltip(info);
-    for (const ParamProblem& problem : ctx.problems)
-        if (problem.field == info.key) {
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "not applied: %s", problem.message.c_str());
-            ImGui::PopTextWrapPos();
-        }
-    return changed;
-}
-
-bool paramWidget(const ParamInfo& info, Params& p, const FieldContext& ctx) { return paramWidget(info, p, ctx, info.key); }
 
 void paramSection(const char* group, Session& session, const FieldContext& ctx) {
-    if (!ImGui::CollapsingHeader(group, ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!section(ctx.state, group, ImGuiTreeNodeFlags_DefaultOpen)) return;
     for (const ParamInfo& info : paramTable()) {
         if (std::strcmp(paramGroup(info.key), group) != 0) continue;
         if (!ctx.show_all && !appliesNow(info.key, session.edit())) continue;
@@ -129,14 +55,16 @@ void paramSection(const char* group, Session& session, const FieldContext& ctx) 
 // Species in use; each one's role, and for 1..3 their own rules (species 0 flies the sections
 // above). Inside a species' node its keys are shown without the "speciesN." prefix.
 void speciesSection(Session& session, const FieldContext& ctx) {
-    if (!ImGui::CollapsingHeader("Species")) return;
+    if (!section(ctx.state, "Species")) return;
     Params& p = session.edit();
     paramWidget(*findParam("species_count"), p, ctx);
     for (std::uint32_t s = 0; s < std::min(p.species_count, kMaxSpecies); ++s) {
         const std::string prefix = "species" + std::to_string(s) + ".";
         const std::string title = "species " + std::to_string(s) + (p.roles[s].predator ? " (predator)" : "") +
                                   (s == 0 ? ": rules above" : "");
-        if (!ImGui::TreeNode(title.c_str())) continue;
+        const bool open = ImGui::TreeNode(("species" + std::to_string(s)).c_str(), "%s", title.c_str());
+        ctx.state.noteRect("#species " + std::to_string(s));
+        if (!open) continue;
         for (const ParamInfo& info : paramTable())
             if (std::string_view(info.key).starts_with(prefix) && (ctx.show_all || appliesNow(info.key, p))) {
                 ImGui::PushID(info.key);
@@ -150,7 +78,7 @@ void speciesSection(Session& session, const FieldContext& ctx) {
 
 // Wind, goals (optionally at the pointer), scatter, and the obstacle list.
 void influencesSection(Session& session, PanelState& state, const FieldContext& ctx) {
-    if (!ImGui::CollapsingHeader("Influences")) return;
+    if (!section(state, "Influences")) return;
     for (const ParamInfo& info : paramTable())
         if (std::strcmp(paramGroup(info.key), "Influences") == 0 && (ctx.show_all || appliesNow(info.key, session.edit())))
             paramWidget(info, session.edit(), ctx);
@@ -179,9 +107,10 @@ void influencesSection(Session& session, PanelState& state, const FieldContext& 
     }
 }
 
-void runSection(Session& session) {
-    if (!ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    if (ImGui::Button(session.running ? "Pause" : "Run")) session.togglePause();
+void runSection(Session& session, PanelState& state) {
+    if (!section(state, "Run", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (ImGui::Button(session.running ? "Pause###run" : "Run###run")) session.togglePause();
+    state.noteRect("run/pause");
     ImGui::SameLine();
     if (ImGui::Button("Step")) session.stepOnce();
     ImGui::SameLine();
@@ -194,10 +123,10 @@ void runSection(Session& session) {
     session.pending_boids = pending;
     ImGui::SameLine();
     if (ImGui::Button("Apply")) session.applyBoidCount();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("reallocates the buffers and respawns; range [0, 100000000], or what the GPU holds");
+    if (hoveredAWhile()) ImGui::SetTooltip("reallocates the buffers and respawns; range [0, 100000000], or what the GPU holds");
     ImGui::SameLine();
     ImGui::Checkbox("keep density", &session.keep_density);
-    if (ImGui::IsItemHovered())
+    if (hoveredAWhile())
         ImGui::SetTooltip("Apply resizes the world so the flock stays as crowded (off, or once world_size is edited: the world stays)");
     if (session.pending_boids != session.live().boids) {
         const Params next = session.withPendingCount();
@@ -211,14 +140,17 @@ void runSection(Session& session) {
 }
 
 void presetSection(Session& session, PanelState& state) {
-    if (!ImGui::CollapsingHeader("Presets")) return;
+    if (!section(state, "Presets")) return;
     static std::vector<std::pair<std::string, std::string>> presets = listPresets();
     if (!presets.empty()) {
+        for (std::size_t k = 0; k < presets.size() && !state.loaded_preset.empty(); ++k)
+            if (presets[k].first == state.loaded_preset) state.preset_index = int(k);
+        state.loaded_preset.clear();  // from now on the combo shows what the user picks
         state.preset_index = std::clamp(state.preset_index, 0, int(presets.size()) - 1);
         if (ImGui::BeginCombo("built-in", presets[std::size_t(state.preset_index)].first.c_str())) {
             for (std::size_t k = 0; k < presets.size(); ++k) {
                 if (ImGui::Selectable(presets[k].first.c_str(), int(k) == state.preset_index)) state.preset_index = int(k);
-                if (ImGui::IsItemHovered() && !presets[k].second.empty()) ImGui::SetTooltip("%s", presets[k].second.c_str());
+                if (hoveredAWhile() && !presets[k].second.empty()) ImGui::SetTooltip("%s", presets[k].second.c_str());
             }
             ImGui::EndCombo();
         }
@@ -265,7 +197,7 @@ void viewSection(Session& session, PanelState& state) {
     if (ImGui::Button("Screenshot")) state.screenshot_requested = true;
     ImGui::SameLine();
     if (ImGui::Button(state.recording.empty() ? "Record" : "Stop recording")) state.record_toggle_requested = true;
-    if (ImGui::IsItemHovered())
+    if (hoveredAWhile())
         ImGui::SetTooltip("%s", state.recording.empty() ? "record the world as a video (ffmpeg) in the current folder; PNG frames if ffmpeg is missing"
                                                         : state.recording.c_str());
 }
@@ -281,7 +213,7 @@ void statsSection(const FrameStats& stats) {
     }
     if (!stats.pass_ms.empty()) {
         ImGui::Text("  %-8s %7.3f ms per step (GPU)", "total", total);
-        if (ImGui::IsItemHovered())
+        if (hoveredAWhile())
             ImGui::SetTooltip("one step per sample timed on the CPU's clock with glFinish after each pass: right on any driver,\n"
                               "though the stalls make it a little slower than the steps between samples");
     }
@@ -300,7 +232,7 @@ void statsSection(const FrameStats& stats) {
     plot("nearest (median)", stats.nn_history, 0.0f, FLT_MAX, "%.3g units", o.nn_median);
     plot("neighbours", stats.neighbours_history, 0.0f, FLT_MAX, "%.2f", o.mean_neighbours);
     plot("speed", stats.speed_history, 0.0f, FLT_MAX, "%.3g units/s", o.mean_speed);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("order parameters: see docs/model.md; --stats-out writes them to a CSV");
+    if (hoveredAWhile()) ImGui::SetTooltip("order parameters: see docs/model.md; --stats-out writes them to a CSV");
 }
 
 void selectionSection(const PanelState& state, const Params& p) {
@@ -400,133 +332,36 @@ const char* paramGroup(const char* key) {
     return "World";
 }
 
-// The widest label the panel shows, so no label is cut.
-float labelWidth() {
-    float widest = 0.0f;
-    for (const ParamInfo& info : paramTable()) {
-        widest = std::max(widest, ImGui::CalcTextSize(fieldLabel(info, withoutSpeciesPrefix(info.key)).c_str(), nullptr, true).x);
-    }
-    return widest + ImGui::GetStyle().ItemInnerSpacing.x * 2;
-}
-
-std::vector<std::string> statusLines(const StatusLine& s) {
-    std::vector<std::string> lines;
-    if (s.paused) lines.push_back("paused (Space runs)");
-    if (!s.recording.empty()) lines.push_back("REC " + std::to_string(s.recorded_frames) + " frames: " + s.recording);
-    if (!s.notice.empty()) lines.push_back(s.notice);
-    return lines;
-}
-
-void drawStatus(const StatusLine& s, glm::vec2 top_right) {
-    const auto lines = statusLines(s);
-    if (lines.empty()) return;
-    ImGui::SetNextWindowPos(ImVec2(top_right.x - 10, top_right.y + 10), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
-    ImGui::SetNextWindowBgAlpha(0.6f);
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-    if (ImGui::Begin("##status", nullptr, flags))
-        for (const std::string& line : lines)
-            ImGui::TextColored(line.starts_with("REC") ? ImVec4(1.0f, 0.4f, 0.35f, 1.0f) : ImVec4(0.9f, 0.9f, 0.9f, 1.0f), "%s",
-                               line.c_str());
-    ImGui::End();
-}
-
-Legend legendFor(const Params& p, float neighbour_scale) {
-    Legend l;
-    const auto number = [](double v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.3g", v);
-        return std::string(buf);
-    };
-    switch (render::ColourBy(p.colour)) {
-        case render::ColourBy::Species:
-            l.title = "species";
-            for (std::uint32_t s = 0; s < std::min(p.species_count, kMaxSpecies); ++s)
-                l.entries.push_back({"species " + std::to_string(s) + (p.roles[s].predator ? " (predator)" : ""),
-                                     render::speciesColour(s, p.roles[s].predator)});
-            break;
-        case render::ColourBy::Heading: {
-            l.title = p.dims == 3 ? "heading (x-z plane; brighter climbing)" : "heading";
-            l.wheel = true;
-            const char* names[4] = {"+x (right)", p.dims == 3 ? "+z" : "+y (up)", "-x (left)", p.dims == 3 ? "-z" : "-y (down)"};
-            for (int k = 0; k < 4; ++k) {
-                const float a = float(k) * 1.5707963f;
-                l.entries.push_back({names[k], render::headingColour(a > 3.14159265f ? a - 6.2831853f : a)});
-            }
-            break;
-        }
-        case render::ColourBy::Speed: {
-            const float top = p.species[0].max_speed;
-            l.title = "speed (units/s)";
-            for (float t : {0.0f, 0.5f, 1.0f}) l.entries.push_back({number(double(t * top)), render::rampColour(t)});
-            break;
-        }
-        case render::ColourBy::Neighbours:
-            l.title = "neighbours";
-            for (float t : {0.0f, 0.5f, 1.0f})
-                l.entries.push_back({number(double(t * neighbour_scale)) + (t == 1.0f ? " or more" : ""), render::rampColour(t)});
-            break;
-    }
-    return l;
-}
-
-void drawLegend(const Legend& legend, glm::vec2 bottom_right) {
-    ImGui::SetNextWindowPos(ImVec2(bottom_right.x - 10, bottom_right.y - 10), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
-    ImGui::SetNextWindowBgAlpha(0.6f);
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-    if (ImGui::Begin("##legend", nullptr, flags)) {
-        ImGui::TextUnformatted(legend.title.c_str());
-        const auto toU32 = [](glm::vec3 c) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)); };
-        if (legend.wheel) {  // 48 wedges, +x at the right, counter-clockwise as angles grow
-            const float r = ImGui::GetFontSize() * 1.6f;
-            const ImVec2 at = ImGui::GetCursorScreenPos();
-            const ImVec2 centre(at.x + r, at.y + r);
-            ImDrawList* draw = ImGui::GetWindowDrawList();
-            for (int k = 0; k < 48; ++k) {
-                const float a0 = float(k) / 48.0f * 6.2831853f, a1 = float(k + 1) / 48.0f * 6.2831853f;
-                const float mid = (a0 + a1) / 2;
-                draw->AddTriangleFilled(centre, ImVec2(centre.x + r * std::cos(a0), centre.y - r * std::sin(a0)),
-                                        ImVec2(centre.x + r * std::cos(a1), centre.y - r * std::sin(a1)),
-                                        toU32(render::headingColour(mid > 3.14159265f ? mid - 6.2831853f : mid)));
-            }
-            ImGui::Dummy(ImVec2(2 * r, 2 * r));
-        }
-        for (const LegendEntry& e : legend.entries) {
-            const float h = ImGui::GetTextLineHeight();
-            const ImVec2 at = ImGui::GetCursorScreenPos();
-            ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + h, at.y + h), toU32(e.colour));
-            ImGui::Dummy(ImVec2(h, h));
-            ImGui::SameLine();
-            ImGui::TextUnformatted(e.label.c_str());
-        }
-    }
-    ImGui::End();
-}
 
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("murmur");
     ImGui::PushItemWidth(-labelWidth());
-    const FieldContext ctx{session.problems(), state.show_all_keys};
-    runSection(session);
+    const FieldContext ctx{session.problems(), state.show_all_keys, state};
+    ImGui::TextDisabled("%.1f FPS, %.1f steps/s, step %llu%s", stats.fps, stats.steps_per_s,
+                        static_cast<unsigned long long>(session.steps()), session.running ? "" : " (paused)");
+    state.noteRect("fps");
+    if (hoveredAWhile()) ImGui::SetTooltip("the Stats section below has the GPU's time per pass and the order parameters");
+    runSection(session, state);
     // One line kept for messages, at the same place whether or not there is one: nothing moves
     // under the pointer when a message appears. Problems with a field also show under it.
     const ImVec4 colour = session.messageIsError() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
     const std::string& message = session.message();
     const std::string first_line = message.substr(0, message.find('\n'));
     ImGui::TextColored(colour, "%s", first_line.empty() ? " " : first_line.c_str());
-    if (!message.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", message.c_str());
+    if (!message.empty() && hoveredAWhile()) ImGui::SetTooltip("%s", message.c_str());
     ImGui::Checkbox("show keys that do not apply now", &state.show_all_keys);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("off: only what the current style, dims and features use");
+    if (hoveredAWhile()) ImGui::SetTooltip("off: only what the current style, dims and features use");
     ImGui::SameLine();
     if (ImGui::SmallButton("all defaults")) session.edit() = withDefaultsKeeping(session.edit());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every key back to its default (--list-params), keeping the boid count, dims and seed");
-    for (const char* group : {"Rules", "Perception", "Motion", "World"}) paramSection(group, session, ctx);
+    if (hoveredAWhile()) ImGui::SetTooltip("every key back to its default (--list-params), keeping the boid count, dims and seed");
+    for (const char* group : {"Rules", "Perception", "Motion", "World"}) {
+        paramSection(group, session, ctx);
+        if (std::strcmp(group, "Perception") == 0) costLine(session, stats);
+    }
     speciesSection(session, ctx);
     influencesSection(session, state, ctx);
-    session.commitEdits();
     presetSection(session, state);
     viewSection(session, state);
     statsSection(stats);
@@ -537,6 +372,15 @@ void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
                     ? glm::vec4(0.0f)
                     : glm::vec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     ImGui::End();
+}
+
+}  // namespace murmur::ui
+
+namespace murmur::ui {
+
+void PanelState::noteRect(const std::string& name) {
+    const ImVec2 at = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
+    rects[name] = glm::vec4(at.x, at.y, size.x, size.y);
 }
 
 }  // namespace murmur::ui

@@ -5,9 +5,11 @@
 
 #include "model/order_params.hpp"
 #include "render/flock_renderer.hpp"
+#include "ui/overlays.hpp"
 #include "ui/series.hpp"
 #include "ui/session.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +42,7 @@ struct PanelState {
     bool quit_requested = false;
     bool reset_view_requested = false;
     std::string preset_path = "my_preset.json";
+    std::string loaded_preset;  // the built-in preset the run started from: the combo shows it
     int preset_index = 0;
     bool confirm_overwrite = false;
     bool attractor_at_pointer = false;  // the window moves the goal to the pointer each frame
@@ -47,9 +50,20 @@ struct PanelState {
     bool record_toggle_requested = false;  // the Record button: start, or stop and write
     std::string recording;                 // the target being recorded; empty when not
     bool show_all_keys = false;  // also the keys the current style, dims and features do not use
-    bool show_legend = true;     // what the colours mean, at the world's bottom right
+    bool show_legend = true;     // what the colours mean, in the band above the world
     glm::vec4 box{0.0f};  // where the panel was drawn last: x, y (top left), width, height; window units
+    std::string refused_key, refused_why;  // the last value the parameter table refused, and why
+    // Where each field (by key; a combo's options as "key=choice") and section header ("#Name")
+    // was drawn last frame, window units: x, y (top left), width, height. For tests and tools
+    // that drive the panel as a user would.
+    std::map<std::string, glm::vec4> rects;
+    void noteRect(const std::string& name);  // the last item drawn, as `name`
 };
+
+// Tooltips wait this long under a still pointer, so passing over labels does not cover the next.
+inline constexpr float kTooltipDelay = 0.5f;  // s
+// The last item is hovered and has been for kTooltipDelay.
+bool hoveredAWhile();
 
 // Whether a key does anything with p's style, dims, bounds and features (dc.* only in the
 // decarpentier style, z only in 3D, margin only with soft bounds, ...): the panel shows only those
@@ -63,34 +77,6 @@ Params withDefaultsKeeping(const Params& p);
 const char* paramGroup(const char* key);
 
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats);
-
-// What the small overlay at the world's top right says, panel or not: paused, recording, and the
-// last notice (a screenshot written, the panel hidden) for a few seconds.
-struct StatusLine {
-    bool paused = false;
-    std::string recording;  // target, if recording
-    std::uint64_t recorded_frames = 0;
-    std::string notice;
-};
-// The lines the overlay shows (empty: no overlay).
-std::vector<std::string> statusLines(const StatusLine& s);
-// Draws them at top_right (window units); takes no input.
-void drawStatus(const StatusLine& s, glm::vec2 top_right);
-
-// What the colours mean: a title and labelled swatches (species and predators; for heading the
-// wheel's compass points; for speed and neighbours the ramp's ends and middle).
-struct LegendEntry {
-    std::string label;
-    glm::vec3 colour;
-};
-struct Legend {
-    std::string title;
-    std::vector<LegendEntry> entries;
-    bool wheel = false;  // heading: drawn as a colour wheel beside the entries
-};
-Legend legendFor(const Params& p, float neighbour_scale);
-// Draws the legend at bottom_right (window units); takes no input.
-void drawLegend(const Legend& legend, glm::vec2 bottom_right);
 
 // A key's action if it belongs to the view and panel (visual debug, screenshot, panel, view,
 // quit); false otherwise (run controls: Session::apply).

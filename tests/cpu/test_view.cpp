@@ -212,6 +212,18 @@ TEST(RendererDefaults, SoftwareRenderersGetFewerBoidsAtTheSameDensity) {
 
 // The world's rectangle never lies under the panel, whatever the window and panel: the wider free
 // strip is used, and only when no strip is kMinWorldPx wide does the world take the whole window.
+// The status line and the legend have a band above the world: the world is drawn below it.
+TEST(ScreenLayout, TheOverlayBandIsTakenFromTheWorldsTop) {
+    const render::ScreenRect world{435, 0, 845, 720};
+    const render::ScreenRect below = render::belowBand(world, 60);
+    EXPECT_EQ(below.x, 435);
+    EXPECT_EQ(below.y, 0) << "origin bottom left: the band comes off the top";
+    EXPECT_EQ(below.w, 845);
+    EXPECT_EQ(below.h, 660);
+    EXPECT_EQ(render::belowBand(world, 5000).h, 360) << "at most half the world";
+    EXPECT_EQ(render::belowBand(world, -3).h, 720);
+}
+
 TEST(ScreenLayout, TheWorldIsNeverUnderThePanel) {
     using render::ScreenRect;
     EXPECT_EQ(render::worldRect({1280, 720}, std::nullopt).w, 1280);

@@ -266,3 +266,27 @@ TEST(CliGpu, ASweepOnTheGpuMatchesTheCpuReference) {
     for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(polarization[1][i], polarization[0][i], 1e-3) << keys[0][i];
     std::filesystem::remove_all(dir);
 }
+
+// The window's own count grows the world (10,000 boids on a software renderer, a 671-unit world):
+// a radius is judged against that world, not the preset's 300 units (alignment.radius=230 was
+// refused as "exceeds half the world (150)"). With no display the window runs headless, as here.
+TEST(CliGpu, ARadiusIsCheckedAgainstTheWorldTheWindowsCountChooses) {
+    MURMUR_REQUIRE_GL();
+    const std::string shot = (std::filesystem::temp_directory_path() / ("murmur_radius_" + std::to_string(::getpid()) + ".png")).string();
+    const char* display = std::getenv("DISPLAY");
+    const std::string saved = display ? display : "";
+    ::unsetenv("DISPLAY");
+    std::string out, err;
+    const int code = run({"--frames", "1", "--set", "alignment.radius=230", "--screenshot", shot.c_str()}, out, err);
+    if (!saved.empty()) ::setenv("DISPLAY", saved.c_str(), 1);
+    std::filesystem::remove(shot);
+    EXPECT_EQ(code, 0) << err;
+    EXPECT_NE(out.find("10000 boids in a 671-unit world"), std::string::npos) << out;
+    // Parameters invalid in any world are still refused, naming the field, before anything runs.
+    ::unsetenv("DISPLAY");
+    const int bad = run({"--frames", "1", "--set", "min_speed=20", "--set", "max_speed=10", "--screenshot", shot.c_str()}, out, err);
+    if (!saved.empty()) ::setenv("DISPLAY", saved.c_str(), 1);
+    EXPECT_EQ(bad, 2);
+    EXPECT_NE(err.find("min_speed"), std::string::npos) << err;
+    EXPECT_FALSE(std::filesystem::exists(shot));
+}
