@@ -24,7 +24,7 @@ def fail(message, code=2):
 def read_sweep(path, measure):
     try:
         with open(path, newline="") as f:
-            rows = list(csv.reader(f))
+            rows = list(csv.reader(line for line in f if not line.startswith("#")))  # "# murmur sweep: ..."
     except OSError as e:
         fail("cannot read %s: %s" % (path, e.strerror))
     if len(rows) < 2:

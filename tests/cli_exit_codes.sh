@@ -53,6 +53,12 @@ head -1 "$tmp/stats.csv" | grep -q "^step,time,boids" || { echo "FAIL: --stats-o
 [ -e "$tmp/shot.png" ] && { echo "FAIL: bad input left $tmp/shot.png"; fails=$((fails + 1)); }
 [ -e "$tmp/bad.csv" ] && { echo "FAIL: bad input left $tmp/bad.csv"; fails=$((fails + 1)); }
 ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: temporary file left behind"; fails=$((fails + 1)); }
+# A flock that goes non-finite (flock.rb's sums with no speed limit) is never saved: exit 1
+# naming the boid, and neither file written.
+expect 1 "is not finite" -- --backend cpu --headless --preset flockrb --set speed_limit=off \
+    --steps 150 --export "$tmp/nan.csv" --stats-out "$tmp/nan_stats.csv"
+[ -e "$tmp/nan.csv" ] || [ -e "$tmp/nan_stats.csv" ] && { echo "FAIL: a NaN flock was written"; fails=$((fails + 1)); }
+
 # stdout is line-buffered into a pipe or file: the run's first line is there while it runs (it
 # arrived only at exit).
 "$murmur" --backend cpu --headless --boids 50 --steps 1000000000 >"$tmp/live.out" 2>/dev/null &

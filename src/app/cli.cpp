@@ -95,12 +95,44 @@ std::vector<std::uint64_t> parseSizes(const std::string& list) {
     return sizes;
 }
 
-// The checks no table can say: empty file names, and what a sweep's plot can draw.
+// Two outputs of one run naming the same file (one would replace the other), or a merge writing
+// over one of its parts.
+std::optional<std::string> sameFileProblem(const CliValues& v) {
+    std::vector<std::pair<std::string, std::string>> files;  // flag, path
+    const auto add = [&](const char* flag, const std::string& path) {
+        if (!path.empty() && !path.ends_with("/")) files.emplace_back(flag, path);
+    };
+    add("--export", v.opt.export_path);
+    add("--stats-out", v.opt.stats_out);
+    add("--screenshot", v.opt.screenshot);
+    add("--record", v.opt.record);
+    add("--bench-out", v.bench_opt.out_path);
+    add("--sweep-out", v.sweep_opt.out);
+    add("--sweep-plot", v.sweep_plot);
+    for (std::size_t k = 0; k < v.merge_args.size(); ++k) add(k == 0 ? "--sweep-merge OUT" : "--sweep-merge PART", v.merge_args[k]);
+    const auto key = [](const std::string& path) {
+        std::error_code ec;
+        const fs::path p = fs::weakly_canonical(fs::path(resolvedTarget(path)), ec);
+        return ec ? path : p.string();
+    };
+    for (std::size_t a = 0; a < files.size(); ++a)
+        for (std::size_t b = a + 1; b < files.size(); ++b) {
+            const bool both_inputs = files[a].first.ends_with("PART") && files[b].first.ends_with("PART");
+            if (!both_inputs && key(files[a].second) == key(files[b].second))
+                return files[a].first + " and " + files[b].first + " name the same file, " + echo(files[a].second) +
+                       ": give each its own";
+        }
+    return std::nullopt;
+}
+
+// The checks no table can say: empty file names, one file named twice, and what a sweep's plot
+// can draw.
 std::optional<std::string> crossFlagProblem(const CLI::App& app, const CliValues& v) {
     for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes",
                              "--record", "--bench-compare", "--sweep-out", "--sweep-plot"})
         if (app.count(flag) > 0 && app.get_option(flag)->as<std::string>().empty())
             return std::string(flag) + ": an empty value; give a file (or, for --bench-sizes, counts)";
+    if (auto same = sameFileProblem(v)) return same;
     if (v.sweep_plot.empty()) return std::nullopt;
     if (!v.sweep_plot.ends_with(".png")) return "--sweep-plot " + echo(v.sweep_plot) + ": the plot is a PNG; name it FILE.png";
     if (!isSweepMeasure(v.sweep_plot_of))
@@ -200,6 +232,9 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
         p.boids = std::uint32_t(imported.size());
     }
     checkRunTargets(opt);
+    if (!opt.headless && !opt.record.empty() && opt.frames == 1)
+        throw InputError("--record with --frames 1: the window records from its second frame (the first lays out the panel); "
+                         "give --frames 2 or more");
     opt.backend = backendOf(v);
     opt.vsync = !v.no_vsync;
     opt.preset_name = v.preset;

@@ -30,6 +30,12 @@
 
 namespace murmur {
 
+const Boid* firstNonFinite(const Flock& flock) {
+    for (const Boid& b : flock)
+        if (!std::isfinite(b.p.x + b.p.y + b.p.z + b.v.x + b.v.y + b.v.z)) return &b;
+    return nullptr;
+}
+
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err) {
     try {
         auto context = std::make_unique<gl::HeadlessContext>();
@@ -155,13 +161,6 @@ void printPassTimes(gpu::GpuSimulation* gpu_sim, std::ostream& out) {
     out << s << line;
 }
 
-// The first boid whose position or velocity is not finite, or nullptr.
-const Boid* firstNonFinite(const Flock& flock) {
-    for (const Boid& b : flock)
-        if (!std::isfinite(b.p.x + b.p.y + b.p.z + b.v.x + b.v.y + b.v.z)) return &b;
-    return nullptr;
-}
-
 }  // namespace
 
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
@@ -186,7 +185,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (const Boid* b = firstNonFinite(end)) {
-        err << "murmur: error: boid " << b->id << " is not finite after " << opt.steps << " steps\n";
+        err << "murmur: error: boid " << b->id << " is not finite after " << opt.steps << " steps; nothing written "
+            << "(a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
         return 1;
     }
     const double sps = seconds > 0 ? double(opt.steps) / seconds : 0.0;

@@ -22,6 +22,10 @@ namespace murmur {
 // made (the caller exits 1).
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err);
 
+// The first boid whose position or velocity is not finite, or nullptr: no file is written from
+// such a flock.
+const Boid* firstNonFinite(const Flock& flock);
+
 // The simulation for opt.backend (GPU: per-pass timing on; needs a current context). *gpu is
 // set to the GPU pipeline, or null for the CPU reference.
 std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulation** gpu);

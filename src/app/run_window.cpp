@@ -117,13 +117,15 @@ public:
         record_at_start_ = !opt.record.empty();
         stats_.renderer = renderer;
         stats_.backend = sim.name();
-        if (gpu)  // a step slow enough to be sliced still answers Esc and the close button
-            gpu->setInterrupt([this] {
-                glfwPollEvents();
-                for (ui::Action a : window_.input().actions)
-                    if (a == ui::Action::Quit) window_.close();
-                return window_.shouldClose();
-            });
+        // A slow step still answers Esc and the close button (events only queue: ui::ImGuiInput).
+        const auto quitAsked = [this] {
+            glfwPollEvents();
+            for (ui::Action a : window_.input().actions)
+                if (a == ui::Action::Quit) window_.close();
+            return window_.shouldClose();
+        };
+        if (gpu) gpu->setInterrupt(quitAsked);
+        if (auto* cpu = dynamic_cast<CpuSimulation*>(&sim)) cpu->setInterrupt(quitAsked);
     }
 
     // Runs until the window is closed (or --frames); returns the exit code.
@@ -411,6 +413,11 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
     }
     if (!opt_.export_path.empty()) {  // the state the window closed on
         const Flock end = sim_.download();
+        if (const Boid* b = firstNonFinite(end)) {
+            err << "murmur: error: boid " << b->id << " is not finite at step " << sim_.stepCount() << "; " << opt_.export_path
+                << " not written (a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
+            return 1;
+        }
         writeStateCsv(opt_.export_path, end, sim_.stepCount());
         out << "wrote " << opt_.export_path << " (" << end.size() << " boids)\n";
     }

@@ -81,7 +81,14 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
         if (!std::isfinite(b[i].p.x + b[i].p.y + b[i].p.z + b[i].v.x + b[i].v.y + b[i].v.z)) return "boid " + std::to_string(i) + " is not finite";
         worst = std::max({worst, glm::length(offsetBetween(ctx, a[i].p, b[i].p)), glm::length(a[i].v - b[i].v) * p.dt});
     }
-    const float tol = 1e-4f * p.species[0].max_speed * p.dt;
+    // The tolerance is a ten-thousandth of the farthest a boid moves in the step: the fastest
+    // species in use, or the fastest boid when speeds are not limited (a species 1 of 10^4 units/s,
+    // wander of 10^5 with speed_limit off: species 0's speed understated it a thousandfold).
+    float fastest = 0.0f;
+    for (std::uint32_t s = 0; s < p.speciesInUse(); ++s) fastest = std::max(fastest, p.species[s].max_speed);
+    for (const Flock* f : {&start, &a})
+        for (const Boid& x : *f) fastest = std::max(fastest, glm::length(x.v));
+    const float tol = 1e-4f * fastest * p.dt;
     if (worst <= tol) return std::nullopt;
     char text[160];
     std::snprintf(text, sizeof text, "GPU and CPU differ by %.3g units after one step (tolerance %.3g)", double(worst), double(tol));
@@ -89,8 +96,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
 }
 
 std::string variantName(int dims, Bounds b, Style s, bool features) {
-    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek", "couzin"};
-    return std::to_string(dims) + "D " + (b == Bounds::Wrap ? "wrap" : "soft") + " " + styles[int(s)] +
+    return std::to_string(dims) + "D " + (b == Bounds::Wrap ? "wrap" : "soft") + " " + findParam("style")->choices[std::size_t(s)] +
            (features ? " + cap, obstacles, species, predators, perching, wind" : "");
 }
 
@@ -160,7 +166,8 @@ std::optional<std::string> quickSelfTest(const Params& params, const std::string
 bool gpuPassesStartUpCheck(const Params& params, const std::string& shader_dir, std::ostream& err) {
     const auto why = quickSelfTest(params, shader_dir);
     if (!why) return true;
-    err << "murmur: error: this GPU failed murmur's start-up check: " << *why
+    err << "murmur: error: " << (shader_dir.empty() ? "this GPU" : "this GPU with the shaders of --shader-dir " + shader_dir)
+        << " failed murmur's start-up check: " << *why
         << "\n(murmur --self-test gives the full report; --backend cpu runs the CPU reference)\n";
     return false;
 }
@@ -272,11 +279,14 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
         out << "FAIL the GL driver reported errors (above)\n";
         ++report.failed;
     }
-    out << "self-test: " << report.passed << " passed, " << report.failed << " failed: "
-        << (report.failed ? "this GPU is not fit for murmur's GPU backend; please report the lines above at the project's "
-                            "tracker, with the renderer line, and use --backend cpu meanwhile"
-                          : "this GPU runs murmur as the CPU reference does")
-        << "\n";
+    out << "self-test: " << report.passed << " passed, " << report.failed << " failed: ";
+    if (!report.failed) out << "this GPU runs murmur as the CPU reference does\n";
+    else if (!opt.shader_dir.empty())  // the user's own shaders: theirs to mend, not the GPU's fault
+        out << "the shaders of --shader-dir " << opt.shader_dir << " fail (see above); without --shader-dir murmur uses the "
+            << "shaders built into it\n";
+    else
+        out << "this GPU is not fit for murmur's GPU backend; please report the lines above at the project's tracker, with "
+            << "the renderer line, and use --backend cpu meanwhile\n";
     return report.failed ? 1 : 0;
 }
 

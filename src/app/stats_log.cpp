@@ -4,6 +4,7 @@
 #include "io/atomic_file.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 
 namespace murmur {
 
@@ -12,11 +13,16 @@ void StatsLog::add(std::uint64_t step, double time, const OrderParams& o) {
     if (text_.empty()) text_ = "step,time," + orderParamsHeader() + "\n";
     char head[64];
     std::snprintf(head, sizeof head, "%llu,%.6g,", static_cast<unsigned long long>(step), time);
-    text_ += head + orderParamsRow(o) + "\n";
+    const std::string row = orderParamsRow(o);  // printf writes a non-finite value as nan or inf
+    if (!first_non_finite_ && (row.find("nan") != std::string::npos || row.find("inf") != std::string::npos)) first_non_finite_ = step;
+    text_ += head + row + "\n";
     ++rows_;
 }
 
 void StatsLog::write() const {
+    if (enabled() && first_non_finite_)
+        throw std::runtime_error("the flock is not finite from step " + std::to_string(*first_non_finite_) + " on; " + path_ +
+                                 " not written (a speed limit, a smaller dt or smaller weights keep it finite)");
     if (enabled()) writeFileAtomic(path_, text_.empty() ? "step,time," + orderParamsHeader() + "\n" : text_);
 }
 

@@ -5,6 +5,7 @@
 #include "model/order_params.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace murmur {
@@ -17,7 +18,8 @@ public:
     // Is a row due after `step` steps?
     bool due(std::uint64_t step) const { return enabled() && step % every_ == 0; }
     void add(std::uint64_t step, double time, const OrderParams& o);
-    // Writes the file (nothing when disabled); throws std::runtime_error on failure.
+    // Writes the file (nothing when disabled); throws std::runtime_error on failure, and without
+    // writing anything when a row is not finite (the flock went to NaN or infinity).
     void write() const;
     const std::string& path() const { return path_; }
     std::size_t rows() const { return rows_; }
@@ -27,6 +29,7 @@ private:
     std::uint64_t every_ = 1;
     std::string text_;
     std::size_t rows_ = 0;
+    std::optional<std::uint64_t> first_non_finite_;  // the step of the first row that is not
 };
 
 // "step 300: polarization 0.91 (within groups 0.97), milling 0.04, 3 groups (largest 61%), ..."

@@ -2,6 +2,7 @@
 #include "app/sweep.hpp"
 
 #include "app/run_headless.hpp"
+#include "cpu/cpu_simulation.hpp"
 #include "gl/egl_context.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/atomic_file.hpp"
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -85,6 +87,8 @@ SweepAxis parseSweepAxis(const std::string& text) {
         Params scratch;
         if (auto err = setFromNumber(*info, axis.value(k), scratch)) throw InputError(what + ": " + *err);
     }
+    Params scratch;  // TO too, though a single value (COUNT 1) runs FROM only: a typo is a typo
+    if (auto err = setFromNumber(*info, axis.to, scratch)) throw InputError(what + ": TO " + *err);
     return axis;
 }
 
@@ -99,25 +103,45 @@ void parseSweepShard(const std::string& text, SweepOptions& s) {
     s.shards = std::uint32_t(n);
 }
 
+SweepRun sweepRunAt(const SweepOptions& s, std::uint64_t index) {
+    SweepRun run;
+    run.index = index;
+    std::uint64_t rest = index;
+    run.seed_index = std::uint32_t(rest % s.seeds);
+    rest /= s.seeds;
+    run.values.resize(s.axes.size());
+    for (std::size_t a = s.axes.size(); a-- > 0;) {
+        run.values[a] = s.axes[a].value(std::uint32_t(rest % s.axes[a].count));
+        rest /= s.axes[a].count;
+    }
+    return run;
+}
+
 std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only) {
+    const std::optional<std::uint64_t> total = sweepRunCount(s);
+    if (!total) throw InputError("--sweep: more than " + std::to_string(kMaxSweepRuns) + " runs");
     std::vector<SweepRun> runs;
-    std::uint64_t total = s.seeds;
-    for (const SweepAxis& a : s.axes) total *= a.count;
-    for (std::uint64_t index = 0; index < total; ++index) {
-        SweepRun run;
-        run.index = index;
-        std::uint64_t rest = index;
-        run.seed_index = std::uint32_t(rest % s.seeds);
-        if (this_shard_only && (s.carry ? run.seed_index : index) % s.shards != s.shard) continue;
-        rest /= s.seeds;
-        run.values.resize(s.axes.size());
-        for (std::size_t a = s.axes.size(); a-- > 0;) {
-            run.values[a] = s.axes[a].value(std::uint32_t(rest % s.axes[a].count));
-            rest /= s.axes[a].count;
-        }
-        runs.push_back(run);
+    for (std::uint64_t index = 0; index < *total; ++index) {
+        const std::uint64_t seed_index = index % s.seeds;
+        if (this_shard_only && (s.carry ? seed_index : index) % s.shards != s.shard) continue;
+        runs.push_back(sweepRunAt(s, index));
     }
     return runs;
+}
+
+void checkSweepShape(const SweepOptions& s) {
+    for (std::size_t a = 0; a < s.axes.size(); ++a)
+        for (std::size_t b = 0; b < a; ++b)
+            if (s.axes[a].key == s.axes[b].key)
+                throw InputError("--sweep " + s.axes[a].key + " is given twice; sweep each key once (at most 3 keys)");
+    if (!sweepRunCount(s)) {
+        double runs = s.seeds;
+        for (const SweepAxis& a : s.axes) runs *= a.count;
+        char text[64];
+        std::snprintf(text, sizeof text, "%.4g", runs);
+        throw InputError(std::string("--sweep: ") + text + " runs (values of each key times --sweep-seeds); at most " +
+                         std::to_string(kMaxSweepRuns) + " in one sweep: split it into several");
+    }
 }
 
 void checkCarry(const SweepOptions& s) {
@@ -129,8 +153,9 @@ void checkCarry(const SweepOptions& s) {
         if (key == fixed)
             throw InputError("--sweep-carry: a carried flock keeps its " + key +
                              "; sweep a rule's key instead (boids, dims, world_size, species_count and spawn.* cannot carry)");
-    if (key.starts_with("spawn."))
-        throw InputError("--sweep-carry: " + key + " places the first run's spawn only; a carried run does not spawn");
+    if (key.starts_with("spawn.") || key.ends_with(".share"))
+        throw InputError("--sweep-carry: " + key + " acts at the spawn only, and a carried run does not spawn: every row would be "
+                         "the same flock; sweep it without --sweep-carry");
     if (s.shards > s.seeds)
         throw InputError("--sweep-shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) +
                          " with --sweep-carry: a carried sweep's shards split it by seed, and it has " + std::to_string(s.seeds) +
@@ -162,15 +187,26 @@ namespace {
 bool checkEveryRun(const Options& opt, const SweepOptions& s, std::unique_ptr<gl::HeadlessContext>& context, std::ostream& err) {
     if (s.burn_in > opt.steps)
         throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(opt.steps));
+    checkSweepShape(s);
     checkCarry(s);
-    const std::vector<SweepRun> all = sweepRuns(s, false);
-    for (const SweepRun& run : all)
-        if (auto problems = validate(runParams(opt.params, s, run)); !problems.empty())
-            throw InputError("--sweep: at " + describeRun(s, run, opt.params.seed + run.seed_index) + ": " + describe(problems));
+    const std::uint64_t total = *sweepRunCount(s);
+    const auto everyRun = [&](const std::function<void(const SweepRun&, const Params&)>& check) {
+        for (std::uint64_t index = 0; index < total; ++index) {  // made one at a time: a sweep is never all in memory
+            const SweepRun run = sweepRunAt(s, index);
+            check(run, runParams(opt.params, s, run));
+        }
+    };
+    everyRun([&](const SweepRun& run, const Params& p) {
+        if (auto problems = validate(p); !problems.empty())
+            throw InputError("--sweep: at " + describeRun(s, run, p.seed) + ": " + describe(problems));
+        if (opt.backend == Backend::Cpu)  // the count may be swept: the largest run is checked as --boids is
+            if (auto problem = cpuMemoryProblem(p, availableMemoryBytes()))
+                throw InputError("--sweep: at " + describeRun(s, run, p.seed) + ": " + *problem);
+    });
     if (opt.backend != Backend::Gpu) return true;
     context = openHeadlessContext(err);
     if (!context) return false;
-    for (const SweepRun& run : all) gpu::checkCapacity(runParams(opt.params, s, run));  // a grid may grow with a radius
+    everyRun([](const SweepRun&, const Params& p) { gpu::checkCapacity(p); });  // a grid may grow with a radius
     return true;
 }
 
@@ -222,7 +258,7 @@ std::string sweepRow(const SweepRun& run, std::uint64_t seed, const std::vector<
 int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
     std::unique_ptr<gl::HeadlessContext> context;
     if (!checkEveryRun(opt, s, context, err)) return 1;
-    const std::size_t all = sweepRuns(s, false).size();
+    const std::uint64_t all = *sweepRunCount(s);
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<SweepRun> mine = sweepRuns(s, true);
     // --sweep-carry runs each seed's chain in turn: a run after the first of its chain changes
@@ -248,45 +284,11 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
         err << "sweep: run " << k + 1 << "/" << mine.size() << " (" << describeRun(s, run, p.seed) << "): polarization "
             << samples[0].back() << line << std::flush;
     }
-    std::string csv = sweepHeader(s) + "\n";
+    std::string csv = sweepIdentity(opt, s) + "\n" + sweepHeader(s) + "\n";
     for (const auto& [index, row] : rows) csv += row + "\n";
     writeFileAtomic(s.out, csv);
     out << "wrote " << s.out << " (" << mine.size() << " of " << all << " runs"
         << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
-    return 0;
-}
-
-int mergeSweeps(const std::string& out_path, const std::vector<std::string>& parts, std::ostream& out) {
-    std::string header;
-    std::map<std::uint64_t, std::string> rows;
-    for (const std::string& part : parts) {
-        std::string text;
-        try {
-            text = readFile(part);
-        } catch (const std::runtime_error& e) {
-            throw InputError(std::string("--sweep-merge: ") + e.what());
-        }
-        std::istringstream in(text);
-        std::string first, line;
-        std::getline(in, first);
-        if (!first.starts_with("run,")) throw InputError("--sweep-merge " + part + ": not a --sweep-out file (its header does not start with 'run,')");
-        if (header.empty()) header = first;
-        else if (first != header) throw InputError("--sweep-merge " + part + ": its columns differ from " + parts[0] + "'s (another sweep?)");
-        for (int n = 2; std::getline(in, line); ++n) {
-            if (line.empty()) continue;
-            const std::string field = line.substr(0, line.find(','));
-            const std::optional<double> index = parseNumber(field);
-            if (!index || !std::isfinite(*index) || !(*index >= 0) || *index != std::floor(*index))
-                throw InputError("--sweep-merge " + part + ":" + std::to_string(n) + ": the run index '" + echo(field) + "' is not a whole number");
-            auto [it, inserted] = rows.emplace(std::uint64_t(*index), line);
-            if (!inserted && it->second != line)
-                throw InputError("--sweep-merge " + part + ":" + std::to_string(n) + ": run " + field + " differs from the same run in another part");
-        }
-    }
-    std::string csv = header + "\n";
-    for (const auto& [index, line] : rows) csv += line + "\n";
-    writeFileAtomic(out_path, csv);
-    out << "wrote " << out_path << " (" << rows.size() << " runs from " << parts.size() << " parts)\n";
     return 0;
 }
 

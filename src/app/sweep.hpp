@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct SweepRun {
 };
 // Every run in order (axes slowest first, then seeds), or this shard's share of them.
 std::vector<SweepRun> sweepRuns(const SweepOptions& s, bool this_shard_only);
+// Run `index` of the whole sweep, made on its own (a sweep is never built whole to check it).
+SweepRun sweepRunAt(const SweepOptions& s, std::uint64_t index);
+// Each key swept once, and at most kMaxSweepRuns runs. Throws InputError naming the problem.
+void checkSweepShape(const SweepOptions& s);
 // --sweep-carry's conditions: one key, and not one that a carried flock cannot take (its count,
 // dimensions, world, species, or where it spawned). Throws InputError naming the problem.
 void checkCarry(const SweepOptions& s);
@@ -62,8 +67,21 @@ std::string sweepHeader(const SweepOptions& s);
 // Runs this shard's runs on opt's backend from opt.params and writes s.out; progress on err.
 int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err);
 
-// Joins shard files with one header into out (rows sorted as the full sweep orders them, a
-// repeated row once). Throws InputError on a missing file or mismatched headers.
+// The first line of a sweep's CSV, "# murmur sweep: ...": what makes runs one sweep (the keys
+// and their ranges, seeds, steps, sampling, carry, backend, the whole sweep's run count and a hash
+// of every base parameter), then "; shard I/N" for a shard. --sweep-merge joins only parts whose
+// lines agree but for the shard.
+std::string sweepIdentity(const Options& opt, const SweepOptions& s);
+
+// The number of runs of the whole sweep (values of every key times seeds), or nullopt when it is
+// over kMaxSweepRuns.
+inline constexpr std::uint64_t kMaxSweepRuns = 1000000;
+std::optional<std::uint64_t> sweepRunCount(const SweepOptions& s);
+
+// Joins the parts of one sweep into out_path: the identity line (without a shard), the header,
+// and every run once, in the sweep's order. Throws InputError (nothing written) on a part of
+// another sweep, a damaged row (wrong field count, not a number, no final newline, a run index
+// outside the sweep), a run that differs between parts, or runs missing, naming them.
 int mergeSweeps(const std::string& out_path, const std::vector<std::string>& parts, std::ostream& out);
 
 }  // namespace murmur

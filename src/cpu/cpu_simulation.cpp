@@ -111,12 +111,17 @@ std::vector<NeighbourSums> CpuSimulation::sums() {
 void CpuSimulation::step(int steps) {
     RuleContext ctx(params_);
     const std::size_t n = current_.size();
-    for (int s = 0; s < steps; ++s) {
+    for (int s = 0; s < steps && !interrupted_; ++s) {
         ctx.step = step_count_++;
         std::uint64_t candidates = 0;
         prepareSearch(ctx);
         const bool in_place = ctx.p.update == UpdateOrder::Sequential;
+        std::size_t visited = 0;
         for (std::size_t i : visitOrder(in_place)) {
+            if (interrupt_ && ++visited % kCheckEvery == 0 && interrupt_()) {
+                interrupted_ = true;
+                return;
+            }
             // A boid resting on the ground looks at no one (its neighbour count is 0).
             const bool resting = ctx.perching && current_[i].perch > 0.0f;
             // Decarpentier boids between steering steps reuse their last steering: no search.

@@ -7,6 +7,7 @@
 #include "model/simulation.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -44,6 +45,13 @@ public:
     // Boids examined per boid in the last step (grid: cells around it; brute force: N - 1).
     double meanCandidates() const { return mean_candidates_; }
 
+    // Slow steps stay interruptible (the window's Esc and close button), as the GPU's are: with
+    // `check` set, it is called every kCheckEvery boids of a step; when it returns true the
+    // stepping stops there, the step unfinished (for quitting), and later steps do nothing.
+    static constexpr std::size_t kCheckEvery = 1024;
+    void setInterrupt(std::function<bool()> check) { interrupt_ = std::move(check); }
+    bool interrupted() const { return interrupted_; }
+
 private:
     void prepareSearch(const RuleContext& ctx);
     NeighbourSums gather(const RuleContext& ctx, std::size_t i, std::uint64_t& candidates) const;
@@ -55,6 +63,8 @@ private:
     Flock current_, next_;
     std::vector<std::uint32_t> neighbours_;
     std::uint32_t step_count_ = 0;  // steps since upload
+    std::function<bool()> interrupt_;
+    bool interrupted_ = false;
     UniformGrid grid_;
     double mean_candidates_ = 0.0;
 };

@@ -5,15 +5,67 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
+#include <cctype>
+#include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 namespace murmur::gl {
 
+namespace {
+
+constexpr std::uintmax_t kMaxShaderBytes = 1u << 20;  // murmur's largest shader is ~40 KB
+constexpr std::size_t kMaxIncludeDepth = 16;
+
+// `#include "name"` on a line of its own (spaces allowed around): the name, else nothing. A plain
+// scan, linear in the line's length (std::regex recursed per character and overflowed the stack
+// on a line of 30,000 spaces).
+std::optional<std::string> includedName(const std::string& line) {
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || line[i] != '#') return std::nullopt;
+    i = line.find_first_not_of(" \t", i + 1);
+    if (i == std::string::npos || line.compare(i, 7, "include") != 0) return std::nullopt;
+    i = line.find_first_not_of(" \t", i + 7);
+    if (i == std::string::npos || line[i] != '"') return std::nullopt;
+    const std::size_t close = line.find('"', i + 1);
+    if (close == std::string::npos || close == i + 1) return std::nullopt;
+    if (line.find_first_not_of(" \t\r", close + 1) != std::string::npos) return std::nullopt;
+    return line.substr(i + 1, close - i - 1);
+}
+
+// At `at`, digits then `sep`: the number and the position after sep.
+std::optional<std::pair<std::string, std::size_t>> digitsThen(const std::string& text, std::size_t at, char sep) {
+    std::size_t end = at;
+    while (end < text.size() && end - at < 9 && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == at || end >= text.size() || text[end] != sep) return std::nullopt;
+    return std::make_pair(text.substr(at, end - at), end + 1);
+}
+
+// One log line's "0:12(5)" (Mesa) or "0(12)" (NVIDIA) prefix as "file:12", else the line as is.
+std::string annotateLine(const std::string& line, const std::vector<std::string>& files) {
+    const auto file = [&](const std::string& index) {
+        const std::size_t k = std::stoul(index);
+        return k < files.size() ? files[k] : "source " + index;
+    };
+    if (const auto f = digitsThen(line, 0, ':'))
+        if (const auto l = digitsThen(line, f->second, '('))
+            if (const auto c = digitsThen(line, l->second, ')')) return file(f->first) + ":" + l->first + line.substr(c->second);
+    if (const auto f = digitsThen(line, 0, '('))
+        if (const auto l = digitsThen(line, f->second, ')')) return file(f->first) + ":" + l->first + line.substr(l->second);
+    return line;
+}
+
+}  // namespace
+
 std::string ShaderLibrary::read(const std::string& name) const {
     if (!dir_.empty()) {
-        std::ifstream in(dir_ + "/" + name, std::ios::binary);
+        const std::string path = dir_ + "/" + name;
+        std::error_code ec;
+        if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxShaderBytes)
+            throw std::runtime_error("shader " + name + " in --shader-dir " + dir_ + " is " + std::to_string(size) +
+                                     " bytes; a shader holds at most " + std::to_string(kMaxShaderBytes));
+        std::ifstream in(path, std::ios::binary);
         if (!in) throw std::runtime_error("shader " + name + " not found in --shader-dir " + dir_);
         std::ostringstream s;
         s << in.rdbuf();
@@ -27,6 +79,8 @@ std::string ShaderLibrary::read(const std::string& name) const {
 void ShaderLibrary::expand(const std::string& name, AssembledShader& out, std::vector<std::string>& stack) const {
     if (std::find(stack.begin(), stack.end(), name) != stack.end())
         throw std::runtime_error("shader " + name + " includes itself (through " + stack.back() + ")");
+    if (stack.size() >= kMaxIncludeDepth)
+        throw std::runtime_error("shader " + name + ": includes nested more than " + std::to_string(kMaxIncludeDepth) + " deep");
     stack.push_back(name);
     const int index = int(out.files.size());
     out.files.push_back(name);
@@ -34,12 +88,10 @@ void ShaderLibrary::expand(const std::string& name, AssembledShader& out, std::v
     std::istringstream in(read(name));
     std::string line;
     int number = 0;
-    static const std::regex include_re(R"(^\s*#\s*include\s+\"([^\"]+)\"\s*$)");
     while (std::getline(in, line)) {
         ++number;
-        std::smatch m;
-        if (std::regex_match(line, m, include_re)) {
-            expand(m[1].str(), out, stack);
+        if (const std::optional<std::string> included = includedName(line)) {
+            expand(*included, out, stack);
             out.text += "#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n";
         } else {
             out.text += line + "\n";
@@ -65,22 +117,15 @@ AssembledShader ShaderLibrary::assemble(const std::string& name, const std::vect
 }
 
 std::string annotateLog(const std::string& log, const std::vector<std::string>& files) {
-    static const std::regex mesa(R"((^|\n)(\d+):(\d+)\(\d+\))");  // 0:12(5): error: ...
-    static const std::regex nvidia(R"((^|\n)(\d+)\((\d+)\))");    // 0(12) : error ...
-    auto rewrite = [&](const std::string& text, const std::regex& re) {
-        std::string out;
-        auto begin = std::sregex_iterator(text.begin(), text.end(), re);
-        std::size_t last = 0;
-        for (auto it = begin; it != std::sregex_iterator(); ++it) {
-            const auto& m = *it;
-            const std::size_t file = std::stoul(m[2].str());
-            out += text.substr(last, std::size_t(m.position(0)) - last) + m[1].str();
-            out += (file < files.size() ? files[file] : "source " + m[2].str()) + ":" + m[3].str();
-            last = std::size_t(m.position(0) + m.length(0));
-        }
-        return out + text.substr(last);
-    };
-    return rewrite(rewrite(log, mesa), nvidia);
+    std::string out;
+    std::size_t start = 0;
+    while (start < log.size()) {
+        const std::size_t end = std::min(log.find('\n', start), log.size());
+        out += annotateLine(log.substr(start, end - start), files);
+        if (end < log.size()) out += '\n';
+        start = end + 1;
+    }
+    return out;
 }
 
 }  // namespace murmur::gl

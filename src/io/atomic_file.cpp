@@ -20,49 +20,59 @@
 namespace murmur {
 namespace {
 
-// The temporary file being written, removed by SIGINT or SIGTERM before the process goes on to
-// end as it would have (murmur installs no handlers of its own; a handler found is run after).
-char g_temp_path[4096];
-volatile std::sig_atomic_t g_temp_armed = 0;
+// The temporary files being written, removed by SIGINT or SIGTERM before the process goes on to
+// end as it would have (a handler found is run after). A few fixed slots, so the handler touches
+// only static memory: an atomic write and a recording can be under way at once.
+constexpr int kSlots = 4;
+char g_temp_paths[kSlots][4096];
+volatile std::sig_atomic_t g_temp_armed[kSlots] = {};
+bool g_slot_used[kSlots] = {};
+int g_holds = 0;  // slots in use: the handlers are installed while it is above 0
 struct sigaction g_old_int {}, g_old_term {};
 
 extern "C" void removeTempOnSignal(int sig) {
-    if (g_temp_armed) ::unlink(g_temp_path);
+    for (int k = 0; k < kSlots; ++k)
+        if (g_temp_armed[k]) ::unlink(g_temp_paths[k]);
     ::sigaction(sig, sig == SIGINT ? &g_old_int : &g_old_term, nullptr);
     ::raise(sig);
 }
 
-// While it lives, an interrupted write leaves no temporary file (kill -9 still can: nothing runs).
-// It is armed before the file exists: create() makes the file through the very buffer the
-// handler reads (mkstemp writes the name there before it creates the file), so no signal falls
-// between the file appearing and the guard knowing its name.
-class TempFileGuard {
-public:
-    explicit TempFileGuard(const std::string& pattern) {
-        std::snprintf(g_temp_path, sizeof g_temp_path, "%s", pattern.c_str());
+}  // namespace
+
+SignalSafeTempFile::SignalSafeTempFile(const std::string& pattern) {
+    if (pattern.size() >= sizeof g_temp_paths[0]) throw std::runtime_error("cannot write " + pattern + ": the path is too long");
+    while (slot_ < kSlots && g_slot_used[slot_]) ++slot_;
+    if (slot_ == kSlots) throw std::runtime_error("cannot write " + pattern + ": too many files being written at once");
+    g_slot_used[slot_] = true;
+    std::snprintf(g_temp_paths[slot_], sizeof g_temp_paths[slot_], "%s", pattern.c_str());
+    if (g_holds++ == 0) {  // a signal the process was started ignoring (nohup, a background job) stays ignored
         struct sigaction sa {};
         sa.sa_handler = removeTempOnSignal;
         sigemptyset(&sa.sa_mask);
-        ::sigaction(SIGINT, &sa, &g_old_int);
-        ::sigaction(SIGTERM, &sa, &g_old_term);
-        g_temp_armed = 1;
+        ::sigaction(SIGINT, nullptr, &g_old_int);
+        ::sigaction(SIGTERM, nullptr, &g_old_term);
+        if (g_old_int.sa_handler != SIG_IGN) ::sigaction(SIGINT, &sa, nullptr);
+        if (g_old_term.sa_handler != SIG_IGN) ::sigaction(SIGTERM, &sa, nullptr);
     }
-    ~TempFileGuard() {
-        g_temp_armed = 0;
+    g_temp_armed[slot_] = 1;  // armed before the file exists: mkstemp writes the name here first
+}
+
+SignalSafeTempFile::~SignalSafeTempFile() {
+    g_temp_armed[slot_] = 0;
+    g_slot_used[slot_] = false;
+    if (--g_holds == 0) {
         ::sigaction(SIGINT, &g_old_int, nullptr);
         ::sigaction(SIGTERM, &g_old_term, nullptr);
     }
-    // mkstemp on the guarded name; the file descriptor (or -1), and the name made.
-    int create(std::string& name) {
-        const int fd = ::mkstemp(g_temp_path);
-        name = g_temp_path;
-        return fd;
-    }
-    TempFileGuard(const TempFileGuard&) = delete;
-    TempFileGuard& operator=(const TempFileGuard&) = delete;
-};
+}
 
-}  // namespace
+int SignalSafeTempFile::create() {
+    const int fd = ::mkstemp(g_temp_paths[slot_]);
+    path_ = g_temp_paths[slot_];
+    return fd;
+}
+
+void SignalSafeTempFile::keep() { g_temp_armed[slot_] = 0; }
 
 std::optional<std::string> targetProblem(const std::string& path) {
     struct stat st {};
@@ -98,10 +108,9 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
     if (const auto problem = targetProblem(path)) throw std::runtime_error("cannot write " + given + ": it " + *problem);
     struct stat old {};
     const bool existed = ::stat(path.c_str(), &old) == 0;
-    std::string tmpl = path + ".tmp.XXXXXX";
-    if (tmpl.size() >= sizeof g_temp_path) throw std::runtime_error("cannot write " + given + ": the path is too long");
-    TempFileGuard guard(tmpl);
-    const int fd = guard.create(tmpl);
+    SignalSafeTempFile temp(path + ".tmp.XXXXXX");
+    const int fd = temp.create();
+    const std::string tmpl = temp.path();
     if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
     const char* data = contents.data();
     std::size_t left = contents.size();
@@ -132,6 +141,7 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
         std::remove(tmpl.c_str());
         throw std::runtime_error("cannot write " + given + ": " + std::strerror(err ? err : EIO));
     }
+    temp.keep();
 }
 
 void checkWritableTarget(const std::string& path, const std::string& flag) {

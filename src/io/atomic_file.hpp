@@ -7,6 +7,24 @@
 
 namespace murmur {
 
+// A temporary file named from pattern ("NAME.tmp.XXXXXX", made by mkstemp) that SIGINT or SIGTERM
+// removes while this object lives (kill -9 cannot: nothing runs). keep() when it has been renamed
+// into place. At most 4 at once; not thread-safe (murmur writes files from one thread).
+class SignalSafeTempFile {
+public:
+    explicit SignalSafeTempFile(const std::string& pattern);  // throws std::runtime_error
+    ~SignalSafeTempFile();
+    SignalSafeTempFile(const SignalSafeTempFile&) = delete;
+    SignalSafeTempFile& operator=(const SignalSafeTempFile&) = delete;
+    int create();  // mkstemp: the open descriptor, or -1 (errno set)
+    const std::string& path() const { return path_; }
+    void keep();  // renamed into place: a signal no longer removes it
+
+private:
+    int slot_ = 0;
+    std::string path_;
+};
+
 // Throws std::runtime_error naming the path and the cause on failure (no file left behind).
 // Through a symlink it replaces the file the link points to (the link stays); a replaced file
 // keeps its permissions; a directory, device, FIFO or socket, or a read-only file, is refused.

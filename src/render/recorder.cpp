@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include <fcntl.h>
@@ -28,6 +29,27 @@ namespace fs = std::filesystem;
 
 bool isVideo(const std::string& t) { return t.ends_with(".mp4") || t.ends_with(".mkv"); }
 bool isFolder(const std::string& t) { return t.ends_with("/"); }
+
+// A frame folder murmur made holds this file: its old frames may be replaced by a new run's.
+constexpr const char* kFramesMarker = ".murmur-frames";
+
+bool isFrameName(const std::string& name) {
+    return name.size() == 16 && name.starts_with("frame_") && name.ends_with(".png") &&
+           name.find_first_not_of("0123456789", 6) == 12;
+}
+
+// Why frames may not go into this existing folder: it holds files murmur did not write there.
+std::optional<std::string> frameFolderProblem(const fs::path& dir) {
+    if (!fs::is_directory(dir)) return std::nullopt;
+    const bool ours = fs::exists(dir / kFramesMarker);
+    for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (name == kFramesMarker || (ours && isFrameName(name))) continue;
+        return "the folder holds " + (ours ? "files besides murmur's frames (" + name + ")" : "files murmur did not write (" + name + ")") +
+               "; give an empty or new folder, or one an earlier --record DIR/ made";
+    }
+    return std::nullopt;
+}
 
 std::string frameName(const std::string& dir, std::uint64_t k) {
     char name[32];
@@ -59,6 +81,7 @@ void checkRecordTarget(const std::string& target) {
             throw InputError("--record " + target + ": exists and is not a folder");
         if (!fs::exists(dir.parent_path()) && !parent.empty() && !fs::is_directory(parent))
             throw InputError("--record " + target + ": folder " + parent.string() + " does not exist");
+        if (const auto problem = frameFolderProblem(dir.parent_path())) throw InputError("--record " + target + ": " + *problem);
         return;
     }
     if (!isVideo(target))
@@ -77,10 +100,15 @@ Recorder::Recorder(std::string target, int width, int height, int fps)
     : target_(std::move(target)), width_(width), height_(height), fps_(fps), png_sequence_(isFolder(target_)) {
     if (png_sequence_) {
         fs::create_directories(target_);
+        if (const auto problem = frameFolderProblem(target_)) throw InputError("--record " + target_ + ": " + *problem);
+        for (const fs::directory_entry& e : fs::directory_iterator(target_))  // an earlier run's frames: one run per folder
+            if (isFrameName(e.path().filename().string())) fs::remove(e.path());
+        writeFileAtomic((fs::path(target_) / kFramesMarker).string(), "PNG frames written by murmur --record; may be replaced by the next\n");
         return;
     }
-    temp_ = resolvedTarget(target_) + ".tmp.XXXXXX";
-    const int fd = ::mkstemp(temp_.data());
+    temp_file_.emplace(resolvedTarget(target_) + ".tmp.XXXXXX");  // removed on Ctrl-C or SIGTERM while recording
+    const int fd = temp_file_->create();
+    temp_ = temp_file_->path();
     if (fd < 0) throw std::runtime_error("--record " + target_ + ": cannot create " + temp_ + ": " + std::strerror(errno));
     ::close(fd);
     int fds[2];
@@ -173,6 +201,7 @@ std::string Recorder::finish() {
         finished_ = true;
         throw std::runtime_error("--record " + target_ + ": cannot rename the finished video: " + std::strerror(errno));
     }
+    temp_file_->keep();
     const mode_t mask = ::umask(0);  // mkstemp made it 0600: give it a new file's usual mode
     ::umask(mask);
     ::chmod(real.c_str(), 0666 & ~mask);

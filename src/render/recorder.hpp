@@ -4,7 +4,10 @@
 // a damaged video under the user's name.
 #pragma once
 
+#include "io/atomic_file.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -43,6 +46,7 @@ private:
     void stopEncoder();
 
     std::string target_, temp_;
+    std::optional<SignalSafeTempFile> temp_file_;  // the video being encoded, until renamed
     int width_, height_, fps_;
     bool png_sequence_;
     std::uint64_t frames_ = 0;

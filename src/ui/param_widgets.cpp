@@ -17,7 +17,8 @@ bool hoveredAWhile() {
     const ImVec2 at = ImGui::GetItemRectMin();
     ImGuiStorage* storage = ImGui::GetStateStorage();
     const ImGuiID item = ImGui::GetID("##tooltip-item"), since = ImGui::GetID("##tooltip-since");
-    const int key = int(at.x) * 73856093 ^ int(at.y) * 19349663;
+    const unsigned hash = unsigned(int(at.x)) * 73856093u ^ unsigned(int(at.y)) * 19349663u;
+    const int key = static_cast<int>(hash);
     if (storage->GetInt(item, 0) != key) {
         storage->SetInt(item, key);
         storage->SetFloat(since, float(ImGui::GetTime()));

@@ -233,6 +233,10 @@ TEST_F(Cli, RecordFlagsAreCheckedUpFront) {
     expectBadInput({"--headless", "--record", (dir / "no" / "x.mp4").string()}, "does not exist");
     expectBadInput({"--headless", "--record", (dir / "x.mp4").string(), "--record-fps", "500"}, "[1, 240]");
     expectBadInput({"--bench", "--record", (dir / "x.mp4").string()}, "does not apply");
+    // The window records from its second frame: --frames 1 wrote nothing and said nothing.
+    const Result one = run({"--frames", "1", "--record", (dir / "x.mp4").string()});
+    EXPECT_EQ(one.code, 2);
+    EXPECT_NE(one.err.find("give --frames 2 or more"), std::string::npos) << one.err;
     EXPECT_FALSE(fs::exists(dir / "x.mp4"));
 }
 
@@ -316,6 +320,9 @@ TEST_F(SweepCli, ARunWritesOneRowPerValueAndSeed) {
     std::istringstream in(readFile(file("all.csv")));
     std::string line;
     std::getline(in, line);
+    EXPECT_EQ(line.substr(0, 59), "# murmur sweep: vicsek.noise=0.5:4.5:3; seeds 2; steps 60; ") << "the sweep's identity first";
+    EXPECT_NE(line.find("; runs 6; base "), std::string::npos) << line;
+    std::getline(in, line);
     EXPECT_EQ(line.substr(0, 69), "run,vicsek.noise,seed,samples,polarization_mean,polarization_std,grou");
     std::vector<double> polarization;
     while (std::getline(in, line)) {
@@ -349,7 +356,7 @@ TEST_F(SweepCli, ShardsMergeIntoTheWholeSweep) {
     std::ofstream(file("other.csv")) << "run,dt,seed\n0,1,1\n";
     Result bad = run({"--sweep-merge", file("x.csv"), parts[0], file("other.csv")});
     EXPECT_EQ(bad.code, 2);
-    EXPECT_NE(bad.err.find("its columns differ"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("not a --sweep-out file"), std::string::npos) << bad.err;
     std::string changed = readFile(parts[0]);
     changed[changed.size() - 2] = changed[changed.size() - 2] == '1' ? '2' : '1';
     std::ofstream(file("changed.csv")) << changed;
@@ -359,6 +366,79 @@ TEST_F(SweepCli, ShardsMergeIntoTheWholeSweep) {
     EXPECT_FALSE(fs::exists(file("x.csv")));
 }
 
+// The merge joins the parts of one sweep, whole, or nothing: a part of another sweep (other
+// values, steps, preset), a damaged row, a missing shard or a run index outside the sweep is
+// refused, naming it, and no file is written.
+TEST_F(SweepCli, TheMergeRefusesWhatIsNotOneWholeSweep) {
+    const auto part = [&](const std::string& name, int i, std::vector<std::string> more) {
+        auto args = sweepArgs(file(name));
+        args.insert(args.end(), {"--sweep-shard", std::to_string(i) + "/2"});
+        args.insert(args.end(), more.begin(), more.end());
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return file(name);
+    };
+    const std::string p0 = part("p0.csv", 0, {}), p1 = part("p1.csv", 1, {});
+    ASSERT_EQ(run({"--sweep-merge", file("ok.csv"), p0, p1}).code, 0);
+    const auto refused = [&](std::vector<std::string> inputs, const std::string& want) {
+        std::vector<std::string> args{"--sweep-merge", file("x.csv")};
+        args.insert(args.end(), inputs.begin(), inputs.end());
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << want << ": " << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(file("x.csv")));
+    };
+    refused({p0, part("q1.csv", 1, {"--set", "separation.weight=2"})}, "a part of another sweep");
+    auto fewer_steps = sweepArgs(file("r1.csv"));
+    *std::find(fewer_steps.begin(), fewer_steps.end(), "60") = "50";
+    fewer_steps.insert(fewer_steps.end(), {"--sweep-shard", "1/2"});
+    ASSERT_EQ(run(fewer_steps).code, 0);
+    refused({p0, file("r1.csv")}, "a part of another sweep");
+    refused({p0}, "runs are in no part: run 1, 3, 5");
+    const std::string text = readFile(p1);
+    std::ofstream(file("cut.csv")) << text.substr(0, text.size() - 3);
+    refused({p0, file("cut.csv")}, "ends without a newline");
+    std::ofstream(file("bare.csv")) << text << "7\n";
+    refused({p0, file("bare.csv")}, "a damaged row (1 fields");
+    const std::string head = text.substr(0, text.find('\n', text.find('\n') + 1) + 1);
+    const std::string tail = text.substr(head.size());
+    for (const char* index : {"18446744073709551616", "1e300", "6", "-1", "0.5"}) {
+        std::ofstream(file("big.csv")) << head << index << tail.substr(tail.find(','));
+        refused({p0, file("big.csv")}, "is not a run of this sweep");
+    }
+    std::ofstream(file("nan.csv")) << head << tail.substr(0, tail.find(',') + 1) << "nan" << tail.substr(tail.find(',', tail.find(',') + 1));
+    refused({p0, file("nan.csv")}, "is not a finite number");
+}
+
+// A sweep whose flock goes non-finite stops with exit 1 naming the run, and writes nothing (it
+// wrote -nan rows with exit 0).
+TEST_F(SweepCli, ASweepOfANonFiniteFlockWritesNothing) {
+    const Result r = run({"--backend", "cpu", "--preset", "flockrb", "--set", "speed_limit=off", "--steps", "100", "--sweep",
+                          "alignment.weight=0:1:3", "--sweep-out", file("nan.csv")});
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("the flock is not finite at step"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(file("nan.csv")));
+}
+
+// Sweeps that would run but mean nothing are refused up front: a key swept twice, a TO out of
+// range though COUNT is 1, a carried sweep of a key that acts only at the spawn, more than a
+// million runs.
+TEST_F(SweepCli, SweepsThatWouldMeanNothingAreRefused) {
+    const auto refused = [&](std::vector<std::string> sweep, const std::string& want) {
+        std::vector<std::string> args{"--backend", "cpu", "--boids", "20", "--steps", "2", "--sweep-out", file("s.csv")};
+        args.insert(args.end(), sweep.begin(), sweep.end());
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << want << ": " << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    };
+    refused({"--sweep", "dt=0.01:0.02:2", "--sweep", "dt=0.03:0.04:2"}, "dt is given twice");
+    refused({"--sweep", "dt=0.01:50:1"}, "TO 50 is out of range");
+    refused({"--sweep", "species1.share=0.1:0.5:2", "--sweep-carry", "--set", "species_count=2"}, "acts at the spawn only");
+    refused({"--sweep", "dt=0.01:0.02:10000", "--sweep", "separation.weight=0:1:10000", "--sweep-seeds", "10000"},
+            "1e+12 runs (values of each key times --sweep-seeds); at most 1000000");
+    EXPECT_FALSE(fs::exists(file("s.csv")));
+}
+
 namespace {
 // A CSV's rows from `first` on, each without its first two fields (run index and swept value).
 std::vector<std::string> rowTails(const std::string& csv, std::size_t first) {
@@ -366,7 +446,7 @@ std::vector<std::string> rowTails(const std::string& csv, std::size_t first) {
     std::vector<std::string> tails;
     std::string line;
     for (std::size_t k = 0; std::getline(in, line); ++k) {
-        if (k < first + 1) continue;  // the header, then rows before `first`
+        if (k < first + 2) continue;  // the identity line and the header, then rows before `first`
         tails.push_back(line.substr(line.find(',', line.find(',') + 1) + 1));
     }
     return tails;
@@ -435,7 +515,7 @@ TEST_F(SweepCli, CarryNeedsOneKeyThatAFlockCanTake) {
     refused({"--sweep", "vicsek.noise=0:1:2", "--sweep", "dt=0.5:1:2"}, "carry along one key; this sweep has 2");
     refused({"--sweep", "boids=50:60:2"}, "a carried flock keeps its boids");
     refused({"--sweep", "world_size=5:6:2"}, "a carried flock keeps its world_size");
-    refused({"--sweep", "spawn.radius=1:2:2"}, "places the first run's spawn only");
+    refused({"--sweep", "spawn.radius=1:2:2"}, "acts at the spawn only");
     refused({"--sweep", "vicsek.noise=0:1:2", "--sweep-seeds", "2", "--sweep-shard", "0/3"}, "split it by seed, and it has 2");
     EXPECT_FALSE(fs::exists(file("c.csv")));
     const Result r = run({"--sweep-carry"});

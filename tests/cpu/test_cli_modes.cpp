@@ -35,6 +35,28 @@ TEST(CliModes, EveryDeclaredFlagHasARowAndNoRowIsStale) {
         EXPECT_NE(std::find(declared.begin(), declared.end(), flag), declared.end()) << flag << " is tabled but not declared";
 }
 
+// Two outputs of one run may not name the same file (both "wrote" lines printed, one file lost).
+TEST(CliModes, TwoOutputsNamingOneFileAreRefused) {
+    const fs::path dir = fs::temp_directory_path() / ("murmur_same_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string csv = (dir / "same.csv").string(), png = (dir / "o.png").string();
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"--headless", "--stats-out", csv, "--export", csv}, "--export and --stats-out name the same file"},
+        {{"--headless", "--stats-out", csv, "--export", (dir / "." / "same.csv").string()}, "name the same file"},
+        {{"--sweep", "dt=0.01:0.02:2", "--sweep-out", png, "--sweep-plot", png}, "--sweep-out and --sweep-plot name the same file"},
+        {{"--sweep-merge", png, csv, "--sweep-plot", png}, "--sweep-plot and --sweep-merge OUT name the same file"},
+        {{"--sweep-merge", csv, csv}, "--sweep-merge OUT and --sweep-merge PART name the same file"},
+    };
+    for (const auto& [args, want] : cases) {
+        const Refusal r = run(args);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(csv));
+    EXPECT_FALSE(fs::exists(png));
+    fs::remove_all(dir);
+}
+
 TEST(CliModes, TwoModesAtOnceAreRefused) {
     const Refusal r = run({"--bench", "--sweep", "dt=0.01:0.02:2"});
     EXPECT_EQ(r.code, 2);

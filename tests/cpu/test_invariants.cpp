@@ -112,3 +112,29 @@ TEST(Invariants, EmptyAndSingleFlocks) {
     EXPECT_TRUE(finite(sim.download()[0]));
     EXPECT_EQ(sim.neighbourCounts(), std::vector<std::uint32_t>{0});
 }
+
+// A slow CPU step answers the window's Esc: the interrupt is asked every 1,024 boids, and once it
+// says stop, the step ends there and later steps do nothing (the window then closes). Without
+// an interrupt nothing changes.
+TEST(CpuInterrupt, AStepStopsWhenTheInterruptSaysSo) {
+    Params p;
+    p.boids = 5000;
+    CpuSimulation sim;
+    sim.upload(spawn(p), p);
+    int asked = 0;
+    sim.setInterrupt([&] { return ++asked == 2; });
+    sim.step(3);
+    EXPECT_TRUE(sim.interrupted());
+    EXPECT_EQ(asked, 2) << "asked every 1,024 boids until it said stop";
+    sim.step();
+    EXPECT_EQ(asked, 2) << "a step after the interrupt ran";
+    CpuSimulation plain, checked;
+    plain.upload(spawn(p), p);
+    checked.upload(spawn(p), p);
+    checked.setInterrupt([] { return false; });
+    plain.step(2);
+    checked.step(2);
+    const Flock a = plain.download(), b = checked.download();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].p, b[i].p) << "an interrupt that never fires changed boid " << i;
+}

@@ -407,6 +407,38 @@ TEST(Recorder, PngFramesGoToANumberedSequence) {
     EXPECT_FALSE(fs::exists(folder + "frame_000003.png"));
 }
 
+// A frame folder is empty or murmur's own: a second run into it replaces the first run's frames
+// (it left frames 2..N of the old run after the new run's, one sequence to ffmpeg); a folder of
+// the user's files is refused before anything is written.
+TEST(Recorder, AFrameFolderIsEmptyOrMurmursOwn) {
+    TempDir dir;
+    const std::string folder = (dir.path / "frames").string() + "/";
+    {
+        render::Recorder rec(folder, 8, 4, 30);
+        for (int k = 0; k < 5; ++k) rec.add(std::vector<std::uint8_t>(8 * 4 * 4, 255));
+        rec.finish();
+    }
+    EXPECT_NO_THROW(render::checkRecordTarget(folder)) << "murmur's own folder";
+    {
+        render::Recorder rec(folder, 8, 4, 30);
+        for (int k = 0; k < 2; ++k) rec.add(std::vector<std::uint8_t>(8 * 4 * 4, 255));
+        rec.finish();
+    }
+    EXPECT_TRUE(fs::exists(folder + "frame_000001.png"));
+    EXPECT_FALSE(fs::exists(folder + "frame_000002.png")) << "an old run's frame left behind the new run's";
+    const std::string mine = (dir.path / "mine").string() + "/";
+    fs::create_directories(mine);
+    std::ofstream(mine + "frame_000000.png") << "the user's own";
+    try {
+        render::checkRecordTarget(mine);
+        ADD_FAILURE() << "a folder of the user's files accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("files murmur did not write"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(render::Recorder(mine, 8, 4, 30), InputError);
+    EXPECT_EQ(readFile(mine + "frame_000000.png"), "the user's own");
+}
+
 // A target murmur cannot record to is refused up front with what is valid; a missing ffmpeg is
 // named with the package to install and the PNG alternative.
 TEST(Recorder, BadTargetsAreRefusedUpFront) {

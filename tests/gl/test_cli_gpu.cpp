@@ -162,6 +162,8 @@ TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
     EXPECT_NE(err.find("--backend cpu"), std::string::npos) << err;
     EXPECT_EQ(run({"--self-test", "--shader-dir", dir.c_str()}, out, err), 1) << out;
     EXPECT_NE(out.find("FAIL one step, CPU parity"), std::string::npos) << out;
+    EXPECT_NE(out.find("the shaders of --shader-dir"), std::string::npos) << "the user's shaders, not the GPU, are blamed: " << out;
+    EXPECT_EQ(out.find("please report"), std::string::npos) << out;
     fs::remove_all(dir);
 }
 
@@ -252,7 +254,9 @@ TEST(CliGpu, ASweepOnTheGpuMatchesTheCpuReference) {
             << err;
         std::ifstream in(path);
         std::string line;
-        std::getline(in, line);
+        std::getline(in, line);  // "# murmur sweep: ...; backend cpu|gpu; ..."
+        EXPECT_NE(line.find(k ? "; backend gpu;" : "; backend cpu;"), std::string::npos) << line;
+        std::getline(in, line);  // the header
         while (std::getline(in, line)) {
             std::istringstream row(line);
             std::string f[5];
@@ -289,4 +293,20 @@ TEST(CliGpu, ARadiusIsCheckedAgainstTheWorldTheWindowsCountChooses) {
     EXPECT_EQ(bad, 2);
     EXPECT_NE(err.find("min_speed"), std::string::npos) << err;
     EXPECT_FALSE(std::filesystem::exists(shot));
+}
+
+// The start-up check's tolerance follows the fastest boid, not species 0's speed: valid flocks
+// with a fast second species, or unlimited speeds, were refused as "this GPU failed".
+TEST(CliGpu, TheStartUpCheckAcceptsFastSpeciesAndUnlimitedSpeeds) {
+    MURMUR_REQUIRE_GL();
+    for (const std::vector<const char*>& args :
+         {std::vector<const char*>{"--dims", "3", "--set", "species_count=2", "--set", "species1.max_speed=10000", "--set",
+                                   "species1.min_speed=10000", "--set", "dt=1", "--boids", "300"},
+          {"--dims", "3", "--set", "speed_limit=off", "--set", "wander=100000", "--set", "dt=1", "--boids", "300"}}) {
+        std::vector<const char*> all{"--headless", "--steps", "1"};
+        all.insert(all.end(), args.begin(), args.end());
+        std::string out, err;
+        EXPECT_EQ(run(all, out, err), 0) << args[1] << " " << args[3] << ": " << err;
+        EXPECT_EQ(err.find("start-up check"), std::string::npos) << err;
+    }
 }

@@ -1,0 +1,75 @@
+// The shader loader on what a --shader-dir may hold: includes expanded (a line of spaces, an
+// unterminated include of 200,000 characters, deep or circular includes, an oversized file each
+// handled without a crash) and driver logs annotated with file and line.
+#include "gl/shader_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace murmur;
+namespace fs = std::filesystem;
+
+namespace {
+class ShaderDir : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("murmur_shaders_" + std::to_string(::getpid()));
+    void SetUp() override { fs::create_directories(dir); }
+    void TearDown() override { fs::remove_all(dir); }
+    void write(const std::string& name, const std::string& text) { std::ofstream(dir / name, std::ios::binary) << text; }
+    gl::AssembledShader assemble(const std::string& name) { return gl::ShaderLibrary(dir.string()).assemble(name, {{"X", "1"}}); }
+};
+}  // namespace
+
+TEST_F(ShaderDir, IncludesExpandWithLineDirectives) {
+    write("a.comp", "#version 450\n  #  include \"b.glsl\"  \nvoid main() {}\n");
+    write("b.glsl", "float f() { return 1.0; }\n");
+    const gl::AssembledShader s = assemble("a.comp");
+    EXPECT_EQ(s.files, (std::vector<std::string>{"a.comp", "b.glsl"}));
+    EXPECT_NE(s.text.find("#define X 1\n"), std::string::npos) << s.text;
+    EXPECT_NE(s.text.find("#line 1 1\nfloat f()"), std::string::npos) << s.text;
+    EXPECT_NE(s.text.find("#line 3 0\nvoid main"), std::string::npos) << s.text;
+}
+
+// These crashed (std::regex overflowed the stack); now they are plain text for the driver to judge.
+TEST_F(ShaderDir, LongLinesAndUnterminatedIncludesAreText) {
+    write("spaces.comp", "#version 450\n" + std::string(30000, ' ') + "\nvoid main() {}\n");
+    EXPECT_NE(assemble("spaces.comp").text.find(std::string(30000, ' ')), std::string::npos);
+    write("open.comp", "#version 450\n#include \"" + std::string(200000, 'x') + "\nvoid main() {}\n");
+    EXPECT_NE(assemble("open.comp").text.find("#include \"xxx"), std::string::npos);
+    write("digits.comp", "#version 450\n#include \"" + std::string(200000, '"') + "\n");
+    EXPECT_NO_THROW(assemble("digits.comp"));
+}
+
+TEST_F(ShaderDir, CircularDeepAndOversizedShadersAreRefusedByName) {
+    write("self.comp", "#version 450\n#include \"self.comp\"\n");
+    EXPECT_THROW(assemble("self.comp"), std::runtime_error);
+    for (int k = 0; k < 20; ++k) write("d" + std::to_string(k) + ".glsl", "#include \"d" + std::to_string(k + 1) + ".glsl\"\n");
+    write("d20.glsl", "\n");
+    write("deep.comp", "#version 450\n#include \"d0.glsl\"\n");
+    try {
+        assemble("deep.comp");
+        ADD_FAILURE() << "20 nested includes accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("nested more than 16 deep"), std::string::npos) << e.what();
+    }
+    write("big.comp", "#version 450\n" + std::string(2 << 20, '/'));
+    try {
+        assemble("big.comp");
+        ADD_FAILURE() << "a 2 MB shader accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("a shader holds at most"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ShaderLog, MesaAndNvidiaLinesNameTheFileAndLine) {
+    const std::vector<std::string> files{"flock_steer.comp", "common.glsl"};
+    EXPECT_EQ(gl::annotateLog("0:12(5): error: x\n1:3(1): warning: y", files),
+              "flock_steer.comp:12: error: x\ncommon.glsl:3: warning: y");
+    EXPECT_EQ(gl::annotateLog("1(7) : error C1008: z", files), "common.glsl:7 : error C1008: z");
+    EXPECT_EQ(gl::annotateLog("9:1(1): far", files), "source 9:1: far");
+    const std::string digits(100000, '7');
+    EXPECT_EQ(gl::annotateLog(digits, files), digits) << "a run of digits is no prefix";
+}
