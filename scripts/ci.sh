@@ -30,7 +30,7 @@ fi
 echo "== mutation check: the same bug in both backends must fail a test (on a copy of the tree) =="
 python3 scripts/mutants.py build-mutants
 
-echo "== fuzzers: the preset reader, the state CSV reader and --set, 45 s each (scripts/fuzz.sh) =="
+echo "== fuzzers: presets, state CSV, --set, sweep merge, shader loader, 45 s each (scripts/fuzz.sh) =="
 bash scripts/fuzz.sh 45
 
 echo "== CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer =="

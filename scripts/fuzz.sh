@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DMURMUR_FUZZ=ON -DMURMUR_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_preset fuzz_state_csv fuzz_cli_set >/dev/null
-for target in preset state_csv cli_set; do
+targets=(preset state_csv cli_set sweep_merge shader_loader)
+cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
+for target in "${targets[@]}"; do
   scratch=$(mktemp -d)
   log=build-fuzz/fuzz_$target.log
   if ! ./build-fuzz/fuzz/fuzz_$target -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \

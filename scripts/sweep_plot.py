@@ -79,11 +79,13 @@ def main():
     ap.add_argument("--of", default="polarization", help="the order parameter (a column NAME_mean)")
     ap.add_argument("--title", default="")
     ap.add_argument("--labels", default="", help="comma-separated curve labels, one per CSV")
+    ap.add_argument("--direct", action="store_true",
+                    help="write OUT itself, not beside it (murmur's --sweep-plot: OUT is its temporary file)")
     a = ap.parse_args()
     if len(a.files) < 2:
         fail("expected SWEEP.csv [SWEEP.csv ...] OUT.png")
     csvs, png = a.files[:-1], a.files[-1]
-    if not png.endswith(".png"):
+    if not a.direct and not png.endswith(".png"):
         fail("%s: the plot is written as PNG; name it FILE.png" % png)
     sweeps = [read_sweep(c, a.of) for c in csvs]
     labels = a.labels.split(",") if a.labels else [os.path.basename(c) for c in csvs]
@@ -134,15 +136,24 @@ def main():
     ax.set_title(a.title or "%s, %d run%s per point" % (", ".join(os.path.basename(c) for c in csvs), seeds,
                                                          "s" if seeds > 1 else ""), fontsize="medium")
     fig.tight_layout()
-    # Written beside the target and renamed: a failed plot never leaves half a file.
+    if a.direct:  # murmur owns the file, its removal on a signal and its renaming into place
+        try:
+            fig.savefig(png, format="png")
+        except Exception as e:
+            fail("cannot write %s: %s" % (png, e), 1)
+        print("wrote %s" % png)
+        return
+    # Written beside the target and renamed: a failed or interrupted plot never leaves half a file.
     directory = os.path.dirname(os.path.abspath(png))
     fd, tmp = tempfile.mkstemp(suffix=".png", dir=directory)
     os.close(fd)
     try:
         fig.savefig(tmp, format="png")
         os.replace(tmp, png)
-    except Exception as e:
+    except BaseException as e:  # Ctrl-C too
         os.unlink(tmp)
+        if not isinstance(e, Exception):
+            raise
         fail("cannot write %s: %s" % (png, e), 1)
     print("wrote %s" % png)
 

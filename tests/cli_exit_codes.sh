@@ -59,6 +59,21 @@ expect 1 "is not finite" -- --backend cpu --headless --preset flockrb --set spee
     --steps 150 --export "$tmp/nan.csv" --stats-out "$tmp/nan_stats.csv"
 [ -e "$tmp/nan.csv" ] || [ -e "$tmp/nan_stats.csv" ] && { echo "FAIL: a NaN flock was written"; fails=$((fails + 1)); }
 
+# --sweep-merge onto a full disk or a path longer than PATH_MAX: an exit code and a message, no
+# abort (both were SIGABRT). The full disk is a 16 KiB tmpfs, filled; mounting needs root, so as
+# another user that half says it was not run.
+"$murmur" --backend cpu --boids 30 --steps 4 --sweep dt=0.01:0.02:2 --sweep-every 2 --sweep-out "$tmp/sw.csv" >/dev/null 2>&1 \
+    || { echo "FAIL: the sweep for the merge tests failed"; fails=$((fails + 1)); }
+expect 2 "File name too long" -- --sweep-merge "$tmp/$(printf 'd/%.0s' $(seq 2100))m.csv" "$tmp/sw.csv"
+if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=16k tmpfs "$tmp/full" 2>/dev/null; then
+    dd if=/dev/zero of="$tmp/full/fill" bs=1k count=64 2>/dev/null
+    expect 1 "No space left on device" -- --sweep-merge "$tmp/full/m.csv" "$tmp/sw.csv"
+    ls "$tmp/full" | grep -q '\.tmp\.' && { echo "FAIL: a full disk left a temporary file"; fails=$((fails + 1)); }
+    umount "$tmp/full"
+else
+    echo "cli_exit_codes: the full-disk merge was not run (mounting a small tmpfs needs root)"
+fi
+
 # stdout is line-buffered into a pipe or file: the run's first line is there while it runs (it
 # arrived only at exit).
 "$murmur" --backend cpu --headless --boids 50 --steps 1000000000 >"$tmp/live.out" 2>/dev/null &

@@ -230,6 +230,11 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
             throw InputError("--boids " + echo(*v.boids) + " conflicts with --import " + echo(opt.import_path) + ", which holds " +
                              std::to_string(imported.size()) + " boids");
         p.boids = std::uint32_t(imported.size());
+        // The step counter is 32 bits (the shaders' phases and noise hash it): a run may not pass its end.
+        if (opt.headless && std::uint64_t(opt.import_step) + opt.steps > 0xFFFFFFFFull)
+            throw InputError("--import " + echo(opt.import_path) + " is at step " + std::to_string(opt.import_step) + ", and --steps " +
+                             std::to_string(opt.steps) + " would pass step 4294967295, the last a run counts; valid --steps: [0, " +
+                             std::to_string(0xFFFFFFFFull - opt.import_step) + "]");
     }
     checkRunTargets(opt);
     if (!opt.headless && !opt.record.empty() && opt.frames == 1)

@@ -83,5 +83,7 @@ std::optional<std::uint64_t> sweepRunCount(const SweepOptions& s);
 // another sweep, a damaged row (wrong field count, not a number, no final newline, a run index
 // outside the sweep), a run that differs between parts, or runs missing, naming them.
 int mergeSweeps(const std::string& out_path, const std::vector<std::string>& parts, std::ostream& out);
+// The same on texts in memory (name, contents): the merged CSV, or InputError (for the fuzzer).
+std::string mergeSweepTexts(const std::vector<std::pair<std::string, std::string>>& named_parts);
 
 }  // namespace murmur

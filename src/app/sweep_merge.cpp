@@ -5,6 +5,7 @@
 #include "io/input_error.hpp"
 #include "model/param_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -92,8 +93,7 @@ std::uint64_t checkRow(const std::string& line, std::size_t columns, std::uint64
     return std::uint64_t(index);
 }
 
-Part readAndCheckPart(const std::string& path) {
-    const std::string text = readPart(path);
+Part checkPart(const std::string& text, const std::string& path) {
     const std::string where = "--sweep-merge " + echo(path);
     if (!text.empty() && text.back() != '\n') throw InputError(where + ": it ends without a newline (cut short?)");
     const std::vector<std::string> lines = splitLines(text);
@@ -147,11 +147,13 @@ std::string sweepIdentity(const Options& opt, const SweepOptions& s) {
     return id;
 }
 
-int mergeSweeps(const std::string& out_path, const std::vector<std::string>& parts, std::ostream& out) {
+std::string mergeSweepTexts(const std::vector<std::pair<std::string, std::string>>& named_parts) {
     Part first;
     std::map<std::uint64_t, std::string> rows;
+    std::vector<std::string> parts;
+    for (const auto& [name, text] : named_parts) parts.push_back(name);
     for (std::size_t k = 0; k < parts.size(); ++k) {
-        Part part = readAndCheckPart(parts[k]);
+        Part part = checkPart(named_parts[k].second, parts[k]);
         if (k == 0) first = part;
         else if (part.identity != first.identity || part.header != first.header)
             throw InputError("--sweep-merge " + echo(parts[k]) + ": a part of another sweep than " + echo(parts[0]) + " (its '" +
@@ -170,8 +172,16 @@ int mergeSweeps(const std::string& out_path, const std::vector<std::string>& par
                          " runs are in no part: run " + someOf(missing) + " (run their shards again and merge)");
     std::string csv = first.identity + "\n" + first.header + "\n";
     for (const auto& [index, line] : rows) csv += line + "\n";
+    return csv;
+}
+
+int mergeSweeps(const std::string& out_path, const std::vector<std::string>& parts, std::ostream& out) {
+    std::vector<std::pair<std::string, std::string>> named;
+    for (const std::string& part : parts) named.emplace_back(part, readPart(part));
+    const std::string csv = mergeSweepTexts(named);
     writeFileAtomic(out_path, csv);
-    out << "wrote " << out_path << " (" << rows.size() << " runs from " << parts.size() << " parts)\n";
+    const std::size_t runs = std::size_t(std::count(csv.begin(), csv.end(), '\n')) - 2;
+    out << "wrote " << out_path << " (" << runs << " runs from " << parts.size() << " parts)\n";
     return 0;
 }
 

@@ -59,6 +59,12 @@ std::string annotateLine(const std::string& line, const std::vector<std::string>
 }  // namespace
 
 std::string ShaderLibrary::read(const std::string& name) const {
+    if (in_memory_) {
+        const auto it = sources_.find(name);
+        if (it == sources_.end()) throw std::runtime_error("shader " + name + " not found");
+        if (it->second.size() > kMaxShaderBytes) throw std::runtime_error("shader " + name + ": a shader holds at most 1 MiB");
+        return it->second;
+    }
     if (!dir_.empty()) {
         const std::string path = dir_ + "/" + name;
         std::error_code ec;

@@ -2,6 +2,7 @@
 // a --shader-dir for development; #include "file" expanded; #defines injected after #version.
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,8 @@ class ShaderLibrary {
 public:
     // dir empty: embedded sources only.
     explicit ShaderLibrary(std::string dir = "") : dir_(std::move(dir)) {}
+    // Sources given by name, in memory (for tests and fuzzers: the loader without files).
+    explicit ShaderLibrary(std::map<std::string, std::string> sources) : sources_(std::move(sources)), in_memory_(true) {}
     // Throws std::runtime_error naming the missing file or include.
     std::string read(const std::string& name) const;
     AssembledShader assemble(const std::string& name, const std::vector<ShaderDefine>& defines) const;
@@ -30,6 +33,8 @@ public:
 private:
     void expand(const std::string& name, AssembledShader& out, std::vector<std::string>& stack) const;
     std::string dir_;
+    std::map<std::string, std::string> sources_;
+    bool in_memory_ = false;
 };
 
 // Rewrites driver log lines "N:L(...)" (Mesa) and "N(L)" (NVIDIA) to "file:L".

@@ -351,7 +351,11 @@ void GpuSimulation::passDone(int pass) {
 }
 
 void GpuSimulation::step(int steps) {
-    if (n_ == 0 || interrupted_) return;
+    if (interrupted_) return;
+    if (n_ == 0) {  // nothing to move, but the steps pass, as on the CPU reference
+        step_count_ += std::uint32_t(std::max(steps, 0));
+        return;
+    }
     for (int s = 0; s < steps; ++s) {
         const bool sequential = params_.update == UpdateOrder::Sequential;
         if (sequential || params_.perching || params_.style == Style::Decarpentier || params_.style == Style::Vicsek || params_.style == Style::Couzin ||

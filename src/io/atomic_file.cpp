@@ -156,13 +156,18 @@ void checkWritableTarget(const std::string& path, const std::string& flag) {
     if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + " " + path + ": directory " + dir.string() + " is not writable");
 }
 
-std::string readFile(const std::string& path) {
+std::ifstream openForReading(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw std::runtime_error("cannot read " + path + ": it is a directory");
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))  // /dev/zero would read until memory ran out
         throw std::runtime_error("cannot read " + path + ": it is not a regular file (a device, FIFO or socket)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+    return in;
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in = openForReading(path);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();

@@ -2,6 +2,7 @@
 // then renamed over it, so a crash or a full disk never leaves a half-written file.
 #pragma once
 
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -42,5 +43,8 @@ void checkWritableTarget(const std::string& path, const std::string& flag);
 
 // Whole file as a string; throws std::runtime_error naming the path on failure.
 std::string readFile(const std::string& path);
+// The file open for reading, if it is a regular file (a device or FIFO could be read forever);
+// throws std::runtime_error naming the path and the problem.
+std::ifstream openForReading(const std::string& path);
 
 }  // namespace murmur

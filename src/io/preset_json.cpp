@@ -160,15 +160,25 @@ std::string formatPreset(const Params& params, const std::string& description) {
     return j.dump(2) + "\n";
 }
 
-Params loadPresetFile(const std::string& path, const Params& base) {
-    std::string text;
+namespace {
+
+// A preset is a few kilobytes; a file much larger is not one, and is not read whole.
+constexpr std::uintmax_t kMaxPresetBytes = 1u << 20;
+
+std::string readPresetText(const std::string& path) {
+    std::error_code ec;
+    if (const std::uintmax_t size = fs::file_size(path, ec); !ec && size > kMaxPresetBytes)
+        throw InputError(path + ": " + std::to_string(size) + " bytes; a preset holds at most " + std::to_string(kMaxPresetBytes));
     try {
-        text = readFile(path);
+        return readFile(path);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
-    return parsePreset(text, base, path);
 }
+
+}  // namespace
+
+Params loadPresetFile(const std::string& path, const Params& base) { return parsePreset(readPresetText(path), base, path); }
 
 void savePresetFile(const std::string& path, const Params& params) { writeFileAtomic(path, formatPreset(params)); }
 
@@ -212,7 +222,7 @@ std::vector<std::pair<std::string, std::string>> listPresets() {
             if (std::any_of(out.begin(), out.end(), [&](const auto& e) { return e.first == name; })) continue;
             std::string desc;
             try {
-                const json j = parsePresetJson(readFile(entry.path().string()), entry.path().string());
+                const json j = parsePresetJson(readPresetText(entry.path().string()), entry.path().string());
                 desc = j.is_object() ? j.value("description", "") : "(not a preset)";
             } catch (const std::exception&) {
                 desc = "(unreadable)";

@@ -19,7 +19,9 @@ namespace {
 
 constexpr std::array<const char*, 13> kColumns = {"id", "species", "x", "y", "z", "vx", "vy", "vz", "perch", "sx", "sy", "sz", "sn"};
 constexpr std::size_t kRequired = 8;  // the first 8 columns; the rest default to 0
+constexpr std::size_t kMaxStateBoids = 100000000;  // --boids' range
 constexpr double kMaxVelocity = 1e6;  // units/s; larger is a mistake, not a flock
+constexpr double kMaxSoftDistance = 1e9;  // units, soft bounds: a boid may fly this far out (a float still holds it)
 
 std::vector<std::string_view> splitFields(std::string_view line) {
     std::vector<std::string_view> out;
@@ -57,19 +59,48 @@ std::string formatStateCsv(const Flock& flock, std::uint32_t step) {
     return out;
 }
 
+namespace {
+
+// One line into `line`, at most kMaxLineBytes of it: a file is read line by line, never whole, and
+// a line of a gigabyte is refused rather than held. False at the end of the input.
+constexpr std::size_t kMaxLineBytes = 4096;
+bool readLine(std::istream& in, std::string& line, bool& too_long) {
+    line.clear();
+    too_long = false;
+    std::streambuf* buf = in.rdbuf();
+    for (int c = buf->sbumpc();; c = buf->sbumpc()) {
+        if (c == std::char_traits<char>::eof()) return !line.empty() || too_long;
+        if (c == '\n') return true;
+        if (line.size() < kMaxLineBytes) line.push_back(char(c));
+        else too_long = true;
+    }
+}
+
+}  // namespace
+
 Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source, std::uint32_t* step_out) {
-    if (step_out) *step_out = 0;
     std::istringstream in(text);
+    return parseStateCsv(in, params, source, step_out);
+}
+
+Flock parseStateCsv(std::istream& in, const Params& params, const std::string& source, std::uint32_t* step_out) {
+    if (step_out) *step_out = 0;
     std::string raw;
+    bool too_long = false;
     int line_no = 0;
     auto fail = [&](const std::string& what) { throw InputError(source + ":" + std::to_string(line_no) + ": " + what); };
+    const auto nextLine = [&] {
+        if (!readLine(in, raw, too_long)) return false;
+        ++line_no;
+        if (too_long) fail("a line longer than " + std::to_string(kMaxLineBytes) + " bytes; a state line is under 300");
+        return true;
+    };
 
     // Header: every column once, nothing else.
     std::array<int, kColumns.size()> col{};
     col.fill(-1);
     std::size_t n_fields = 0;
-    while (std::getline(in, raw)) {
-        ++line_no;
+    while (nextLine()) {
         if (!raw.empty() && raw.back() == '\r') raw.pop_back();
         if (line_no == 1 && raw.starts_with("\xEF\xBB\xBF")) raw.erase(0, 3);  // a UTF-8 byte order mark
         if (raw.empty()) continue;
@@ -101,10 +132,10 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
     struct Row { Boid boid; int line; };
     std::vector<Row> rows;
     const double L = params.world_size;
-    while (std::getline(in, raw)) {
-        ++line_no;
+    while (nextLine()) {
         if (!raw.empty() && raw.back() == '\r') raw.pop_back();
         if (raw.empty()) continue;
+        if (rows.size() >= kMaxStateBoids) fail("more than " + std::to_string(kMaxStateBoids) + " boids, the most murmur flies");
         const auto fields = splitFields(raw);
         if (fields.size() != n_fields)
             fail("expected " + std::to_string(n_fields) + " fields, found " + std::to_string(fields.size()));
@@ -134,9 +165,12 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
                 continue;
             }
             const double x = v[std::size_t(2 + a)], vx = v[std::size_t(5 + a)];
-            if (x < -L || x > 2 * L)
-                fail(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" +
-                     fmt(-L) + ", " + fmt(2 * L) + "]");
+            // Wrapped positions stay in the world; soft walls only turn boids back, and a fast flock
+            // can be far out when it is exported: murmur reads back what it writes.
+            const double lo = params.bounds == Bounds::Wrap ? -L : -kMaxSoftDistance, hi = params.bounds == Bounds::Wrap ? 2 * L : kMaxSoftDistance;
+            if (x < lo || x > hi)
+                fail(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" + fmt(lo) + ", " +
+                     fmt(hi) + "]" + (params.bounds == Bounds::Wrap ? " (wrap bounds)" : " (soft bounds)"));
             if (std::fabs(vx) > kMaxVelocity)
                 fail("v" + axis + " = " + fmt(vx) + " is out of range [-1e6, 1e6] units/s");
             b.p[a] = float(x);
@@ -171,13 +205,13 @@ void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t st
 }
 
 Flock readStateCsv(const std::string& path, const Params& params, std::uint32_t* step) {
-    std::string text;
+    std::ifstream in;
     try {
-        text = readFile(path);
+        in = openForReading(path);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
-    return parseStateCsv(text, params, path, step);
+    return parseStateCsv(in, params, path, step);
 }
 
 }  // namespace murmur

@@ -8,6 +8,7 @@
 #include "model/boid.hpp"
 #include "model/params.hpp"
 
+#include <iosfwd>
 #include <string>
 
 namespace murmur {
@@ -18,6 +19,8 @@ std::string formatStateCsv(const Flock& flock, std::uint32_t step = 0);
 // Throws InputError("<source>:<line>: ...") on a bad file. step (if given) receives the file's
 // step counter, 0 without one.
 Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source, std::uint32_t* step = nullptr);
+// The same from a stream, read line by line (a line of more than 4,096 bytes is refused).
+Flock parseStateCsv(std::istream& in, const Params& params, const std::string& source, std::uint32_t* step = nullptr);
 
 void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step = 0);  // atomic
 Flock readStateCsv(const std::string& path, const Params& params, std::uint32_t* step = nullptr);

@@ -211,6 +211,15 @@ TEST_F(Cli, ABenchCompareFileOfWrongTypesIsRefusedUpFront) {
     }
 }
 
+// The step counter is 32 bits: a resumed run may not pass its last value (it wrapped to 4).
+TEST_F(Cli, AResumedRunMayNotPassTheLastStep) {
+    const std::string state = write("late.csv", "# step 4294967295\nid,species,x,y,z,vx,vy,vz\n0,0,1,1,0,1,0,0\n");
+    expectBadInput({"--backend", "cpu", "--headless", "--import", state}, "would pass step 4294967295");
+    const Result ok = run({"--backend", "cpu", "--headless", "--import", state, "--steps", "0", "--export", out_csv});
+    EXPECT_EQ(ok.code, 0) << ok.err;
+    EXPECT_EQ(readFile(out_csv).substr(0, 18), "# step 4294967295\n");
+}
+
 // A mistyped key is named with the nearest real one, as a mistyped flag is.
 TEST_F(Cli, AMistypedKeyGetsASuggestion) {
     expectBadInput({"--headless", "--set", "seperation.weight=2"}, "did you mean separation.weight?");
@@ -554,6 +563,26 @@ TEST_F(SweepCli, APlotIsAPngOfTheChosenMeasure) {
     const Result m = run({"--sweep-merge", file("grid.csv"), file("part.csv"), "--sweep-plot", file("grid.png")});
     ASSERT_EQ(m.code, 0) << m.err;
     EXPECT_EQ(readFile(file("grid.png")).substr(1, 3), "PNG");
+}
+
+// A plot is written as every output is: through a symlink to the file it points to (the link
+// stays), a new file with the usual mode (it was 0600), nothing left beside it.
+TEST_F(SweepCli, APlotReplacesALinksFileAndHasTheUsualMode) {
+    ASSERT_EQ(run(sweepArgs(file("s.csv"))).code, 0);
+    std::ofstream(file("real.png")) << "old";
+    fs::permissions(file("real.png"), fs::perms(0640));
+    fs::create_symlink(file("real.png"), file("link.png"));
+    Result r = run({"--sweep-merge", file("m.csv"), file("s.csv"), "--sweep-plot", file("link.png")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::is_symlink(file("link.png")));
+    EXPECT_EQ(readFile(file("real.png")).substr(1, 3), "PNG");
+    EXPECT_EQ(fs::status(file("real.png")).permissions() & fs::perms::all, fs::perms(0640));
+    r = run({"--sweep-merge", file("m2.csv"), file("s.csv"), "--sweep-plot", file("new.png")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    EXPECT_EQ(fs::status(file("new.png")).permissions() & fs::perms::all, fs::perms(0666 & ~mask));
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
 }
 
 TEST_F(SweepCli, PlotsThatCannotBeDrawnAreRefused) {

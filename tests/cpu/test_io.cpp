@@ -93,6 +93,14 @@ TEST(StateCsv, BadFilesNameLineAndProblem) {
     // World 300: allowed positions [-300, 600].
     EXPECT_NE(csvError(kHeader + "0,0,1000,1,0,0,0,0\n").find("x = 1000 is far outside the world [0, 300); allowed range [-300, 600]"),
               std::string::npos);
+    // Read line by line: a line of 10,000 bytes is refused, not held.
+    EXPECT_NE(csvError(kHeader + std::string(10000, '1') + "\n").find("f.csv:2: a line longer than 4096 bytes"), std::string::npos);
+    // Soft walls only turn boids back: a flock murmur exported far out reads back (it was refused).
+    Params soft;
+    soft.bounds = Bounds::Soft;
+    EXPECT_EQ(csvError(kHeader + "0,0,5000,-2000,0,0,0,0\n", soft), "");
+    EXPECT_NE(csvError(kHeader + "0,0,2e9,1,0,0,0,0\n", soft).find("allowed range [-1e+09, 1e+09] (soft bounds)"), std::string::npos)
+        << csvError(kHeader + "0,0,2e9,1,0,0,0,0\n", soft);
     EXPECT_NE(csvError(kHeader + "0,0,1,1,3,0,0,0\n").find("must be 0 when dims is 2"), std::string::npos);
     EXPECT_NE(csvError(kHeader + "0,1,1,1,0,0,0,0\n").find("species: 1 is out of range [0, 0] (species_count 1)"), std::string::npos);
     Params four;

@@ -310,3 +310,23 @@ TEST(CliGpu, TheStartUpCheckAcceptsFastSpeciesAndUnlimitedSpeeds) {
         EXPECT_EQ(err.find("start-up check"), std::string::npos) << err;
     }
 }
+
+// A zero-boid flock's steps pass on both backends alike (the GPU's step count stood still).
+TEST(CliGpu, AnEmptyFlockCountsItsStepsOnBothBackends) {
+    MURMUR_REQUIRE_GL();
+    const auto dir = std::filesystem::temp_directory_path() / ("murmur_empty_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string in = (dir / "in.csv").string();
+    std::ofstream(in) << "# step 10\nid,species,x,y,z,vx,vy,vz\n";
+    for (const char* backend : {"cpu", "gpu"}) {
+        const std::string out_csv = (dir / (std::string(backend) + ".csv")).string();
+        std::string out, err;
+        ASSERT_EQ(run({"--backend", backend, "--headless", "--import", in.c_str(), "--steps", "5", "--export", out_csv.c_str()}, out, err), 0)
+            << backend << ": " << err;
+        std::ifstream f(out_csv);
+        std::string first;
+        std::getline(f, first);
+        EXPECT_EQ(first, "# step 15") << backend;
+    }
+    std::filesystem::remove_all(dir);
+}
