@@ -114,11 +114,11 @@ echo "window video: $(ffprobe -v error -select_streams v:0 -show_entries stream=
 # A flock that goes non-finite in the window (flock.rb's sums with no speed limit) is not saved:
 # exit 1, and neither --export nor --stats-out written (they were, full of -nan, with exit 0).
 xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --preset flockrb --set speed_limit=off --frames 150 --width 480 --height 300 \
-    --export "$tmp/nan.csv" --stats-out "$tmp/nan_stats.csv" >"$tmp/out" 2>"$tmp/err"
+    --export "$tmp/nan.csv" --stats-out "$tmp/nan_stats.csv" --screenshot "$tmp/nan.png" --record "$tmp/nan.mp4" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 1 ] || { fail "a NaN flock in the window exited $code, not 1"; cat "$tmp/out" "$tmp/err"; }
 grep -q "not finite" "$tmp/err" || fail "a NaN flock in the window was not named"
-[ -e "$tmp/nan.csv" ] || [ -e "$tmp/nan_stats.csv" ] && fail "a NaN flock in the window was written"
+ls "$tmp" | grep -q '^nan' && fail "a NaN flock in the window was written: $(ls "$tmp" | grep '^nan')"
 
 # A recording stopped by Ctrl-C or SIGTERM leaves no FILE.mp4.tmp.XXXXXX (it left 3.5 MB each time).
 for sig in INT TERM; do

@@ -316,12 +316,14 @@ json readCompareFile(const std::string& path) {
     if (!before.is_object() || !before.contains("runs") || !before["runs"].is_array())
         throw InputError("--bench-compare " + echo(path) + ": not a --bench-out JSON file (no \"runs\" list)");
     for (const json& row : before["runs"]) {
+        const auto time = [&](const char* key) {
+            return row.contains(key) && row[key].is_number() && row[key].get<double>() > 0 && row[key].get<double>() < 1e9;
+        };
         const bool ok = row.is_object() && row.contains("boids") && row["boids"].is_number_unsigned() && row.contains("phase") &&
-                        row["phase"].is_string() &&
-                        ((row.contains("step_ms") && row["step_ms"].is_number()) || (row.contains("frame_ms") && row["frame_ms"].is_number()));
+                        row["phase"].is_string() && (time("step_ms") || time("frame_ms"));
         if (!ok)
             throw InputError("--bench-compare " + echo(path) + ": a row of \"runs\" is not {\"boids\": N, \"phase\": TEXT, "
-                             "\"step_ms\" or \"frame_ms\": NUMBER}: " + echo(row.dump()));
+                             "\"step_ms\" or \"frame_ms\": a time in (0, 1e9) ms}: " + echo(row.dump()));
     }
     for (const char* field : {"scenario", "revision", "renderer"})
         if (before.contains(field) && !before[field].is_string())

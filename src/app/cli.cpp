@@ -26,6 +26,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Everything murmur prints goes through this: a control byte (escape, bell, NUL, carriage return;
+// not newline or tab) is shown as \xNN, so no path, name or value a user passed, or a file held,
+// can drive the terminal, whichever message quotes it.
+class EscapingBuf final : public std::streambuf {
+public:
+    explicit EscapingBuf(std::streambuf* to) : to_(to) {}
+
+protected:
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        const auto byte = static_cast<unsigned char>(traits_type::to_char_type(c));
+        if (byte >= 0x20 && byte != 0x7f) return to_->sputc(char(byte));
+        if (byte == '\n' || byte == '\t') return to_->sputc(char(byte));
+        constexpr char kHex[] = "0123456789abcdef";
+        const char text[4] = {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+        return to_->sputn(text, 4) == 4 ? c : traits_type::eof();
+    }
+    int sync() override { return to_->pubsync(); }
+
+private:
+    std::streambuf* to_;
+};
+
 void applySet(const std::string& assignment, Params& p, const std::string& flag) {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos)
@@ -112,7 +135,7 @@ std::optional<std::string> sameFileProblem(const CliValues& v) {
     for (std::size_t k = 0; k < v.merge_args.size(); ++k) add(k == 0 ? "--sweep-merge OUT" : "--sweep-merge PART", v.merge_args[k]);
     const auto key = [](const std::string& path) {
         std::error_code ec;
-        const fs::path p = fs::weakly_canonical(fs::path(resolvedTarget(path)), ec);
+        const fs::path p = fs::weakly_canonical(fs::absolute(fs::path(resolvedTarget(path)), ec), ec);
         return ec ? path : p.string();
     };
     for (std::size_t a = 0; a < files.size(); ++a)
@@ -279,7 +302,19 @@ int runGuarded(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
-int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int runCliEscaped(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+int runCli(int argc, const char* const* argv, std::ostream& raw_out, std::ostream& raw_err) {
+    EscapingBuf out_buf(raw_out.rdbuf()), err_buf(raw_err.rdbuf());
+    std::ostream out(&out_buf), err(&err_buf);
+    const int code = runCliEscaped(argc, argv, out, err);
+    out.flush();
+    err.flush();
+    if (!out) raw_out.setstate(std::ios::badbit);  // a failed write (a full disk, /dev/full) is the caller's to report
+    return code;
+}
+
+int runCliEscaped(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     CLI::App app{"murmur: Reynolds' boids on the GPU, with a CPU reference", "murmur"};
     CliValues v;
     declareOptions(app, v);

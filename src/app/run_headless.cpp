@@ -185,6 +185,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (const Boid* b = firstNonFinite(end)) {
+        if (recorder) recorder->abandon();
         err << "murmur: error: boid " << b->id << " is not finite after " << opt.steps << " steps; nothing written "
             << "(a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
         return 1;

@@ -131,6 +131,7 @@ public:
     // Runs until the window is closed (or --frames); returns the exit code.
     int run(std::ostream& out, std::ostream& err);
     int finish(std::ostream& out, std::ostream& err);
+    bool flockIsFinite(std::ostream& err);
 
 private:
     void applyKeys();
@@ -158,6 +159,7 @@ private:
     ui::PanelState panel_;
     Params started_with_;           // the parameters at start: the summary names what the panel changed
     std::string rects_path_;        // MURMUR_PANEL_RECTS: where each field is drawn, for scripts
+    bool non_finite_ = false;       // the flock went to NaN or infinity: nothing is written from it
     ui::FrameStats stats_;
     StatsLog log_;
     bool vsync_ = true;
@@ -380,7 +382,7 @@ void WindowRun::finishFrame(const Viewport& vp, std::ostream& out, std::ostream&
         else startRecording(render::recordingName("."), vp, err);
     }
     recordFrame();
-    if (last && !opt_.screenshot.empty()) writeScreenshot(opt_.screenshot, vp.width, vp.height, out, err);
+    if (last && !opt_.screenshot.empty() && flockIsFinite(err)) writeScreenshot(opt_.screenshot, vp.width, vp.height, out, err);
     glfwSwapBuffers(window_.handle());
     if (last) window_.close();
 #ifndef NDEBUG
@@ -389,7 +391,26 @@ void WindowRun::finishFrame(const Viewport& vp, std::ostream& out, std::ostream&
 }
 
 // After the last frame: the recording, the summary (and what the panel changed), the files.
+// The flock the window closes on (or takes its last screenshot of) is finite; if not, says so
+// once, naming the boid: nothing is then written from it.
+bool WindowRun::flockIsFinite(std::ostream& err) {
+    if (!non_finite_) {
+        const Flock now = sim_.download();
+        if (const Boid* b = firstNonFinite(now)) {
+            non_finite_ = true;
+            err << "murmur: error: boid " << b->id << " is not finite at step " << sim_.stepCount()
+                << "; nothing written (a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
+        }
+    }
+    return !non_finite_;
+}
+
 int WindowRun::finish(std::ostream& out, std::ostream& err) {
+    const bool finite = flockIsFinite(err);
+    if (recorder_ && !finite) {
+        recorder_->abandon();
+        endRecording();
+    }
     stopRecording(out, err);
     out << "murmur: " << frames_ << " frames, " << session_.steps() << " steps, " << session_.live().boids << " boids\n";
     if (const auto edits = changedSettings(started_with_, session_.live()); !edits.empty()) {
@@ -407,17 +428,13 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
         }
         out << ", total " << total << std::defaultfloat << "\n";
     }
+    if (!finite) return 1;
     if (log_.enabled()) {
         log_.write();
         out << "wrote " << log_.path() << " (" << log_.rows() << " rows)\n";
     }
     if (!opt_.export_path.empty()) {  // the state the window closed on
         const Flock end = sim_.download();
-        if (const Boid* b = firstNonFinite(end)) {
-            err << "murmur: error: boid " << b->id << " is not finite at step " << sim_.stepCount() << "; " << opt_.export_path
-                << " not written (a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
-            return 1;
-        }
         writeStateCsv(opt_.export_path, end, sim_.stepCount());
         out << "wrote " << opt_.export_path << " (" << end.size() << " boids)\n";
     }

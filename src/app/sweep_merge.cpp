@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -70,16 +71,105 @@ std::string readPart(const std::string& path) {
     }
 }
 
-std::uint64_t runsOf(const std::string& identity, const std::string& where) {
-    const std::size_t at = identity.find("; runs ");
-    const std::optional<double> n = at == std::string::npos ? std::nullopt : parseNumber(identity.substr(at + 7, identity.find(';', at + 7) - at - 7));
-    if (!n || !(*n >= 1 && *n <= double(kMaxSweepRuns)) || *n != std::floor(*n))
-        throw InputError(where + ": its identity line names no run count");
-    return std::uint64_t(*n);
+// What a sweep's identity line says, parsed back: the sweep (keys, ranges, seeds, sampling,
+// carry, shard), its steps and backend, the whole sweep's run count, the base seed and the hash of
+// the base parameters.
+struct Identity {
+    SweepOptions sweep;
+    std::uint64_t steps = 0, runs = 0, seed = 0;
+    std::string backend, base;
+};
+
+std::string formatIdentity(const Identity& id, bool with_shard) {
+    std::string text = kIdentityStart;
+    char axis[200];
+    for (std::size_t k = 0; k < id.sweep.axes.size(); ++k) {
+        const SweepAxis& a = id.sweep.axes[k];
+        std::snprintf(axis, sizeof axis, "%s%s=%.17g:%.17g:%u", k ? " " : "", a.key.c_str(), a.from, a.to, a.count);
+        text += axis;
+    }
+    const SweepOptions& s = id.sweep;
+    text += "; seeds " + std::to_string(s.seeds) + "; steps " + std::to_string(id.steps) + "; burn-in " + std::to_string(s.burn_in) +
+            "; every " + std::to_string(s.every) + "; carry " + (s.carry ? "on" : "off") + "; backend " + id.backend + "; runs " +
+            std::to_string(id.runs) + "; seed " + std::to_string(id.seed) + "; base " + id.base;
+    if (with_shard && s.shards > 1) text += "; shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards);
+    return text;
 }
 
-// A row's run index, checked: every field a finite number, as many as the header's.
-std::uint64_t checkRow(const std::string& line, std::size_t columns, std::uint64_t runs, const std::string& where) {
+std::optional<std::uint64_t> wholeNumber(const std::string& text) {
+    const std::optional<double> v = parseNumber(text);
+    if (!v || !(*v >= 0 && *v <= 9007199254740992.0) || *v != std::floor(*v) || std::to_string(std::uint64_t(*v)) != text)
+        return std::nullopt;
+    return std::uint64_t(*v);
+}
+
+// The line parsed, or nothing when it is not exactly what murmur writes (an edited line is not
+// one murmur wrote: it is refused rather than trusted).
+std::optional<Identity> parseIdentity(const std::string& line) {
+    if (!line.starts_with(kIdentityStart)) return std::nullopt;
+    std::vector<std::string> items;
+    for (std::size_t at = std::strlen(kIdentityStart);;) {
+        const std::size_t end = line.find("; ", at);
+        items.push_back(line.substr(at, end - at));
+        if (end == std::string::npos) break;
+        at = end + 2;
+    }
+    if (items.size() != 10 && items.size() != 11) return std::nullopt;
+    Identity id;
+    try {
+        for (std::size_t at = 0; at <= items[0].size();) {
+            const std::size_t end = std::min(items[0].find(' ', at), items[0].size());
+            id.sweep.axes.push_back(parseSweepAxis(items[0].substr(at, end - at)));
+            at = end + 1;
+        }
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    const auto field = [&](std::size_t k, const char* label) -> std::optional<std::string> {
+        const std::string prefix = std::string(label) + " ";
+        if (!items[k].starts_with(prefix)) return std::nullopt;
+        return items[k].substr(prefix.size());
+    };
+    const auto number = [&](std::size_t k, const char* label) -> std::optional<std::uint64_t> {
+        const std::optional<std::string> text = field(k, label);
+        return text ? wholeNumber(*text) : std::nullopt;
+    };
+    const auto seeds = number(1, "seeds"), steps = number(2, "steps"), burn_in = number(3, "burn-in"), every = number(4, "every");
+    const auto runs = number(7, "runs"), seed = number(8, "seed");
+    const auto carry = field(5, "carry"), backend = field(6, "backend"), base = field(9, "base");
+    if (!seeds || !steps || !burn_in || !every || !runs || !seed || !carry || !backend || !base || *seeds < 1 || *every < 1) return std::nullopt;
+    id.sweep.seeds = std::uint32_t(std::min<std::uint64_t>(*seeds, 10000));
+    id.steps = *steps;
+    id.sweep.burn_in = *burn_in;
+    id.sweep.every = *every;
+    id.sweep.carry = *carry == "on";
+    id.backend = *backend;
+    id.runs = *runs;
+    id.seed = *seed;
+    id.base = *base;
+    if (items.size() == 11) {
+        try {
+            const auto shard = field(10, "shard");
+            if (!shard) return std::nullopt;
+            parseSweepShard(*shard, id.sweep);
+        } catch (const InputError&) {
+            return std::nullopt;
+        }
+    }
+    if (formatIdentity(id, true) != line || sweepRunCount(id.sweep) != id.runs) return std::nullopt;
+    return id;
+}
+
+std::uint64_t samplesPerRun(const Identity& id) {
+    std::uint64_t n = 1;
+    for (std::uint64_t t = id.sweep.burn_in; t < id.steps; t = std::min(id.steps, t + id.sweep.every)) ++n;
+    return n;
+}
+
+// A row checked against its sweep: as many fields as the header, every one a finite number, the
+// run index one of the sweep's (written as murmur writes it), its values, seed and sample count
+// those of that run, and the run one of this part's shard.
+std::uint64_t checkRow(const std::string& line, const Identity& id, std::size_t columns, const std::string& where) {
     const std::vector<std::string> fields = splitFields(line);
     if (fields.size() != columns)
         throw InputError(where + ": a damaged row (" + std::to_string(fields.size()) + " fields, the header has " +
@@ -87,10 +177,26 @@ std::uint64_t checkRow(const std::string& line, std::size_t columns, std::uint64
     for (const std::string& f : fields)
         if (const std::optional<double> v = parseNumber(f); !v || !std::isfinite(*v))
             throw InputError(where + ": a damaged row ('" + echo(f) + "' is not a finite number): '" + echo(line) + "'");
-    const double index = *parseNumber(fields[0]);
-    if (!(index >= 0 && index < double(runs)) || index != std::floor(index))
-        throw InputError(where + ": run index " + echo(fields[0]) + " is not a run of this sweep (valid: 0 to " + std::to_string(runs - 1) + ")");
-    return std::uint64_t(index);
+    const std::optional<std::uint64_t> index = wholeNumber(fields[0]);
+    if (!index || *index >= id.runs)
+        throw InputError(where + ": run index " + echo(fields[0]) + " is not a run of this sweep (valid: 0 to " + std::to_string(id.runs - 1) + ")");
+    const SweepRun run = sweepRunAt(id.sweep, *index);
+    std::vector<std::string> expected;
+    char value[64];
+    for (double v : run.values) {
+        std::snprintf(value, sizeof value, "%.9g", v);
+        expected.emplace_back(value);
+    }
+    expected.push_back(std::to_string(id.seed + run.seed_index));
+    expected.push_back(std::to_string(samplesPerRun(id)));
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        if (fields[1 + k] != expected[k])
+            throw InputError(where + ": run " + fields[0] + " is not the sweep's run " + fields[0] + " (its " +
+                             splitFields(sweepHeader(id.sweep))[1 + k] + " is " + echo(fields[1 + k]) + ", the sweep's is " + expected[k] + ")");
+    if (id.sweep.shards > 1 && (id.sweep.carry ? run.seed_index : *index) % id.sweep.shards != id.sweep.shard)
+        throw InputError(where + ": run " + fields[0] + " is not in shard " + std::to_string(id.sweep.shard) + "/" +
+                         std::to_string(id.sweep.shards) + ", as the part's identity line says");
+    return *index;
 }
 
 Part checkPart(const std::string& text, const std::string& path) {
@@ -100,14 +206,17 @@ Part checkPart(const std::string& text, const std::string& path) {
     if (lines.size() < 2 || !lines[0].starts_with(kIdentityStart) || !lines[1].starts_with("run,"))
         throw InputError(where + ": not a --sweep-out file (it does not start with its '" + std::string(kIdentityStart) +
                          "...' line and a 'run,...' header)");
+    const std::optional<Identity> id = parseIdentity(lines[0]);
+    if (!id) throw InputError(where + ": its '" + std::string(kIdentityStart) + "...' line is not one murmur writes (edited?)");
+    if (lines[1] != sweepHeader(id->sweep)) throw InputError(where + ": its header is not the one its sweep has");
     Part part;
-    part.identity = lines[0].substr(0, lines[0].find("; shard "));
+    part.identity = formatIdentity(*id, false);
     part.header = lines[1];
-    part.runs = runsOf(part.identity, where);
+    part.runs = id->runs;
     const std::size_t columns = splitFields(part.header).size();
     for (std::size_t n = 2; n < lines.size(); ++n) {
         if (lines[n].empty()) throw InputError(where + ":" + std::to_string(n + 1) + ": an empty line");
-        part.rows.emplace_back(checkRow(lines[n], columns, part.runs, where + ":" + std::to_string(n + 1)), lines[n]);
+        part.rows.emplace_back(checkRow(lines[n], *id, columns, where + ":" + std::to_string(n + 1)), lines[n]);
     }
     return part;
 }
@@ -132,19 +241,14 @@ std::optional<std::uint64_t> sweepRunCount(const SweepOptions& s) {
 }
 
 std::string sweepIdentity(const Options& opt, const SweepOptions& s) {
-    std::string id = kIdentityStart;
-    char axis[160];
-    for (std::size_t k = 0; k < s.axes.size(); ++k) {
-        const SweepAxis& a = s.axes[k];
-        std::snprintf(axis, sizeof axis, "%s%s=%.9g:%.9g:%u", k ? " " : "", a.key.c_str(), a.from, a.to, a.count);
-        id += axis;
-    }
-    id += "; seeds " + std::to_string(s.seeds) + "; steps " + std::to_string(opt.steps) + "; burn-in " + std::to_string(s.burn_in) +
-          "; every " + std::to_string(s.every) + "; carry " + (s.carry ? "on" : "off") + "; backend " +
-          (opt.backend == Backend::Gpu ? "gpu" : "cpu") + "; runs " + std::to_string(sweepRunCount(s).value_or(0)) + "; base " +
-          paramsHash(opt.params);
-    if (s.shards > 1) id += "; shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards);
-    return id;
+    Identity id;
+    id.sweep = s;
+    id.steps = opt.steps;
+    id.backend = opt.backend == Backend::Gpu ? "gpu" : "cpu";
+    id.runs = sweepRunCount(s).value_or(0);
+    id.seed = opt.params.seed;
+    id.base = paramsHash(opt.params);
+    return formatIdentity(id, true);
 }
 
 std::string mergeSweepTexts(const std::vector<std::pair<std::string, std::string>>& named_parts) {

@@ -15,6 +15,7 @@ namespace murmur::gl {
 
 namespace {
 
+namespace fs = std::filesystem;
 constexpr std::uintmax_t kMaxShaderBytes = 1u << 20;  // murmur's largest shader is ~40 KB
 constexpr std::size_t kMaxIncludeDepth = 16;
 
@@ -68,7 +69,9 @@ std::string ShaderLibrary::read(const std::string& name) const {
     if (!dir_.empty()) {
         const std::string path = dir_ + "/" + name;
         std::error_code ec;
-        if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxShaderBytes)
+        if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // /dev/zero or a FIFO would be read forever
+            throw std::runtime_error("shader " + name + " in --shader-dir " + dir_ + " is not a regular file");
+        if (const std::uintmax_t size = fs::file_size(path, ec); !ec && size > kMaxShaderBytes)
             throw std::runtime_error("shader " + name + " in --shader-dir " + dir_ + " is " + std::to_string(size) +
                                      " bytes; a shader holds at most " + std::to_string(kMaxShaderBytes));
         std::ifstream in(path, std::ios::binary);

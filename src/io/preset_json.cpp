@@ -197,7 +197,9 @@ std::string resolvePreset(const std::string& name_or_path) {
     const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                  (name_or_path.size() > 5 && name_or_path.ends_with(".json"));
     if (looks_like_path) {
-        if (!fs::is_regular_file(name_or_path)) throw InputError("--preset: no such file: " + name_or_path);
+        if (fs::exists(name_or_path) && !fs::is_regular_file(name_or_path))
+            throw InputError("--preset " + echo(name_or_path) + ": not a regular file (a preset is a JSON file)");
+        if (!fs::is_regular_file(name_or_path)) throw InputError("--preset: no such file: " + echo(name_or_path));
         return name_or_path;
     }
     std::string tried;

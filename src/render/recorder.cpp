@@ -147,6 +147,19 @@ Recorder::~Recorder() {
     if (!temp_.empty()) ::unlink(temp_.c_str());
 }
 
+void Recorder::abandon() {
+    if (finished_) return;
+    stopEncoder();
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    for (std::uint64_t k = 0; png_sequence_ && k < frames_; ++k) ::unlink(frameName(target_, k).c_str());
+    if (png_sequence_) {
+        std::error_code ec;
+        fs::remove(fs::path(target_) / kFramesMarker, ec);
+        fs::remove(fs::path(target_), ec);  // only if it is empty now: a folder the run made
+    }
+    finished_ = true;
+}
+
 void Recorder::stopEncoder() {
     if (pipe_fd_ >= 0) ::close(pipe_fd_);
     pipe_fd_ = -1;

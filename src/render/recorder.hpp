@@ -36,6 +36,9 @@ public:
     // Ends the recording; returns "FILE (N frames at F fps)". Throws std::runtime_error if ffmpeg
     // failed (nothing is left under the target's name then).
     std::string finish();
+    // Ends the recording and keeps nothing of it: the video's temporary file, or the frames this
+    // run wrote (a run that failed leaves no output).
+    void abandon();
 
     std::uint64_t frames() const { return frames_; }
     const std::string& target() const { return target_; }

@@ -226,13 +226,20 @@ TEST_F(Cli, AMistypedKeyGetsASuggestion) {
     expectBadInput({"--headless", "--set", "zzzzzzzzzzzz=2"}, "see murmur --list-params");
 }
 
-// Input is echoed with its control bytes escaped: a header cannot retitle the terminal.
+// Input is echoed with its control bytes escaped: a header cannot retitle the terminal, through
+// any message (a preset name, a folder, a flag's value, CLI11's own messages).
 TEST_F(Cli, MessagesEscapeControlBytes) {
-    const Result r = run({"--headless", "--set", std::string("\x1b]0;pwned\a=1")});
-    EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find('\a'), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("\\x1b]0;pwned\\x07"), std::string::npos) << r.err;
+    const std::string esc = "\x1b]0;pwned\a";
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--headless", "--set", esc + "=1"}, {"--preset", esc}, {"--headless", "--export", esc + "/a.csv"},
+          {"--headless", "--record", "x" + esc + ".avi"}, {"--headless", "--import", esc + ".csv"}, {"--backend", esc},
+          {"--colour", esc}, {"--shader-dir", esc}}) {
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << args[1];
+        EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << args[1] << ": " << r.err;
+        EXPECT_EQ(r.err.find('\a'), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("\\x1b]0;pwned\\x07"), std::string::npos) << r.err;
+    }
 }
 
 TEST_F(Cli, RecordFlagsAreCheckedUpFront) {
@@ -330,7 +337,7 @@ TEST_F(SweepCli, ARunWritesOneRowPerValueAndSeed) {
     std::string line;
     std::getline(in, line);
     EXPECT_EQ(line.substr(0, 59), "# murmur sweep: vicsek.noise=0.5:4.5:3; seeds 2; steps 60; ") << "the sweep's identity first";
-    EXPECT_NE(line.find("; runs 6; base "), std::string::npos) << line;
+    EXPECT_NE(line.find("; runs 6; seed 1; base "), std::string::npos) << line;
     std::getline(in, line);
     EXPECT_EQ(line.substr(0, 69), "run,vicsek.noise,seed,samples,polarization_mean,polarization_std,grou");
     std::vector<double> polarization;
@@ -417,6 +424,40 @@ TEST_F(SweepCli, TheMergeRefusesWhatIsNotOneWholeSweep) {
     }
     std::ofstream(file("nan.csv")) << head << tail.substr(0, tail.find(',') + 1) << "nan" << tail.substr(tail.find(',', tail.find(',') + 1));
     refused({p0, file("nan.csv")}, "is not a finite number");
+    // A row edited by hand: its value, seed or sample count is not its run's, or its index is not
+    // written as murmur writes it.
+    const auto withField = [&](std::size_t k, const std::string& value) {
+        std::vector<std::string> fields;
+        std::string row = tail.substr(0, tail.find('\n')), rest = tail.substr(tail.find('\n'));
+        for (std::size_t at = 0;;) {
+            const std::size_t comma = row.find(',', at);
+            fields.push_back(row.substr(at, comma - at));
+            if (comma == std::string::npos) break;
+            at = comma + 1;
+        }
+        fields[k] = value;
+        std::string edited;
+        for (const std::string& f : fields) edited += (edited.empty() ? "" : ",") + f;
+        std::ofstream(file("edited.csv")) << head << edited << rest;
+        return file("edited.csv");
+    };
+    refused({p0, withField(1, "99")}, "is not the sweep's run 1 (its vicsek.noise is 99");
+    refused({p0, withField(2, "5")}, "(its seed is 5, the sweep's is 2)");
+    refused({p0, withField(3, "999")}, "(its samples is 999");
+    refused({p0, withField(0, "1.0")}, "run index 1.0 is not a run of this sweep");
+    refused({p0, withField(0, "0")}, "is not the sweep's run 0");
+    // The identity line edited in every part alike: not a line murmur writes, or rows that are not
+    // its runs.
+    const auto edited = [&](const std::string& path, const std::string& from, const std::string& to, const std::string& name) {
+        std::string changed = readFile(path);
+        changed.replace(changed.find(from), from.size(), to);
+        std::ofstream(file(name)) << changed;
+        return file(name);
+    };
+    refused({edited(p0, "4.5:3", "4:3", "e0.csv"), edited(p1, "4.5:3", "4:3", "e1.csv")}, "is not the sweep's run");
+    refused({edited(p0, "; steps 60", "; steps 99", "e0.csv"), edited(p1, "; steps 60", "; steps 99", "e1.csv")}, "(its samples is 4");
+    refused({edited(p0, "; base ", "; bass ", "e0.csv"), edited(p1, "; base ", "; bass ", "e1.csv")}, "is not one murmur writes");
+    refused({p0, edited(p1, "shard 1/2", "shard 0/2", "e1.csv")}, "is not in shard 0/2");
 }
 
 // A sweep whose flock goes non-finite stops with exit 1 naming the run, and writes nothing (it

@@ -64,6 +64,19 @@ TEST_F(ShaderDir, CircularDeepAndOversizedShadersAreRefusedByName) {
     }
 }
 
+// A shader that is a device or a FIFO would be read forever (/dev/zero took 4 GB in 5 s).
+TEST_F(ShaderDir, ADeviceOrFifoIsNotAShader) {
+    write("a.comp", "#version 450\n#include \"zero.glsl\"\n");
+    fs::create_symlink("/dev/zero", dir / "zero.glsl");
+    try {
+        assemble("a.comp");
+        ADD_FAILURE() << "/dev/zero read as a shader";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("zero.glsl in --shader-dir"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("is not a regular file"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ShaderLog, MesaAndNvidiaLinesNameTheFileAndLine) {
     const std::vector<std::string> files{"flock_steer.comp", "common.glsl"};
     EXPECT_EQ(gl::annotateLog("0:12(5): error: x\n1:3(1): warning: y", files),
