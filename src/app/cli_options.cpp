@@ -58,7 +58,8 @@ void declareRun(CLI::App& app, CliValues& v) {
     addCount(app, "--width", opt.width, 16, 16384, "window / screenshot width in pixels [16, 16384]");
     addCount(app, "--height", opt.height, 16, 16384, "window / screenshot height in pixels [16, 16384]");
     app.add_option("--colour,--color", v.colour_by, "colour boids by species, heading, speed or neighbours (window and screenshots)")
-        ->check(CLI::IsMember({"species", "heading", "speed", "neighbours"}).description(""))
+        ->check(CLI::IsMember(std::vector<std::string>(findParam("colour")->choices.begin(), findParam("colour")->choices.end()))
+                    .description(""))
         ->type_name("MODE")
         ->default_str("the preset's, else heading");
     app.add_flag("--no-vsync", v.no_vsync, "window: do not wait for the display's refresh (the panel toggles it too)");

@@ -19,8 +19,8 @@
 
 namespace murmur::render {
 
+// In the order of the colour key's names in the parameter table (model/param_table.cpp).
 enum class ColourBy : int { Species = 0, Heading = 1, Speed = 2, Neighbours = 3 };
-inline constexpr std::array<const char*, 4> kColourByNames = {"species", "heading", "speed", "neighbours"};
 
 struct DrawSettings {
     ColourBy colour_by = ColourBy::Heading;

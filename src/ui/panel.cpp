@@ -29,7 +29,7 @@ bool section(PanelState& state, const char* name, ImGuiTreeNodeFlags flags = 0) 
 
 // What the edited radii cost against the running flock's: the candidate pairs a step examines,
 // and the steps per second that leaves at the rate measured now (shown while they differ).
-void costLine(Session& session, const FrameStats& stats) {
+void costLine(Session& session, const FrameStats& stats, PanelState& state) {
     const double now = candidatePairsPerStep(session.live()), next = candidatePairsPerStep(session.edit());
     if (now <= 0.0 || std::abs(next - now) < 0.1 * now) return;
     const double rate = stats.steps_per_s * now / next;
@@ -37,6 +37,7 @@ void costLine(Session& session, const FrameStats& stats) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(colour, "this edit: %s, %.2gx now; about %.3g steps/s here", describeCost(next).c_str(), next / now, rate);
     ImGui::PopTextWrapPos();
+    state.noteRect("edit cost");
 }
 
 void paramSection(const char* group, Session& session, const FieldContext& ctx) {
@@ -181,7 +182,8 @@ void presetSection(Session& session, PanelState& state) {
 void viewSection(Session& session, PanelState& state) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
     int colour = int(session.edit().colour);
-    if (ImGui::Combo("colour by", &colour, render::kColourByNames.data(), int(render::kColourByNames.size())))
+    const std::vector<const char*>& names = findParam("colour")->choices;  // the one list of colourings
+    if (ImGui::Combo("colour by", &colour, names.data(), int(names.size())))
         session.edit().colour = std::uint32_t(colour);  // a view key: saved with a preset
     ImGui::Checkbox("legend", &state.show_legend);
     if (session.edit().colour == std::uint32_t(render::ColourBy::Neighbours))
@@ -337,6 +339,7 @@ void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("murmur");
+    state.rects.clear();  // this frame's, item by item
     ImGui::PushItemWidth(-labelWidth());
     const FieldContext ctx{session.problems(), state.show_all_keys, state};
     ImGui::TextDisabled("%.1f FPS, %.1f steps/s, step %llu%s", stats.fps, stats.steps_per_s,
@@ -358,7 +361,7 @@ void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     if (hoveredAWhile()) ImGui::SetTooltip("every key back to its default (--list-params), keeping the boid count, dims and seed");
     for (const char* group : {"Rules", "Perception", "Motion", "World"}) {
         paramSection(group, session, ctx);
-        if (std::strcmp(group, "Perception") == 0) costLine(session, stats);
+        if (std::strcmp(group, "Perception") == 0) costLine(session, stats, state);
     }
     speciesSection(session, ctx);
     influencesSection(session, state, ctx);

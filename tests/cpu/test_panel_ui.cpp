@@ -231,6 +231,31 @@ TEST_F(PanelUi, ThePresetsComboShowsTheLoadedPreset) {
     EXPECT_EQ(presets[std::size_t(state.preset_index)].first, "vicsek");
 }
 
+// A radius edit that makes a step costlier says so (candidate pairs, the factor, the steps per
+// second left at today's rate) before it is applied; none while the edit costs the same.
+TEST_F(PanelUi, AnEditsCostIsShownBeforeItIsApplied) {
+    stats.steps_per_s = 100;
+    frame();
+    EXPECT_EQ(state.rects.count("edit cost"), 0u) << "a cost line with no edit";
+    session->edit().species[0].alignment.radius *= 3;
+    ImGui::GetIO().DeltaTime = 1.0f / 60;
+    input.feed(ImGui::GetIO());
+    ImGui::NewFrame();
+    ui::drawPanel(*session, state, stats);  // drawn before the window commits the edit
+    ImGui::Render();
+    EXPECT_EQ(state.rects.count("edit cost"), 1u) << "the tripled radius's cost not shown";
+}
+
+// The colourings' names are the parameter table's, in ColourBy's order (one list of them).
+TEST(PanelColours, TheColourKeysNamesFollowColourBy) {
+    const auto& names = findParam("colour")->choices;
+    ASSERT_EQ(names.size(), 4u);
+    EXPECT_STREQ(names[std::size_t(render::ColourBy::Species)], "species");
+    EXPECT_STREQ(names[std::size_t(render::ColourBy::Heading)], "heading");
+    EXPECT_STREQ(names[std::size_t(render::ColourBy::Speed)], "speed");
+    EXPECT_STREQ(names[std::size_t(render::ColourBy::Neighbours)], "neighbours");
+}
+
 // The queue on its own: a press and release between two frames are seen one frame each; text
 // keeps its order behind a key that has to wait; the wheel adds up.
 TEST(ImGuiInput, APressAndReleaseBetweenFramesAreSeenOneFrameEach) {
