@@ -13,6 +13,7 @@ jobs=$(nproc)
 echo "== GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe =="
 # Zink compiles shaders through SPIR-V as hardware drivers do, and catches what llvmpipe forgives.
 zink_runtime=$(mktemp -d)
+trap 'rm -rf "$zink_runtime"' EXIT
 chmod 700 "$zink_runtime"
 LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink XDG_RUNTIME_DIR="$zink_runtime" MURMUR_EXPECT_RENDERER=zink \
   ctest --test-dir build-test --output-on-failure -j"$jobs" -L gl -E window_smoke

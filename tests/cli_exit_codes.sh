@@ -41,7 +41,7 @@ expect 2 "an empty value" -- --headless --steps 1 --export ''
 expect 2 "an empty value" -- --headless --steps 1 --import ''
 expect 2 "an empty value" -- --preset ''
 expect 2 "an empty value" -- --bench --bench-sizes ''
-expect 2 "longer than 255 bytes" -- --backend cpu --headless --steps 1 --boids 10 --export "$tmp/$(printf 'n%.0s' $(seq 300)).csv"
+expect 2 "longer than 244 bytes" -- --backend cpu --headless --steps 1 --boids 10 --export "$tmp/$(printf 'n%.0s' $(seq 300)).csv"
 expect 2 "not a regular file" -- --backend cpu --headless --steps 1 --import /dev/zero
 "$murmur" --list-params >/dev/full 2>"$tmp/err"
 code=$?

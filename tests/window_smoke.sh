@@ -128,7 +128,8 @@ for sig in INT TERM; do
         "$murmur" --backend cpu --headless --boids 200 --steps 1000000000 --width 320 --height 200 \
         --record "$tmp/sig$sig/run.mp4" >/dev/null 2>&1 &
     pid=$!
-    sleep 3
+    for i in $(seq 1 100); do ls "$tmp/sig$sig" | grep -q '\.tmp\.' && break; sleep 0.1; done
+    sleep 1
     ls "$tmp/sig$sig" | grep -q '\.tmp\.' || fail "no temporary video while recording (SIG$sig test is void)"
     kill -s "$sig" "$pid"
     wait "$pid" 2>/dev/null

@@ -333,6 +333,10 @@ int runCliEscaped(int argc, const char* const* argv, std::ostream& out, std::ost
     std::optional<std::string> problem = choice.problem;
     if (!problem) problem = flagOutsideMode(choice.mode, given);
     if (!problem) problem = crossFlagProblem(app, v);
+    if (!problem && choice.mode == Mode::Headless && v.opt.screenshot.empty() && v.opt.record.empty())
+        for (const char* flag : {"--width", "--height", "--colour"})  // headless, they size and colour a picture only
+            if (!problem && given(flag))
+                problem = std::string(flag) + " applies to --headless only with --screenshot or --record (a picture to draw)";
     if (problem) {
         err << "murmur: " << *problem << "\n";
         return 2;

@@ -28,7 +28,8 @@ constexpr std::array kFlags{
     FlagRow{"--preset", kRun | S},         FlagRow{"--set", kRun | S},
     FlagRow{"--seed", kRun | S},           FlagRow{"--backend", kRun | B | S},
     FlagRow{"--shader-dir", kRun | B | S | T},
-    FlagRow{"--headless", H | B | S | T},  FlagRow{"--steps", kRun | S},
+    FlagRow{"--headless", H | B | S | M | T | LP | LS},  // cluster scripts pass it everywhere
+    FlagRow{"--steps", kRun | S},
     FlagRow{"--screenshot", kRun},         FlagRow{"--width", kRun},
     FlagRow{"--height", kRun},             FlagRow{"--colour", kRun},
     FlagRow{"--frames", W},                FlagRow{"--no-vsync", W},

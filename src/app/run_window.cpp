@@ -117,15 +117,20 @@ public:
         record_at_start_ = !opt.record.empty();
         stats_.renderer = renderer;
         stats_.backend = sim.name();
-        // A slow step still answers Esc and the close button (events only queue: ui::ImGuiInput).
+        // A slow step still answers Esc and the close button (events only queue: ui::ImGuiInput),
+        // looking at the events at most every 50 ms.
         const auto quitAsked = [this] {
+            const auto now = Clock::now();
+            if (now - last_poll_ < std::chrono::milliseconds(50)) return false;
+            last_poll_ = now;
             glfwPollEvents();
             for (ui::Action a : window_.input().actions)
                 if (a == ui::Action::Quit) window_.close();
             return window_.shouldClose();
         };
         if (gpu) gpu->setInterrupt(quitAsked);
-        if (auto* cpu = dynamic_cast<CpuSimulation*>(&sim)) cpu->setInterrupt(quitAsked);
+        cpu_ = dynamic_cast<CpuSimulation*>(&sim);
+        if (cpu_) cpu_->setInterrupt(quitAsked);
     }
 
     // Runs until the window is closed (or --frames); returns the exit code.
@@ -160,6 +165,9 @@ private:
     Params started_with_;           // the parameters at start: the summary names what the panel changed
     std::string rects_path_;        // MURMUR_PANEL_RECTS: where each field is drawn, for scripts
     bool non_finite_ = false;       // the flock went to NaN or infinity: nothing is written from it
+    CpuSimulation* cpu_ = nullptr;  // the CPU backend, whose slow steps are interruptible too
+    Clock::time_point last_poll_{};
+    bool interruptedMidStep() const { return (gpu_ && gpu_->interrupted()) || (cpu_ && cpu_->interrupted()); }
     ui::FrameStats stats_;
     StatsLog log_;
     bool vsync_ = true;
@@ -305,7 +313,7 @@ int WindowRun::stepAndMeasure() {
         stats_.clearHistory();
         next_row_ = 0;
     }
-    const bool interrupted = gpu_ && gpu_->interrupted();  // quitting mid-step: the state is half written
+    const bool interrupted = interruptedMidStep();  // quitting mid-step: the state is half written
     if (log_.enabled() && session_.steps() >= next_row_ && !interrupted && stats_.paused_why.empty()) {
         log_.add(session_.steps(), double(session_.steps()) * session_.live().dt, sim_.measure());
         next_row_ = (session_.steps() / log_.every() + 1) * log_.every();
@@ -432,6 +440,11 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
     if (log_.enabled()) {
         log_.write();
         out << "wrote " << log_.path() << " (" << log_.rows() << " rows)\n";
+    }
+    if (!opt_.export_path.empty() && interruptedMidStep()) {
+        err << "murmur: error: the window closed in the middle of a step; " << opt_.export_path
+            << " not written (the state was half stepped: close between steps, or export headless)\n";
+        return 1;
     }
     if (!opt_.export_path.empty()) {  // the state the window closed on
         const Flock end = sim_.download();

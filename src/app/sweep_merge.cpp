@@ -160,10 +160,11 @@ std::optional<Identity> parseIdentity(const std::string& line) {
     return id;
 }
 
+// The samples sampleRun takes: at the burn-in, then every `every` steps and at the last step.
 std::uint64_t samplesPerRun(const Identity& id) {
-    std::uint64_t n = 1;
-    for (std::uint64_t t = id.sweep.burn_in; t < id.steps; t = std::min(id.steps, t + id.sweep.every)) ++n;
-    return n;
+    if (id.steps <= id.sweep.burn_in) return 1;
+    const std::uint64_t span = id.steps - id.sweep.burn_in;
+    return 1 + span / id.sweep.every + (span % id.sweep.every != 0 ? 1 : 0);
 }
 
 // A row checked against its sweep: as many fields as the header, every one a finite number, the

@@ -61,6 +61,7 @@ int plotSweep(const std::string& csv, const std::string& png, const std::string&
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     const int rc = python.empty() ? ENOENT : posix_spawn(&pid, python.c_str(), &actions, nullptr, const_cast<char* const*>(argv), environ);
     posix_spawn_file_actions_destroy(&actions);
+    if (rc == 0) temp.setWriter(pid);  // a signal stops python before removing its file
     if (rc != 0) {
         ::unlink(temp.path().c_str());
         err << "murmur: --sweep-plot: cannot run python3 (" << std::strerror(rc)
@@ -70,6 +71,7 @@ int plotSweep(const std::string& csv, const std::string& png, const std::string&
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    temp.setWriter(0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         giveModeOf(temp.path(), target);
         if (std::rename(temp.path().c_str(), target.c_str()) == 0) {

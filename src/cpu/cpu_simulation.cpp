@@ -42,6 +42,7 @@ void CpuSimulation::upload(const Flock& flock, const Params& params) {
     params_.boids = std::uint32_t(flock.size());
     current_ = flock;
     step_count_ = 0;
+    interrupted_ = false;
     next_.resize(flock.size());
     neighbours_.assign(flock.size(), 0u);
 }
@@ -120,6 +121,7 @@ void CpuSimulation::step(int steps) {
         for (std::size_t i : visitOrder(in_place)) {
             if (interrupt_ && ++visited % kCheckEvery == 0 && interrupt_()) {
                 interrupted_ = true;
+                --step_count_;  // the step did not happen whole: the count stays the last whole step's
                 return;
             }
             // A boid resting on the ground looks at no one (its neighbour count is 0).

@@ -18,6 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 constexpr std::uintmax_t kMaxShaderBytes = 1u << 20;  // murmur's largest shader is ~40 KB
 constexpr std::size_t kMaxIncludeDepth = 16;
+constexpr std::size_t kMaxAssembledBytes = 4u << 20;
 
 // `#include "name"` on a line of its own (spaces allowed around): the name, else nothing. A plain
 // scan, linear in the line's length (std::regex recursed per character and overflowed the stack
@@ -99,6 +100,9 @@ void ShaderLibrary::expand(const std::string& name, AssembledShader& out, std::v
     int number = 0;
     while (std::getline(in, line)) {
         ++number;
+        if (out.text.size() > kMaxAssembledBytes)  // a file included many times over, level after level, grows exponentially
+            throw std::runtime_error("shader " + stack.front() + ": more than " + std::to_string(kMaxAssembledBytes) +
+                                     " bytes with its includes expanded");
         if (const std::optional<std::string> included = includedName(line)) {
             expand(*included, out, stack);
             out.text += "#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n";

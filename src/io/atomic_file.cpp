@@ -26,13 +26,17 @@ namespace {
 constexpr int kSlots = 4;
 char g_temp_paths[kSlots][4096];
 volatile std::sig_atomic_t g_temp_armed[kSlots] = {};
+volatile pid_t g_temp_writer[kSlots] = {};  // a child writing the file (ffmpeg, python): stopped first
 bool g_slot_used[kSlots] = {};
 int g_holds = 0;  // slots in use: the handlers are installed while it is above 0
 struct sigaction g_old_int {}, g_old_term {};
 
 extern "C" void removeTempOnSignal(int sig) {
     for (int k = 0; k < kSlots; ++k)
-        if (g_temp_armed[k]) ::unlink(g_temp_paths[k]);
+        if (g_temp_armed[k]) {
+            if (g_temp_writer[k] > 0) ::kill(g_temp_writer[k], SIGKILL);  // else it would make the file again
+            ::unlink(g_temp_paths[k]);
+        }
     ::sigaction(sig, sig == SIGINT ? &g_old_int : &g_old_term, nullptr);
     ::raise(sig);
 }
@@ -58,7 +62,9 @@ SignalSafeTempFile::SignalSafeTempFile(const std::string& pattern) {
 }
 
 SignalSafeTempFile::~SignalSafeTempFile() {
+    if (g_temp_armed[slot_] && created_) ::unlink(g_temp_paths[slot_]);  // made and never kept: not left behind
     g_temp_armed[slot_] = 0;
+    g_temp_writer[slot_] = 0;
     g_slot_used[slot_] = false;
     if (--g_holds == 0) {
         ::sigaction(SIGINT, &g_old_int, nullptr);
@@ -69,10 +75,16 @@ SignalSafeTempFile::~SignalSafeTempFile() {
 int SignalSafeTempFile::create() {
     const int fd = ::mkstemp(g_temp_paths[slot_]);
     path_ = g_temp_paths[slot_];
+    created_ = fd >= 0;
     return fd;
 }
 
-void SignalSafeTempFile::keep() { g_temp_armed[slot_] = 0; }
+void SignalSafeTempFile::setWriter(pid_t child) { g_temp_writer[slot_] = child; }
+
+void SignalSafeTempFile::keep() {
+    g_temp_armed[slot_] = 0;
+    g_temp_writer[slot_] = 0;
+}
 
 std::optional<std::string> targetProblem(const std::string& path) {
     struct stat st {};
@@ -124,9 +136,9 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
             left -= std::size_t(n);
         }
     }
-    const int saved = errno;
-    ok = ok && ::fsync(fd) == 0;
-    ok = (::close(fd) == 0) && ok;
+    int saved = ok ? 0 : errno;  // the first failure's cause, taken where it happened
+    if (ok && ::fsync(fd) != 0) ok = false, saved = errno;
+    if (::close(fd) != 0 && ok) ok = false, saved = errno;
     // mkstemp creates 0600: a replaced file keeps its permissions, a new one gets the usual
     // ones (subject to umask).
     if (ok && existed) {
@@ -149,8 +161,10 @@ void checkWritableTarget(const std::string& path, const std::string& flag) {
     const std::string real = resolvedTarget(path);  // a symlink's file is the one replaced
     fs::path dir = fs::path(real).parent_path();
     if (dir.empty()) dir = ".";
-    if (fs::path(real).filename().string().size() > 255)
-        throw InputError(flag + " " + echo(path) + ": the file name is longer than 255 bytes, more than file systems hold");
+    // The temporary file beside it adds ".tmp.XXXXXX" (11 bytes) to the name.
+    if (fs::path(real).filename().string().size() + 11 > 255)
+        throw InputError(flag + " " + echo(path) + ": the file name is longer than 244 bytes (with the 11 of the temporary "
+                         "file written beside it, more than file systems hold)");
     if (const auto problem = targetProblem(real)) throw InputError(flag + " " + path + ": it " + *problem);
     if (!fs::is_directory(dir)) throw InputError(flag + " " + path + ": directory " + dir.string() + " does not exist");
     if (::access(dir.c_str(), W_OK) != 0) throw InputError(flag + " " + path + ": directory " + dir.string() + " is not writable");

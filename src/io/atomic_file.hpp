@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <optional>
+#include <sys/types.h>
 #include <string>
 
 namespace murmur {
@@ -20,9 +21,11 @@ public:
     int create();  // mkstemp: the open descriptor, or -1 (errno set)
     const std::string& path() const { return path_; }
     void keep();  // renamed into place: a signal no longer removes it
+    void setWriter(pid_t child);  // a child process writing it: a signal stops it before removing the file
 
 private:
     int slot_ = 0;
+    bool created_ = false;
     std::string path_;
 };
 

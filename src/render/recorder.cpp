@@ -137,6 +137,7 @@ Recorder::Recorder(std::string target, int width, int height, int fps)
         throw std::runtime_error("--record: cannot start ffmpeg: " + std::string(std::strerror(rc)));
     }
     pipe_fd_ = fds[1];
+    temp_file_->setWriter(encoder_);  // a signal stops ffmpeg before removing its file
     ::fcntl(pipe_fd_, F_SETFD, FD_CLOEXEC);
     std::signal(SIGPIPE, SIG_IGN);  // an encoder that dies is an error to report, not a reason to die
 }
@@ -201,6 +202,7 @@ std::string Recorder::finish() {
     int status = 0;
     ::waitpid(encoder_, &status, 0);
     encoder_ = -1;
+    temp_file_->setWriter(0);  // it has ended: nothing to stop
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || frames_ == 0) {
         ::unlink(temp_.c_str());
         finished_ = true;

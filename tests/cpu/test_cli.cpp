@@ -158,8 +158,10 @@ TEST_F(Cli, MistypedFlagNamesTheNearest) {
 
 TEST_F(Cli, ColorIsAnAliasOfColour) {
     expectBadInput({"--headless", "--color", "plaid"}, "plaid");
+    // --color is --colour: the same flag, refused as --colour is when headless has no picture.
     const Result r = run({"--backend", "cpu", "--headless", "--boids", "20", "--steps", "1", "--color", "speed"});
-    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("--colour applies to --headless only"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, HelpShowsTypesAndDefaults) {
@@ -260,8 +262,10 @@ TEST_F(Cli, RecordFlagsAreCheckedUpFront) {
 TEST_F(Cli, ColourFlagIsCheckedAndAppliedAfterThePreset) {
     const std::string preset = write("mine.json", R"({"colour": "speed"})");
     expectBadInput({"--preset", preset, "--colour", "plaid"}, "plaid");
+    // Headless with no picture to draw, a colouring would be ignored: refused.
     const Result r = run({"--backend", "cpu", "--headless", "--boids", "10", "--steps", "1", "--preset", preset, "--colour", "species"});
-    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("--colour applies to --headless only with --screenshot or --record"), std::string::npos) << r.err;
 }
 
 // Sweeps on the CPU backend: the axes' values and the runs' order, the CSV, shards that merged

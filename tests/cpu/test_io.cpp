@@ -466,3 +466,36 @@ TEST(Recorder, BadTargetsAreRefusedUpFront) {
     }
     ::setenv("PATH", saved.c_str(), 1);
 }
+
+// The temporaries that Ctrl-C and SIGTERM remove: handlers installed while any is held and the
+// earlier ones restored after the last; a signal the process ignored stays ignored; one made and
+// never kept is removed when it goes (a constructor that throws halfway leaves none).
+TEST(SignalSafeTempFile, HandlersComeAndGoWithTheFilesAndIgnoredSignalsStayIgnored) {
+    TempDir dir;
+    struct sigaction before {}, during {}, after {};
+    ::sigaction(SIGTERM, nullptr, &before);
+    std::string made;
+    {
+        SignalSafeTempFile a((dir.path / "a.tmp.XXXXXX").string());
+        {
+            SignalSafeTempFile b((dir.path / "b.tmp.XXXXXX").string());
+            ASSERT_GE(b.create(), 0);
+            made = b.path();
+            EXPECT_TRUE(fs::exists(made));
+        }
+        EXPECT_FALSE(fs::exists(made)) << "a temporary made and never kept was left";
+        ::sigaction(SIGTERM, nullptr, &during);
+        EXPECT_NE(during.sa_handler, before.sa_handler) << "no handler while a temporary is held";
+    }
+    ::sigaction(SIGTERM, nullptr, &after);
+    EXPECT_EQ(after.sa_handler, before.sa_handler) << "the earlier handler not restored";
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGINT, &ignore, &before);
+    {
+        SignalSafeTempFile c((dir.path / "c.tmp.XXXXXX").string());
+        ::sigaction(SIGINT, nullptr, &during);
+        EXPECT_EQ(during.sa_handler, SIG_IGN) << "an ignored SIGINT was taken over";
+    }
+    ::sigaction(SIGINT, &before, nullptr);
+}
