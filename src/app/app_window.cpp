@@ -33,10 +33,12 @@ GLFWwindow* createWindow(int width, int height) {
 }
 
 // Each button and wheel event with where the pointer was: a click shorter than a frame counts.
-void recordPointer(GLFWwindow* w, ui::PointerEvent e) {
+// Returns that place.
+glm::dvec2 recordPointer(GLFWwindow* w, ui::PointerEvent e) {
     glfwGetCursorPos(w, &e.at.x, &e.at.y);
     e.on_ui = ImGui::GetIO().WantCaptureMouse;
     static_cast<Input*>(glfwGetWindowUserPointer(w))->pointer.push_back(e);
+    return e.at;
 }
 
 Input& inputOf(GLFWwindow* w) { return *static_cast<Input*>(glfwGetWindowUserPointer(w)); }
@@ -49,9 +51,10 @@ void installCallbacks(GLFWwindow* window) {
         inputOf(w).imgui.push({ui::InputEvent::Scroll, 0, false, {dx, dy}});
     });
     glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
-        if (button <= 2) recordPointer(w, {action == GLFW_PRESS ? ui::PointerEvent::Press : ui::PointerEvent::Release, button, {}, 0});
+        const auto kind = action == GLFW_PRESS ? ui::PointerEvent::Press : ui::PointerEvent::Release;
         glm::dvec2 at{0.0};
-        glfwGetCursorPos(w, &at.x, &at.y);
+        if (button <= 2) at = recordPointer(w, {kind, button, {}, 0});
+        else glfwGetCursorPos(w, &at.x, &at.y);
         inputOf(w).imgui.push({ui::InputEvent::Button, button, action == GLFW_PRESS, at});
     });
     glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {

@@ -39,9 +39,8 @@ protected:
         const auto byte = static_cast<unsigned char>(traits_type::to_char_type(c));
         if (byte >= 0x20 && byte != 0x7f) return to_->sputc(char(byte));
         if (byte == '\n' || byte == '\t') return to_->sputc(char(byte));
-        constexpr char kHex[] = "0123456789abcdef";
-        const char text[4] = {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
-        return to_->sputn(text, 4) == 4 ? c : traits_type::eof();
+        const std::string text = hexEscape(byte);
+        return to_->sputn(text.data(), 4) == 4 ? c : traits_type::eof();
     }
     int sync() override { return to_->pubsync(); }
 

@@ -136,7 +136,7 @@ public:
     // Runs until the window is closed (or --frames); returns the exit code.
     int run(std::ostream& out, std::ostream& err);
     int finish(std::ostream& out, std::ostream& err);
-    bool flockIsFinite(std::ostream& err);
+    bool flockIsFinite(const Flock& now, std::ostream& err);
 
 private:
     void applyKeys();
@@ -390,7 +390,7 @@ void WindowRun::finishFrame(const Viewport& vp, std::ostream& out, std::ostream&
         else startRecording(render::recordingName("."), vp, err);
     }
     recordFrame();
-    if (last && !opt_.screenshot.empty() && flockIsFinite(err)) writeScreenshot(opt_.screenshot, vp.width, vp.height, out, err);
+    if (last && !opt_.screenshot.empty() && flockIsFinite(sim_.download(), err)) writeScreenshot(opt_.screenshot, vp.width, vp.height, out, err);
     glfwSwapBuffers(window_.handle());
     if (last) window_.close();
 #ifndef NDEBUG
@@ -398,23 +398,23 @@ void WindowRun::finishFrame(const Viewport& vp, std::ostream& out, std::ostream&
 #endif
 }
 
-// After the last frame: the recording, the summary (and what the panel changed), the files.
 // The flock the window closes on (or takes its last screenshot of) is finite; if not, says so
 // once, naming the boid: nothing is then written from it.
-bool WindowRun::flockIsFinite(std::ostream& err) {
-    if (!non_finite_) {
-        const Flock now = sim_.download();
-        if (const Boid* b = firstNonFinite(now)) {
-            non_finite_ = true;
-            err << "murmur: error: boid " << b->id << " is not finite at step " << sim_.stepCount()
-                << "; nothing written (a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
-        }
-    }
-    return !non_finite_;
+bool WindowRun::flockIsFinite(const Flock& now, std::ostream& err) {
+    const Boid* b = firstNonFinite(now);
+    if (b && !non_finite_)
+        err << "murmur: error: boid " << b->id << " is not finite at step " << sim_.stepCount()
+            << "; nothing written (a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
+    non_finite_ = non_finite_ || b;
+    return !b;
 }
 
+// After the last frame: the recording, the summary (and what the panel changed), the files. The
+// flock is read back once, and only when a file is to be written from it.
 int WindowRun::finish(std::ostream& out, std::ostream& err) {
-    const bool finite = flockIsFinite(err);
+    const bool writes = recorder_ || log_.enabled() || !opt_.export_path.empty();
+    const Flock end = writes ? sim_.download() : Flock{};
+    const bool finite = !writes || flockIsFinite(end, err);
     if (recorder_ && !finite) {
         recorder_->abandon();
         endRecording();
@@ -447,7 +447,6 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
         return 1;
     }
     if (!opt_.export_path.empty()) {  // the state the window closed on
-        const Flock end = sim_.download();
         writeStateCsv(opt_.export_path, end, sim_.stepCount());
         out << "wrote " << opt_.export_path << " (" << end.size() << " boids)\n";
     }

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 
 namespace murmur {
@@ -59,13 +58,8 @@ struct Part {
 };
 
 std::string readPart(const std::string& path) {
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (!ec && size > kMaxPartBytes)
-        throw InputError("--sweep-merge " + echo(path) + ": " + std::to_string(size) + " bytes, more than a sweep part holds (at most " +
-                         std::to_string(kMaxPartBytes) + ")");
     try {
-        return readFile(path);
+        return readFile(path, kMaxPartBytes, "a sweep part");
     } catch (const std::runtime_error& e) {
         throw InputError(std::string("--sweep-merge: ") + e.what());
     }

@@ -62,8 +62,7 @@ int plotSweep(const std::string& csv, const std::string& png, const std::string&
     const int rc = python.empty() ? ENOENT : posix_spawn(&pid, python.c_str(), &actions, nullptr, const_cast<char* const*>(argv), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc == 0) temp.setWriter(pid);  // a signal stops python before removing its file
-    if (rc != 0) {
-        ::unlink(temp.path().c_str());
+    if (rc != 0) {  // `temp` removes its file on every return but the one after keep()
         err << "murmur: --sweep-plot: cannot run python3 (" << std::strerror(rc)
             << "); install python3-matplotlib, or plot later with scripts/sweep_plot.py " << csv << " " << png << "\n";
         return 1;
@@ -80,7 +79,6 @@ int plotSweep(const std::string& csv, const std::string& png, const std::string&
             return 0;
         }
     }
-    ::unlink(temp.path().c_str());
     err << "murmur: --sweep-plot: the plot was not written (" << csv << " holds the sweep)\n";
     return 1;
 }

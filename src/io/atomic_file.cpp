@@ -149,8 +149,7 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
         ::chmod(tmpl.c_str(), 0666 & ~mask);
     }
     if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-        const int err = ok ? errno : saved;
-        std::remove(tmpl.c_str());
+        const int err = ok ? errno : saved;  // `temp` removes the file as the throw unwinds
         throw std::runtime_error("cannot write " + given + ": " + std::strerror(err ? err : EIO));
     }
     temp.keep();
@@ -178,6 +177,13 @@ std::ifstream openForReading(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
     return in;
+}
+
+std::string readFile(const std::string& path, std::uintmax_t max_bytes, const std::string& what) {
+    std::error_code ec;
+    if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > max_bytes)
+        throw std::runtime_error(path + ": " + std::to_string(size) + " bytes; " + what + " holds at most " + std::to_string(max_bytes));
+    return readFile(path);
 }
 
 std::string readFile(const std::string& path) {

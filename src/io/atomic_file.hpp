@@ -2,6 +2,7 @@
 // then renamed over it, so a crash or a full disk never leaves a half-written file.
 #pragma once
 
+#include <cstdint>
 #include <fstream>
 #include <optional>
 #include <sys/types.h>
@@ -46,6 +47,9 @@ void checkWritableTarget(const std::string& path, const std::string& flag);
 
 // Whole file as a string; throws std::runtime_error naming the path on failure.
 std::string readFile(const std::string& path);
+// The same for a file of at most max_bytes, checked before it is read ("PATH: N bytes; WHAT holds
+// at most MAX" otherwise): an input that is not what it claims is never read whole.
+std::string readFile(const std::string& path, std::uintmax_t max_bytes, const std::string& what);
 // The file open for reading, if it is a regular file (a device or FIFO could be read forever);
 // throws std::runtime_error naming the path and the problem.
 std::ifstream openForReading(const std::string& path);

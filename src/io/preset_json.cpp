@@ -166,11 +166,8 @@ namespace {
 constexpr std::uintmax_t kMaxPresetBytes = 1u << 20;
 
 std::string readPresetText(const std::string& path) {
-    std::error_code ec;
-    if (const std::uintmax_t size = fs::file_size(path, ec); !ec && size > kMaxPresetBytes)
-        throw InputError(path + ": " + std::to_string(size) + " bytes; a preset holds at most " + std::to_string(kMaxPresetBytes));
     try {
-        return readFile(path);
+        return readFile(path, kMaxPresetBytes, "a preset");
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }

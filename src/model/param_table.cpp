@@ -288,6 +288,11 @@ double asTyped(float v) {
     return d;
 }
 
+std::string hexEscape(unsigned char byte) {
+    constexpr char kHex[] = "0123456789abcdef";
+    return {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+}
+
 std::string echo(std::string_view text) {
     constexpr std::size_t kMax = 60;
     std::string shown;
@@ -296,8 +301,7 @@ std::string echo(std::string_view text) {
         if (byte >= 0x20 && byte != 0x7f) {
             shown += c;
         } else {  // a control byte (escape, bell, NUL, newline) is shown, never sent to the terminal
-            constexpr char kHex[] = "0123456789abcdef";
-            shown += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+            shown += hexEscape(byte);
         }
     }
     return text.size() <= kMax ? shown : shown + "...";

@@ -41,6 +41,8 @@ double asTyped(float v);
 // field must not become a multi-megabyte message).
 // Control bytes are shown as \xNN, so input can never drive the terminal.
 std::string echo(std::string_view text);
+// One byte as the four characters "\xNN" (how echo and murmur's output show a control byte).
+std::string hexEscape(unsigned char byte);
 
 // "key=value" for every key whose value differs between a and b (b's value), in table order: what
 // --set would take to turn a into b.

@@ -131,8 +131,7 @@ Recorder::Recorder(std::string target, int width, int height, int fps)
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[0]);
     if (rc != 0) {
-        ::close(fds[1]);
-        ::unlink(temp_.c_str());
+        ::close(fds[1]);  // temp_file_ removes the temporary as the throw unwinds
         encoder_ = -1;
         throw std::runtime_error("--record: cannot start ffmpeg: " + std::string(std::strerror(rc)));
     }
@@ -143,9 +142,7 @@ Recorder::Recorder(std::string target, int width, int height, int fps)
 }
 
 Recorder::~Recorder() {
-    if (finished_) return;
-    stopEncoder();
-    if (!temp_.empty()) ::unlink(temp_.c_str());
+    if (!finished_) stopEncoder();  // then temp_file_ removes the unfinished video
 }
 
 void Recorder::abandon() {
