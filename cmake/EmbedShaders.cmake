@@ -1,8 +1,8 @@
 # Script mode: writes OUTPUT, a C++ file embedding every file in SHADERS as a raw string literal.
-# cmake -DOUTPUT=... -DSHADERS="a;b" -P EmbedShaders.cmake
+# cmake -DOUTPUT=... -DSHADER_DIR=... -DSHADERS="a;b" -P EmbedShaders.cmake (names relative to SHADER_DIR)
 set(body "")
 foreach(path ${SHADERS})
-  get_filename_component(name ${path} NAME)
+  file(RELATIVE_PATH name ${SHADER_DIR} ${path})
   file(READ ${path} text)
   string(APPEND body "    {\"${name}\", R\"murmur_glsl(${text})murmur_glsl\"},\n")
 endforeach()

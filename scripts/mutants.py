@@ -18,37 +18,54 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RULES = "src/cpu/flock_rules.cpp"
-STEER = "shaders/flock_steer.comp"
+RULES = "src/cpu/flock_rules.cpp"       # what every style shares, CPU
+RULES_H = "src/cpu/flock_rules.hpp"
+STEER = "shaders/flock_steer.comp"      # the GPU step's driver
+G_RULES = "shaders/flock_rules.glsl"    # what every style shares, GPU
+
+
+def cpu(style):
+    return "src/cpu/styles/%s.cpp" % style
+
+
+def gpu(style):
+    return "shaders/styles/%s.glsl" % style
+
 
 # (name, [(file, old, new, occurrences)]): every patch must match exactly that many times.
 MUTANTS = [
     ("rule radii inclusive (<= r instead of < r)", [
-        (RULES, "if (d2 < k.r2_sep) {", "if (d2 <= k.r2_sep) {", 1),
-        (RULES, "if (same && d2 < k.r2_ali) {", "if (same && d2 <= k.r2_ali) {", 1),
-        (RULES, "if (same && d2 < k.r2_coh) {", "if (same && d2 <= k.r2_coh) {", 1),
-        (RULES, "if (!(d2 < k.r2_max)) return false;", "if (!(d2 <= k.r2_max)) return false;", 1),
-        (STEER, "if (d2 < SEP_R2(S)) {", "if (d2 <= SEP_R2(S)) {", 1),
-        (STEER, "if (same && d2 < ALI_R2(S)) {", "if (same && d2 <= ALI_R2(S)) {", 1),
-        (STEER, "if (same && d2 < COH_R2(S)) {", "if (same && d2 <= COH_R2(S)) {", 1),
-        (STEER, "if (!(d2 < LOOK_R2(S))) return false;", "if (!(d2 <= LOOK_R2(S))) return false;", 1)]),
+        (cpu(style), "if (d2 < k.r2_sep) {", "if (d2 <= k.r2_sep) {", 1) for style in ("steering", "graded")] + [
+        (RULES_H, "if (same && d2 < k.r2_ali) {", "if (same && d2 <= k.r2_ali) {", 1),
+        (RULES_H, "if (same && d2 < k.r2_coh) {", "if (same && d2 <= k.r2_coh) {", 1),
+        (RULES_H, "if (!(d2 < k.r2_max)) return false;", "if (!(d2 <= k.r2_max)) return false;", 1)] + [
+        (gpu(style), "if (d2 < SEP_R2(S)) {", "if (d2 <= SEP_R2(S)) {", 1) for style in ("steering", "graded")] + [
+        (G_RULES, "if (same && d2 < ALI_R2(S)) {", "if (same && d2 <= ALI_R2(S)) {", 1),
+        (G_RULES, "if (same && d2 < COH_R2(S)) {", "if (same && d2 <= COH_R2(S)) {", 1),
+        (G_RULES, "if (!(d2 < LOOK_R2(S))) return false;", "if (!(d2 <= LOOK_R2(S))) return false;", 1)]),
     ("decarpentier velocity match over |d| instead of sqrt|d|", [
-        (RULES, "((s.dc_v[n] - v) / std::sqrt(dist))", "((s.dc_v[n] - v) / dist)", 1),
-        (STEER, "((velAt(t.k[k].slot) - v) / sqrt(dist))", "((velAt(t.k[k].slot) - v) / dist)", 1)]),
+        (cpu("decarpentier"), "((t.vel[n] - v) / std::sqrt(dist))", "((t.vel[n] - v) / dist)", 1),
+        (gpu("decarpentier"), "((velAt(three[k].slot) - v) / sqrt(dist))", "((velAt(three[k].slot) - v) / dist)", 1)]),
     ("neighbour count includes boids within the flee radius only", [
-        (RULES, "if (d2 < k.r2_counted && (seen", "if (d2 < k.r2_max && (seen", 1),
-        (STEER, "if (d2 < COUNTED_R2(S) && (seen", "if (d2 < LOOK_R2(S) && (seen", 1)]),
+        (cpu(style), "if (d2 < k.r2_counted) ++sums.neighbours;", "if (d2 < k.r2_max) ++sums.neighbours;", 1)
+        for style in ("steering", "graded")] + [
+        (gpu(style), "if (d2 < COUNTED_R2(S)) ++s.neighbours;", "if (d2 < LOOK_R2(S)) ++s.neighbours;", 1)
+        for style in ("steering", "graded")]),
     ("steering separation weighted 1/|d| instead of 1/|d|^2", [
-        (RULES, "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
-        (STEER, "if (d2 > 0.0) s.sep -= d / d2;", "if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
+        (cpu("steering"), "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
+        (gpu("steering"), "else if (d2 > 0.0) s.sep -= d / d2;", "else if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
     ("speed clamped before integration instead of after", [
-        (RULES, "next.v = limitSpeed(ctx, k, self.v + dv);", "next.v = limitSpeed(ctx, k, self.v) + dv;", 1),
-        (STEER, "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1)]),
+        (cpu(style), "next.v = limitSpeed(ctx, k, self.v + dv);", "next.v = limitSpeed(ctx, k, self.v) + dv;", 1)
+        for style in ("steering", "graded", "offset")] + [
+        (gpu(style), "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1)
+        for style in ("steering", "graded", "offset")]),
     ("alignment steers away (sign flip)", [
-        (RULES, "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 2),
-        (STEER, "if (s.n_ali > 0u) a += W_ALI(S) * steerTowards(", "if (s.n_ali > 0u) a -= W_ALI(S) * steerTowards(", 2)]),
+        (cpu(style), "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 1)
+        for style in ("steering", "graded")] + [
+        (gpu(style), "if (s.n_ali > 0u) a += W_ALI(S) * steerTowards(", "if (s.n_ali > 0u) a -= W_ALI(S) * steerTowards(", 1)
+        for style in ("steering", "graded")]),
     ("minimum image dropped on the y axis", [
-        (RULES, "for (int k = 0; k < ctx.dims; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);",
+        (RULES_H, "for (int k = 0; k < ctx.dims; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);",
          "for (int k = 0; k < 1; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);", 1),
         ("shaders/common.glsl", "for (int k = 0; k < DIMS; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);",
          "for (int k = 0; k < 1; ++k) d[k] -= P.world[k] * floor(d[k] * P.inv_world[k] + 0.5);", 1)]),
@@ -64,54 +81,56 @@ MUTANTS = [
          "        running += v[k];\n        if (idx < u_count) scan_out[idx] = running;", 1)]),
     ("wander pushes the other way (sign flip)", [
         (RULES, "a[k] = ctx.p.wander * wanderJitter(", "a[k] = -ctx.p.wander * wanderJitter(", 1),
-        (STEER, "a[k] = WANDER * (", "a[k] = -WANDER * (", 1)]),
+        (G_RULES, "a[k] = WANDER * (", "a[k] = -WANDER * (", 1)]),
     ("vicsek noise turns the other way (sign flip)", [
-        (RULES, "return {mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0f};",
+        (cpu("vicsek"), "return {mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0f};",
          "return {mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0f};", 1),
-        (STEER, "return vec3(mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0);",
+        (gpu("vicsek"), "return vec3(mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0);",
          "return vec3(mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0);", 1)]),
     ("couzin orientation leaves the boid's own heading out", [
-        (RULES, "const glm::vec3 d_o = unitOr(s.ali + own, own);", "const glm::vec3 d_o = unitOr(s.ali, own);", 1),
-        (STEER, "vec3 d_o = unitOr(s.ali + own, own);", "vec3 d_o = unitOr(s.ali, own);", 1)]),
+        (cpu("couzin"), "const glm::vec3 d_o = unitOr(s.ali + own, own);", "const glm::vec3 d_o = unitOr(s.ali, own);", 1),
+        (gpu("couzin"), "vec3 d_o = unitOr(s.ali + own, own);", "vec3 d_o = unitOr(s.ali, own);", 1)]),
     ("graded separation over |d| instead of |d|^2", [
-        (RULES, "kGradedCore * std::sqrt(d2)) / d2);", "kGradedCore * std::sqrt(d2)) / std::sqrt(d2));", 1),
-        (STEER, "GRADED_CORE * sqrt(d2)) / d2);", "GRADED_CORE * sqrt(d2)) / sqrt(d2));", 1)]),
+        (cpu("graded"), "kGradedCore * std::sqrt(d2)) / d2);", "kGradedCore * std::sqrt(d2)) / std::sqrt(d2));", 1),
+        (gpu("graded"), "GRADED_CORE * sqrt(d2)) / d2);", "GRADED_CORE * sqrt(d2)) / sqrt(d2));", 1)]),
     ("graded separation core at a hundredth of the radius", [
         ("src/model/params.hpp", "inline constexpr float kGradedCore = 9.0f;", "inline constexpr float kGradedCore = 99.0f;", 1),
         ("shaders/layout.glsl", "#define GRADED_CORE 9.0 ", "#define GRADED_CORE 99.0 ", 1)]),
     ("graded and gloss cohesion without 1/r_coh", [
-        (RULES, "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 2),
-        (STEER, "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S))", "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S))", 2)]),
+        (cpu(style), "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 1)
+        for style in ("graded", "gloss")] + [
+        (gpu(style), "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S) * INV_COH_RADIUS(S))", "(COHESION_SIGN * W_COH(S) * MAX_FORCE(S))", 1)
+        for style in ("graded", "gloss")]),
     ("view cone ignored", [
-        (RULES, "if (k.use_fov && d2 > 0.0f && ctx.style", "if (false && k.use_fov && d2 > 0.0f && ctx.style", 1),
-        (STEER, "if (self.use_fov != 0u && d2 > 0.0 &&", "if (false && self.use_fov != 0u && d2 > 0.0 &&", 1)]),
+        (RULES_H, "if (velocity_cone && k.use_fov && d2 > 0.0f) {", "if (false && velocity_cone && k.use_fov && d2 > 0.0f) {", 1),
+        (G_RULES, "if (self.use_fov != 0u && d2 > 0.0 &&", "if (false && self.use_fov != 0u && d2 > 0.0 &&", 1)]),
     ("decarpentier level flight pushes vertical speed up (sign flip)", [
-        (RULES, "a.y -= p.dc.horizontal * v.y;", "a.y += p.dc.horizontal * v.y;", 1),
-        (STEER, "a.y -= DC_HORIZONTAL * v.y;", "a.y += DC_HORIZONTAL * v.y;", 1)]),
+        (cpu("decarpentier"), "a.y -= p.dc.horizontal * v.y;", "a.y += p.dc.horizontal * v.y;", 1),
+        (gpu("decarpentier"), "a.y -= DC_HORIZONTAL * v.y;", "a.y += DC_HORIZONTAL * v.y;", 1)]),
     ("sequential order walks the storage order, not id order", [
         ("src/cpu/cpu_simulation.cpp", "if (by_id) std::stable_sort(", "if (false && by_id) std::stable_sort(", 1),
         (STEER, "for (uint id = u_first_id; id < end; ++id) stepBoid(slot_of_id[id]);", "for (uint id = u_first_id; id < end; ++id) stepBoid(id);", 1)]),
     ("explicit Euler moves with the new velocity", [
         (RULES, "(p.integrator == Integrator::Explicit ? self.v : next.v)", "(p.integrator == Integrator::Explicit ? next.v : next.v)", 1),
-        (STEER, "vec3 np = self.p + self.v * DT;", "vec3 np = self.p + nv * DT;", 1)]),
+        (G_RULES, "vec3 np = self.p + self.v * DT;", "vec3 np = self.p + nv * DT;", 1)]),
     ("flock.rb's sums averaged (separation)", [
-        (RULES, "if (sums.n_sep > 0) dv -= sums.sep * k.w_sep;", "if (sums.n_sep > 0) dv -= sums.sep / float(sums.n_sep) * k.w_sep;", 1),
-        (STEER, "if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);", "if (s.n_sep > 0u) dv -= s.sep / float(s.n_sep) * W_SEP(S);", 1)]),
+        (cpu("offset"), "if (sums.n_sep > 0) dv -= sums.sep * k.w_sep;", "if (sums.n_sep > 0) dv -= sums.sep / float(sums.n_sep) * k.w_sep;", 1),
+        (gpu("offset"), "if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);", "if (s.n_sep > 0u) dv -= s.sep / float(s.n_sep) * W_SEP(S);", 1)]),
     ("gloss view cone around the velocity, not the acceleration", [
-        (RULES, "const glm::vec3 a(self.steer);", "const glm::vec3 a(self.v);", 1),
+        (cpu("gloss"), "const glm::vec3 a(self.steer);", "const glm::vec3 a(self.v);", 1),
         (STEER, "self.a = sorted_steer[i].xyz;", "self.a = self.v;", 1)]),
     ("gloss escape routes weighted 1/|d| (not constant length)", [
-        (RULES, "sums.sep -= d * (k.r_sep / std::sqrt(d2));", "sums.sep -= d * (k.r_sep / d2);", 1),
-        (STEER, "s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));", "s.sep -= d * (SEP_RADIUS(S) / d2);", 1)]),
+        (cpu("gloss"), "sums.sep -= d * (k.r_sep / std::sqrt(d2));", "sums.sep -= d * (k.r_sep / d2);", 1),
+        (gpu("gloss"), "s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));", "s.sep -= d * (SEP_RADIUS(S) / d2);", 1)]),
     ("decarpentier gravity adds to the speed instead of scaling it", [
-        (RULES, "new_speed *= 1.0f - p.dc.dive * dir.y * p.dt;", "new_speed -= p.dc.dive * dir.y * p.dt;", 1),
-        (STEER, "new_speed *= 1.0 - DC_DIVE * dir.y * DT;", "new_speed -= DC_DIVE * dir.y * DT;", 1)]),
+        (cpu("decarpentier"), "new_speed *= 1.0f - p.dc.dive * dir.y * p.dt;", "new_speed -= p.dc.dive * dir.y * p.dt;", 1),
+        (gpu("decarpentier"), "new_speed *= 1.0 - DC_DIVE * dir.y * DT;", "new_speed -= DC_DIVE * dir.y * DT;", 1)]),
     ("decarpentier ignores other species", [
-        (RULES, "a += k.w_sep * s.sep;  // the other species", "a += 0.0f * s.sep;  // the other species", 1),
-        (STEER, "a += W_SEP(S) * s.sep;  // the other species", "a += 0.0 * s.sep;  // the other species", 1)]),
+        (cpu("decarpentier"), "a += k.w_sep * s.sep;  // the other species", "a += 0.0f * s.sep;  // the other species", 1),
+        (gpu("decarpentier"), "a += W_SEP(S) * s.sep;  // the other species", "a += 0.0 * s.sep;  // the other species", 1)]),
     ("Parker's lone boid adds half its velocity", [
-        (RULES, "else if (p.offset_lone) dv += self.v;", "else if (p.offset_lone) dv += 0.5f * self.v;", 1),
-        (STEER, "    else dv += v;", "    else dv += 0.5 * v;", 1)]),
+        (cpu("offset"), "else if (p.offset.lone) dv += self.v;", "else if (p.offset.lone) dv += 0.5f * self.v;", 1),
+        (gpu("offset"), "else if (OFFSET_LONE) dv += v;", "else if (OFFSET_LONE) dv += 0.5 * v;", 1)]),
 ]
 
 # The fast tests: the CPU tests and the GL tests that check the GPU against hand-computed or

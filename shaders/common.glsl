@@ -1,13 +1,11 @@
 // Helpers every pass shares: the parameter block, the flat invocation index across split
 // dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
-// one STYLE_* (0|1) per style but graded and steering (the default rules), NEIGHBOUR_CAP (0|1),
-// PERCHING (0|1), MULTI_SPECIES (0|1: species_count > 1), UPDATE_SEQUENTIAL (0|1),
-// INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1), OFFSET_SUMS (0|1), OFFSET_LONE (0|1), SEP_UNIT (0|1),
-// VIEW_CONE (0|1: some species in use sees less than 360 degrees).
+// STYLE_GLSL (the style's shader, "styles/<name>.glsl") and its traits from the style registry:
+// STORED_STEER (0|1: Boid::steer kept from step to step), OWN_SEARCH (0|1: a neighbour search of
+// its own), AMORTISED_STEERING (0|1); NEIGHBOUR_CAP (0|1), PERCHING (0|1), MULTI_SPECIES (0|1:
+// species_count > 1), UPDATE_SEQUENTIAL (0|1), INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1),
+// VIEW_CONE (0|1: some species in use sees less than 360 degrees through a velocity cone).
 #include "layout.glsl"
-
-// Styles that keep each boid's last acceleration (Boid::steer) from one step to the next.
-#define STORED_STEER (STYLE_DC || STYLE_GLOSS)
 
 layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 
@@ -41,14 +39,6 @@ layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 #define PERCH_GROUND (P.perch.x)
 #define PERCH_MIN (P.perch.y)
 #define PERCH_MAX (P.perch.z)
-#define DC_FAR_FACTOR (P.dc0.x)
-#define DC_HORIZONTAL (P.dc0.y)
-#define DC_HEIGHT (P.dc0.z)
-#define DC_HEIGHT_WEIGHT (P.dc0.w)
-#define DC_DIVE (P.dc1.x)
-#define DC_VERTICAL_AVOID (P.dc1.y)
-#define DC_VERTICAL_DISTANCE (P.dc1.z)
-#define DC_VERTICAL_MATCH (P.dc1.w)
 // One species' block, s = S or P.species[k].
 #define SEP_R2(s) ((s).radii2.x)
 #define ALI_R2(s) ((s).radii2.y)
@@ -67,9 +57,6 @@ layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 #define PREDATOR_FLAG(s) ((s).role.z)
 #define VIEW_CONE_FLAG(s) ((s).role.w)
 #define COUNTED_R2(s) ((s).counted.x)
-#define VICSEK_NOISE(s) ((s).counted.y)
-#define COUZIN_TURN(s) ((s).counted.z)
-#define COUZIN_NOISE(s) ((s).counted.w)
 #define SEP_RADIUS(s) ((s).graded.x)
 #define INV_COH_RADIUS(s) ((s).graded.y)
 #define DC_ACCEL_FORWARD(s) ((s).dc_motion.x)

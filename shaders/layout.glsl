@@ -47,6 +47,7 @@
 #define MAX_OBSTACLES 8       // obstacles in the parameter block
 #define MAX_NEIGHBOUR_CAP 32  // largest neighbour_cap
 #define MAX_SPECIES 4         // species blocks in the parameter block
+#define MAX_STYLE_VALUES 4    // vec4s of the style's own values in the parameter block
 #define GRADED_CORE 9.0        // graded separation stops growing at a tenth of the radius (kGradedCore)
 #define GLOSS_CANCEL 1e-4      // gloss: a normalised sum shorter than this share of its scale gives no direction (kGlossCancel)
 #define NN_BINS 32            // nearest-neighbour histogram bins over [0, radius), plus one: none within it
@@ -58,8 +59,7 @@ struct SpeciesBlock {
     vec4 weights;  // x separation, y alignment, z cohesion, w chase (predators)
     vec4 motion;   // x min_speed, y max_speed, z max_force, w cos(fov/2)
     vec4 role;     // x flee radius^2, y flee weight, z 1 if predator, w 1 if the field of view applies
-    vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded), y: vicsek noise (rad),
-                   // z: couzin turn per step (rad), w: couzin noise sigma (rad)
+    vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded), yzw: padding
     vec4 graded;   // graded style: x separation radius, y 1 / cohesion radius (0 when it is 0), zw: padding
     vec4 dc_motion;  // decarpentier: x accel forward, y brake, z accel side, w accel up (units/s^2)
     vec4 dc_shape;   // decarpentier: x preferred distance, y smoothing, zw: padding
@@ -82,8 +82,7 @@ struct SimParams {
     uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded),
                         // z: decarpentier steps per steering update, w: padding
     vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s), w: padding
-    vec4 dc0;           // decarpentier: x far factor, y horizontal, z height, w height weight
-    vec4 dc1;           // x dive (1/s), vertical weights of y avoid, z preferred distance, w velocity match
+    vec4 style[MAX_STYLE_VALUES];  // the style's own values: its CPU module packs them, its shader names them
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

@@ -16,8 +16,9 @@ import sys
 shader_dir = sys.argv[1]
 layout = open(os.path.join(shader_dir, "layout.glsl")).read()
 common = open(os.path.join(shader_dir, "common.glsl")).read()
-sources = {os.path.basename(f): open(f).read() for f in glob.glob(os.path.join(shader_dir, "*"))
-           if f.endswith((".comp", ".vert", ".frag"))}
+# Every shader and included file (styles/ too) but the two that define the block and its accessors.
+sources = {os.path.relpath(f, shader_dir): open(f).read() for f in glob.glob(os.path.join(shader_dir, "**", "*"), recursive=True)
+           if f.endswith((".comp", ".vert", ".frag", ".glsl")) and os.path.basename(f) not in ("layout.glsl", "common.glsl")}
 problems = []
 
 
@@ -38,7 +39,7 @@ for file, text in sources.items():
         if m.group(1) in named:
             problems.append("%s reads %s by swizzle: use its accessor in common.glsl" % (file, m.group(0)))
 
-arrays = {"world", "inv_world", "inv_cell", "cells", "obstacles", "species"}  # read per axis / item
+arrays = {"world", "inv_world", "inv_cell", "cells", "obstacles", "species", "style"}  # read per axis / item
 everything = "\n".join(sources.values()) + common
 for struct in ("SimParams", "SpeciesBlock"):
     for field in members(struct):

@@ -14,6 +14,7 @@
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
 #include "model/density.hpp"
+#include "model/styles.hpp"
 #include "model/param_table.hpp"
 #include "render/recorder.hpp"
 
@@ -179,7 +180,7 @@ int runMerge(const CliValues& v, std::ostream& out, std::ostream& err) {
 int runBenchMode(CliValues& v, std::ostream& out, std::ostream& err) {
     v.opt.backend = backendOf(v);
     if (!v.bench_sizes.empty()) v.bench_opt.sizes = parseSizes(v.bench_sizes);
-    v.bench_opt.style = v.bench_style == "graded" ? Style::Graded : Style::Steering;
+    v.bench_opt.style = findStyle(v.bench_style)->style;  // --bench-style checks the name
     if (!v.bench_opt.out_path.empty()) checkWritableTarget(v.bench_opt.out_path, "--bench-out");
     return runBench(v.opt, v.bench_opt, out, err);
 }

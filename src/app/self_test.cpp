@@ -11,6 +11,7 @@
 #include "model/param_table.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
+#include "model/styles.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/flock_view.hpp"
 
@@ -37,7 +38,8 @@ Params caseParams(int dims, Bounds bounds, Style style, bool features) {
     p.species[0].cohesion = {5.0f, 1.0f};
     p.species[0].fov_deg = 240.0f;
     p.margin = 3.0f;
-    if (style == Style::Offset) {
+    const bool offsets = styleInfo(style).traits.offsets_per_step;  // weights per step, not per second
+    if (offsets) {
         p.species[0].separation.weight = 0.125f;
         p.species[0].alignment.weight = 0.25f;
         p.species[0].cohesion.weight = 0.01f;
@@ -52,8 +54,8 @@ Params caseParams(int dims, Bounds bounds, Style style, bool features) {
     p.species_count = 3;
     p.roles[2].predator = true;
     p.roles[2].share = 0.2f;
-    p.roles[0].flee = {4.0f, style == Style::Offset ? 0.2f : 2.0f};
-    p.roles[2].chase = style == Style::Offset ? 0.05f : 3.0f;
+    p.roles[0].flee = {4.0f, offsets ? 0.2f : 2.0f};
+    p.roles[2].chase = offsets ? 0.05f : 3.0f;
     p.perching = true;
     p.perch_ground = 0.4f * L;
     p.perch_min = 0.05f;
@@ -72,9 +74,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
     gpu.upload(start, p);
     cpu.step();
     gpu.step();
-    Flock a(start.size()), b(start.size());
-    for (const Boid& x : cpu.download()) a.at(x.id) = x;
-    for (const Boid& x : gpu.download()) b.at(x.id) = x;
+    const Flock a = byId(cpu.download()), b = byId(gpu.download());
     const RuleContext ctx(p);
     float worst = 0.0f;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -86,7 +86,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
     // wander of 10^5 with speed_limit off: species 0's speed understated it a thousandfold).
     float fastest = 0.0f;
     for (std::uint32_t s = 0; s < p.speciesInUse(); ++s) fastest = std::max(fastest, p.species[s].max_speed);
-    for (const Flock* f : {&start, &a})
+    for (const Flock* f : std::initializer_list<const Flock*>{&start, &a})
         for (const Boid& x : *f) fastest = std::max(fastest, glm::length(x.v));
     const float tol = 1e-4f * fastest * p.dt;
     if (worst <= tol) return std::nullopt;
@@ -96,7 +96,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
 }
 
 std::string variantName(int dims, Bounds b, Style s, bool features) {
-    return std::to_string(dims) + "D " + (b == Bounds::Wrap ? "wrap" : "soft") + " " + findParam("style")->choices[std::size_t(s)] +
+    return std::to_string(dims) + "D " + (b == Bounds::Wrap ? "wrap" : "soft") + " " + styleInfo(s).name +
            (features ? " + cap, obstacles, species, predators, perching, wind" : "");
 }
 
@@ -200,9 +200,9 @@ private:
 
 // Every style the parameter table names, in its order.
 std::vector<Style> everyStyle() {
-    std::vector<Style> styles;
-    for (std::size_t i = 0; i < findParam("style")->choices.size(); ++i) styles.push_back(Style(i));
-    return styles;
+    std::vector<Style> all;
+    for (const StyleInfo& s : styles()) all.push_back(s.style);
+    return all;
 }
 
 // Every variant is built and stepped once against the CPU reference.
@@ -220,16 +220,16 @@ void checkVariants(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
 // models define their own update and are not reformulated.)
 void checkFormulations(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
     for (Style s : everyStyle()) {
-        if (s == Style::Vicsek || s == Style::Couzin) continue;
+        if (!styleInfo(s).traits.reformulable) continue;
         report.check("one step, CPU parity: " + variantName(2, Bounds::Wrap, s, false) + ", in turn, explicit, unlimited, sums", [&] {
             Params p = caseParams(2, Bounds::Wrap, s, false);
             p.boids = 300;
             p.update = UpdateOrder::Sequential;
             p.integrator = Integrator::Explicit;
             p.speed_limit = false;
-            p.offset_sums = true;
-            p.steering_separation = Falloff::Unit;
-            if (s == Style::Offset) p.species[0].cohesion.weight = 0.001f;
+            p.offset.sums = true;
+            p.steering.separation = Falloff::Unit;
+            if (styleInfo(s).traits.offsets_per_step) p.species[0].cohesion.weight = 0.001f;
             return oneStepParity(p, shaders);
         });
     }
@@ -237,7 +237,7 @@ void checkFormulations(SelfTestReport& report, const gl::ShaderLibrary& shaders)
         Params p = caseParams(2, Bounds::Wrap, Style::Offset, false);
         p.boids = 300;
         p.update = UpdateOrder::Sequential;
-        p.offset_lone = true;
+        p.offset.lone = true;
         return oneStepParity(p, shaders);
     });
 }

@@ -1,6 +1,7 @@
 // CPU reference step: bin (counting sort), gather neighbour sums, integrate into the other buffer.
 #include "cpu/cpu_simulation.hpp"
 
+#include "cpu/flock_step.hpp"
 #include "cpu/order_params.hpp"
 #include "model/grid_spec.hpp"
 
@@ -52,89 +53,35 @@ void CpuSimulation::setParams(const Params& params) {
     params_.boids = std::uint32_t(current_.size());
 }
 
-void CpuSimulation::prepareSearch(const RuleContext& ctx) {
-    if (search_ == NeighbourSearch::Grid && ctx.p.update == UpdateOrder::Parallel) grid_.build(makeGridSpec(params_), current_, ctx.L);
+template <std::size_t... I>
+const StyleFunctions& styleFunctionsIn(Style s, std::index_sequence<I...>) {
+    static const StyleFunctions table[] = {styleFunctionsOf<Style(I)>()...};
+    return table[std::min(std::size_t(s), sizeof...(I) - 1)];
 }
 
-NeighbourSums CpuSimulation::gather(const RuleContext& ctx, std::size_t i, std::uint64_t& candidates) const {
-    NeighbourSums sum;
-    // The sequential order moves boids during the step, so it looks through them all.
-    const bool grid = search_ == NeighbourSearch::Grid && ctx.p.update == UpdateOrder::Parallel;
-    auto forEach = [&](auto&& visit) {
-        if (grid) grid_.forEachCandidate(current_[i].p, visit);
-        else
-            for (std::uint32_t j = 0; j < current_.size(); ++j) visit(j);
-    };
-    // With a neighbour cap, a first sweep finds the k nearest; the second sums only those. The
-    // decarpentier style finds its two nearest in the first sweep and its third in the second.
-    std::optional<NearestK> cap;
-    const bool dc = ctx.style == Style::Decarpentier;
-    ThreeNeighbours three;
-    if (ctx.p.neighbour_cap > 0) cap.emplace(ctx.p.neighbour_cap);
-    if (cap || dc) {
-        forEach([&](std::uint32_t j) {
-            glm::vec3 d;
-            float d2;
-            if (j == i || !isNeighbourOf(ctx, current_[i], current_[j], d, d2)) return;
-            if (cap) cap->offer(d2, current_[j].id);
-            if (dc && isDcCandidate(ctx, current_[i], current_[j], d2)) three.offerNear(d2, current_[j].id, j);
-        });
-    }
-    forEach([&](std::uint32_t j) {
-        ++candidates;
-        glm::vec3 d;
-        float d2;
-        if (j == i || !isNeighbourOf(ctx, current_[i], current_[j], d, d2)) return;
-        addNeighbour(ctx, current_[i], current_[j], d, d2, sum, cap ? &*cap : nullptr);
-        if (dc && isDcCandidate(ctx, current_[i], current_[j], d2)) three.offerFar(d2, current_[j].id, j, ctx.p.dc.far_factor);
-    });
-    if (dc) {
-        sum.dc_n = three.count();
-        for (std::uint32_t k = 0; k < sum.dc_n; ++k) {
-            const Boid& other = current_[three.slot(k)];
-            sum.dc_d[k] = offsetBetween(ctx, current_[i].p, other.p);
-            sum.dc_d2[k] = glm::dot(sum.dc_d[k], sum.dc_d[k]);
-            sum.dc_v[k] = other.v;
-        }
-    }
-    return sum;
-}
-
-std::vector<NeighbourSums> CpuSimulation::sums() {
-    const RuleContext ctx(params_);
-    prepareSearch(ctx);
-    std::vector<NeighbourSums> out(current_.size());
-    std::uint64_t candidates = 0;
-    for (std::size_t i = 0; i < current_.size(); ++i) out[i] = gather(ctx, i, candidates);
-    return out;
-}
+// The one place the CPU backend picks a style: once per step, never per boid or pair.
+const StyleFunctions& styleFunctions(Style s) { return styleFunctionsIn(s, std::make_index_sequence<kStyleCount>{}); }
 
 void CpuSimulation::step(int steps) {
     RuleContext ctx(params_);
     const std::size_t n = current_.size();
+    const auto step_with = styleFunctions(params_.style).step;
+    const bool in_place = ctx.p.update == UpdateOrder::Sequential;
+    // The sequential order moves boids during the step, so it looks through them all.
+    const bool use_grid = search_ == NeighbourSearch::Grid && !in_place;
     for (int s = 0; s < steps && !interrupted_; ++s) {
         ctx.step = step_count_++;
-        std::uint64_t candidates = 0;
-        prepareSearch(ctx);
-        const bool in_place = ctx.p.update == UpdateOrder::Sequential;
-        std::size_t visited = 0;
-        for (std::size_t i : visitOrder(in_place)) {
-            if (interrupt_ && ++visited % kCheckEvery == 0 && interrupt_()) {
-                interrupted_ = true;
-                --step_count_;  // the step did not happen whole: the count stays the last whole step's
-                return;
-            }
-            // A boid resting on the ground looks at no one (its neighbour count is 0).
-            const bool resting = ctx.perching && current_[i].perch > 0.0f;
-            // Decarpentier boids between steering steps reuse their last steering: no search.
-            const bool coasting = ctx.style == Style::Decarpentier && !steersNow(ctx, current_[i]);
-            const NeighbourSums sum = resting || coasting ? NeighbourSums{} : gather(ctx, i, candidates);
-            neighbours_[i] = coasting && !resting ? std::uint32_t(current_[i].steer.w) : sum.neighbours;
-            // Sequential: the boid moves at once, and the boids after it see it moved.
-            (in_place ? current_[i] : next_[i]) = integrate(ctx, current_[i], sum);
+        if (use_grid) grid_.build(makeGridSpec(params_), current_, ctx.L);
+        const std::vector<std::size_t> order = visitOrder(in_place);
+        FlockStep f{ctx, current_, next_, neighbours_, use_grid ? &grid_ : nullptr, order, in_place, &interrupt_, kCheckEvery};
+        step_with(f);
+        if (f.interrupted) {
+            interrupted_ = true;
+            --step_count_;  // the step did not happen whole: the count stays the last whole step's
+            return;
         }
         if (!in_place) std::swap(current_, next_);
-        mean_candidates_ = n ? double(candidates) / double(n) : 0.0;
+        mean_candidates_ = n ? double(f.candidates) / double(n) : 0.0;
     }
 }
 

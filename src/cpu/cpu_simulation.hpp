@@ -40,8 +40,6 @@ public:
     OrderParams measure() override;
     std::string name() const override;
 
-    // The neighbour sums of every boid of the current state (index = position in download()).
-    std::vector<NeighbourSums> sums();
     // Boids examined per boid in the last step (grid: cells around it; brute force: N - 1).
     double meanCandidates() const { return mean_candidates_; }
 
@@ -53,8 +51,6 @@ public:
     bool interrupted() const { return interrupted_; }
 
 private:
-    void prepareSearch(const RuleContext& ctx);
-    NeighbourSums gather(const RuleContext& ctx, std::size_t i, std::uint64_t& candidates) const;
     // The order a step visits the boids: storage order, or id order for the sequential update.
     std::vector<std::size_t> visitOrder(bool by_id) const;
 

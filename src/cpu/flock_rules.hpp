@@ -1,21 +1,26 @@
-// The per-pair and per-boid math of the flock model (docs/model.md), written
-// plainly. Both CPU neighbour searches (grid and brute force) call these; the GPU's
-// flock_steer.comp implements the same formulas and parity tests hold it to them.
+// What every style shares (docs/model.md), written plainly: the values derived from Params, the
+// neighbour sums, the minimum image, the view test, the influences, bounds, obstacles, perching,
+// the speed clamp and the end of a step. A style (src/cpu/styles/) adds its own neighbour terms
+// and velocity update; the driver (flock_step.hpp) walks the grid and calls them.
+// shaders/flock_rules.glsl implements the same functions, and parity tests hold it to them.
 #pragma once
 
 #include "model/boid.hpp"
 #include "model/params.hpp"
 
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 namespace murmur {
 
-// One species' derived values (the GPU receives the same floats in SpeciesBlock).
+// One species' derived values, computed once for both backends (gpu/layout.cpp packs these).
 struct SpeciesContext {
     float r2_sep = 0, r2_ali = 0, r2_coh = 0;  // squared radii
     float r2_max = 0;                          // largest of them and the flee radius
@@ -23,7 +28,7 @@ struct SpeciesContext {
     bool use_fov = false;
     float cos_half_fov = -1.0f;
     float w_sep = 0, w_ali = 0, w_coh = 0;
-    float r_sep = 0, inv_r_coh = 0;            // graded style: separation radius, 1 / cohesion radius
+    float r_sep = 0, inv_r_coh = 0;            // separation radius, 1 / cohesion radius (0 when it is 0)
     float min_speed = 0, max_speed = 0, max_force = 0;
     Manoeuvre dc{};  // decarpentier style
     bool predator = false;
@@ -31,11 +36,13 @@ struct SpeciesContext {
     float r2_flee = 0.0f, w_flee = 0.0f;
 };
 
-// Values derived once per step from Params (the GPU receives the same floats).
+// Species s's derived values.
+SpeciesContext speciesContextOf(const Params& params, std::uint32_t s);
+
+// Values derived once per step from Params.
 struct RuleContext {
     int dims = 2;
     bool wrap = true;
-    Style style = Style::Steering;
     glm::vec3 L{0.0f}, inv_L{0.0f};  // world extent and its reciprocal (0 on unused axes)
     std::array<SpeciesContext, kMaxSpecies> species{};  // indexed by Boid::species
     // Influences (docs/model.md): unused axes zeroed in 2D.
@@ -44,54 +51,28 @@ struct RuleContext {
     float cohesion_sign = 1.0f;  // -1 while scattering
     std::vector<glm::vec4> obstacles;  // xyz centre, w radius
     bool perching = false;
-    std::uint32_t step = 0;  // steps since upload (perch lengths are drawn from (seed, id, step))
-    std::uint32_t steps_per_steer = 1;  // decarpentier: a boid steers every this many steps
+    std::uint32_t step = 0;  // steps since upload (noise and perch lengths are drawn from (seed, id, step))
+    std::uint32_t steps_per_steer = 1;  // amortised steering: a boid steers every this many steps
     Params p;
 
     explicit RuleContext(const Params& params);
+    const SpeciesContext& of(const Boid& b) const { return species[std::min(b.species, kMaxSpecies - 1)]; }
 };
 
-// Sums over the neighbours of one boid, filled by accumulate().
+// Sums over the neighbours of one boid: what the shared terms and the style's addNeighbour add.
 struct NeighbourSums {
-    glm::vec3 sep{0.0f};  // steering: sum of -d/|d|^2; offset: sum of d; decarpentier: -d/|d|^2 over other species
-    glm::vec3 ali{0.0f};  // sum of v_j
-    glm::vec3 coh{0.0f};  // sum of d
+    glm::vec3 sep{0.0f};  // separation: each style's own term
+    glm::vec3 ali{0.0f};  // alignment: v_j (or the style's term)
+    glm::vec3 coh{0.0f};  // cohesion: d (or the style's term)
     std::uint32_t n_sep = 0, n_ali = 0, n_coh = 0;
     std::uint32_t neighbours = 0;  // j within the largest rule radius and the field of view
-    glm::vec3 flee{0.0f};          // prey: steering: sum of -d/|d|^2 over predators; offset: sum of d
+    glm::vec3 flee{0.0f};          // prey: sum of -d/|d|^2 over predators (offset style: sum of d)
     std::uint32_t n_flee = 0;
     // Predator: the nearest prey it sees within its cohesion radius, by (d2, id).
     bool chasing = false;
     glm::vec3 chase_d{0.0f};
     float chase_d2 = 0.0f;
     std::uint32_t chase_id = 0;
-    // Decarpentier style: the three neighbours that count (see ThreeNeighbours), nearest first.
-    std::uint32_t dc_n = 0;
-    glm::vec3 dc_d[3] = {};
-    float dc_d2[3] = {};
-    glm::vec3 dc_v[3] = {};
-};
-
-// Decarpentier style's three neighbours of a boid, among its own species within its largest
-// rule radius and view: the closest and second closest (first sweep, offerNear), and the closest
-// one farther than far_factor times the closest distance (second sweep, offerFar). Keys are
-// (d2, id): ties go to the lower id. Slots hold the caller's index of each neighbour.
-class ThreeNeighbours {
-public:
-    void offerNear(float d2, std::uint32_t id, std::uint32_t slot);
-    void offerFar(float d2, std::uint32_t id, std::uint32_t slot, float far_factor);
-    // The found neighbours' slots, nearest first (up to 3; the third may be absent).
-    std::uint32_t count() const;
-    std::uint32_t slot(std::uint32_t k) const;
-
-private:
-    struct Key {
-        bool set = false;
-        float d2 = 0.0f;
-        std::uint32_t id = 0, slot = 0;
-        bool before(float d2_, std::uint32_t id_) const { return !set || d2_ < d2 || (d2_ == d2 && id_ < id); }
-    };
-    Key near_[2], far_;
 };
 
 // The neighbour cap: the k nearest neighbours by (d2, id), kept sorted by insertion (k <= 32).
@@ -100,7 +81,10 @@ class NearestK {
 public:
     explicit NearestK(std::uint32_t k) : k_(k) {}
     void offer(float d2, std::uint32_t id);
-    bool admits(float d2, std::uint32_t id) const;
+    bool admits(float d2, std::uint32_t id) const {
+        if (n_ < k_) return true;
+        return d2 < d2_[k_ - 1] || (d2 == d2_[k_ - 1] && id <= id_[k_ - 1]);
+    }
 
 private:
     std::uint32_t k_, n_ = 0;
@@ -109,24 +93,91 @@ private:
 };
 
 // Minimum-image offset in wrap mode, plain difference in soft mode.
-glm::vec3 offsetBetween(const RuleContext& ctx, glm::vec3 from, glm::vec3 to);
+inline glm::vec3 offsetBetween(const RuleContext& ctx, glm::vec3 from, glm::vec3 to) {
+    glm::vec3 d = to - from;
+    if (ctx.wrap)
+        for (int k = 0; k < ctx.dims; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);
+    return d;
+}
+
 // A wrap-mode position folded into [0, L) (unchanged in soft mode).
 glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p);
-// True if `other` is a neighbour of self (within the largest radius and the field of view);
-// sets d (minimum image, self to other) and d2. j != i is the caller's job.
-bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2);
-// For a neighbour at squared distance d2 (isNeighbourOf): may it be one of self's three
-// Decarpentier neighbours (same species, within the largest rule radius)?
-bool isDcCandidate(const RuleContext& ctx, const Boid& self, const Boid& other, float d2);
-// Adds `other` to self's sums if it is a neighbour (and, with a cap, among the k nearest).
-void accumulate(const RuleContext& ctx, const Boid& self, const Boid& other, NeighbourSums& sums,
-                const NearestK* cap = nullptr);
-// accumulate() for a boid isNeighbourOf() has already found, with its offset d and d2.
-void addNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3 d, float d2, NeighbourSums& sums,
-                  const NearestK* cap = nullptr);
-// Decarpentier style: does self compute its steering this step (else it reuses Boid::steer)?
-bool steersNow(const RuleContext& ctx, const Boid& self);
-// Self at step t+1 from its sums at step t: rules, bounds, semi-implicit Euler, speed clamp, wrap.
-Boid integrate(const RuleContext& ctx, const Boid& self, const NeighbourSums& sums);
+
+// True if `other` is a neighbour of self: not on the ground, within self's look radius and, when
+// velocity_cone, within the cone of view about self's velocity (a style without it sees for
+// itself). Sets d (minimum image, self to other) and d2. j != i is the caller's job.
+inline bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2,
+                          bool velocity_cone = true) {
+    if (ctx.perching && other.perch > 0.0f) return false;  // boids on the ground are out of the flock
+    const SpeciesContext& k = ctx.of(self);
+    d = offsetBetween(ctx, self.p, other.p);
+    d2 = glm::dot(d, d);
+    if (!(d2 < k.r2_max)) return false;
+    if (velocity_cone && k.use_fov && d2 > 0.0f) {
+        // dot(v/|v|, d/|d|) >= cos(fov/2), written without division; a boid at rest sees all
+        // around, and a coincident boid (d = 0) is at the eye, so inside the view.
+        const float v2 = glm::dot(self.v, self.v);
+        if (v2 > 0.0f && glm::dot(self.v, d) < k.cos_half_fov * std::sqrt(v2 * d2)) return false;
+    }
+    return true;
+}
+
+// Predators and prey, for every style: prey within its flee radius of a predator adds -d/|d|^2 to
+// flee (d when flee_along_d: the offset style's velocity offsets); a predator marks the nearest
+// prey it sees within its cohesion radius, by (d2, id).
+inline void addPredatorOrPrey(const SpeciesContext& k, const SpeciesContext& o, const Boid& other, glm::vec3 d, float d2,
+                              NeighbourSums& sums, bool flee_along_d = false) {
+    if (!k.predator && o.predator && d2 < k.r2_flee) {
+        ++sums.n_flee;
+        if (flee_along_d) sums.flee += d;
+        else if (d2 > 0.0f) sums.flee -= d / d2;
+    }
+    if (k.predator && !o.predator && d2 < k.r2_coh &&
+        (!sums.chasing || d2 < sums.chase_d2 || (d2 == sums.chase_d2 && other.id < sums.chase_id))) {
+        sums.chasing = true;
+        sums.chase_d = d;
+        sums.chase_d2 = d2;
+        sums.chase_id = other.id;
+    }
+}
+
+// Reynolds' alignment and cohesion terms of a neighbour of self's species (same): v_j within the
+// alignment radius, d within the cohesion radius.
+inline void addAlignmentAndCohesion(const SpeciesContext& k, bool same, const Boid& other, glm::vec3 d, float d2,
+                                    NeighbourSums& sums) {
+    if (same && d2 < k.r2_ali) {
+        ++sums.n_ali;
+        sums.ali += other.v;
+    }
+    if (same && d2 < k.r2_coh) {
+        ++sums.n_coh;
+        sums.coh += d;
+    }
+}
+
+// x over its length, or fallback when x is 0.
+glm::vec3 unitOr(glm::vec3 v, glm::vec3 fallback);
+// x scaled to length m; 0 stays 0.
+glm::vec3 setMag(glm::vec3 x, float m);
+// x clamped to length at most m.
+glm::vec3 limit(glm::vec3 x, float m);
+// Reynolds' steer towards a desired direction at full speed, clamped to max_force.
+glm::vec3 steerTowards(const SpeciesContext& k, glm::vec3 desired, glm::vec3 v);
+// Soft walls: per axis, a push of turn * depth / margin once inside the margin band. 0 in wrap mode.
+glm::vec3 boundsAcceleration(const RuleContext& ctx, glm::vec3 p);
+// Wind, wander, obstacles, the attractor and the repeller as accelerations.
+glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self);
+// The same as velocity offsets per step (the offset style): the attractor and repeller as Parker's
+// tend to / away from a place; wind, wander and obstacles still accelerations, times dt.
+glm::vec3 influenceOffset(const RuleContext& ctx, const Boid& self);
+// Speed into [min_speed, max_speed] unless the speed limit is off; a boid at rest stays at rest.
+glm::vec3 limitSpeed(const RuleContext& ctx, const SpeciesContext& k, glm::vec3 v);
+// A unit vector perpendicular to the unit vector u (in the xy plane in 2D).
+glm::vec3 perpendicularTo(const RuleContext& ctx, glm::vec3 u);
+// A boid on the ground (perching): at rest until its time is up, then straight up to rejoin.
+Boid restOnTheGround(const RuleContext& ctx, const SpeciesContext& k, const Boid& self);
+// The end of every step: position from the new velocity (or the old, explicit Euler), obstacles,
+// landing, wrap, the led boid, 2D. `next` holds the style's new velocity (and steering).
+Boid finishStep(const RuleContext& ctx, const Boid& self, Boid next);
 
 }  // namespace murmur

@@ -20,20 +20,42 @@ constexpr std::uintmax_t kMaxShaderBytes = 1u << 20;  // murmur's largest shader
 constexpr std::size_t kMaxIncludeDepth = 16;
 constexpr std::size_t kMaxAssembledBytes = 4u << 20;
 
-// `#include "name"` on a line of its own (spaces allowed around): the name, else nothing. A plain
-// scan, linear in the line's length (std::regex recursed per character and overflowed the stack
-// on a line of 30,000 spaces).
-std::optional<std::string> includedName(const std::string& line) {
+// `#include "name"` or `#include MACRO` on a line of its own (spaces allowed around): the name or
+// the macro, else nothing. A plain scan, linear in the line's length (std::regex recursed per
+// character and overflowed the stack on a line of 30,000 spaces).
+struct Include {
+    std::string text;
+    bool macro = false;  // a define whose value is the quoted name (the variant's choice of file)
+};
+std::optional<Include> includedName(const std::string& line) {
     std::size_t i = line.find_first_not_of(" \t");
     if (i == std::string::npos || line[i] != '#') return std::nullopt;
     i = line.find_first_not_of(" \t", i + 1);
     if (i == std::string::npos || line.compare(i, 7, "include") != 0) return std::nullopt;
     i = line.find_first_not_of(" \t", i + 7);
-    if (i == std::string::npos || line[i] != '"') return std::nullopt;
+    if (i == std::string::npos) return std::nullopt;
+    if (line[i] != '"') {
+        std::size_t end = i;
+        while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+        if (end == i || line.find_first_not_of(" \t\r", end) != std::string::npos) return std::nullopt;
+        return Include{line.substr(i, end - i), true};
+    }
     const std::size_t close = line.find('"', i + 1);
     if (close == std::string::npos || close == i + 1) return std::nullopt;
     if (line.find_first_not_of(" \t\r", close + 1) != std::string::npos) return std::nullopt;
-    return line.substr(i + 1, close - i - 1);
+    return Include{line.substr(i + 1, close - i - 1), false};
+}
+
+// The file a `#include MACRO` names: the define's value, a quoted name.
+std::string includedFile(const Include& inc, const std::vector<ShaderDefine>& defines, const std::string& from) {
+    if (!inc.macro) return inc.text;
+    for (const ShaderDefine& d : defines)
+        if (d.name == inc.text) {
+            if (d.value.size() > 2 && d.value.front() == '"' && d.value.back() == '"') return d.value.substr(1, d.value.size() - 2);
+            throw std::runtime_error("shader " + from + ": #include " + inc.text + " is defined as " + d.value +
+                                     ", not a quoted file name");
+        }
+    throw std::runtime_error("shader " + from + ": #include " + inc.text + " names no define of this variant");
 }
 
 // At `at`, digits then `sep`: the number and the position after sep.
@@ -86,7 +108,8 @@ std::string ShaderLibrary::read(const std::string& name) const {
     throw std::runtime_error("shader " + name + " is not embedded in this binary");
 }
 
-void ShaderLibrary::expand(const std::string& name, AssembledShader& out, std::vector<std::string>& stack) const {
+void ShaderLibrary::expand(const std::string& name, AssembledShader& out, std::vector<std::string>& stack,
+                           const std::vector<ShaderDefine>& defines) const {
     if (std::find(stack.begin(), stack.end(), name) != stack.end())
         throw std::runtime_error("shader " + name + " includes itself (through " + stack.back() + ")");
     if (stack.size() >= kMaxIncludeDepth)
@@ -103,8 +126,8 @@ void ShaderLibrary::expand(const std::string& name, AssembledShader& out, std::v
         if (out.text.size() > kMaxAssembledBytes)  // a file included many times over, level after level, grows exponentially
             throw std::runtime_error("shader " + stack.front() + ": more than " + std::to_string(kMaxAssembledBytes) +
                                      " bytes with its includes expanded");
-        if (const std::optional<std::string> included = includedName(line)) {
-            expand(*included, out, stack);
+        if (const std::optional<Include> included = includedName(line)) {
+            expand(includedFile(*included, defines, name), out, stack, defines);
             out.text += "#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n";
         } else {
             out.text += line + "\n";
@@ -116,7 +139,7 @@ void ShaderLibrary::expand(const std::string& name, AssembledShader& out, std::v
 AssembledShader ShaderLibrary::assemble(const std::string& name, const std::vector<ShaderDefine>& defines) const {
     AssembledShader body;
     std::vector<std::string> stack;
-    expand(name, body, stack);
+    expand(name, body, stack, defines);
     // #version must stay first: take it off the body, then defines, then the rest.
     const auto eol = body.text.find('\n');
     const std::string first = body.text.substr(0, eol);

@@ -1,5 +1,6 @@
 // Shader text: looked up among the sources embedded in the binary at build time, or read from
-// a --shader-dir for development; #include "file" expanded; #defines injected after #version.
+// a --shader-dir for development; #include "file" (or #include MACRO, a define whose value is the
+// quoted file: the variant's style) expanded; #defines injected after #version.
 #pragma once
 
 #include <map>
@@ -31,7 +32,8 @@ public:
     AssembledShader assemble(const std::string& name, const std::vector<ShaderDefine>& defines) const;
 
 private:
-    void expand(const std::string& name, AssembledShader& out, std::vector<std::string>& stack) const;
+    void expand(const std::string& name, AssembledShader& out, std::vector<std::string>& stack,
+                const std::vector<ShaderDefine>& defines) const;
     std::string dir_;
     std::map<std::string, std::string> sources_;
     bool in_memory_ = false;

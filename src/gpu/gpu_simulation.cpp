@@ -7,6 +7,7 @@
 #include "gpu/dispatch.hpp"
 #include "model/density.hpp"
 #include "model/rng.hpp"
+#include "model/styles.hpp"
 
 #include <glm/geometric.hpp>
 
@@ -34,25 +35,21 @@ bool anyViewCone(const Params& p) {
 }
 
 std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
+    const StyleInfo& style = styleInfo(p.style);  // the one place the GPU backend picks a style: its shader
+    auto flag = [](bool on) { return std::string(on ? "1" : "0"); };
     return {{"DIMS", std::to_string(p.dims)},
-            {"BOUNDS_WRAP", p.bounds == Bounds::Wrap ? "1" : "0"},
-            {"STYLE_OFFSET", p.style == Style::Offset ? "1" : "0"},
-            {"STYLE_DC", p.style == Style::Decarpentier ? "1" : "0"},
-            {"STYLE_GRADED", p.style == Style::Graded ? "1" : "0"},
-            {"NEIGHBOUR_CAP", p.neighbour_cap > 0 ? "1" : "0"},
-            {"PERCHING", p.perching ? "1" : "0"},
-            {"MULTI_SPECIES", p.species_count > 1 ? "1" : "0"},
-            {"STYLE_GLOSS", p.style == Style::Gloss ? "1" : "0"},
-            {"STYLE_VICSEK", p.style == Style::Vicsek ? "1" : "0"},
-            {"STYLE_COUZIN", p.style == Style::Couzin ? "1" : "0"},
-            {"UPDATE_SEQUENTIAL", p.update == UpdateOrder::Sequential ? "1" : "0"},
-            {"INTEGRATE_EXPLICIT", p.integrator == Integrator::Explicit ? "1" : "0"},
-            {"SPEED_LIMIT", p.speed_limit ? "1" : "0"},
-            {"VIEW_CONE", anyViewCone(p) ? "1" : "0"},
-            // Style-specific options are on only in their style, as the CPU reads them.
-            {"OFFSET_SUMS", p.style == Style::Offset && p.offset_sums ? "1" : "0"},
-            {"OFFSET_LONE", p.style == Style::Offset && p.offset_lone ? "1" : "0"},
-            {"SEP_UNIT", p.style == Style::Steering && p.steering_separation == Falloff::Unit ? "1" : "0"}};
+            {"BOUNDS_WRAP", flag(p.bounds == Bounds::Wrap)},
+            {"STYLE_GLSL", std::string("\"") + style.glsl + "\""},
+            {"STORED_STEER", flag(style.traits.keeps_steer)},
+            {"OWN_SEARCH", flag(style.traits.own_search)},
+            {"AMORTISED_STEERING", flag(style.traits.amortised_steering)},
+            {"NEIGHBOUR_CAP", flag(p.neighbour_cap > 0)},
+            {"PERCHING", flag(p.perching)},
+            {"MULTI_SPECIES", flag(p.species_count > 1)},
+            {"UPDATE_SEQUENTIAL", flag(p.update == UpdateOrder::Sequential)},
+            {"INTEGRATE_EXPLICIT", flag(p.integrator == Integrator::Explicit)},
+            {"SPEED_LIMIT", flag(p.speed_limit)},
+            {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))}};
 }
 
 std::uint32_t asBits(float f) {
@@ -69,7 +66,7 @@ float asFloat(std::uint32_t u) {
 }  // namespace
 
 bool keepsPerchTimes(const Params& p) { return p.perching; }
-bool keepsSteering(const Params& p) { return p.style == Style::Decarpentier || p.style == Style::Gloss; }
+bool keepsSteering(const Params& p) { return styleInfo(p.style).traits.keeps_steer; }
 
 bool keepsSlotOfId(const Params& p) { return p.update == UpdateOrder::Sequential; }
 
@@ -80,7 +77,7 @@ std::uint64_t bytesPerBoid(const Params& p) {
 std::uint32_t sequentialRun(const Params& p, std::uint32_t boids) {
     // Loop iterations per boid stepped: each sweep visits every boid, and a neighbour cap's
     // insertion loop may run up to cap times per visit.
-    const std::uint64_t sweeps = p.neighbour_cap > 0 || p.style == Style::Decarpentier ? 2 : 1;
+    const std::uint64_t sweeps = p.neighbour_cap > 0 || styleInfo(p.style).traits.own_search ? 2 : 1;
     const std::uint64_t per_boid = std::uint64_t(boids) * sweeps * (1 + p.neighbour_cap) + 16;
     return std::uint32_t(std::clamp<std::uint64_t>((kLoopBudget - boids) / per_boid, 1, std::max(boids, 1u)));
 }
@@ -358,9 +355,8 @@ void GpuSimulation::step(int steps) {
     }
     for (int s = 0; s < steps; ++s) {
         const bool sequential = params_.update == UpdateOrder::Sequential;
-        if (sequential || params_.perching || params_.style == Style::Decarpentier || params_.style == Style::Vicsek || params_.style == Style::Couzin ||
-            params_.wander > 0.0f) {
-            // The step index (perch lengths, steering phases, the walk's first dispatch): 16 bytes up, nothing back.
+        {
+            // The step index (noise, perch lengths, steering phases, the walk's first dispatch): 16 bytes up, nothing back.
             const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
             params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
         }

@@ -1,11 +1,31 @@
-// Params -> SimParams: the same derived floats the CPU reference's RuleContext uses.
+// Params -> SimParams: the CPU reference's own derived floats (speciesContextOf) and its style's
+// packed values, so the two backends cannot derive them differently.
 #include "gpu/layout.hpp"
 
+#include "cpu/flock_step.hpp"
 #include "model/rng.hpp"
 
 #include <algorithm>
 
 namespace murmur::gpu {
+
+namespace {
+
+// The CPU reference's derived floats for one species, as the shaders read them: nothing derived here.
+SpeciesBlock speciesBlockOf(const SpeciesContext& k) {
+    SpeciesBlock b{};
+    b.radii2 = {k.r2_sep, k.r2_ali, k.r2_coh, k.r2_max};
+    b.weights = {k.w_sep, k.w_ali, k.w_coh, k.chase};
+    b.motion = {k.min_speed, k.max_speed, k.max_force, k.cos_half_fov};
+    b.role = {k.r2_flee, k.w_flee, k.predator ? 1.0f : 0.0f, k.use_fov ? 1.0f : 0.0f};
+    b.counted = {k.r2_counted, 0.0f, 0.0f, 0.0f};
+    b.graded = {k.r_sep, k.inv_r_coh, 0.0f, 0.0f};
+    b.dc_motion = {k.dc.accel_forward, k.dc.brake, k.dc.accel_side, k.dc.accel_up};
+    b.dc_shape = {k.dc.preferred_distance, k.dc.smoothing, 0.0f, 0.0f};
+    return b;
+}
+
+}  // namespace
 
 SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids) {
     SimParams s{};
@@ -23,27 +43,11 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
     s.repeller = {p.repeller.at.x, p.repeller.at.y, p.repeller.at.z * z, p.repeller.weight};
     s.influence = {p.repeller.radius * p.repeller.radius, p.obstacle_margin, p.obstacle_push, p.wander};
     s.leader = {p.leader_at.x, p.leader_at.y, p.leader_at.z * z, p.leader ? 1.0f : 0.0f};
-    for (std::uint32_t sp = 0; sp < kMaxSpecies; ++sp) {  // the same floats as the CPU's SpeciesContext
-        const SpeciesRules rules = p.rulesOf(sp);
-        const SpeciesRole& role = p.roles[sp];
-        const float r_max = p.lookRadius(sp);
-        s.species[sp].radii2 = {rules.separation.radius * rules.separation.radius, rules.alignment.radius * rules.alignment.radius,
-                                rules.cohesion.radius * rules.cohesion.radius, r_max * r_max};
-        s.species[sp].weights = {rules.separation.weight, rules.alignment.weight, rules.cohesion.weight, role.chase};
-        s.species[sp].motion = {rules.min_speed, rules.max_speed, rules.max_force, cosHalfFovOf(rules.fov_deg)};
-        s.species[sp].role = {role.flee.radius * role.flee.radius, role.flee.weight, role.predator ? 1.0f : 0.0f,
-                              rules.fov_deg < 360.0f ? 1.0f : 0.0f};
-        const float r_rules = rules.ruleRadius();
-        s.species[sp].counted = {r_rules * r_rules, p.vicsek_noise, p.couzinTurnPerStep(), p.couzin_noise};
-        s.species[sp].graded = {rules.separation.radius, rules.cohesion.radius > 0.0f ? 1.0f / rules.cohesion.radius : 0.0f,
-                                0.0f, 0.0f};
-        s.species[sp].dc_motion = {rules.dc.accel_forward, rules.dc.brake, rules.dc.accel_side, rules.dc.accel_up};
-        s.species[sp].dc_shape = {rules.dc.preferred_distance, rules.dc.smoothing, 0.0f, 0.0f};
-    }
+    for (std::uint32_t sp = 0; sp < kMaxSpecies; ++sp) s.species[sp] = speciesBlockOf(speciesContextOf(p, sp));
     s.events = {0u, seedLow(p.seed), p.stepsPerSteer(), 0u};
     s.perch = {p.perch_ground, p.perch_min, p.perch_max, 0.0f};
-    s.dc0 = {p.dc.far_factor, p.dc.horizontal, p.dc.height, p.dc.height_weight};
-    s.dc1 = {p.dc.dive, p.dc.vertical_avoid, p.dc.vertical_distance, p.dc.vertical_match};
+    const StyleBlock style = styleFunctions(p.style).pack(p);
+    for (int k = 0; k < MAX_STYLE_VALUES; ++k) s.style[k] = style.v[k];
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
         const Obstacle& o = p.obstacles[k];
         s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};

@@ -18,9 +18,10 @@ using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
 static_assert(sizeof(SpeciesBlock) == 8 * 16);
-static_assert(sizeof(SimParams) == (15 + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
+static_assert(sizeof(SimParams) == (13 + MAX_STYLE_VALUES + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
 static_assert(offsetof(SimParams, species) == (11 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
+static_assert(MAX_STYLE_VALUES == 4, "StyleBlock (cpu/flock_step.hpp) holds four vec4s");
 static_assert(NN_BINS == kNnBins, "the GPU histogram has the CPU's bins");
 static_assert(float(GRADED_CORE) == kGradedCore);
 static_assert(float(GLOSS_CANCEL) == kGlossCancel);

@@ -23,4 +23,12 @@ struct Boid {
 
 using Flock = std::vector<Boid>;
 
+// The flock in id order: element i is the boid with id i (ids 0..N-1, as spawned; std::out_of_range
+// on an id outside them). Backends store boids in their own order: compare them by id.
+inline Flock byId(const Flock& flock) {
+    Flock out(flock.size());
+    for (const Boid& b : flock) out.at(b.id) = b;
+    return out;
+}
+
 }  // namespace murmur

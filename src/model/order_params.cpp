@@ -1,6 +1,8 @@
 // Shared pieces of the order parameters: radii, the histogram median and the CSV columns.
 #include "model/order_params.hpp"
 
+#include "model/styles.hpp"
+
 #include <algorithm>
 
 #include <cstdio>
@@ -11,13 +13,7 @@ MeasureRadii measureRadiiOf(const Params& p) {
     MeasureRadii r;
     r.nn = p.rulesOf(0).ruleRadius();
     r.group = p.species[0].alignment.radius > 0.0f ? p.species[0].alignment.radius : r.nn;
-    // Decarpentier's birds heed three neighbours, the farthest beyond far_factor x the closest
-    // (about the preferred distance): a flock is who is linked within that reach.
-    if (p.style == Style::Decarpentier && p.species[0].dc.preferred_distance > 0.0f)
-        r.group = std::min(r.nn, p.dc.far_factor * p.species[0].dc.preferred_distance);
-    // Couzin's individuals interact out to the zone of attraction: a group (whose polarization
-    // and milling are the paper's p_group and m_group) is who is linked within it.
-    if (p.style == Style::Couzin) r.group = r.nn;
+    if (const auto group = styleInfo(p.style).group_radius) r.group = group(p, r.nn, r.group);
     return r;
 }
 

@@ -1,6 +1,8 @@
 // Keys, ranges, units and accessors for every parameter; see param_table.hpp.
 #include "model/param_table.hpp"
 
+#include "model/styles.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <deque>
@@ -80,6 +82,21 @@ void addSpeciesKeys(std::vector<ParamInfo>& t) {
 
 std::vector<ParamInfo> makeTable();
 
+// The style key's choices and help from the registry, and each style's own keys right after it.
+void addStyleKeys(std::vector<ParamInfo>& t) {
+    auto at = std::find_if(t.begin(), t.end(), [](const ParamInfo& i) { return std::string_view(i.key) == "style"; });
+    std::string help;
+    std::vector<ParamInfo> own;
+    for (const StyleInfo& s : styles()) {
+        at->choices.push_back(s.name);
+        help += std::string(help.empty() ? "" : "; ") + s.name + ": " + s.summary;
+        own.insert(own.end(), s.keys.begin(), s.keys.end());
+    }
+    at->max = double(at->choices.size() - 1);
+    at->help = keep(help);
+    t.insert(at + 1, own.begin(), own.end());
+}
+
 const std::vector<ParamInfo>& table() {
     static const std::vector<ParamInfo> t = makeTable();
     return t;
@@ -99,14 +116,7 @@ std::vector<ParamInfo> makeTable() {
          MURMUR_FLOAT(margin)},
         {"turn", ParamKind::Float, "units/s^2", 0, 100000, {}, "soft bounds: wall push at one margin's depth, growing linearly with depth",
          MURMUR_FLOAT(turn)},
-        {"style", ParamKind::Choice, "", 0, 6, {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek", "couzin"},
-         "graded: separation growing as distance shrinks, cohesion a spring, alignment steered; steering: Reynolds' desired-velocity steering; "
-         "offset: Parker's summed velocity offsets; decarpentier: three neighbours, per-axis clamps; gloss: the Haskell post's "
-         "normalised rules and a view cone from the acceleration; vicsek: Vicsek et al. 1995, the mean heading within "
-         "alignment.radius plus angular noise, at constant speed max_speed; couzin: Couzin et al. 2002, zones of repulsion "
-         "(separation.radius), orientation (couzin.orientation_width beyond it) and attraction (couzin.attraction_width beyond "
-         "that), a blind angle, a turning rate and Gaussian noise, at constant speed max_speed",
-         [](const Params& p) { return double(p.style); },
+        {"style", ParamKind::Choice, "", 0, 0, {}, "", [](const Params& p) { return double(p.style); },
          [](Params& p, double v) { p.style = Style(std::uint32_t(v)); }},
         {"update", ParamKind::Choice, "", 0, 1, {"parallel", "sequential"},
          "parallel: every boid steps from the same state; sequential: one after another in id order, in place, each seeing "
@@ -119,18 +129,6 @@ std::vector<ParamInfo> makeTable() {
         {"speed_limit", ParamKind::Choice, "", 0, 1, {"off", "on"},
          "on: speeds are clamped into [min_speed, max_speed] after the rules; off: only the rules shape the speed",
          [](const Params& p) { return p.speed_limit ? 1.0 : 0.0; }, [](Params& p, double v) { p.speed_limit = v != 0.0; }},
-        {"offset.sums", ParamKind::Choice, "", 0, 1, {"off", "on"},
-         "offset style: on sums each rule over the neighbours (flock.rb: separation sum(p_i - p_j), alignment sum(v_j), "
-         "cohesion sum(p_j - p_i)); off averages them (Parker)",
-         [](const Params& p) { return p.offset_sums ? 1.0 : 0.0; }, [](Params& p, double v) { p.offset_sums = v != 0.0; }},
-        {"offset.lone", ParamKind::Choice, "", 0, 1, {"off", "on"},
-         "offset style: on, a boid with no one to align with adds its own velocity (Parker's Ruby rule 3), so a lone boid "
-         "speeds up to max_speed",
-         [](const Params& p) { return p.offset_lone ? 1.0 : 0.0; }, [](Params& p, double v) { p.offset_lone = v != 0.0; }},
-        {"steering.separation", ParamKind::Choice, "", 0, 1, {"inverse_square", "unit"},
-         "steering style: each separating neighbour pushes -d/|d|^2 (Reynolds, Shiffman) or the unit vector -d/|d|",
-         [](const Params& p) { return double(p.steering_separation); },
-         [](Params& p, double v) { p.steering_separation = Falloff(std::uint32_t(v)); }},
         {"separation.radius", ParamKind::Float, "units", 0, 10000, {}, "separation neighbourhood radius (at most world_size/2 in wrap)",
          MURMUR_FLOAT(species[0].separation.radius)},
         {"separation.weight", ParamKind::Float, "", 0, 100, {}, "separation weight", MURMUR_FLOAT(species[0].separation.weight)},
@@ -166,20 +164,6 @@ std::vector<ParamInfo> makeTable() {
          [](const Params& p) { return p.scatter ? 1.0 : 0.0; }, [](Params& p, double v) { p.scatter = v != 0.0; }},
         {"neighbour_cap", ParamKind::Int, "", 0, 32, {}, "consider only the k nearest neighbours within the radii (0: all)",
          [](const Params& p) { return double(p.neighbour_cap); }, [](Params& p, double v) { p.neighbour_cap = std::uint32_t(v); }},
-        {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
-         "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
-         MURMUR_FLOAT(vicsek_noise)},
-        {"couzin.turn_rate", ParamKind::Float, "degrees/s", 0, 36000, {},
-         "couzin style: theta, the most a boid turns per second towards its desired direction", MURMUR_FLOAT(couzin_turn_rate)},
-        {"couzin.noise", ParamKind::Float, "radians", 0, 3.1415927, {},
-         "couzin style: sigma, the standard deviation of the Gaussian angular noise on the desired direction",
-         MURMUR_FLOAT(couzin_noise)},
-        {"couzin.orientation_width", ParamKind::Float, "units", 0, 50000, {},
-         "couzin style: delta r_o, the zone of orientation's width beyond the zone of repulsion (separation.radius)",
-         MURMUR_FLOAT(couzin_orientation_width)},
-        {"couzin.attraction_width", ParamKind::Float, "units", 0, 50000, {},
-         "couzin style: delta r_a, the zone of attraction's width beyond the zone of orientation",
-         MURMUR_FLOAT(couzin_attraction_width)},
         {"spawn.radius", ParamKind::Float, "units", 0, 100000, {},
          "spawn boids uniformly in a ball (2D: a disc) of this radius at the world's centre (at most world_size/2); 0: the whole world",
          MURMUR_FLOAT(spawn_radius)},
@@ -192,36 +176,6 @@ std::vector<ParamInfo> makeTable() {
         {"leader.x", ParamKind::Float, "units", -100000, 100000, {}, "where the leader boid is led: x", MURMUR_FLOAT(leader_at.x)},
         {"leader.y", ParamKind::Float, "units", -100000, 100000, {}, "where the leader boid is led: y", MURMUR_FLOAT(leader_at.y)},
         {"leader.z", ParamKind::Float, "units", -100000, 100000, {}, "where the leader boid is led: z (3D only)", MURMUR_FLOAT(leader_at.z)},
-        {"dc.far_factor", ParamKind::Float, "", 2, 10, {}, "decarpentier: the third neighbour is the nearest beyond this many times the closest distance",
-         MURMUR_FLOAT(dc.far_factor)},
-        {"dc.preferred_distance", ParamKind::Float, "units", 0, 10000, {}, "decarpentier, species 0 (speciesN.dc.* the others): distance kept from each of the three neighbours",
-         MURMUR_FLOAT(species[0].dc.preferred_distance)},
-        {"dc.horizontal", ParamKind::Float, "1/s", 0, 100, {}, "decarpentier: preference for level flight (damps vertical velocity)",
-         MURMUR_FLOAT(dc.horizontal)},
-        {"dc.height", ParamKind::Float, "units", -100000, 100000, {}, "decarpentier: preferred height (y)", MURMUR_FLOAT(dc.height)},
-        {"dc.height_weight", ParamKind::Float, "1/s^2", 0, 100, {}, "decarpentier: pull toward the preferred height (0: off)",
-         MURMUR_FLOAT(dc.height_weight)},
-        {"dc.accel_forward", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest speed-up along the heading",
-         MURMUR_FLOAT(species[0].dc.accel_forward)},
-        {"dc.brake", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest slow-down along the heading", MURMUR_FLOAT(species[0].dc.brake)},
-        {"dc.accel_side", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest sideways (turning) acceleration",
-         MURMUR_FLOAT(species[0].dc.accel_side)},
-        {"dc.accel_up", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest acceleration along the boid's up axis (3D)",
-         MURMUR_FLOAT(species[0].dc.accel_up)},
-        {"dc.smoothing", ParamKind::Float, "", 0, 0.99, {}, "decarpentier, species 0 (speciesN.dc.* the others): share of the previous speed kept each step (direction unchanged)",
-         MURMUR_FLOAT(species[0].dc.smoothing)},
-        {"dc.dive", ParamKind::Float, "1/s", 0, 10, {},
-         "decarpentier: gravity: each step the new speed is scaled by 1 - dive x heading.y x dt (faster diving, slower climbing)",
-         MURMUR_FLOAT(dc.dive)},
-        {"dc.vertical_avoid", ParamKind::Float, "", 0, 10, {}, "decarpentier: weight of the vertical (y) part of the avoid term",
-         MURMUR_FLOAT(dc.vertical_avoid)},
-        {"dc.vertical_distance", ParamKind::Float, "", 0, 10, {},
-         "decarpentier: weight of the vertical (y) part of the preferred-distance term", MURMUR_FLOAT(dc.vertical_distance)},
-        {"dc.vertical_match", ParamKind::Float, "", 0, 10, {}, "decarpentier: weight of the vertical (y) part of the velocity match",
-         MURMUR_FLOAT(dc.vertical_match)},
-        {"dc.steer_hz", ParamKind::Float, "1/s", 0, 1000, {},
-         "decarpentier: each boid recomputes its steering this often, on its own phase; motion integrates every step (0: steer every step)",
-         MURMUR_FLOAT(dc.steer_hz)},
         {"perch.enabled", ParamKind::Choice, "", 0, 1, {"off", "on"},
          "perching: boids reaching the ground (y = perch.ground) land, rest, then rejoin",
          [](const Params& p) { return p.perching ? 1.0 : 0.0; }, [](Params& p, double v) { p.perching = v != 0.0; }},
@@ -241,6 +195,7 @@ std::vector<ParamInfo> makeTable() {
          [](const Params& p) { return double(p.boids); },
          [](Params& p, double v) { p.boids = std::uint32_t(v); }},
     };
+    addStyleKeys(t);
     addSpeciesKeys<0>(t);
     addSpeciesKeys<1>(t);
     addSpeciesKeys<2>(t);

@@ -3,6 +3,7 @@
 #include "model/params.hpp"
 
 #include "model/param_table.hpp"
+#include "model/styles.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,14 +19,11 @@ float Params::lookRadius(std::uint32_t s) const {
 
 SpeciesRules Params::rulesOf(std::uint32_t s) const {
     SpeciesRules r = species[s < kMaxSpecies ? s : kMaxSpecies - 1];
-    if (style == Style::Couzin) {
-        r.alignment.radius = r.separation.radius + couzin_orientation_width;
-        r.cohesion.radius = r.alignment.radius + couzin_attraction_width;
-    }
+    if (const auto adjust = styleInfo(style).adjust_rules) adjust(*this, r);
     return r;
 }
 
-float Params::couzinTurnPerStep() const { return couzin_turn_rate * (3.14159265f / 180.0f) * dt; }
+float Params::couzinTurnPerStep() const { return couzin.turn_rate * (3.14159265f / 180.0f) * dt; }
 
 std::uint32_t Params::speciesInUse() const { return std::max(1u, std::min(species_count, kMaxSpecies)); }
 
@@ -40,7 +38,7 @@ float cosHalfFovOf(float fov_deg) { return float(std::cos(double(fov_deg) * 0.5 
 float Params::cosHalfFov() const { return cosHalfFovOf(species[0].fov_deg); }
 
 std::uint32_t Params::stepsPerSteer() const {
-    if (style != Style::Decarpentier || !(dc.steer_hz > 0.0f)) return 1;
+    if (!styleInfo(style).traits.amortised_steering || !(dc.steer_hz > 0.0f)) return 1;
     const double steps = std::round(1.0 / (double(dc.steer_hz) * double(dt)));
     return std::uint32_t(std::clamp(steps, 1.0, 1e6));
 }
@@ -70,10 +68,7 @@ std::vector<ParamProblem> validate(const Params& p) {
                 problems.push_back({key, num(rule.radius) + " exceeds half the world (" + num(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});
     }
-    if (p.style == Style::Couzin && p.bounds == Bounds::Wrap && double(p.rulesOf(0).cohesion.radius) > half)
-        problems.push_back({"couzin.attraction_width", "the zone of attraction reaches " + num(p.rulesOf(0).cohesion.radius) +
-                                                           " (separation.radius + couzin.orientation_width + couzin.attraction_width), beyond half the world (" +
-                                                           num(half) + ") in wrap mode; valid: that sum in [0, world_size/2]"});
+    if (const auto check = styleInfo(p.style).check) check(p, problems);
     if (double(p.spawn_radius) > half)
         problems.push_back({"spawn.radius", num(p.spawn_radius) + " exceeds half the world (" + num(half) +
                                                 "); valid range [0, world_size/2]"});

@@ -11,7 +11,10 @@
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
+// The rule sets; each is a row of the style registry (model/styles.cpp) and a module per backend
+// (src/cpu/styles/, shaders/styles/). Values are stored in state and sweep files: append only.
 enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4, Vicsek = 5, Couzin = 6 };
+inline constexpr std::size_t kStyleCount = 7;
 // How a step visits the flock: all boids from the same state (parallel), or one after another
 // in id order, each seeing the boids before it already moved (sequential, in place).
 enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };
@@ -111,9 +114,17 @@ struct Params {
     UpdateOrder update = UpdateOrder::Parallel;
     Integrator integrator = Integrator::SemiImplicit;
     bool speed_limit = true;         // speeds clamped into [min_speed, max_speed] (not decarpentier's own clamp)
-    bool offset_sums = false;        // offset style: rules summed over neighbours (flock.rb), not averaged (Parker)
-    bool offset_lone = false;        // offset style: a boid with no one to align with adds its own velocity (Parker's Ruby)
-    Falloff steering_separation = Falloff::InverseSquare;  // steering style: each separating neighbour's push
+    // Offset style: how Parker's rules are formulated.
+    struct Offset {
+        bool sums = false;  // rules summed over neighbours (flock.rb), not averaged (Parker)
+        bool lone = false;  // a boid with no one to align with adds its own velocity (Parker's Ruby)
+        bool operator==(const Offset&) const = default;
+    } offset;
+    // Steering style: each separating neighbour's push.
+    struct Steering {
+        Falloff separation = Falloff::InverseSquare;
+        bool operator==(const Steering&) const = default;
+    } steering;
     // The rules and motion of each species ([0]: the keys separation.radius, ..., max_force;
     // [1..3]: speciesN.separation.radius, ...). Species 0's defaults are the default flock's.
     std::array<SpeciesRules, kMaxSpecies> species{
@@ -125,15 +136,21 @@ struct Params {
     // Vicsek style: each step a boid takes the mean heading within the alignment radius (itself
     // included), turned by a random angle uniform in [-noise/2, noise/2] (3D: a direction uniform
     // in the cone of half-angle noise/2), at the constant speed max_speed.
-    float vicsek_noise = 0.5f;       // radians: eta, the width of the angular noise
+    struct Vicsek {
+        float noise = 0.5f;  // radians: eta, the width of the angular noise
+        bool operator==(const Vicsek&) const = default;
+    } vicsek;
     // Couzin style (Couzin et al. 2002): zones of repulsion (separation.radius), orientation (out
     // to alignment.radius) and attraction (out to cohesion.radius), a blind angle (fov_deg), a
     // desired direction turned by Gaussian noise, then approached at most turn_rate per second, at
     // the constant speed max_speed.
-    float couzin_turn_rate = 40.0f;  // degrees/s: theta, the most a boid turns per second
-    float couzin_noise = 0.05f;      // radians: sigma, the s.d. of the desired direction's angular noise
-    float couzin_orientation_width = 2.0f;  // units: delta r_o, the zone of orientation beyond repulsion's
-    float couzin_attraction_width = 14.0f;  // units: delta r_a, the zone of attraction beyond orientation's
+    struct Couzin {
+        float turn_rate = 40.0f;          // degrees/s: theta, the most a boid turns per second
+        float noise = 0.05f;              // radians: sigma, the s.d. of the desired direction's angular noise
+        float orientation_width = 2.0f;   // units: delta r_o, the zone of orientation beyond repulsion's
+        float attraction_width = 14.0f;   // units: delta r_a, the zone of attraction beyond orientation's
+        bool operator==(const Couzin&) const = default;
+    } couzin;
     // Spawn: boids uniformly in a ball (2D: a disc) of this radius at the world's centre; 0: the
     // whole world.
     float spawn_radius = 0.0f;       // units

@@ -13,43 +13,40 @@ constexpr std::uint64_t splitmix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// A 32-bit hash of (seed, id, step) for per-boid random events (a perch's length), written with
-// the same integer operations in shaders/flock_steer.comp, so both backends draw the same.
-constexpr std::uint32_t eventHash(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step) {
-    std::uint32_t h = seed_lo ^ (id * 0x9E3779B1u) ^ (step * 0x85EBCA77u);
-    h ^= h >> 16;
-    h *= 0x7FEB352Du;
-    h ^= h >> 15;
-    h *= 0x846CA68Bu;
-    h ^= h >> 16;
-    return h;
-}
+// eventHash(seed_lo, id, step) and the salts: shaders/event_hash.glsl, the same text the shaders read.
+namespace event_hash_glsl {
+using uint = std::uint32_t;
+#define HASH_FN constexpr
+#include "event_hash.glsl"
+#undef HASH_FN
+}  // namespace event_hash_glsl
+using event_hash_glsl::eventHash;
 // The low 32 bits of the seed folded with the high ones, as eventHash() takes it.
 constexpr std::uint32_t seedLow(std::uint64_t seed) { return std::uint32_t(seed ^ (seed >> 32)); }
 // eventHash() as a float in [0, 1): 24 bits, exact in float on every backend.
 constexpr float eventUniform(std::uint32_t h) { return float(h >> 8) * (1.0f / 16777216.0f); }
 
 // Wander: component `axis` of boid `id`'s random push at `step`, uniform in [-1, 1) and exact in
-// a float (the GPU computes the same bits; flock_steer.comp's wanderJitter).
-inline constexpr std::uint32_t kWanderSalt[3] = {0xA511E9B3u, 0x63D83595u, 0x2F1B7C4Du};
+// a float (the GPU computes the same bits: wanderAcceleration in shaders/flock_rules.glsl).
+inline constexpr std::uint32_t kWanderSalt[3] = {WANDER_SALTS};
 constexpr float wanderJitter(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int axis) {
     return 2.0f * eventUniform(eventHash(seed_lo ^ kWanderSalt[axis], id, step)) - 1.0f;
 }
 
 // Vicsek style's noise for boid `id` at `step`: two uniforms in [0, 1), exact in a float.
-inline constexpr std::uint32_t kVicsekSalt[2] = {0x7C5A1B2Du, 0x1D2E3F4Bu};
+inline constexpr std::uint32_t kVicsekSalt[2] = {VICSEK_SALTS};
 constexpr float vicsekUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int which) {
     return eventUniform(eventHash(seed_lo ^ kVicsekSalt[which], id, step));
 }
 
 // Couzin style's noise for boid `id` at `step`: two uniforms in [0, 1), exact in a float.
-inline constexpr std::uint32_t kCouzinSalt[2] = {0x43A9E1F7u, 0x2B6C0D95u};
+inline constexpr std::uint32_t kCouzinSalt[2] = {COUZIN_SALTS};
 constexpr float couzinUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int which) {
     return eventUniform(eventHash(seed_lo ^ kCouzinSalt[which], id, step));
 }
 
 // A boid's own phase in [0, period): which of every `period` steps it steers on.
-constexpr std::uint32_t steerPhase(std::uint32_t id, std::uint32_t period) { return eventHash(0x5EEDu, id, 0u) % period; }
+constexpr std::uint32_t steerPhase(std::uint32_t id, std::uint32_t period) { return eventHash(STEER_PHASE_SEED, id, 0u) % period; }
 // Decarpentier's amortised steering: a boid steers on the first step after upload and then every
 // `period` steps at its own phase.
 constexpr bool steersAt(std::uint32_t id, std::uint32_t step, std::uint32_t period) {

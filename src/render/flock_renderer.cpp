@@ -1,6 +1,8 @@
 // Instanced boid drawing and overlays; see flock_renderer.hpp.
 #include "render/flock_renderer.hpp"
 
+#include "model/styles.hpp"
+
 #include "gpu/layout.hpp"
 
 #include <glm/gtc/type_ptr.hpp>
@@ -56,7 +58,7 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
         for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
             if (p.roles[sp].predator) predators |= 1u << sp;
         glUniform1ui(prog.uniform("u_predators"), predators);
-        glUniform1i(prog.uniform("u_flap"), p.style == Style::Decarpentier && flock.steer != 0 ? 1 : 0);
+        glUniform1i(prog.uniform("u_flap"), styleInfo(p.style).traits.wings_flap && flock.steer != 0 ? 1 : 0);
         glUniform1f(prog.uniform("u_time"), s.time);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_STEER, flock.steer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);

@@ -4,6 +4,7 @@
 #include "io/preset_json.hpp"
 #include "model/density.hpp"
 #include "model/param_table.hpp"
+#include "model/styles.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
 #include "ui/keys.hpp"
@@ -12,6 +13,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -295,12 +297,10 @@ void FrameStats::clearHistory() {
 
 bool appliesNow(std::string_view key, const Params& p) {
     key = withoutSpeciesPrefix(key);
-    if (key.starts_with("dc.")) return p.style == Style::Decarpentier;
-    if (key.starts_with("offset.")) return p.style == Style::Offset;
-    if (key.starts_with("steering.")) return p.style == Style::Steering;
-    if (key.starts_with("vicsek.")) return p.style == Style::Vicsek;
-    if (key.starts_with("couzin.")) return p.style == Style::Couzin;
-    if (key == "alignment.radius" || key == "cohesion.radius") return p.style != Style::Couzin;  // Couzin: zone widths
+    for (const StyleInfo& s : styles())  // a style's own keys apply in it alone
+        if (*s.prefix && key.starts_with(s.prefix)) return s.style == p.style;
+    const auto& ignored = styleInfo(p.style).ignored_keys;
+    if (std::find(ignored.begin(), ignored.end(), key) != ignored.end()) return false;
     if (key.ends_with(".z")) return p.dims == 3 && (!key.starts_with("leader.") || p.leader);
     if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;

@@ -36,8 +36,7 @@ inline void expectHandCase(Simulation& sim, const HandCase& c) {
     SCOPED_TRACE(c.name);
     sim.upload(c.start, c.params);
     sim.step(1);
-    Flock by_id(c.start.size());
-    for (const Boid& b : sim.download()) by_id.at(b.id) = b;
+    const Flock by_id = byId(sim.download());
     for (const Expected& e : c.expected) {
         SCOPED_TRACE("boid " + std::to_string(e.id));
         expectVec(by_id[e.id].v, e.v, "velocity", c.tol);
@@ -59,11 +58,11 @@ inline Params couzinQuiet() {
     Params p = quietParams();
     p.style = Style::Couzin;
     p.species[0].separation = {1.0f, 1.0f};
-    p.couzin_orientation_width = 2.0f;  // r_o 3
-    p.couzin_attraction_width = 7.0f;   // r_a 10
+    p.couzin.orientation_width = 2.0f;  // r_o 3
+    p.couzin.attraction_width = 7.0f;   // r_a 10
     p.species[0].max_speed = 3.0f;
-    p.couzin_noise = 0.0f;
-    p.couzin_turn_rate = 1800.0f;
+    p.couzin.noise = 0.0f;
+    p.couzin.turn_rate = 1800.0f;
     return p;
 }
 
@@ -334,7 +333,7 @@ inline std::vector<HandCase> handCases() {
         HandCase c{"vicsek takes the mean heading, self included, at constant speed", quietParams(), {}, {}};
         Params& p = c.params;
         p.style = Style::Vicsek;
-        p.vicsek_noise = 0.0f;
+        p.vicsek.noise = 0.0f;
         p.species[0].alignment = {2.0f, 1.0f};
         p.species[0].max_speed = 3.0f;
         c.start = {boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {51, 50, 0}, {0, 2, 0}), boid(2, {60, 50, 0}, {-1, 0, 0})};
@@ -348,7 +347,7 @@ inline std::vector<HandCase> handCases() {
         HandCase c{"vicsek noise turns the heading by eta (u - 1/2)", quietParams(), {}, {}};
         Params& p = c.params;
         p.style = Style::Vicsek;
-        p.vicsek_noise = 3.0f;
+        p.vicsek.noise = 3.0f;
         p.species[0].alignment = {2.0f, 1.0f};
         p.species[0].max_speed = 2.0f;
         c.start = {boid(0, {50, 50, 0}, {1, 0, 0})};
@@ -386,7 +385,7 @@ inline std::vector<HandCase> handCases() {
         // (1,0) at speed 3 wants (0,1) (C in the zone of attraction straight to its left, 5
         // away): it turns 4 deg, v' = 3 (cos 4, sin 4) = (2.9926921, 0.2092694).
         HandCase c{"couzin: the turn per step is capped at turn_rate x dt", couzinQuiet(), {}, {}};
-        c.params.couzin_turn_rate = 40.0f;
+        c.params.couzin.turn_rate = 40.0f;
         c.start = {boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {50, 55, 0}, {3, 0, 0})};
         c.expected = {{0, {2.9926921f, 0.2092694f, 0}, {50.29926921f, 50.02092694f, 0}}};
         cases.push_back(c);
@@ -396,7 +395,7 @@ inline std::vector<HandCase> handCases() {
         // sqrt(-2 ln(1 - u0)) cos(2 pi u1) from its step's two uniforms (seed 1, id 0, step 0);
         // the 180 deg turn allows any angle: v' = 3 (cos a, sin a).
         HandCase c{"couzin noise turns the desired direction by sigma g", couzinQuiet(), {}, {}};
-        c.params.couzin_noise = 0.3f;
+        c.params.couzin.noise = 0.3f;
         c.start = {boid(0, {50, 50, 0}, {3, 0, 0})};
         const std::uint32_t seed = seedLow(c.params.seed);
         const double u0 = couzinUniform(seed, 0, 0, 0), u1 = couzinUniform(seed, 0, 0, 1);

@@ -45,9 +45,7 @@ inline ResumeOutcome resumeAgainstStraight(Simulation& straight, Simulation& fir
     resumed.upload(mid, p);
     resumed.setStepCount(o.step_read);
     resumed.step(100);
-    Flock a(p.boids), b(p.boids);
-    for (const Boid& x : straight.download()) a.at(x.id) = x;
-    for (const Boid& x : resumed.download()) b.at(x.id) = x;
+    const Flock a = byId(straight.download()), b = byId(resumed.download());
     for (std::size_t i = 0; i < a.size(); ++i) {
         o.differ += !(a[i].p == b[i].p && a[i].v == b[i].v && a[i].perch == b[i].perch && a[i].steer == b[i].steer);
         o.perched += a[i].perch > 0.0f;

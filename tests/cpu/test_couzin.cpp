@@ -73,12 +73,12 @@ TEST(Couzin, ThePresetsAreThePapersSetting) {
         EXPECT_EQ(p.dims, 3u);
         EXPECT_EQ(p.boids, 100u);
         EXPECT_FLOAT_EQ(p.species[0].separation.radius, 1.0f) << "r_r";
-        EXPECT_FLOAT_EQ(p.couzin_orientation_width, widths[k++]) << "delta r_o";
-        EXPECT_FLOAT_EQ(p.couzin_attraction_width, 14.0f) << "delta r_a";
+        EXPECT_FLOAT_EQ(p.couzin.orientation_width, widths[k++]) << "delta r_o";
+        EXPECT_FLOAT_EQ(p.couzin.attraction_width, 14.0f) << "delta r_a";
         EXPECT_FLOAT_EQ(p.species[0].fov_deg, 270.0f) << "alpha";
-        EXPECT_FLOAT_EQ(p.couzin_turn_rate, 40.0f) << "theta, deg/s";
+        EXPECT_FLOAT_EQ(p.couzin.turn_rate, 40.0f) << "theta, deg/s";
         EXPECT_FLOAT_EQ(p.species[0].max_speed, 3.0f) << "s";
-        EXPECT_FLOAT_EQ(p.couzin_noise, 0.05f) << "sigma";
+        EXPECT_FLOAT_EQ(p.couzin.noise, 0.05f) << "sigma";
         EXPECT_FLOAT_EQ(p.dt, 0.1f) << "tau";
         // A wrapped world ten zones of attraction across: the group never meets itself across the wrap.
         EXPECT_GE(p.world_size, 10.0f * p.rulesOf(0).cohesion.radius);

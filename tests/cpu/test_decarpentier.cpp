@@ -1,6 +1,7 @@
 // Decarpentier style by hand (docs/model.md, "Decarpentier style"): which three neighbours count,
 // the avoid / preferred-distance / velocity-match terms, the per-axis clamps, speed smoothing and
 // diving. quietParams(): 2D, 100 units, wrap, dt 0.1, speeds [0, 10]. Tolerance kVecTol = 1e-5.
+#include "cpu/styles/decarpentier.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
 #include "test_util.hpp"
@@ -28,19 +29,28 @@ Params dcParams() {
 }  // namespace
 
 TEST(Decarpentier, ThreeNeighboursAreTheTwoNearestAndTheNearestBeyondTheFarFactor) {
+    Params p = dcParams();
+    p.dc.far_factor = 3.0f;
+    const RuleContext ctx(p);
+    // Self at (50, 50); the others at distances 4 (id 9), 2 (id 3), 1 (id 5), 2.5 (id 7), 4 (id 8).
+    const Boid self = boid(0, {50, 50, 0});
+    const Flock others = {boid(9, {54, 50, 0}), boid(3, {50, 52, 0}), boid(5, {49, 50, 0}), boid(7, {50, 47.5f, 0}),
+                          boid(8, {50, 46, 0})};
     ThreeNeighbours t;
-    // (d2, id, slot): distances 1 (id 5), 2 (id 3), 2.5 (id 7), 4 (id 9), 4 (id 8).
-    const std::tuple<float, std::uint32_t, std::uint32_t> offers[] = {{16, 9, 0}, {4, 3, 1}, {1, 5, 2}, {6.25f, 7, 3}, {16, 8, 4}};
-    for (auto [d2, id, slot] : offers) t.offerNear(d2, id, slot);
-    for (auto [d2, id, slot] : offers) t.offerFar(d2, id, slot, 3.0f);
-    ASSERT_EQ(t.count(), 3u);
-    EXPECT_EQ(t.slot(0), 2u);  // distance 1
-    EXPECT_EQ(t.slot(1), 1u);  // distance 2
-    EXPECT_EQ(t.slot(2), 4u);  // beyond 3 x 1: distance 4, tie between ids 8 and 9 to id 8
+    auto d2Of = [&](const Boid& o) { return glm::dot(o.p - self.p, o.p - self.p); };
+    for (std::uint32_t j = 0; j < others.size(); ++j) t.offerFirst(ctx, self, others[j], d2Of(others[j]), j);
+    for (std::uint32_t j = 0; j < others.size(); ++j) t.offerSecond(ctx, self, others[j], d2Of(others[j]), j);
+    t.collect(ctx, others, self);
+    ASSERT_EQ(t.n, 3u);
+    expectVec(t.offset[0], {-1, 0, 0}, "distance 1 (id 5)");
+    expectVec(t.offset[1], {0, 2, 0}, "distance 2 (id 3)");
+    expectVec(t.offset[2], {0, -4, 0}, "beyond 3 x 1: distance 4, the tie between ids 8 and 9 to id 8");
     ThreeNeighbours lone;
-    lone.offerNear(4, 1, 0);
-    lone.offerFar(4, 1, 0, 2.0f);
-    EXPECT_EQ(lone.count(), 1u);
+    const Flock one = {boid(1, {52, 50, 0})};
+    lone.offerFirst(ctx, self, one[0], 4, 0);
+    lone.offerSecond(ctx, self, one[0], 4, 0);
+    lone.collect(ctx, one, self);
+    EXPECT_EQ(lone.n, 1u);
 }
 
 TEST(Decarpentier, PreferredDistanceAndAvoidBalanceAlongTheHeading) {

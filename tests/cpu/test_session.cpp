@@ -4,6 +4,7 @@
 #include "io/preset_json.hpp"
 #include "model/grid_spec.hpp"
 #include "model/param_table.hpp"
+#include "model/styles.hpp"
 #include "ui/keys.hpp"
 #include "ui/panel.hpp"
 #include "ui/pointer.hpp"
@@ -416,8 +417,8 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     all.perching = all.leader = true;
     for (const ParamInfo& info : paramTable()) {
         bool some = false;
-        for (Style s : {Style::Steering, Style::Offset, Style::Decarpentier, Style::Graded, Style::Gloss, Style::Vicsek, Style::Couzin}) {
-            all.style = s;
+        for (const StyleInfo& s : styles()) {
+            all.style = s.style;
             some = some || ui::appliesNow(info.key, all);
         }
         EXPECT_TRUE(some) << info.key;

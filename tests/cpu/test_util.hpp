@@ -47,9 +47,9 @@ inline Boid boid(std::uint32_t id, glm::vec3 p, glm::vec3 v = glm::vec3(0.0f)) {
 
 // True if other is within self's largest radius and field of view.
 inline bool isNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other) {
-    NeighbourSums s;
-    accumulate(ctx, self, other, s);
-    return s.neighbours == 1;
+    glm::vec3 d;
+    float d2;
+    return isNeighbourOf(ctx, self, other, d, d2) && d2 < ctx.of(self).r2_counted;
 }
 
 inline bool finite(const Boid& b) {
@@ -73,10 +73,7 @@ inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch searc
 #endif
     sim.upload(flock, p);
     sim.step();
-    Flock out = sim.download();
-    Flock by_id(out.size());
-    for (const Boid& b : out) by_id[b.id] = b;
-    return by_id;
+    return byId(sim.download());
 }
 
 // Component-wise comparison within kVecTol = 1e-5 (units or units/s).

@@ -21,7 +21,7 @@ double polarizationAfter(float eta, int steps) {
     Params p = loadPresetFile(resolvePreset("vicsek"), Params{});
     p.world_size = 10.0f;
     p.boids = 400;
-    p.vicsek_noise = eta;
+    p.vicsek.noise = eta;
     CpuSimulation sim;
     sim.upload(spawn(p), p);
     sim.step(steps);

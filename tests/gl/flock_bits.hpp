@@ -1,5 +1,5 @@
-// Comparing GPU states to the bit: a flock in id order, and how many boids' positions or
-// velocities differ in any bit between two such flocks.
+// Comparing GPU states to the bit: how many boids' positions or velocities differ in any bit
+// between two flocks in id order (byId in model/boid.hpp).
 #pragma once
 
 #include "model/boid.hpp"
@@ -8,12 +8,6 @@
 #include <cstring>
 
 namespace murmur {
-
-inline Flock byId(const Flock& flock) {
-    Flock out(flock.size());
-    for (const Boid& b : flock) out.at(b.id) = b;
-    return out;
-}
 
 inline std::size_t differingBits(const Flock& a, const Flock& b) {
     if (a.size() != b.size()) return a.size() > b.size() ? a.size() : b.size();

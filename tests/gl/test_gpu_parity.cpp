@@ -12,6 +12,7 @@
 #include "gpu/gpu_simulation.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
+#include "model/styles.hpp"
 
 #include <gtest/gtest.h>
 
@@ -41,10 +42,9 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* styles[] = {"steering", "offset", "decarpentier", "graded", "gloss", "vicsek", "couzin"};
     static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
-           std::to_string(int(c.fov)) + "_" + styles[int(c.style)] + "_n" +
+           std::to_string(int(c.fov)) + "_" + styleInfo(c.style).name + "_n" +
            std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
 }
 
@@ -61,7 +61,7 @@ Params paramsFor(const Case& c) {
     p.species[0].separation = {2.0f, 1.5f};
     p.species[0].alignment = {5.0f, 1.0f};
     p.species[0].cohesion = {5.0f, 1.0f};
-    if (c.style == Style::Offset) {
+    if (styleInfo(c.style).traits.offsets_per_step) {
         p.species[0].separation.weight = 0.125f;
         p.species[0].alignment.weight = 0.25f;
         p.species[0].cohesion.weight = 0.01f;
@@ -100,7 +100,7 @@ Params paramsFor(const Case& c) {
             p.roles[0].flee = {4.5f, 2.0f};
             p.roles[1].flee = {3.5f, 1.0f};
         }
-        if (c.style == Style::Offset) {
+        if (styleInfo(c.style).traits.offsets_per_step) {
             p.roles[2].chase = 0.05f;
             p.roles[0].flee.weight = 0.2f;
             p.roles[1].flee.weight = 0.1f;
@@ -124,10 +124,10 @@ Params paramsFor(const Case& c) {
         p.species[2].dc = {2.5f, 12.0f, 9.0f, 30.0f, 14.0f, 0.2f};
     }
     if (c.style == Style::Couzin) {  // a zone of attraction beyond orientation's, noise, a turn that binds
-        p.couzin_orientation_width = 3.0f;                              // r_o 5
-        p.couzin_attraction_width = std::min(8.0f, 0.5f * L) - 5.0f;  // r_a 8
-        p.couzin_noise = 0.1f;
-        p.couzin_turn_rate = 150.0f;
+        p.couzin.orientation_width = 3.0f;                              // r_o 5
+        p.couzin.attraction_width = std::min(8.0f, 0.5f * L) - 5.0f;  // r_a 8
+        p.couzin.noise = 0.1f;
+        p.couzin.turn_rate = 150.0f;
     }
     if (f == Feature::Perching || all) {
         p.perching = true;
@@ -135,7 +135,7 @@ Params paramsFor(const Case& c) {
         p.perch_min = 0.05f;
         p.perch_max = 0.5f;
     }
-    if (c.style == Style::Offset) {  // offsets per step: keep them modest
+    if (styleInfo(c.style).traits.offsets_per_step) {  // offsets per step: keep them modest
         p.attractor.weight *= 0.05f;
         p.repeller.weight *= 0.1f;
     }
@@ -194,11 +194,6 @@ Flock stateFor(const Case& c, const Params& p) {
     return f;
 }
 
-Flock byId(const Flock& f) {
-    Flock out(f.size());
-    for (const Boid& b : f) out.at(b.id) = b;
-    return out;
-}
 
 struct Diff {
     float pos = 0, vel = 0;
@@ -369,6 +364,13 @@ std::vector<Case> parityCases() {
         for (Feature f : {Feature::Species, Feature::Obstacles})
             cases.push_back({dims, Bounds::Wrap, 270, Style::Couzin, 1000, State::Random, f});
     }
+    // Every style in the registry, a new one included: both dims and bounds with a view cone, and
+    // with three species and a predator (N = 700 names these apart from the cases above).
+    for (const StyleInfo& s : styles())
+        for (int dims : {2, 3}) {
+            for (Bounds b : {Bounds::Wrap, Bounds::Soft}) cases.push_back({dims, b, 270, s.style, 700, State::Random});
+            cases.push_back({dims, Bounds::Wrap, 270, s.style, 700, State::Random, Feature::Predators});
+        }
     return cases;
 }
 }  // namespace
@@ -436,7 +438,7 @@ TEST(ParityLong, RestingBoidsKeepTheirStoredAcceleration) {
             kept_cpu += glm::vec3(a[i].steer) == glm::vec3(before[i].steer);
             kept_gpu += glm::vec3(b[i].steer) == glm::vec3(before[i].steer);
         }
-        const char* style = s == Style::Gloss ? "gloss" : "decarpentier";
+        const char* style = styleInfo(s).name;
         EXPECT_GT(resting, 50u) << style << ": boids on the ground all four steps";
         EXPECT_EQ(kept_cpu, resting) << style << ": CPU";
         EXPECT_EQ(kept_gpu, resting) << style << ": GPU";

@@ -7,6 +7,7 @@
 #include "gpu/gpu_simulation.hpp"
 #include "cpu/resume_case.hpp"
 #include "model/spawn.hpp"
+#include "model/styles.hpp"
 
 #include "flock_bits.hpp"
 #include "gl_env.hpp"
@@ -45,9 +46,7 @@ TEST(GpuSlices, ASlicedStepEqualsOneDispatchAndCanBeInterrupted) {
     EXPECT_FALSE(sliced.interrupted());
     // By id: the scatter's order within a cell, and so the rounding of sums, may differ between
     // two GPU runs; a boid a slice missed would be a whole step (v dt ~ 0.3 units) behind.
-    Flock a(start.size()), b(start.size());
-    for (const Boid& x : whole.download()) a.at(x.id) = x;
-    for (const Boid& x : sliced.download()) b.at(x.id) = x;
+    const Flock a = byId(whole.download()), b = byId(sliced.download());
     std::size_t differ = 0;
     for (std::size_t i = 0; i < a.size(); ++i)
         differ += glm::length(a[i].p - b[i].p) > 1e-3f || glm::length(a[i].v - b[i].v) > 1e-2f;
@@ -84,9 +83,7 @@ TEST(GpuRuns, AreReproducibleToTheBit) {
             gpu::GpuSimulation gpu;
             gpu.upload(start, p);
             gpu.step(300);
-            Flock by_id(start.size());
-            for (const Boid& b : gpu.download()) by_id.at(b.id) = b;
-            runs.push_back(by_id);
+            runs.push_back(byId(gpu.download()));
         }
         for (int run = 1; run < 3; ++run) {
             std::size_t differ = 0;
@@ -145,11 +142,12 @@ TEST(GpuRuns, AResumedRunIsBitForBitTheUninterruptedOne) {
     // 100 steps, the state file (with perch timers, stored steering and "# step"), 100 more: the
     // same bits as 200 steps straight, on the GPU as on the CPU (tests/cpu/test_io.cpp).
     MURMUR_REQUIRE_GL();
-    for (Style style : {Style::Decarpentier, Style::Gloss, Style::Graded}) {
+    for (const StyleInfo& info : styles()) {  // every style; the ones that keep steering matter most
+        const Style style = info.style;
         const Params p = resumeParams(style);
         gpu::GpuSimulation straight, first, resumed;
         EXPECT_EQ(resumeAgainstStraight(straight, first, resumed, p).differ, 0u)
-            << "style " << int(style) << ": boids that differ after the resume";
+            << info.name << ": boids that differ after the resume";
     }
     EXPECT_NO_GL_ERRORS();
 }

@@ -1,0 +1,114 @@
+// The neighbour search of flock_steer.comp (gather in src/cpu/flock_step.hpp): the neighbour
+// cap's k nearest, then every candidate in the grid cells around a boid (or, in the sequential
+// order, every boid) in one or two sweeps, handed to the style's addNeighbour (and its search).
+
+#if NEIGHBOUR_CAP
+// The k nearest neighbours by (d2, id), sorted by insertion (NearestK).
+struct NearestK {
+    float d2[MAX_NEIGHBOUR_CAP];
+    uint id[MAX_NEIGHBOUR_CAP];
+    uint n;
+};
+
+void offer(inout NearestK c, float d2, uint id, uint k) {
+    uint i = c.n < k ? c.n++ : k;
+    while (i > 0u && (d2 < c.d2[i - 1u] || (d2 == c.d2[i - 1u] && id < c.id[i - 1u]))) {
+        if (i < k) {
+            c.d2[i] = c.d2[i - 1u];
+            c.id[i] = c.id[i - 1u];
+        }
+        --i;
+    }
+    if (i < k) {
+        c.d2[i] = d2;
+        c.id[i] = id;
+    }
+}
+
+bool admits(inout NearestK c, float d2, uint id, uint k) {
+    if (c.n < k) return true;
+    return d2 < c.d2[k - 1u] || (d2 == c.d2[k - 1u] && id <= c.id[k - 1u]);
+}
+#endif
+
+// What gather() builds: the sums, and what the first sweep finds for the second.
+struct Sweep {
+    NeighbourSums sums;
+#if NEIGHBOUR_CAP
+    NearestK cap;
+#endif
+};
+
+// With a neighbour cap or a style's own search, sweep 0 finds the k nearest and offers each
+// neighbour to the search; sweep 1 sums (only the k nearest) and offers again; otherwise one
+// summing sweep.
+#if NEIGHBOUR_CAP || OWN_SEARCH
+#define FIRST_SWEEP 0
+#else
+#define FIRST_SWEEP 1
+#endif
+
+// One candidate in one sweep (the body of gather's loops in src/cpu/flock_step.hpp).
+void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
+    vec3 d;
+    float d2;
+    if (j == self.slot || !isNeighbourOf(S, self, j, d, d2)) return;
+    uint jid = idAt(j);
+#if OWN_SEARCH
+    if (sweep == 0) offerFirst(S, self, j, jid, d2);
+#endif
+#if NEIGHBOUR_CAP
+    if (sweep == 0) offer(w.cap, d2, jid, NEIGHBOUR_CAP_K);
+    if (sweep == 1 && admits(w.cap, d2, jid, NEIGHBOUR_CAP_K))
+#else
+    if (sweep == 1)
+#endif
+        addNeighbour(S, self, j, jid, d, d2, w.sums);
+#if OWN_SEARCH
+    if (sweep == 1) offerSecond(S, self, j, jid, d2);
+#endif
+}
+
+// Every candidate in the cells around self, in each sweep (gather in src/cpu/flock_step.hpp).
+Sweep gather(SpeciesBlock S, Self self) {
+    Sweep w;
+    w.sums = noNeighbours();
+#if NEIGHBOUR_CAP
+    w.cap.n = 0u;
+#endif
+#if OWN_SEARCH
+    startSearch();
+#endif
+#if UPDATE_SEQUENTIAL
+    // The boids move during a sequential step: every one is a candidate (no grid).
+    for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
+        for (uint j = 0u; j < BOIDS; ++j) visit(S, self, sweep, j, w);
+#else
+    uvec3 c = cellOf(self.p);
+    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
+    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
+    CellCull cull = cellCull(self.p, c);
+    float reach2 = LOOK_R2(S) * (1.0 + 2.0 * CULL_SLACK);
+    // Each row's consecutive x cells as one range: the same boids in the same order as cell by
+    // cell (UniformGrid::forEachCandidate), with fewer lookups; rows and x cells out of reach
+    // skipped (cellCull: only boids that cannot be neighbours are left out).
+    for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
+        for (int iz = 0; iz < az.count; ++iz) {
+            float gz2 = DIMS == 3 ? axisGap2(cull, 2, az.first + iz - int(c.z)) : 0.0;
+            for (int iy = 0; iy < ay.count; ++iy) {
+                float rem2 = reach2 - gz2 - axisGap2(cull, 1, ay.first + iy - int(c.y));
+                if (!(rem2 > 0.0)) continue;
+                uint row = (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+                ivec4 runs = xRuns(narrowedX(ax, cull, c.x, rem2));
+                for (int r = 0; r < 2; ++r) {
+                    ivec2 run = r == 0 ? runs.xy : runs.zw;
+                    if (run.x > run.y) continue;
+                    uint end = cellEnd(row + uint(run.y));
+                    for (uint j = cellStart(row + uint(run.x)); j < end; ++j) visit(S, self, sweep, j, w);
+                }
+            }
+        }
+#endif
+    return w;
+}
+

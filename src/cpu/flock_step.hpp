@@ -1,0 +1,150 @@
+// The CPU step's driver, one instantiation per style: for each boid, the neighbour search (grid or
+// every boid), the shared terms and the style's own, then the style's velocity update and the
+// shared end of the step. A style (src/cpu/styles/<name>.hpp) is a struct of static functions:
+//
+//   struct MyStyle : StyleDefaults {
+//       static void addNeighbour(const RuleContext&, const SpeciesContext& k, const Boid& self,
+//                                const Boid& other, glm::vec3 d, float d2, NeighbourSums& sums);
+//       static Boid integrate(const RuleContext&, const SpeciesContext& k, const Boid& self,
+//                             const NeighbourSums& sums, const Search& search);  // next.v (and .steer)
+//   };
+//
+// and its .cpp hands its functions to the dispatch with
+//   template <> StyleFunctions styleFunctionsOf<Style::Mine>() { return functionsOf<MyStyle>(); }
+// The driver never asks which style it runs: the style is the template argument.
+#pragma once
+
+#include "cpu/flock_rules.hpp"
+#include "cpu/grid.hpp"
+
+#include <functional>
+#include <optional>
+
+namespace murmur {
+
+// One step over the flock, as CpuSimulation hands it to a style's driver.
+struct FlockStep {
+    const RuleContext& ctx;
+    Flock& current;                           // read; written in place by the sequential order
+    Flock& next;                              // written by the parallel order
+    std::vector<std::uint32_t>& neighbours;   // each boid's neighbour count
+    const UniformGrid* grid;                  // nullptr: every boid is a candidate
+    const std::vector<std::size_t>& order;    // the boids in the order they step
+    bool in_place;                            // sequential: each boid moves at once
+    const std::function<bool()>* interrupt;   // asked every check_every boids; true stops the step
+    std::size_t check_every;
+    std::uint64_t candidates = 0;             // out: boids examined
+    bool interrupted = false;                 // out: the step stopped part way
+};
+
+// The GPU's style block (layout.glsl: SimParams::style): the style's own values.
+struct StyleBlock {
+    glm::vec4 v[4]{};
+};
+
+// What the dispatch gets from a style: its step and the packing of its values for the GPU.
+struct StyleFunctions {
+    void (*step)(FlockStep&);
+    StyleBlock (*pack)(const Params&);
+};
+
+// Defined by each style's .cpp; styleFunctions (cpu_simulation.cpp) picks one per step.
+template <Style S>
+StyleFunctions styleFunctionsOf();
+const StyleFunctions& styleFunctions(Style s);
+
+// A style with no search of its own: the sums are all it reads.
+struct NoSearch {
+    static constexpr bool kFirstSweep = false;
+    void offerFirst(const RuleContext&, const Boid&, const Boid&, float, std::uint32_t) {}
+    void offerSecond(const RuleContext&, const Boid&, const Boid&, float, std::uint32_t) {}
+    void collect(const RuleContext&, const Flock&, const Boid&) {}
+};
+
+// What a style has unless it says otherwise.
+struct StyleDefaults {
+    static constexpr bool kVelocityCone = true;  // the view cone is about the velocity
+    using Search = NoSearch;
+    // Does self look at its neighbours this step (else it coasts on Boid::steer)?
+    static bool steersNow(const RuleContext&, const Boid&) { return true; }
+    static StyleBlock pack(const Params&) { return {}; }
+};
+
+// Every candidate around boid i in one or two sweeps (CpuSimulation's grid or all boids): with a
+// neighbour cap, or a style's own search, the first sweep finds the k nearest and offers each
+// neighbour to the search; the second sums (only the k nearest) and offers again.
+template <class Rules>
+NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search) {
+    const RuleContext& ctx = f.ctx;
+    const Flock& flock = f.current;
+    const Boid& self = flock[i];
+    auto forEach = [&](auto&& visit) {
+        if (f.grid) f.grid->forEachCandidate(self.p, visit);
+        else
+            for (std::uint32_t j = 0; j < flock.size(); ++j) visit(j);
+    };
+    std::optional<NearestK> cap;
+    if (ctx.p.neighbour_cap > 0) cap.emplace(ctx.p.neighbour_cap);
+    if (cap || Rules::Search::kFirstSweep)
+        forEach([&](std::uint32_t j) {
+            glm::vec3 d;
+            float d2;
+            if (j == i || !isNeighbourOf(ctx, self, flock[j], d, d2, Rules::kVelocityCone)) return;
+            if (cap) cap->offer(d2, flock[j].id);
+            search.offerFirst(ctx, self, flock[j], d2, j);
+        });
+    NeighbourSums sums;
+    const SpeciesContext& k = ctx.of(self);
+    forEach([&](std::uint32_t j) {
+        ++f.candidates;
+        glm::vec3 d;
+        float d2;
+        if (j == i || !isNeighbourOf(ctx, self, flock[j], d, d2, Rules::kVelocityCone)) return;
+        if (!cap || cap->admits(d2, flock[j].id)) Rules::addNeighbour(ctx, k, self, flock[j], d, d2, sums);
+        search.offerSecond(ctx, self, flock[j], d2, j);
+    });
+    search.collect(ctx, flock, self);
+    return sums;
+}
+
+// Boid i at step t+1 and its neighbour count: on the ground it rests and sees no one; between its
+// steering steps it coasts on its last steering; otherwise it searches and the style steers.
+template <class Rules>
+Boid stepBoid(FlockStep& f, std::size_t i, std::uint32_t& counted) {
+    const RuleContext& ctx = f.ctx;
+    const Boid& self = f.current[i];
+    const SpeciesContext& k = ctx.of(self);
+    counted = 0;
+    if (ctx.perching && self.perch > 0.0f) return restOnTheGround(ctx, k, self);
+    typename Rules::Search search;
+    if (!Rules::steersNow(ctx, self)) {
+        counted = std::uint32_t(self.steer.w);
+        return finishStep(ctx, self, Rules::integrate(ctx, k, self, NeighbourSums{}, search));
+    }
+    const NeighbourSums sums = gather<Rules>(f, i, search);
+    counted = sums.neighbours;
+    return finishStep(ctx, self, Rules::integrate(ctx, k, self, sums, search));
+}
+
+// One step of the whole flock in the given order.
+template <class Rules>
+void stepWith(FlockStep& f) {
+    std::size_t visited = 0;
+    for (std::size_t i : f.order) {
+        if (f.interrupt && *f.interrupt && ++visited % f.check_every == 0 && (*f.interrupt)()) {
+            f.interrupted = true;
+            return;
+        }
+        std::uint32_t counted = 0;
+        const Boid next = stepBoid<Rules>(f, i, counted);
+        f.neighbours[i] = counted;
+        (f.in_place ? f.current[i] : f.next[i]) = next;  // sequential: the boids after it see it moved
+    }
+}
+
+template <class Rules>
+StyleFunctions functionsOf() {
+    return {&stepWith<Rules>, &Rules::pack};
+}
+
+}  // namespace murmur

@@ -1,0 +1,43 @@
+// Steering style; see steering.hpp and docs/model.md.
+#include "cpu/styles/steering.hpp"
+
+namespace murmur {
+
+StyleBlock SteeringStyle::pack(const Params& p) {
+    StyleBlock b;
+    b.v[0].x = p.steering.separation == Falloff::Unit ? 1.0f : 0.0f;
+    return b;
+}
+
+void SteeringStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
+                                 float d2, NeighbourSums& sums) {
+    if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour
+    if (d2 < k.r2_sep) {  // separation: from every species; coincident boids give no direction
+        ++sums.n_sep;
+        if (ctx.p.steering.separation == Falloff::Unit && d2 > 0.0f) sums.sep -= d / std::sqrt(d2);
+        else if (d2 > 0.0f) sums.sep -= d / d2;
+    }
+    addAlignmentAndCohesion(k, other.species == self.species, other, d, d2, sums);  // within the species
+    addPredatorOrPrey(k, ctx.of(other), other, d, d2, sums);
+}
+
+Boid SteeringStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+                              const Search&) {
+    glm::vec3 a{0.0f};
+    if (sums.n_sep > 0) a += k.w_sep * steerTowards(k, sums.sep, self.v);
+    if (sums.n_ali > 0) a += k.w_ali * steerTowards(k, sums.ali / float(sums.n_ali), self.v);
+    if (sums.n_coh > 0) a += ctx.cohesion_sign * k.w_coh * steerTowards(k, sums.coh / float(sums.n_coh), self.v);
+    if (sums.n_flee > 0) a += k.w_flee * steerTowards(k, sums.flee, self.v);
+    if (sums.chasing) a += k.chase * steerTowards(k, sums.chase_d, self.v);
+    const glm::vec3 dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self)) * ctx.p.dt;
+    Boid next = self;
+    next.v = limitSpeed(ctx, k, self.v + dv);
+    return next;
+}
+
+template <>
+StyleFunctions styleFunctionsOf<Style::Steering>() {
+    return functionsOf<SteeringStyle>();
+}
+
+}  // namespace murmur

@@ -1,0 +1,166 @@
+// The style registry (styles.hpp): one row per style, in the order of the Style enum.
+#include "model/styles.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace murmur {
+namespace {
+
+#define MURMUR_FLOAT(field) \
+    [](const Params& p) { return double(p.field); }, [](Params& p, double v) { p.field = float(v); }
+
+std::string num(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+// Couzin's zones are given by widths beyond the zone of repulsion.
+void couzinZones(const Params& p, SpeciesRules& r) {
+    r.alignment.radius = r.separation.radius + p.couzin.orientation_width;
+    r.cohesion.radius = r.alignment.radius + p.couzin.attraction_width;
+}
+
+void couzinCheck(const Params& p, std::vector<ParamProblem>& problems) {
+    const double half = double(p.world_size) / 2.0;
+    if (p.bounds != Bounds::Wrap || !(double(p.rulesOf(0).cohesion.radius) > half)) return;
+    problems.push_back({"couzin.attraction_width", "the zone of attraction reaches " + num(p.rulesOf(0).cohesion.radius) +
+                                                       " (separation.radius + couzin.orientation_width + couzin.attraction_width), "
+                                                       "beyond half the world (" + num(half) +
+                                                       ") in wrap mode; valid: that sum in [0, world_size/2]"});
+}
+
+// Decarpentier's birds heed three neighbours, the farthest beyond far_factor x the closest (about
+// the preferred distance): a flock is who is linked within that reach.
+float decarpentierGroup(const Params& p, float nn, float group) {
+    return p.species[0].dc.preferred_distance > 0.0f ? std::min(nn, p.dc.far_factor * p.species[0].dc.preferred_distance) : group;
+}
+
+// Couzin's individuals interact out to the zone of attraction: a group (whose polarization and
+// milling are the paper's p_group and m_group) is who is linked within it.
+float couzinGroup(const Params&, float nn, float) { return nn; }
+
+// Rows name only what differs from StyleInfo's defaults (no keys, no hooks, default traits).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+std::vector<StyleInfo> makeStyles() {
+    std::vector<StyleInfo> s;
+    s.push_back({.style = Style::Steering, .name = "steering", .summary = "Reynolds' desired-velocity steering",
+                 .glsl = "styles/steering.glsl", .prefix = "steering.", .traits = {},
+                 .keys = {
+            {"steering.separation", ParamKind::Choice, "", 0, 1, {"inverse_square", "unit"},
+             "steering style: each separating neighbour pushes -d/|d|^2 (Reynolds, Shiffman) or the unit vector -d/|d|",
+             [](const Params& p) { return double(p.steering.separation); },
+             [](Params& p, double v) { p.steering.separation = Falloff(std::uint32_t(v)); }},
+                 }});
+    s.push_back({.style = Style::Offset, .name = "offset", .summary = "Parker's summed velocity offsets",
+                 .glsl = "styles/offset.glsl", .prefix = "offset.", .traits = {.offsets_per_step = true},
+                 .keys = {
+            {"offset.sums", ParamKind::Choice, "", 0, 1, {"off", "on"},
+             "offset style: on sums each rule over the neighbours (flock.rb: separation sum(p_i - p_j), alignment sum(v_j), "
+             "cohesion sum(p_j - p_i)); off averages them (Parker)",
+             [](const Params& p) { return p.offset.sums ? 1.0 : 0.0; }, [](Params& p, double v) { p.offset.sums = v != 0.0; }},
+            {"offset.lone", ParamKind::Choice, "", 0, 1, {"off", "on"},
+             "offset style: on, a boid with no one to align with adds its own velocity (Parker's Ruby rule 3), so a lone boid "
+             "speeds up to max_speed",
+             [](const Params& p) { return p.offset.lone ? 1.0 : 0.0; }, [](Params& p, double v) { p.offset.lone = v != 0.0; }},
+                 }});
+    s.push_back({.style = Style::Decarpentier, .name = "decarpentier", .summary = "three neighbours, per-axis clamps",
+                 .glsl = "styles/decarpentier.glsl", .prefix = "dc.",
+                 .traits = {.keeps_steer = true, .own_search = true, .amortised_steering = true, .wings_flap = true},
+                 .keys = {
+            {"dc.far_factor", ParamKind::Float, "", 2, 10, {}, "decarpentier: the third neighbour is the nearest beyond this many times the closest distance",
+             MURMUR_FLOAT(dc.far_factor)},
+            {"dc.preferred_distance", ParamKind::Float, "units", 0, 10000, {}, "decarpentier, species 0 (speciesN.dc.* the others): distance kept from each of the three neighbours",
+             MURMUR_FLOAT(species[0].dc.preferred_distance)},
+            {"dc.horizontal", ParamKind::Float, "1/s", 0, 100, {}, "decarpentier: preference for level flight (damps vertical velocity)",
+             MURMUR_FLOAT(dc.horizontal)},
+            {"dc.height", ParamKind::Float, "units", -100000, 100000, {}, "decarpentier: preferred height (y)", MURMUR_FLOAT(dc.height)},
+            {"dc.height_weight", ParamKind::Float, "1/s^2", 0, 100, {}, "decarpentier: pull toward the preferred height (0: off)",
+             MURMUR_FLOAT(dc.height_weight)},
+            {"dc.accel_forward", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest speed-up along the heading",
+             MURMUR_FLOAT(species[0].dc.accel_forward)},
+            {"dc.brake", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest slow-down along the heading", MURMUR_FLOAT(species[0].dc.brake)},
+            {"dc.accel_side", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest sideways (turning) acceleration",
+             MURMUR_FLOAT(species[0].dc.accel_side)},
+            {"dc.accel_up", ParamKind::Float, "units/s^2", 0, 100000, {}, "decarpentier, species 0 (speciesN.dc.* the others): largest acceleration along the boid's up axis (3D)",
+             MURMUR_FLOAT(species[0].dc.accel_up)},
+            {"dc.smoothing", ParamKind::Float, "", 0, 0.99, {}, "decarpentier, species 0 (speciesN.dc.* the others): share of the previous speed kept each step (direction unchanged)",
+             MURMUR_FLOAT(species[0].dc.smoothing)},
+            {"dc.dive", ParamKind::Float, "1/s", 0, 10, {},
+             "decarpentier: gravity: each step the new speed is scaled by 1 - dive x heading.y x dt (faster diving, slower climbing)",
+             MURMUR_FLOAT(dc.dive)},
+            {"dc.vertical_avoid", ParamKind::Float, "", 0, 10, {}, "decarpentier: weight of the vertical (y) part of the avoid term",
+             MURMUR_FLOAT(dc.vertical_avoid)},
+            {"dc.vertical_distance", ParamKind::Float, "", 0, 10, {},
+             "decarpentier: weight of the vertical (y) part of the preferred-distance term", MURMUR_FLOAT(dc.vertical_distance)},
+            {"dc.vertical_match", ParamKind::Float, "", 0, 10, {}, "decarpentier: weight of the vertical (y) part of the velocity match",
+             MURMUR_FLOAT(dc.vertical_match)},
+            {"dc.steer_hz", ParamKind::Float, "1/s", 0, 1000, {},
+             "decarpentier: each boid recomputes its steering this often, on its own phase; motion integrates every step (0: steer every step)",
+             MURMUR_FLOAT(dc.steer_hz)},
+                 },
+                 .group_radius = decarpentierGroup});
+    s.push_back({.style = Style::Graded, .name = "graded",
+                 .summary = "separation growing as distance shrinks, cohesion a spring, alignment steered",
+                 .glsl = "styles/graded.glsl", .prefix = ""});
+    s.push_back({.style = Style::Gloss, .name = "gloss",
+                 .summary = "the Haskell post's normalised rules and a view cone from the acceleration",
+                 .glsl = "styles/gloss.glsl", .prefix = "", .traits = {.velocity_cone = false, .keeps_steer = true}});
+    s.push_back({.style = Style::Vicsek, .name = "vicsek",
+                 .summary = "Vicsek et al. 1995, the mean heading within alignment.radius plus angular noise, at constant speed max_speed",
+                 .glsl = "styles/vicsek.glsl", .prefix = "vicsek.", .traits = {.reformulable = false},
+                 .keys = {
+            {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
+             "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
+             MURMUR_FLOAT(vicsek.noise)},
+                 }});
+    s.push_back({.style = Style::Couzin, .name = "couzin",
+                 .summary = "Couzin et al. 2002, zones of repulsion (separation.radius), orientation (couzin.orientation_width beyond it) and "
+                 "attraction (couzin.attraction_width beyond that), a blind angle, a turning rate and Gaussian noise, at constant "
+                 "speed max_speed",
+                 .glsl = "styles/couzin.glsl", .prefix = "couzin.", .traits = {.reformulable = false},
+                 .keys = {
+            {"couzin.turn_rate", ParamKind::Float, "degrees/s", 0, 36000, {},
+             "couzin style: theta, the most a boid turns per second towards its desired direction", MURMUR_FLOAT(couzin.turn_rate)},
+            {"couzin.noise", ParamKind::Float, "radians", 0, 3.1415927, {},
+             "couzin style: sigma, the standard deviation of the Gaussian angular noise on the desired direction",
+             MURMUR_FLOAT(couzin.noise)},
+            {"couzin.orientation_width", ParamKind::Float, "units", 0, 50000, {},
+             "couzin style: delta r_o, the zone of orientation's width beyond the zone of repulsion (separation.radius)",
+             MURMUR_FLOAT(couzin.orientation_width)},
+            {"couzin.attraction_width", ParamKind::Float, "units", 0, 50000, {},
+             "couzin style: delta r_a, the zone of attraction's width beyond the zone of orientation",
+             MURMUR_FLOAT(couzin.attraction_width)},
+                 },
+                 .ignored_keys = {"alignment.radius", "cohesion.radius"},
+                 .adjust_rules = couzinZones,
+                 .check = couzinCheck,
+                 .group_radius = couzinGroup});
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (std::uint32_t(s[i].style) != i) throw std::logic_error("the style registry is out of the Style enum's order");
+    return s;
+}
+#pragma GCC diagnostic pop
+
+}  // namespace
+
+std::span<const StyleInfo> styles() {
+    static const std::vector<StyleInfo> s = makeStyles();
+    return s;
+}
+
+const StyleInfo& styleInfo(Style s) {
+    const auto all = styles();
+    return all[std::min<std::size_t>(std::size_t(s), all.size() - 1)];
+}
+
+const StyleInfo* findStyle(std::string_view name) {
+    for (const StyleInfo& s : styles())
+        if (name == s.name) return &s;
+    return nullptr;
+}
+
+}  // namespace murmur

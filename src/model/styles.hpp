@@ -1,0 +1,50 @@
+// The style registry: one row per rule set (style), from which everything that lists styles is
+// derived: the style key's names and help, the keys that apply in each style, the GPU shader that
+// holds its rules, the self-test's and the tests' lists. A style's rules live in
+// src/cpu/styles/<name>.{hpp,cpp} and shaders/styles/<name>.glsl (docs/model.md, "Adding a style").
+#pragma once
+
+#include "model/param_table.hpp"
+#include "model/params.hpp"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace murmur {
+
+// What the shared step does around a style's rules.
+struct StyleTraits {
+    bool velocity_cone = true;      // the field of view is a cone about the velocity (else the style sees for itself)
+    bool keeps_steer = false;       // Boid::steer carries the last acceleration from step to step
+    bool own_search = false;        // a neighbour search of its own beside the sums (two sweeps)
+    bool amortised_steering = false;  // a boid steers every stepsPerSteer() steps and coasts between
+    bool offsets_per_step = false;  // the rules' weights are velocity offsets per step, not accelerations
+    bool reformulable = true;       // update order, integrator and speed limit apply (not a model of its own)
+    bool wings_flap = false;        // drawn with flapping wings
+};
+
+struct StyleInfo {
+    Style style;
+    const char* name;     // in presets, --set style=NAME and the panel
+    const char* summary;  // its part of the style key's help
+    const char* glsl;     // its shader under shaders/, included by flock_steer.comp
+    const char* prefix;   // its own keys start with this; they apply in this style only
+    StyleTraits traits;
+    std::vector<ParamInfo> keys;             // its own keys, listed after "style"
+    std::vector<std::string> ignored_keys;   // shared keys it does not read (the panel greys them)
+    // Optional (nullptr: none): the radii a species looks within when they are not its own keys;
+    // cross-field rules of its keys; the order parameters' group radius (given the default).
+    void (*adjust_rules)(const Params&, SpeciesRules&) = nullptr;
+    void (*check)(const Params&, std::vector<ParamProblem>&) = nullptr;
+    float (*group_radius)(const Params&, float nn_radius, float group_radius) = nullptr;
+};
+
+// Every style, in the order of the Style enum.
+std::span<const StyleInfo> styles();
+const StyleInfo& styleInfo(Style s);
+// The style called name, or nullptr.
+const StyleInfo* findStyle(std::string_view name);
+
+}  // namespace murmur
