@@ -100,9 +100,11 @@ std::vector<ParamProblem> validate(const Params& p) {
             problems.push_back({prefix + "min_speed", num(k.min_speed) + " exceeds " + prefix + "max_speed (" +
                                                           num(k.max_speed) + "); valid range [0, max_speed]"});
         if (p.bounds != Bounds::Wrap) continue;
-        const std::pair<std::string, float> radii[] = {{"separation.radius", k.separation.radius},
-                                                       {"alignment.radius", k.alignment.radius},
-                                                       {"cohesion.radius", k.cohesion.radius}};
+        // The keys as set (a style's own radii, as rulesOf gives them, are its check's to judge).
+        const SpeciesRules& set = p.species[s];
+        const std::pair<std::string, float> radii[] = {{"separation.radius", set.separation.radius},
+                                                       {"alignment.radius", set.alignment.radius},
+                                                       {"cohesion.radius", set.cohesion.radius}};
         for (const auto& [key, r] : radii)
             if (s > 0 && double(r) > half)
                 problems.push_back({prefix + key, num(r) + " exceeds half the world (" + num(half) +

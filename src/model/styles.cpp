@@ -25,11 +25,15 @@ void couzinZones(const Params& p, SpeciesRules& r) {
 
 void couzinCheck(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
-    if (p.bounds != Bounds::Wrap || !(double(p.rulesOf(0).cohesion.radius) > half)) return;
-    problems.push_back({"couzin.attraction_width", "the zone of attraction reaches " + num(p.rulesOf(0).cohesion.radius) +
-                                                       " (separation.radius + couzin.orientation_width + couzin.attraction_width), "
-                                                       "beyond half the world (" + num(half) +
-                                                       ") in wrap mode; valid: that sum in [0, world_size/2]"});
+    for (std::uint32_t sp = 0; sp < p.speciesInUse() && p.bounds == Bounds::Wrap; ++sp) {
+        const float reach = p.rulesOf(sp).cohesion.radius;
+        if (!(double(reach) > half)) continue;
+        const std::string prefix = sp == 0 ? "" : "species" + std::to_string(sp) + ".";
+        problems.push_back({"couzin.attraction_width", "the zone of attraction reaches " + num(reach) + " (" + prefix +
+                                                           "separation.radius + couzin.orientation_width + "
+                                                           "couzin.attraction_width), beyond half the world (" + num(half) +
+                                                           ") in wrap mode; valid: that sum in [0, world_size/2]"});
+    }
 }
 
 // Decarpentier's birds heed three neighbours, the farthest beyond far_factor x the closest (about
