@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Styles are listed once, in the style registry (src/model/styles.cpp); everything else derives
 from it. This fails on a second list anywhere in src/, shaders/ or tests/:
-- a line naming three or more styles as string literals ("steering", "offset", ...);
+- a line naming three or more styles or their key prefixes as string literals ("steering", "dc.", ...);
 - a line naming three or more Style:: values (the enum's own definition excepted);
 and on a style chosen outside its own files, the registry and each backend's one dispatch site:
 - a Style:: comparison (== or !=) in src/ outside src/cpu/styles/ and src/model/styles.cpp;
@@ -15,6 +15,7 @@ root = sys.argv[1]
 registry = open(os.path.join(root, "src/model/styles.cpp")).read()
 names = re.findall(r'\.name = "(\w+)"', registry)
 enums = re.findall(r"\.style = Style::(\w+)", registry)
+prefixes = [x for x in re.findall(r'\.prefix = "([\w.]*)"', registry) if x]
 problems = []
 if len(names) < 7 or len(names) != len(enums):
     problems.append("could not read the registry's rows (%d names, %d styles)" % (len(names), len(enums)))
@@ -24,7 +25,7 @@ for name in names:
         if not os.path.exists(os.path.join(root, path)):
             problems.append("style %s has no %s" % (name, path))
 
-quoted = re.compile(r'"(%s)"' % "|".join(map(re.escape, names)))
+quoted = re.compile(r'"(%s)"' % "|".join(map(re.escape, names + prefixes)))
 enum_use = re.compile(r"\bStyle::(%s)\b" % "|".join(map(re.escape, enums)))
 comparison = re.compile(r"(==|!=)\s*Style::\w+|\bStyle::\w+\s*(==|!=)")
 for top in ("src", "shaders", "tests"):

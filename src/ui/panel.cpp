@@ -326,9 +326,9 @@ const char* paramGroup(const char* key) {
     if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
-    if (k.ends_with(".weight") || k == "style" || k.starts_with("dc.") || k == "update" || k.starts_with("offset.") || k.starts_with("vicsek.") || k.starts_with("couzin.") ||
-        k.starts_with("steering."))
-        return "Rules";
+    const auto all = styles();
+    const bool a_style_key = std::any_of(all.begin(), all.end(), [&](const StyleInfo& st) { return *st.prefix && k.starts_with(st.prefix); });
+    if (k.ends_with(".weight") || k == "style" || k == "update" || a_style_key) return "Rules";
     if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";
     if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt" || k == "speed_limit" || k == "integrator") return "Motion";
     return "World";
