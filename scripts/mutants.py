@@ -128,6 +128,9 @@ MUTANTS = [
     ("decarpentier ignores other species", [
         (cpu("decarpentier"), "a += k.w_sep * s.sep;  // the other species", "a += 0.0f * s.sep;  // the other species", 1),
         (gpu("decarpentier"), "a += W_SEP(S) * s.sep;  // the other species", "a += 0.0 * s.sep;  // the other species", 1)]),
+    ("cucker-smale pull towards v_j, not v_j - v_i (no longer symmetric)", [
+        (cpu("cucker_smale"), "* (other.v - self.v);", "* other.v;", 1),
+        (gpu("cucker_smale"), "* (velAt(j) - self.v);", "* velAt(j);", 1)]),
     ("Parker's lone boid adds half its velocity", [
         (cpu("offset"), "else if (p.offset.lone) dv += self.v;", "else if (p.offset.lone) dv += 0.5f * self.v;", 1),
         (gpu("offset"), "else if (OFFSET_LONE) dv += v;", "else if (OFFSET_LONE) dv += 0.5 * v;", 1)]),

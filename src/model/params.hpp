@@ -13,8 +13,10 @@ namespace murmur {
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
 // The rule sets; each is a row of the style registry (model/styles.cpp) and a module per backend
 // (src/cpu/styles/, shaders/styles/). Values are stored in state and sweep files: append only.
-enum class Style : std::uint32_t { Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4, Vicsek = 5, Couzin = 6 };
-inline constexpr std::size_t kStyleCount = 7;
+enum class Style : std::uint32_t {
+    Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4, Vicsek = 5, Couzin = 6, CuckerSmale = 7
+};
+inline constexpr std::size_t kStyleCount = 8;
 // How a step visits the flock: all boids from the same state (parallel), or one after another
 // in id order, each seeing the boids before it already moved (sequential, in place).
 enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };
@@ -151,6 +153,14 @@ struct Params {
         float attraction_width = 14.0f;   // units: delta r_a, the zone of attraction beyond orientation's
         bool operator==(const Couzin&) const = default;
     } couzin;
+    // Cucker-Smale style (Cucker & Smale 2007): dv_i/dt = (coupling / N) sum_j psi(|x_j - x_i|)
+    // (v_j - v_i), psi(r) = (1 + r^2)^-beta, over the boids of its species within radius (0: all).
+    struct CuckerSmale {
+        float coupling = 5.0f;  // 1/s: lambda, the coupling strength
+        float beta = 0.25f;     // psi's decay exponent (<= 1/2: unconditional flocking, Ha & Liu 2009)
+        float radius = 0.0f;    // units: the cut-off (0: every pair, by minimum image in wrap)
+        bool operator==(const CuckerSmale&) const = default;
+    } cucker_smale;
     // Spawn: boids uniformly in a ball (2D: a disc) of this radius at the world's centre; 0: the
     // whole world.
     float spawn_radius = 0.0f;       // units

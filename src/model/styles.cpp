@@ -2,6 +2,7 @@
 #include "model/styles.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -45,6 +46,26 @@ float decarpentierGroup(const Params& p, float nn, float group) {
 // Couzin's individuals interact out to the zone of attraction: a group (whose polarization and
 // milling are the paper's p_group and m_group) is who is linked within it.
 float couzinGroup(const Params&, float nn, float) { return nn; }
+
+// Cucker-Smale looks within its cut-off, or at every pair: a radius beyond any distance in the
+// world (minimum image in wrap; in soft bounds boids stay within about a margin of the walls).
+void cuckerSmaleRadii(const Params& p, SpeciesRules& r) {
+    const float every_pair = 2.0f * p.world_size * std::sqrt(float(p.dims));
+    r.separation.radius = r.cohesion.radius = 0.0f;
+    r.alignment.radius = p.cucker_smale.radius > 0.0f ? p.cucker_smale.radius : every_pair;
+}
+
+void cuckerSmaleCheck(const Params& p, std::vector<ParamProblem>& problems) {
+    const double half = double(p.world_size) / 2.0;
+    if (p.bounds == Bounds::Wrap && double(p.cucker_smale.radius) > half)
+        problems.push_back({"cucker_smale.radius", num(p.cucker_smale.radius) + " exceeds half the world (" + num(half) +
+                                                       ") in wrap mode; valid range [0, world_size/2] (0: every pair)"});
+}
+
+// A group is who is linked within the cut-off, or within a tenth of the world without one.
+float cuckerSmaleGroup(const Params& p, float, float) {
+    return p.cucker_smale.radius > 0.0f ? p.cucker_smale.radius : 0.1f * p.world_size;
+}
 
 // Rows name only what differs from StyleInfo's defaults (no keys, no hooks, default traits).
 #pragma GCC diagnostic push
@@ -143,6 +164,28 @@ std::vector<StyleInfo> makeStyles() {
                  .adjust_rules = couzinZones,
                  .check = couzinCheck,
                  .group_radius = couzinGroup});
+    s.push_back({.style = Style::CuckerSmale, .name = "cucker_smale",
+                 .summary = "Cucker & Smale 2007, each boid's velocity pulled towards every other's of its species by "
+                            "cucker_smale.coupling / N x (1 + r^2)^-cucker_smale.beta, within cucker_smale.radius "
+                            "(0: every pair); no speed limit, no predators",
+                 .glsl = "styles/cucker_smale.glsl", .prefix = "cucker_smale.", .traits = {.reformulable = false},
+                 .keys = {
+                     {"cucker_smale.coupling", ParamKind::Float, "1/s", 0, 1000, {},
+                      "cucker_smale style: lambda, the coupling strength (dv_i/dt = lambda/N sum_j psi (v_j - v_i))",
+                      MURMUR_FLOAT(cucker_smale.coupling)},
+                     {"cucker_smale.beta", ParamKind::Float, "", 0, 10, {},
+                      "cucker_smale style: psi(r) = (1 + r^2)^-beta; beta <= 1/2 flocks from any start (all pairs)",
+                      MURMUR_FLOAT(cucker_smale.beta)},
+                     {"cucker_smale.radius", ParamKind::Float, "units", 0, 100000, {},
+                      "cucker_smale style: only boids within this distance interact (at most world_size/2 in wrap); "
+                      "0: every pair",
+                      MURMUR_FLOAT(cucker_smale.radius)},
+                 },
+                 .ignored_keys = {"separation.radius", "separation.weight", "alignment.radius", "alignment.weight",
+                                  "cohesion.radius", "cohesion.weight", "min_speed", "max_force", "speed_limit"},
+                 .adjust_rules = cuckerSmaleRadii,
+                 .check = cuckerSmaleCheck,
+                 .group_radius = cuckerSmaleGroup});
     for (std::size_t i = 0; i < s.size(); ++i)
         if (std::uint32_t(s[i].style) != i) throw std::logic_error("the style registry is out of the Style enum's order");
     return s;

@@ -57,10 +57,10 @@ inline bool finite(const Boid& b) {
            std::isfinite(b.v.y) && std::isfinite(b.v.z);
 }
 
-// One step of a small flock on the CPU reference (brute force unless asked); result by id.
+// `steps` steps of a flock on the CPU reference (brute force unless asked); result by id.
 // Built into murmur_gpu_hand_tests (MURMUR_HAND_TESTS_ON_GPU), the same hand-computed tests step
 // through the GPU pipeline instead: both backends against the same arithmetic.
-inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch search = NeighbourSearch::BruteForce) {
+inline Flock stepMany(const Flock& flock, const Params& p, int steps, NeighbourSearch search = NeighbourSearch::BruteForce) {
 #ifdef MURMUR_HAND_TESTS_ON_GPU
     (void)search;
     if (!GlEnvironment::ready()) {
@@ -72,8 +72,13 @@ inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch searc
     CpuSimulation sim(search);
 #endif
     sim.upload(flock, p);
-    sim.step();
+    sim.step(steps);
     return byId(sim.download());
+}
+
+// One step (stepMany).
+inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch search = NeighbourSearch::BruteForce) {
+    return stepMany(flock, p, 1, search);
 }
 
 // Component-wise comparison within kVecTol = 1e-5 (units or units/s).

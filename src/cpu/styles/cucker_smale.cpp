@@ -1,0 +1,41 @@
+// Cucker-Smale style; see cucker_smale.hpp and docs/model.md.
+#include "cpu/styles/cucker_smale.hpp"
+
+namespace murmur {
+
+StyleBlock CuckerSmaleStyle::pack(const Params& p) {
+    StyleBlock b;
+    b.v[0] = {p.cucker_smale.coupling, p.cucker_smale.beta, 0.0f, 0.0f};
+    return b;
+}
+
+// The communication weight at squared distance d2: (1 + r^2)^-beta.
+float CuckerSmaleStyle::psi(float d2, float beta) { return std::pow(1.0f + d2, -beta); }
+
+// Within the cut-off (the species' alignment radius, which the registry sets to it) and of self's
+// species: psi(r) (v_j - v_i) into the alignment sum.
+void CuckerSmaleStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other,
+                                    glm::vec3 d, float d2, NeighbourSums& sums) {
+    (void)d;
+    if (other.species != self.species || !(d2 < k.r2_ali)) return;
+    ++sums.neighbours;
+    ++sums.n_ali;
+    sums.ali += psi(d2, ctx.p.cucker_smale.beta) * (other.v - self.v);
+}
+
+// v' = v + dt (lambda / N) sum_j psi (v_j - v_i), plus the walls and influences; no speed limit.
+Boid CuckerSmaleStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+                                 const Search&) {
+    const float pull = ctx.p.cucker_smale.coupling / float(ctx.p.boids);
+    const glm::vec3 a = pull * sums.ali + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self);
+    Boid next = self;
+    next.v = self.v + a * ctx.p.dt;
+    return next;
+}
+
+template <>
+StyleFunctions styleFunctionsOf<Style::CuckerSmale>() {
+    return functionsOf<CuckerSmaleStyle>();
+}
+
+}  // namespace murmur
