@@ -60,6 +60,20 @@ const vec3 kSpecies[4] = vec3[4](vec3(0.35, 0.75, 1.0), vec3(1.0, 0.55, 0.25), v
 // straight up, as every perching take-off does, would get any colour).
 float heading(float y, float x) { return x == 0.0 && y == 0.0 ? 0.0 : atan(y, x); }
 
+// The boid's colour by u_colour_by: species (predators red), heading, speed or neighbour count.
+vec3 colourOf(int i, uint species, bool predator, vec3 f, float speed) {
+    if (u_colour_by == 0) return predator ? vec3(1.0, 0.22, 0.18) : kSpecies[min(species, 3u)];
+    if (u_colour_by == 1) {
+#if DIMS == 2
+        return hsv(heading(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0);
+#else
+        return hsv(heading(f.z, f.x) / 6.2831853 + 0.5, 0.7, 0.65 + 0.35 * f.y);
+#endif
+    }
+    if (u_colour_by == 2) return ramp(speed / max(u_max_speed, 1e-6));
+    return ramp(float(neighbours[i]) / max(u_neighbour_scale, 1.0));
+}
+
 void main() {
     int i = gl_InstanceID;
     vec3 p = uintBitsToFloat(pos[i].xyz);
@@ -113,15 +127,5 @@ void main() {
     gl_Position = u_view_proj * vec4(p + frame * (local * size), 1.0);
     v_normal = frame * n_local;
 
-    vec3 colour;
-    if (u_colour_by == 0) colour = predator ? vec3(1.0, 0.22, 0.18) : kSpecies[min(species, 3u)];
-    else if (u_colour_by == 1) {
-#if DIMS == 2
-        colour = hsv(heading(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0);
-#else
-        colour = hsv(heading(f.z, f.x) / 6.2831853 + 0.5, 0.7, 0.65 + 0.35 * f.y);
-#endif
-    } else if (u_colour_by == 2) colour = ramp(speed / max(u_max_speed, 1e-6));
-    else colour = ramp(float(neighbours[i]) / max(u_neighbour_scale, 1.0));
-    v_colour = selected ? vec3(1.0) : colour;
+    v_colour = selected ? vec3(1.0) : colourOf(i, species, predator, f, speed);
 }

@@ -83,111 +83,146 @@ Flock parseStateCsv(const std::string& text, const Params& params, const std::st
     return parseStateCsv(in, params, source, step_out);
 }
 
-Flock parseStateCsv(std::istream& in, const Params& params, const std::string& source, std::uint32_t* step_out) {
-    if (step_out) *step_out = 0;
-    std::string raw;
-    bool too_long = false;
-    int line_no = 0;
-    auto fail = [&](const std::string& what) { throw InputError(source + ":" + std::to_string(line_no) + ": " + what); };
-    const auto nextLine = [&] {
-        if (!readLine(in, raw, too_long)) return false;
-        ++line_no;
-        if (too_long) fail("a line longer than " + std::to_string(kMaxLineBytes) + " bytes; a state line is under 300");
-        return true;
-    };
+namespace {
 
-    // Header: every column once, nothing else.
-    std::array<int, kColumns.size()> col{};
-    col.fill(-1);
-    std::size_t n_fields = 0;
+// A state file read line by line: the header (with the step counter of a resumable state), then
+// one boid per line, each checked as it is read; every failure names the file and line.
+class StateReader {
+public:
+    StateReader(std::istream& in, const Params& params, const std::string& source) : in_(in), params_(params), source_(source) {}
+
+    Flock read(std::uint32_t* step_out);
+
+private:
+    struct Row {
+        Boid boid;
+        int line;
+    };
+    using Values = std::array<double, kColumns.size()>;
+
+    [[noreturn]] void fail(const std::string& what) const { throw InputError(source_ + ":" + std::to_string(line_no_) + ": " + what); }
+    bool nextLine();
+    std::size_t readHeader(std::uint32_t* step_out);
+    void readStep(std::uint32_t* step_out);
+    Values readValues(std::size_t n_fields);
+    Boid boidOf(const Values& v);
+    void setAxis(Boid& b, const Values& v, int a);
+    Flock inIdOrder(const std::vector<Row>& rows);
+
+    std::istream& in_;
+    const Params& params_;
+    const std::string& source_;
+    std::string raw_;
+    int line_no_ = 0;
+    std::array<int, kColumns.size()> col_{};
+};
+
+bool StateReader::nextLine() {
+    bool too_long = false;
+    if (!readLine(in_, raw_, too_long)) return false;
+    ++line_no_;
+    if (too_long) fail("a line longer than " + std::to_string(kMaxLineBytes) + " bytes; a state line is under 300");
+    if (!raw_.empty() && raw_.back() == '\r') raw_.pop_back();
+    return true;
+}
+
+void StateReader::readStep(std::uint32_t* step_out) {
+    double s = -1;
+    const char* end = raw_.data() + raw_.size();
+    auto [ptr, ec] = std::from_chars(raw_.data() + 7, end, s);
+    if (ec != std::errc() || ptr != end || s < 0 || s != std::floor(s) || s > 4294967295.0)
+        fail("'" + raw_.substr(0, 40) + "': the step must be a whole number in [0, 4294967295]");
+    if (step_out) *step_out = std::uint32_t(s);
+}
+
+// Header: every column once, nothing else. Returns the number of fields (0: no header).
+std::size_t StateReader::readHeader(std::uint32_t* step_out) {
+    col_.fill(-1);
     while (nextLine()) {
-        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-        if (line_no == 1 && raw.starts_with("\xEF\xBB\xBF")) raw.erase(0, 3);  // a UTF-8 byte order mark
-        if (raw.empty()) continue;
-        if (raw.starts_with("# step ")) {  // the step counter of a resumable state
-            double s = -1;
-            const char* end = raw.data() + raw.size();
-            auto [ptr, ec] = std::from_chars(raw.data() + 7, end, s);
-            if (ec != std::errc() || ptr != end || s < 0 || s != std::floor(s) || s > 4294967295.0)
-                fail("'" + raw.substr(0, 40) + "': the step must be a whole number in [0, 4294967295]");
-            if (step_out) *step_out = std::uint32_t(s);
+        if (line_no_ == 1 && raw_.starts_with("\xEF\xBB\xBF")) raw_.erase(0, 3);  // a UTF-8 byte order mark
+        if (raw_.empty()) continue;
+        if (raw_.starts_with("# step ")) {  // the step counter of a resumable state
+            readStep(step_out);
             continue;
         }
-        const auto fields = splitFields(raw);
-        n_fields = fields.size();
+        const auto fields = splitFields(raw_);
         for (std::size_t f = 0; f < fields.size(); ++f) {
             auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return fields[f] == c; });
             if (it == kColumns.end())
                 fail("unknown column '" + echo(fields[f]) + "'; expected id,species,x,y,z,vx,vy,vz (and optionally perch,sx,sy,sz,sn)");
             const auto k = std::size_t(it - kColumns.begin());
-            if (col[k] >= 0) fail("column '" + std::string(kColumns[k]) + "' appears twice");
-            col[k] = int(f);
+            if (col_[k] >= 0) fail("column '" + std::string(kColumns[k]) + "' appears twice");
+            col_[k] = int(f);
         }
         for (std::size_t k = 0; k < kRequired; ++k)
-            if (col[k] < 0) fail("missing column '" + std::string(kColumns[k]) + "' in header");
-        break;
+            if (col_[k] < 0) fail("missing column '" + std::string(kColumns[k]) + "' in header");
+        return fields.size();
     }
-    if (n_fields == 0) throw InputError(source + ": empty file; expected header id,species,x,y,z,vx,vy,vz");
+    return 0;
+}
 
-    struct Row { Boid boid; int line; };
-    std::vector<Row> rows;
-    const double L = params.world_size;
-    while (nextLine()) {
-        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-        if (raw.empty()) continue;
-        if (rows.size() >= kMaxStateBoids) fail("more than " + std::to_string(kMaxStateBoids) + " boids, the most murmur flies");
-        const auto fields = splitFields(raw);
-        if (fields.size() != n_fields)
-            fail("expected " + std::to_string(n_fields) + " fields, found " + std::to_string(fields.size()));
-        std::array<double, kColumns.size()> v{};
-        for (std::size_t k = 0; k < kColumns.size(); ++k) {
-            if (col[k] < 0) continue;  // an optional column the file lacks: 0
-            const std::string_view f = fields[std::size_t(col[k])];
-            const char* end = f.data() + f.size();
-            auto [ptr, ec] = std::from_chars(f.data(), end, v[k]);
-            const std::string name = kColumns[k];
-            if (f.empty() || ec != std::errc() || ptr != end) fail(name + ": '" + echo(f) + "' is not a number");
-            if (!std::isfinite(v[k])) fail(name + ": '" + echo(f) + "' is not a finite number");
-        }
-        Boid b;
-        if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) fail("id: " + fmt(v[0]) + " is not a whole number >= 0");
-        const std::uint32_t species = std::min(std::max(params.species_count, 1u), kMaxSpecies);
-        if (v[1] < 0 || v[1] != std::floor(v[1]) || v[1] >= double(species))
-            fail("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(species - 1) + "] (species_count " +
-                 std::to_string(species) + ")");
-        b.id = std::uint32_t(v[0]);
-        b.species = std::uint32_t(v[1]);
-        for (int a = 0; a < 3; ++a) {
-            const std::string axis = std::string(1, char('x' + a));
-            if (a >= params.dims) {
-                if (v[std::size_t(2 + a)] != 0.0 || v[std::size_t(5 + a)] != 0.0)
-                    fail(axis + " and v" + axis + " must be 0 when dims is 2");
-                continue;
-            }
-            const double x = v[std::size_t(2 + a)], vx = v[std::size_t(5 + a)];
-            // Wrapped positions stay in the world; soft walls only turn boids back, and a fast flock
-            // can be far out when it is exported: murmur reads back what it writes.
-            const double lo = params.bounds == Bounds::Wrap ? -L : -kMaxSoftDistance, hi = params.bounds == Bounds::Wrap ? 2 * L : kMaxSoftDistance;
-            if (x < lo || x > hi)
-                fail(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" + fmt(lo) + ", " +
-                     fmt(hi) + "]" + (params.bounds == Bounds::Wrap ? " (wrap bounds)" : " (soft bounds)"));
-            if (std::fabs(vx) > kMaxVelocity)
-                fail("v" + axis + " = " + fmt(vx) + " is out of range [-1e6, 1e6] units/s");
-            b.p[a] = float(x);
-            b.v[a] = float(vx);
-        }
-        if (v[8] < 0 || v[8] > 3600.0) fail("perch: " + fmt(v[8]) + " is out of range [0, 3600] s");
-        if (std::fabs(v[9]) > 1e9 || std::fabs(v[10]) > 1e9 || std::fabs(v[11]) > 1e9 || v[12] < 0 || v[12] > 4294967295.0)
-            fail("sx, sy, sz: a stored acceleration within [-1e9, 1e9] units/s^2, sn a count >= 0");
-        b.perch = float(v[8]);
-        b.steer = glm::vec4(float(v[9]), float(v[10]), params.dims == 3 ? float(v[11]) : 0.0f, float(v[12]));
-        rows.push_back({b, line_no});
+// The line's numbers by column (0 for an optional column the file lacks).
+StateReader::Values StateReader::readValues(std::size_t n_fields) {
+    const auto fields = splitFields(raw_);
+    if (fields.size() != n_fields) fail("expected " + std::to_string(n_fields) + " fields, found " + std::to_string(fields.size()));
+    Values v{};
+    for (std::size_t k = 0; k < kColumns.size(); ++k) {
+        if (col_[k] < 0) continue;
+        const std::string_view f = fields[std::size_t(col_[k])];
+        const char* end = f.data() + f.size();
+        auto [ptr, ec] = std::from_chars(f.data(), end, v[k]);
+        const std::string name = kColumns[k];
+        if (f.empty() || ec != std::errc() || ptr != end) fail(name + ": '" + echo(f) + "' is not a number");
+        if (!std::isfinite(v[k])) fail(name + ": '" + echo(f) + "' is not a finite number");
     }
-    // Ids must be exactly 0..N-1, each once.
+    return v;
+}
+
+// Axis a's position and velocity: 0 on an unused axis; wrapped positions stay in the world; soft
+// walls only turn boids back, and a fast flock can be far out when it is exported: murmur reads
+// back what it writes.
+void StateReader::setAxis(Boid& b, const Values& v, int a) {
+    const std::string axis = std::string(1, char('x' + a));
+    const double x = v[std::size_t(2 + a)], vx = v[std::size_t(5 + a)];
+    if (a >= params_.dims) {
+        if (x != 0.0 || vx != 0.0) fail(axis + " and v" + axis + " must be 0 when dims is 2");
+        return;
+    }
+    const double L = params_.world_size;
+    const bool wrap = params_.bounds == Bounds::Wrap;
+    const double lo = wrap ? -L : -kMaxSoftDistance, hi = wrap ? 2 * L : kMaxSoftDistance;
+    if (x < lo || x > hi)
+        fail(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" + fmt(lo) + ", " + fmt(hi) +
+             "]" + (wrap ? " (wrap bounds)" : " (soft bounds)"));
+    if (std::fabs(vx) > kMaxVelocity) fail("v" + axis + " = " + fmt(vx) + " is out of range [-1e6, 1e6] units/s");
+    b.p[a] = float(x);
+    b.v[a] = float(vx);
+}
+
+Boid StateReader::boidOf(const Values& v) {
+    Boid b;
+    if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) fail("id: " + fmt(v[0]) + " is not a whole number >= 0");
+    const std::uint32_t species = std::min(std::max(params_.species_count, 1u), kMaxSpecies);
+    if (v[1] < 0 || v[1] != std::floor(v[1]) || v[1] >= double(species))
+        fail("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(species - 1) + "] (species_count " +
+             std::to_string(species) + ")");
+    b.id = std::uint32_t(v[0]);
+    b.species = std::uint32_t(v[1]);
+    for (int a = 0; a < 3; ++a) setAxis(b, v, a);
+    if (v[8] < 0 || v[8] > 3600.0) fail("perch: " + fmt(v[8]) + " is out of range [0, 3600] s");
+    if (std::fabs(v[9]) > 1e9 || std::fabs(v[10]) > 1e9 || std::fabs(v[11]) > 1e9 || v[12] < 0 || v[12] > 4294967295.0)
+        fail("sx, sy, sz: a stored acceleration within [-1e9, 1e9] units/s^2, sn a count >= 0");
+    b.perch = float(v[8]);
+    b.steer = glm::vec4(float(v[9]), float(v[10]), params_.dims == 3 ? float(v[11]) : 0.0f, float(v[12]));
+    return b;
+}
+
+// Ids must be exactly 0..N-1, each once.
+Flock StateReader::inIdOrder(const std::vector<Row>& rows) {
     const std::size_t n = rows.size();
     std::vector<int> first_line(n, 0);
     for (const Row& r : rows) {
-        line_no = r.line;
+        line_no_ = r.line;
         if (r.boid.id >= n)
             fail("id " + std::to_string(r.boid.id) + " is out of range [0, " + std::to_string(n == 0 ? 0 : n - 1) +
                  "]: ids must be 0..N-1 for the file's N = " + std::to_string(n) + " boids");
@@ -198,6 +233,25 @@ Flock parseStateCsv(std::istream& in, const Params& params, const std::string& s
     Flock flock(n);
     for (const Row& r : rows) flock[r.boid.id] = r.boid;
     return flock;
+}
+
+Flock StateReader::read(std::uint32_t* step_out) {
+    if (step_out) *step_out = 0;
+    const std::size_t n_fields = readHeader(step_out);
+    if (n_fields == 0) throw InputError(source_ + ": empty file; expected header id,species,x,y,z,vx,vy,vz");
+    std::vector<Row> rows;
+    while (nextLine()) {
+        if (raw_.empty()) continue;
+        if (rows.size() >= kMaxStateBoids) fail("more than " + std::to_string(kMaxStateBoids) + " boids, the most murmur flies");
+        rows.push_back({boidOf(readValues(n_fields)), line_no_});
+    }
+    return inIdOrder(rows);
+}
+
+}  // namespace
+
+Flock parseStateCsv(std::istream& in, const Params& params, const std::string& source, std::uint32_t* step_out) {
+    return StateReader(in, params, source).read(step_out);
 }
 
 void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step) {

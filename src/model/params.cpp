@@ -43,22 +43,27 @@ std::uint32_t Params::stepsPerSteer() const {
     return std::uint32_t(std::clamp(steps, 1.0, 1e6));
 }
 
-std::vector<ParamProblem> validate(const Params& p) {
-    std::vector<ParamProblem> problems;
-    // Each key against its own range, through the table so ranges live in one place.
+namespace {
+
+std::string num(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return std::string(buf);
+}
+
+// Each key against its own range, through the table so ranges live in one place.
+void checkKeyRanges(const Params& p, std::vector<ParamProblem>& problems) {
     for (const ParamInfo& info : paramTable()) {
         Params scratch = p;
-        if (auto err = setFromNumber(info, info.get(p), scratch);
-            err && info.kind != ParamKind::Choice)
+        if (auto err = setFromNumber(info, info.get(p), scratch); err && info.kind != ParamKind::Choice)
             problems.push_back({info.key, *err});
         if (info.kind == ParamKind::Choice && info.get(p) > info.max)
             problems.push_back({info.key, "invalid choice; expected " + rangeText(info)});
     }
-    auto num = [](double v) {
-        char buf[48];
-        std::snprintf(buf, sizeof buf, "%.9g", v);
-        return std::string(buf);
-    };
+}
+
+// Lengths that must fit in half the world: species 0's radii (wrap), the spawn ball, the margin.
+void checkWorldFits(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
     if (p.bounds == Bounds::Wrap) {
         for (auto [key, rule] : {std::pair{"separation.radius", p.species[0].separation},
@@ -68,13 +73,16 @@ std::vector<ParamProblem> validate(const Params& p) {
                 problems.push_back({key, num(rule.radius) + " exceeds half the world (" + num(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});
     }
-    if (const auto check = styleInfo(p.style).check) check(p, problems);
     if (double(p.spawn_radius) > half)
         problems.push_back({"spawn.radius", num(p.spawn_radius) + " exceeds half the world (" + num(half) +
                                                 "); valid range [0, world_size/2]"});
     if (p.bounds == Bounds::Soft && double(p.margin) > half)
         problems.push_back({"margin", num(p.margin) + " exceeds half the world (" + num(half) +
                                           "); valid range [0, world_size/2]"});
+}
+
+void checkObstacles(const Params& p, std::vector<ParamProblem>& problems) {
+    const double half = double(p.world_size) / 2.0;
     if (p.obstacles.size() > kMaxObstacles)
         problems.push_back({"obstacles", std::to_string(p.obstacles.size()) + " obstacles; valid range [0, " +
                                              std::to_string(kMaxObstacles) + "]"});
@@ -89,9 +97,12 @@ std::vector<ParamProblem> validate(const Params& p) {
             problems.push_back({field, "centre (" + num(o.at.x) + ", " + num(o.at.y) + ", " + num(o.at.z) +
                                                ") must lie in the world [0, world_size]"});
     }
-    if (p.perch_min > p.perch_max)
-        problems.push_back({"perch.min_time", num(p.perch_min) + " exceeds perch.max_time (" + num(p.perch_max) +
-                                                  "); valid range [0, perch.max_time]"});
+}
+
+// Each species in use: speeds in order; in wrap, the keys as set within half the world (a style's
+// own radii, as rulesOf gives them, are its check's to judge); the shares not all 0.
+void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
+    const double half = double(p.world_size) / 2.0;
     const std::uint32_t used = std::min(p.species_count, kMaxSpecies);
     for (std::uint32_t s = 0; s < used; ++s) {
         const SpeciesRules k = p.rulesOf(s);
@@ -100,7 +111,6 @@ std::vector<ParamProblem> validate(const Params& p) {
             problems.push_back({prefix + "min_speed", num(k.min_speed) + " exceeds " + prefix + "max_speed (" +
                                                           num(k.max_speed) + "); valid range [0, max_speed]"});
         if (p.bounds != Bounds::Wrap) continue;
-        // The keys as set (a style's own radii, as rulesOf gives them, are its check's to judge).
         const SpeciesRules& set = p.species[s];
         const std::pair<std::string, float> radii[] = {{"separation.radius", set.separation.radius},
                                                        {"alignment.radius", set.alignment.radius},
@@ -114,14 +124,28 @@ std::vector<ParamProblem> validate(const Params& p) {
                                 num(p.roles[s].flee.radius) + " exceeds half the world (" + num(half) +
                                     ") in wrap mode; valid range [0, world_size/2]"});
     }
-    if (p.update == UpdateOrder::Sequential && p.boids > kMaxSequentialBoids)
-        problems.push_back({"update", "sequential with " + std::to_string(p.boids) + " boids: the sequential order walks the flock "
-                                      "one boid at a time (n^2 pairs a step on one GPU thread); valid for boids in [0, " +
-                                      std::to_string(kMaxSequentialBoids) + "], or use update=parallel"});
     double shares = 0.0;
     for (std::uint32_t s = 0; s < used; ++s) shares += double(p.roles[s].share);
     if (!(shares > 0.0))
         problems.push_back({"species0.share", "the shares of the species in use sum to 0; at least one must be above 0"});
+}
+
+}  // namespace
+
+std::vector<ParamProblem> validate(const Params& p) {
+    std::vector<ParamProblem> problems;
+    checkKeyRanges(p, problems);
+    checkWorldFits(p, problems);
+    if (const auto check = styleInfo(p.style).check) check(p, problems);
+    checkObstacles(p, problems);
+    if (p.perch_min > p.perch_max)
+        problems.push_back({"perch.min_time", num(p.perch_min) + " exceeds perch.max_time (" + num(p.perch_max) +
+                                                  "); valid range [0, perch.max_time]"});
+    checkSpecies(p, problems);
+    if (p.update == UpdateOrder::Sequential && p.boids > kMaxSequentialBoids)
+        problems.push_back({"update", "sequential with " + std::to_string(p.boids) + " boids: the sequential order walks the flock "
+                                      "one boid at a time (n^2 pairs a step on one GPU thread); valid for boids in [0, " +
+                                      std::to_string(kMaxSequentialBoids) + "], or use update=parallel"});
     return problems;
 }
 
