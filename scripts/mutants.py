@@ -53,7 +53,7 @@ MUTANTS = [
         for style in ("steering", "graded")]),
     ("steering separation weighted 1/|d| instead of 1/|d|^2", [
         (cpu("steering"), "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
-        (gpu("steering"), "else if (d2 > 0.0) s.sep -= d / d2;", "else if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
+        (gpu("steering"), "        if (d2 > 0.0) s.sep -= d / d2;", "        if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
     ("speed clamped before integration instead of after", [
         (cpu(style), "next.v = limitSpeed(ctx, k, self.v + dv);", "next.v = limitSpeed(ctx, k, self.v) + dv;", 1)
         for style in ("steering", "graded", "offset")] + [
@@ -133,7 +133,7 @@ MUTANTS = [
         (gpu("cucker_smale"), "* (velAt(j) - self.v);", "* velAt(j);", 1)]),
     ("Parker's lone boid adds half its velocity", [
         (cpu("offset"), "else if (p.offset.lone) dv += self.v;", "else if (p.offset.lone) dv += 0.5f * self.v;", 1),
-        (gpu("offset"), "else if (OFFSET_LONE) dv += v;", "else if (OFFSET_LONE) dv += 0.5 * v;", 1)]),
+        (gpu("offset"), "else dv += v;", "else dv += 0.5 * v;", 1)]),
 ]
 
 # The fast tests: the CPU tests and the GL tests that check the GPU against hand-computed or

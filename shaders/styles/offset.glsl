@@ -1,6 +1,6 @@
 // Offset style (src/cpu/styles/offset.cpp): the same functions, in the same order.
-#define OFFSET_SUMS (P.style[0].x > 0.5)  // offset.sums: flock.rb's sums
-#define OFFSET_LONE (P.style[0].y > 0.5)  // offset.lone: Parker's lone boid
+// Its switches (0|1): OFFSET_SUMS (offset.sums: flock.rb's sums), OFFSET_LONE (offset.lone:
+// Parker's lone boid).
 
 void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
     if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
@@ -15,22 +15,24 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
 vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
     vec3 v = self.v;
     vec3 dv = vec3(0.0);
-    if (OFFSET_SUMS) {
-        // flock.rb: each rule summed over the neighbours, not averaged.
-        if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);
-        if (s.n_ali > 0u) dv += s.ali * W_ALI(S);
-        if (s.n_coh > 0u) dv += s.coh * (COHESION_SIGN * W_COH(S));
-        if (s.n_flee > 0u) dv -= s.flee * W_FLEE(S);
-        if (s.chasing != 0u) dv += s.chase_d * CHASE(S);
-    } else {
-        // Parker: each rule is a velocity offset per step, summed; walls still push per second.
-        if (s.n_sep > 0u) dv -= (s.sep / float(s.n_sep)) * W_SEP(S);
-        if (s.n_ali > 0u) dv += (s.ali / float(s.n_ali) - v) * W_ALI(S);
-        else if (OFFSET_LONE) dv += v;  // the Ruby's rule 3 with no one near: the boid's own velocity
-        if (s.n_coh > 0u) dv += (s.coh / float(s.n_coh)) * (COHESION_SIGN * W_COH(S));
-        if (s.n_flee > 0u) dv -= (s.flee / float(s.n_flee)) * W_FLEE(S);
-        if (s.chasing != 0u) dv += s.chase_d * CHASE(S);
-    }
+#if OFFSET_SUMS
+    // flock.rb: each rule summed over the neighbours, not averaged.
+    if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);
+    if (s.n_ali > 0u) dv += s.ali * W_ALI(S);
+    if (s.n_coh > 0u) dv += s.coh * (COHESION_SIGN * W_COH(S));
+    if (s.n_flee > 0u) dv -= s.flee * W_FLEE(S);
+    if (s.chasing != 0u) dv += s.chase_d * CHASE(S);
+#else
+    // Parker: each rule is a velocity offset per step, summed; walls still push per second.
+    if (s.n_sep > 0u) dv -= (s.sep / float(s.n_sep)) * W_SEP(S);
+    if (s.n_ali > 0u) dv += (s.ali / float(s.n_ali) - v) * W_ALI(S);
+#if OFFSET_LONE
+    else dv += v;  // the Ruby's rule 3 with no one near: the boid's own velocity
+#endif
+    if (s.n_coh > 0u) dv += (s.coh / float(s.n_coh)) * (COHESION_SIGN * W_COH(S));
+    if (s.n_flee > 0u) dv -= (s.flee / float(s.n_flee)) * W_FLEE(S);
+    if (s.chasing != 0u) dv += s.chase_d * CHASE(S);
+#endif
     dv += boundsAcceleration(self.p) * DT + influenceOffset(self);
     return limitSpeed(S, v + dv);
 }

@@ -1,12 +1,15 @@
 // Steering style (src/cpu/styles/steering.cpp): the same functions, in the same order.
-#define SEP_UNIT (P.style[0].x > 0.5)  // steering.separation = unit
+// SEP_UNIT (0|1, its switch): steering.separation = unit.
 
 void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
     if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
     if (d2 < SEP_R2(S)) {  // separation: from every species; coincident boids give no direction
         ++s.n_sep;
-        if (SEP_UNIT && d2 > 0.0) s.sep -= d / sqrt(d2);
-        else if (d2 > 0.0) s.sep -= d / d2;
+#if SEP_UNIT
+        if (d2 > 0.0) s.sep -= d / sqrt(d2);
+#else
+        if (d2 > 0.0) s.sep -= d / d2;
+#endif
     }
     addAlignmentAndCohesion(S, sameSpecies(self, j), j, d, d2, s);  // within the species
     addPredatorOrPrey(S, j, jid, d, d2, s, false);

@@ -11,6 +11,9 @@
 //
 // and its .cpp hands its functions to the dispatch with
 //   template <> StyleFunctions styleFunctionsOf<Style::Mine>() { return functionsOf<MyStyle>(); }
+//
+// Optionally: pack (its values for the GPU), switches (its shader's compile-time options), a
+// Search of its own and steersNow (see StyleDefaults).
 // The driver never asks which style it runs: the style is the template argument.
 #pragma once
 
@@ -42,10 +45,20 @@ struct StyleBlock {
     glm::vec4 v[4]{};
 };
 
-// What the dispatch gets from a style: its step and the packing of its values for the GPU.
+// A switch of the style's shader, compiled in or out (a define of 0 or 1): options that would
+// otherwise be tested per neighbour pair.
+struct ShaderSwitch {
+    const char* name;
+    bool on;
+};
+using ShaderSwitches = std::vector<ShaderSwitch>;
+
+// What the dispatch gets from a style: its step, and for the GPU the packing of its values and
+// its shader's switches.
 struct StyleFunctions {
     void (*step)(FlockStep&);
     StyleBlock (*pack)(const Params&);
+    ShaderSwitches (*switches)(const Params&);
 };
 
 // Defined by each style's .cpp; styleFunctions (cpu_simulation.cpp) picks one per step.
@@ -68,6 +81,7 @@ struct StyleDefaults {
     // Does self look at its neighbours this step (else it coasts on Boid::steer)?
     static bool steersNow(const RuleContext&, const Boid&) { return true; }
     static StyleBlock pack(const Params&) { return {}; }
+    static ShaderSwitches switches(const Params&) { return {}; }
 };
 
 // Every candidate around boid i in one or two sweeps (CpuSimulation's grid or all boids): with a
@@ -144,7 +158,7 @@ void stepWith(FlockStep& f) {
 
 template <class Rules>
 StyleFunctions functionsOf() {
-    return {&stepWith<Rules>, &Rules::pack};
+    return {&stepWith<Rules>, &Rules::pack, &Rules::switches};
 }
 
 }  // namespace murmur

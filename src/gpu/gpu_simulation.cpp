@@ -3,6 +3,7 @@
 // and nothing read back to the CPU.
 #include "gpu/gpu_simulation.hpp"
 
+#include "cpu/flock_step.hpp"
 #include "cpu/order_params.hpp"
 #include "gpu/dispatch.hpp"
 #include "model/density.hpp"
@@ -37,7 +38,7 @@ bool anyViewCone(const Params& p) {
 std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
     const StyleInfo& style = styleInfo(p.style);  // the one place the GPU backend picks a style: its shader
     auto flag = [](bool on) { return std::string(on ? "1" : "0"); };
-    return {{"DIMS", std::to_string(p.dims)},
+    std::vector<gl::ShaderDefine> defines = {{"DIMS", std::to_string(p.dims)},
             {"BOUNDS_WRAP", flag(p.bounds == Bounds::Wrap)},
             {"STYLE_GLSL", std::string("\"") + style.glsl + "\""},
             {"STORED_STEER", flag(style.traits.keeps_steer)},
@@ -50,6 +51,8 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"INTEGRATE_EXPLICIT", flag(p.integrator == Integrator::Explicit)},
             {"SPEED_LIMIT", flag(p.speed_limit)},
             {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))}};
+    for (const ShaderSwitch& s : styleFunctions(p.style).switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
+    return defines;
 }
 
 std::uint32_t asBits(float f) {

@@ -33,6 +33,30 @@ TEST_F(ShaderDir, IncludesExpandWithLineDirectives) {
     EXPECT_NE(s.text.find("#line 3 0\nvoid main"), std::string::npos) << s.text;
 }
 
+// The variant's choice of file: #include MACRO takes the define's quoted value, from a folder too
+// (shaders/styles/); a macro the variant does not define, or defines as no file name, is refused
+// by name.
+TEST_F(ShaderDir, AnIncludeByMacroTakesTheVariantsFile) {
+    fs::create_directories(dir / "styles");
+    write("styles/mine.glsl", "float mine() { return 2.0; }\n");
+    write("a.comp", "#version 450\n#include STYLE_GLSL\nvoid main() {}\n");
+    const gl::ShaderLibrary lib(dir.string());
+    const gl::AssembledShader s = lib.assemble("a.comp", {{"STYLE_GLSL", "\"styles/mine.glsl\""}});
+    EXPECT_EQ(s.files, (std::vector<std::string>{"a.comp", "styles/mine.glsl"}));
+    EXPECT_NE(s.text.find("float mine()"), std::string::npos) << s.text;
+    auto refusal = [&](const std::vector<gl::ShaderDefine>& defines) {
+        try {
+            lib.assemble("a.comp", defines);
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(refusal({{"X", "1"}}).find("#include STYLE_GLSL names no define"), std::string::npos) << refusal({{"X", "1"}});
+    EXPECT_NE(refusal({{"STYLE_GLSL", "1"}}).find("not a quoted file name"), std::string::npos) << refusal({{"STYLE_GLSL", "1"}});
+    EXPECT_NE(refusal({{"STYLE_GLSL", "\"styles/none.glsl\""}}).find("styles/none.glsl"), std::string::npos);
+}
+
 // These crashed (std::regex overflowed the stack); now they are plain text for the driver to judge.
 TEST_F(ShaderDir, LongLinesAndUnterminatedIncludesAreText) {
     write("spaces.comp", "#version 450\n" + std::string(30000, ' ') + "\nvoid main() {}\n");

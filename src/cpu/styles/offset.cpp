@@ -3,11 +3,7 @@
 
 namespace murmur {
 
-StyleBlock OffsetStyle::pack(const Params& p) {
-    StyleBlock b;
-    b.v[0] = {p.offset.sums ? 1.0f : 0.0f, p.offset.lone ? 1.0f : 0.0f, 0.0f, 0.0f};
-    return b;
-}
+ShaderSwitches OffsetStyle::switches(const Params& p) { return {{"OFFSET_SUMS", p.offset.sums}, {"OFFSET_LONE", p.offset.lone}}; }
 
 void OffsetStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                                float d2, NeighbourSums& sums) {
