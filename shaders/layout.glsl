@@ -19,6 +19,7 @@
 #define BIND_SCAN_OUT 10
 #define BIND_SCAN_CLEAR 11
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
+#define BIND_NEIGHBOURS_BY_ID 12  // neighbour_ids.comp output: uint per id (the pick's slot; never in one pass)
 #define BIND_PERCH 13       // float per boid: seconds left on the ground (PERCHING variant only)
 #define BIND_SORTED_PERCH 14
 #define BIND_STEER 15       // vec4 per boid: the last steering (xyz) and its neighbour count (w), styles that keep it

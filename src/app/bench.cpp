@@ -5,6 +5,7 @@
 #include "app/run_headless.hpp"
 
 #include "cpu/cpu_simulation.hpp"
+#include "gl/buffer.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
@@ -136,6 +137,7 @@ struct Row {
     std::uint64_t bytes = 0;                // compulsory traffic per step, by count
     std::uint64_t dispatches = 0;           // compute dispatches per step
     double memory_per_boid = 0;             // bytes allocated per boid, the grid's share included
+    double read_back = 0;                   // bytes read back from the GPU per measured step after the first
 };
 
 json toJson(const Row& r) {
@@ -156,6 +158,7 @@ json toJson(const Row& r) {
             {"bytes_per_step", r.bytes},
             {"bytes_per_boid_step", r.boids ? double(r.bytes) / double(r.boids) : 0.0},
             {"memory_per_boid", r.memory_per_boid},
+            {"read_back_bytes_per_step", r.read_back},
             {"effective_gb_per_s", r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0}};
 }
 
@@ -205,9 +208,11 @@ Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Ben
     if (gpu) {
         gpu->timer()->finish();
         gpu->timer()->reset();
-        countFirstStep(sim, gpu, p, r);
+        countFirstStep(sim, gpu, p, r);  // reads the neighbour counts back: not a step's cost
+        const std::uint64_t before = gl::bytesReadBack();
         if (b.steps > 1) sim.step(int(b.steps - 1));
         gpu->timer()->finish();
+        if (b.steps > 1) r.read_back = double(gl::bytesReadBack() - before) / double(b.steps - 1);
         const auto& s = gpu->timer()->samples();
         std::vector<double> total(s.empty() ? 0 : s[0].size(), 0.0);
         for (std::size_t i = 0; i < s.size(); ++i) {

@@ -8,6 +8,7 @@
 #include "app/stats_log.hpp"
 
 #include "cpu/cpu_simulation.hpp"
+#include "gl/buffer.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
@@ -117,7 +118,12 @@ void printRunLine(const Simulation& sim, const Params& p, bool imported, std::os
 // timing (each waits for the GPU).
 void stepRecorded(Simulation& sim, const Options& opt, const Params& p, StatsLog& log, std::optional<OffscreenView>& view,
                   std::optional<render::Recorder>& recorder) {
-    if (log.enabled()) log.add(0, 0.0, sim.measure());
+    auto sample = [&](std::uint64_t step) {
+        const std::uint64_t before = gl::bytesReadBack();
+        log.add(step, double(step) * p.dt, sim.measure());
+        log.countReadBack(gl::bytesReadBack() - before);
+    };
+    if (log.enabled()) sample(0);
     if (recorder) recorder->add(view->render(p));
     for (std::uint64_t done = 0; done < opt.steps;) {
         std::uint64_t next = opt.steps;
@@ -125,7 +131,7 @@ void stepRecorded(Simulation& sim, const Options& opt, const Params& p, StatsLog
         if (recorder) next = std::min(next, (done / opt.record_every + 1) * opt.record_every);
         sim.step(int(next - done));
         done = next;
-        if (log.enabled() && log.due(done)) log.add(done, double(done) * p.dt, sim.measure());
+        if (log.enabled() && log.due(done)) sample(done);
         if (recorder && done % opt.record_every == 0) recorder->add(view->render(p));
     }
 }
@@ -209,7 +215,9 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     }
     if (log.enabled()) {
         log.write();
-        out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps)\n";
+        out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps";
+        if (log.readBack() > 0 && log.rows() > 0) out << "; " << log.readBack() / log.rows() << " bytes read back from the GPU per row";
+        out << ")\n";
     }
     if (!opt.export_path.empty()) {
         writeStateCsv(opt.export_path, end, sim->stepCount());

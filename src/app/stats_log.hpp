@@ -23,12 +23,16 @@ public:
     void write() const;
     const std::string& path() const { return path_; }
     std::size_t rows() const { return rows_; }
+    // Bytes the samples read back from the GPU (gl::bytesReadBack around each; 0 on the CPU).
+    void countReadBack(std::uint64_t bytes) { read_back_ += bytes; }
+    std::uint64_t readBack() const { return read_back_; }
 
 private:
     std::string path_;
     std::uint64_t every_ = 1;
     std::string text_;
     std::size_t rows_ = 0;
+    std::uint64_t read_back_ = 0;
     std::optional<std::uint64_t> first_non_finite_;  // the step of the first row that is not
 };
 

@@ -1,7 +1,15 @@
 // Buffer object through the direct-state-access API (GL 4.5).
 #include "gl/buffer.hpp"
 
+#include <atomic>
+
 namespace murmur::gl {
+
+namespace {
+std::atomic<std::uint64_t> read_back{0};
+}  // namespace
+
+std::uint64_t bytesReadBack() { return read_back.load(); }
 
 Buffer::Buffer(std::size_t size, const void* data, GLbitfield flags) : size_(size) {
     GLuint id = 0;
@@ -22,6 +30,7 @@ void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
     // Shader writes become visible to buffer reads only after this barrier (GL 4.6, 7.13.2).
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), data);
+    read_back += bytes;
 }
 
 void Buffer::clearToZero() { glClearNamedBufferData(id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr); }

@@ -5,10 +5,16 @@
 #include "gl/handle.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
 namespace murmur::gl {
+
+// Bytes read back from GPU buffers by this process so far: every buffer read goes through
+// Buffer::download (the only glGetNamedBufferSubData; murmur maps no buffer), so a caller can
+// measure what a sample or a frame costs the bus.
+std::uint64_t bytesReadBack();
 
 class Buffer {
 public:

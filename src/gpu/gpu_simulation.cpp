@@ -184,7 +184,8 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
     return {gl::buildCompute(lib, "grid_count.comp", defs), gl::buildCompute(lib, "grid_scatter.comp", defs),
             gl::buildCompute(lib, "grid_order.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
-            gl::buildCompute(lib, "flock_measure.comp", defs),
+            gl::buildCompute(lib, "flock_measure.comp", defs), gl::buildCompute(lib, "measure_reduce.comp", defs),
+            gl::buildCompute(lib, "neighbour_ids.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs))};
 }
 
@@ -456,16 +457,16 @@ Flock GpuSimulation::download() {
     return out;
 }
 
-// The per-boid measures by reduction on the GPU (flock_measure.comp: a pair of vec4 per work group
-// and a 33-bin histogram come back, never the flock); the group measures from a download, on the
-// CPU (cpu/order_params.hpp).
+// The per-boid measures by reduction on the GPU (flock_measure.comp per work group, then
+// measure_reduce.comp: two vec4 and a 33-bin histogram come back at any N, never the flock); the
+// group measures from a download, on the CPU (cpu/order_params.hpp).
 OrderParams GpuSimulation::measure() {
     OrderParams o;
     o.boids = n_;
     if (n_ == 0) return o;
     binUntimed();  // the sorted copy and cells of the current state
     const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
-    if (measure_sums_.size() < std::size_t(groups) * 32) measure_sums_ = gl::Buffer(std::size_t(groups) * 32);
+    if (measure_sums_.size() < std::size_t(groups + 1) * 32) measure_sums_ = gl::Buffer(std::size_t(groups + 1) * 32);
     if (!measure_histogram_) measure_histogram_ = gl::Buffer((NN_BINS + 1) * 4);
     measure_histogram_.clearToZero();
     measure_sums_.bindBase(kSsbo, BIND_MEASURE_SUMS);
@@ -475,13 +476,13 @@ OrderParams GpuSimulation::measure() {
     glUniform1f(programs_->measure.uniform("u_nn_radius"), o.nn_radius);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(groups);
-    const auto sums = measure_sums_.read<glm::vec4>(std::size_t(groups) * 2);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    programs_->measure_reduce.use();
+    glUniform1ui(programs_->measure_reduce.uniform("u_partials"), groups);
+    glDispatchCompute(1, 1, 1);
+    const auto sums = measure_sums_.read<glm::vec4>(2, std::size_t(groups) * 2);  // the totals only
     const auto histogram = measure_histogram_.read<std::uint32_t>(NN_BINS + 1);
-    glm::dvec4 heading(0.0), other(0.0);
-    for (std::uint32_t g = 0; g < groups; ++g) {
-        heading += glm::dvec4(sums[2 * g]);
-        other += glm::dvec4(sums[2 * g + 1]);
-    }
+    const glm::dvec4 heading(sums[0]), other(sums[1]);
     const double n = double(n_);
     o.polarization = heading.w > 0.0 ? glm::length(glm::dvec3(heading)) / heading.w : 0.0;
     o.mean_speed = other.x / n;
@@ -496,12 +497,15 @@ OrderParams GpuSimulation::measure() {
 }
 
 std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {
-    const auto pos = pos_.read<glm::vec4>(n_);
-    const auto counts = neighbours_.read<std::uint32_t>(n_);
-    std::vector<std::uint32_t> by_id(n_, 0u);
-    for (std::uint32_t i = 0; i < n_; ++i)
-        if (asBits(pos[i].w) < n_) by_id[asBits(pos[i].w)] = counts[i];
-    return by_id;
+    if (n_ == 0) return {};
+    if (neighbours_by_id_.size() < std::size_t(n_) * 4) neighbours_by_id_ = gl::Buffer(std::size_t(n_) * 4);
+    neighbours_by_id_.clearToZero();
+    bindState();
+    neighbours_by_id_.bindBase(kSsbo, BIND_NEIGHBOURS_BY_ID);
+    programs_->neighbour_ids.use();
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
+    return neighbours_by_id_.read<std::uint32_t>(n_);
 }
 
 std::optional<GpuSimulation::Found> GpuSimulation::find(std::uint32_t id) {

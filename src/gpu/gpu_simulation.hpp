@@ -138,7 +138,7 @@ public:
 
 private:
     struct Programs {
-        gl::Program count, scatter, order, steer, pick, measure;
+        gl::Program count, scatter, order, steer, pick, measure, measure_reduce, neighbour_ids;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
@@ -158,6 +158,7 @@ private:
     std::string variant_;  // the defines the programs were built with
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
+    gl::Buffer neighbours_by_id_;  // neighbour_ids.comp's output, made on first use
     gl::Buffer cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)
     // while its steer pass counts the state it writes into the other, which the scan zeroed.

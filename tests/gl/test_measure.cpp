@@ -3,6 +3,7 @@
 // wrap and soft bounds.
 #include "cpu/cpu_simulation.hpp"
 #include "cpu/order_params.hpp"
+#include "gl/buffer.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/spawn.hpp"
 
@@ -16,7 +17,8 @@ using namespace murmur;
 
 namespace {
 
-// Tolerances: sums of 256 floats per work group, finished in double: relative 1e-5 on
+// Tolerances: sums of 256 floats per work group, then of the groups' sums in a float tree
+// (measure_reduce.comp): relative 1e-5 on
 // means; a nearest distance within a float ulp of a bin edge may land in the next bin, so the
 // histogram may differ by a few boids and the median by a few hundredths of a bin.
 // group_tol: the group measures come from the same code; on the same state they are equal
@@ -108,6 +110,30 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
 // in a flock of 200+ neighbours per boid the steer pass takes the bulk, the passes add up to no
 // more than the step's wall-clock time (plus 1 ms of clock granularity), and only a step asked to
 // be profiled is.
+// What comes back from the GPU (gl::bytesReadBack, which every buffer read passes): a step reads
+// nothing; a sample's per-boid measures two vec4 and the 33-bin histogram (164 bytes) at any N;
+// the group measures, still walked on the CPU, the flock's positions and velocities (32 bytes a
+// boid); the neighbour counts 4 bytes a boid, by id, without the positions.
+TEST(GpuMeasure, WhatASampleReadsBackIsCounted) {
+    MURMUR_REQUIRE_GL();
+    for (std::uint32_t n : {1000u, 200000u}) {
+        Params p;
+        p.boids = n;
+        gpu::GpuSimulation sim;
+        sim.upload(spawn(p), p);
+        std::uint64_t before = gl::bytesReadBack();
+        sim.step(2);
+        EXPECT_EQ(gl::bytesReadBack() - before, 0u) << n << " boids: a step reads nothing back";
+        before = gl::bytesReadBack();
+        (void)sim.measure();
+        EXPECT_EQ(gl::bytesReadBack() - before, 164u + 32u * n) << n << " boids: per-boid measures 164 bytes, groups 32 per boid";
+        before = gl::bytesReadBack();
+        EXPECT_EQ(sim.neighbourCounts().size(), n);
+        EXPECT_EQ(gl::bytesReadBack() - before, 4u * n) << n << " boids: the counts by id, not the positions";
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
 TEST(PassProfile, EachPassIsChargedForItsOwnWork) {
     MURMUR_REQUIRE_GL();
     Params p;
