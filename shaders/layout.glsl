@@ -20,6 +20,11 @@
 #define BIND_SCAN_CLEAR 11
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 #define BIND_NEIGHBOURS_BY_ID 12  // neighbour_ids.comp output: uint per id (the pick's slot; never in one pass)
+// The group measures' passes (groups.glsl) reuse the scan's and the pick's slots (never bound in
+// the same pass): the union-find parents, the per-root sums, the flock's totals.
+#define BIND_GROUP_PARENT 9
+#define BIND_GROUP_SUMS 10
+#define BIND_GROUP_TOTALS 11
 #define BIND_PERCH 13       // float per boid: seconds left on the ground (PERCHING variant only)
 #define BIND_SORTED_PERCH 14
 #define BIND_STEER 15       // vec4 per boid: the last steering (xyz) and its neighbour count (w), styles that keep it

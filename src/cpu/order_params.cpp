@@ -90,8 +90,9 @@ void measureGroups(const Flock& any_order, const Params& params, OrderParams& o)
     double polar_sum = 0.0, mill_sum = 0.0;
     for (std::uint32_t start = 0; start < flock.size(); ++start) {
         if (seen[start]) continue;
-        // Breadth-first over links shorter than r; each boid's unwrapped position is its finder's
-        // plus the minimum-image offset between them.
+        // Breadth-first over links shorter than r; each boid's unwrapped position is the group's
+        // first boid's (its lowest id) plus the minimum-image offset between them, as the GPU
+        // takes it (groups.glsl).
         members.assign(1, start);
         seen[start] = true;
         unwrapped[start] = glm::dvec3(flock[start].p);
@@ -102,7 +103,7 @@ void measureGroups(const Flock& any_order, const Params& params, OrderParams& o)
                 const glm::vec3 d = offsetBetween(ctx, flock[a].p, flock[j].p);
                 if (!(glm::dot(d, d) < r * r)) return;
                 seen[j] = true;
-                unwrapped[j] = unwrapped[a] + glm::dvec3(d);
+                unwrapped[j] = unwrapped[start] + glm::dvec3(offsetBetween(ctx, flock[start].p, flock[j].p));
                 members.push_back(j);
             });
         }

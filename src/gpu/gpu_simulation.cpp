@@ -185,7 +185,9 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "grid_order.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
             gl::buildCompute(lib, "flock_measure.comp", defs), gl::buildCompute(lib, "measure_reduce.comp", defs),
-            gl::buildCompute(lib, "neighbour_ids.comp", defs),
+            gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "group_link.comp", defs),
+            gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
+            gl::buildCompute(lib, "group_totals.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs))};
 }
 
@@ -458,8 +460,8 @@ Flock GpuSimulation::download() {
 }
 
 // The per-boid measures by reduction on the GPU (flock_measure.comp per work group, then
-// measure_reduce.comp: two vec4 and a 33-bin histogram come back at any N, never the flock); the
-// group measures from a download, on the CPU (cpu/order_params.hpp).
+// measure_reduce.comp: two vec4 and a 33-bin histogram come back at any N, never the flock), and
+// the group measures (measureGroupsOnGpu: 32 bytes).
 OrderParams GpuSimulation::measure() {
     OrderParams o;
     o.boids = n_;
@@ -492,8 +494,57 @@ OrderParams GpuSimulation::measure() {
         std::copy(histogram.begin(), histogram.end(), o.nn_histogram.begin());
         o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
     }
-    measureGroups(download(), params_, o);
+    measureGroupsOnGpu(o);
     return o;
+}
+
+// The group measures on the GPU (groups.glsl, four passes over the sorted copy): connected
+// components by union-find, per-root sums, then the flock's totals; 32 bytes come back. A group
+// radius beyond the grid's reach (the cells around a boid would not hold its links) falls back
+// to the CPU's walk over a download.
+void GpuSimulation::measureGroupsOnGpu(OrderParams& o) {
+    const float r = measureRadiiOf(params_).group;
+    if (!(r > 0.0f)) return;
+    if (r > params_.largestRadius()) {
+        measureGroups(download(), params_, o);
+        return;
+    }
+    if (group_parent_.size() < std::size_t(n_) * 4) {
+        group_parent_ = gl::Buffer(std::size_t(n_) * 4);
+        group_sums_ = gl::Buffer(std::size_t(n_) * 48);
+    }
+    if (!group_totals_) group_totals_ = gl::Buffer(32);
+    group_sums_.clearToZero();
+    group_totals_.clearToZero();
+    group_parent_.bindBase(kSsbo, BIND_GROUP_PARENT);
+    group_sums_.bindBase(kSsbo, BIND_GROUP_SUMS);
+    group_totals_.bindBase(kSsbo, BIND_GROUP_TOTALS);
+    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+    auto pass = [&](gl::Program& program) {
+        program.use();
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        dispatchGroups(groups);
+    };
+    programs_->group_link.use();
+    glUniform1ui(programs_->group_link.uniform("u_init"), 1u);
+    pass(programs_->group_link);
+    glUniform1ui(programs_->group_link.uniform("u_init"), 0u);
+    glUniform1f(programs_->group_link.uniform("u_group_radius"), r);
+    pass(programs_->group_link);
+    pass(programs_->group_sums);
+    pass(programs_->group_spin);
+    programs_->group_totals.use();
+    glUniform1ui(programs_->group_totals.uniform("u_min_group"), kMinGroupSize);
+    pass(programs_->group_totals);
+    const auto totals = group_totals_.read<std::uint32_t>(8);
+    const double n = double(n_);
+    o.groups = totals[0];
+    o.grouped_share = double(totals[1]) / n;
+    o.largest_group_share = double(totals[2]) / n;
+    if (totals[1] > 0) {
+        o.group_polarization = double(asFloat(totals[4])) / double(totals[1]);
+        o.milling = double(asFloat(totals[5])) / double(totals[1]);
+    }
 }
 
 std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {

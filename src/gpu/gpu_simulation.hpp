@@ -139,6 +139,7 @@ public:
 private:
     struct Programs {
         gl::Program count, scatter, order, steer, pick, measure, measure_reduce, neighbour_ids;
+        gl::Program group_link, group_sums, group_spin, group_totals;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
@@ -150,6 +151,7 @@ private:
     void bindState() const;
     void viewSortedState();  // the buffer textures over the current buffers
     void stepSequential();
+    void measureGroupsOnGpu(OrderParams& o);
 
     gl::ShaderLibrary shaders_;
     Params params_;
@@ -159,6 +161,7 @@ private:
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
     gl::Buffer neighbours_by_id_;  // neighbour_ids.comp's output, made on first use
+    gl::Buffer group_parent_, group_sums_, group_totals_;  // the group measures' (groups.glsl), made on first use
     gl::Buffer cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)
     // while its steer pass counts the state it writes into the other, which the scan zeroed.

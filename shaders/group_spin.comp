@@ -1,0 +1,50 @@
+#version 430
+// Group measures, pass 3: each boid's r̂ × v̂ about its group's centre (the root plus the mean
+// offset from it) added to the root's spin sum; a work group's boids of its first invocation's
+// group summed in shared memory first, as in group_sums.comp.
+#include "common.glsl"
+#include "sorted_reads.glsl"
+#include "groups.glsl"
+
+layout(local_size_x = STEP_GROUP_SIZE) in;
+
+shared uint s_root;
+shared vec4 s_spin[STEP_GROUP_SIZE];
+
+vec3 spinOf(uint i, uint root) {
+    uint at = root * SUM_STRIDE;
+    float count = float(group_sums[at + SUM_COUNT]);
+    vec3 mean_offset = vec3(uintBitsToFloat(group_sums[at + SUM_OFFSET]), uintBitsToFloat(group_sums[at + SUM_OFFSET + 1u]),
+                            uintBitsToFloat(group_sums[at + SUM_OFFSET + 2u])) / count;
+    vec3 r = offsetBetween(posAt(root), posAt(i)) - mean_offset;
+    float len = length(r);
+    if (!(len > 0.0)) return vec3(0.0);
+    vec3 spin = cross(r / len, unitOf(velAt(i)));
+#if DIMS == 2
+    spin = vec3(0.0, 0.0, spin.z);
+#endif
+    return spin;
+}
+
+void addSpin(uint root, vec3 spin) {
+    for (uint k = 0u; k < 3u; ++k) addFloat(root * SUM_STRIDE + SUM_SPIN + k, spin[k]);
+}
+
+void main() {
+    uint lid = gl_LocalInvocationID.x;
+    uint i = flatIndex(STEP_GROUP_SIZE);
+    bool live = i < BOIDS;
+    uint root = live ? parent[i] : 0xFFFFFFFFu;
+    vec3 spin = live ? spinOf(i, root) : vec3(0.0);
+    if (lid == 0u) s_root = root;
+    barrier();
+    bool together = live && root == s_root;
+    s_spin[lid] = together ? vec4(spin, 0.0) : vec4(0.0);
+    barrier();
+    for (uint stride = STEP_GROUP_SIZE / 2u; stride > 0u; stride >>= 1u) {
+        if (lid < stride) s_spin[lid] += s_spin[lid + stride];
+        barrier();
+    }
+    if (lid == 0u && live) addSpin(root, s_spin[0].xyz);
+    if (live && !together) addSpin(root, spin);
+}
