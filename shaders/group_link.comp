@@ -16,7 +16,9 @@ void unite(uint a, uint b) {
         a = findRoot(a);
         b = findRoot(b);
         if (a == b) return;
-        if (idAt(a) < idAt(b)) {  // a: the root with the higher id, hooked under the other
+        // a: the root with the higher id (then slot: equal ids, never in a valid flock, must not
+        // hook two roots under each other), hooked under the other.
+        if (idAt(a) < idAt(b) || (idAt(a) == idAt(b) && a < b)) {
             uint t = a;
             a = b;
             b = t;

@@ -14,8 +14,7 @@ shared vec4 s_spin[STEP_GROUP_SIZE];
 vec3 spinOf(uint i, uint root) {
     uint at = root * SUM_STRIDE;
     float count = float(group_sums[at + SUM_COUNT]);
-    vec3 mean_offset = vec3(uintBitsToFloat(group_sums[at + SUM_OFFSET]), uintBitsToFloat(group_sums[at + SUM_OFFSET + 1u]),
-                            uintBitsToFloat(group_sums[at + SUM_OFFSET + 2u])) / count;
+    vec3 mean_offset = fixedVec3(at + SUM_OFFSET) / count;
     vec3 r = offsetBetween(posAt(root), posAt(i)) - mean_offset;
     float len = length(r);
     if (!(len > 0.0)) return vec3(0.0);
@@ -27,7 +26,7 @@ vec3 spinOf(uint i, uint root) {
 }
 
 void addSpin(uint root, vec3 spin) {
-    for (uint k = 0u; k < 3u; ++k) addFloat(root * SUM_STRIDE + SUM_SPIN + k, spin[k]);
+    for (uint k = 0u; k < 3u; ++k) addFixed(root * SUM_STRIDE + SUM_SPIN + 2u * k, spin[k]);
 }
 
 void main() {

@@ -16,8 +16,8 @@ shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity
 void addToRoot(uint root, vec3 d, vec3 h, uint count) {
     uint at = root * SUM_STRIDE;
     for (uint k = 0u; k < 3u; ++k) {
-        addFloat(at + SUM_OFFSET + k, d[k]);
-        addFloat(at + SUM_HEADING + k, h[k]);
+        addFixed(at + SUM_OFFSET + 2u * k, d[k]);
+        addFixed(at + SUM_HEADING + 2u * k, h[k]);
     }
     atomicAdd(group_sums[at + SUM_COUNT], count);
 }

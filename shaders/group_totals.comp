@@ -15,13 +15,10 @@ void main() {
     uint at = i * SUM_STRIDE;
     uint count = group_sums[at + SUM_COUNT];
     if (count < u_min_group) return;
-    vec3 heading = vec3(uintBitsToFloat(group_sums[at + SUM_HEADING]), uintBitsToFloat(group_sums[at + SUM_HEADING + 1u]),
-                        uintBitsToFloat(group_sums[at + SUM_HEADING + 2u]));
-    vec3 spin = vec3(uintBitsToFloat(group_sums[at + SUM_SPIN]), uintBitsToFloat(group_sums[at + SUM_SPIN + 1u]),
-                     uintBitsToFloat(group_sums[at + SUM_SPIN + 2u]));
+    vec3 heading = fixedVec3(at + SUM_HEADING), spin = fixedVec3(at + SUM_SPIN);
     atomicAdd(totals[0], 1u);
     atomicAdd(totals[1], count);
     atomicMax(totals[2], count);
-    addTotal(4u, length(heading));
-    addTotal(5u, length(spin));
+    addFixedTotal(4u, length(heading));
+    addFixedTotal(6u, length(spin));
 }

@@ -6,46 +6,66 @@
 #define MURMUR_GROUPS_GLSL
 
 layout(std430, binding = BIND_GROUP_PARENT) coherent volatile buffer Parent { uint parent[]; };  // slot -> parent slot
-// Per root slot: x, y, z the sum of offsets from the root, w the count (uint); then the sum of unit
-// velocities (xyz); then the sum of r̂ × v̂ about the group's centre (xyz). Float sums as bits.
+// Per root slot (SUM_STRIDE words): the sum of offsets from the root (xyz), the count, the sum of
+// unit velocities (xyz), the sum of r̂ × v̂ about the group's centre (xyz). Each sum is 64-bit
+// fixed point (FIXED_SCALE steps a unit) in two words, low then high, two's complement, added by
+// integer atomics: the same bits whatever order the boids arrive in, so a run reproduces.
 layout(std430, binding = BIND_GROUP_SUMS) coherent buffer GroupSums { uint group_sums[]; };
 #define SUM_OFFSET 0u
-#define SUM_COUNT 3u
-#define SUM_HEADING 4u
-#define SUM_SPIN 8u
-#define SUM_STRIDE 12u
-// The flock's totals: x groups, y boids in groups, z the largest group, w unused; then the sum of
-// the groups' |heading sums| and of their |spin sums| (float bits).
+#define SUM_COUNT 6u
+#define SUM_HEADING 7u
+#define SUM_SPIN 13u
+#define SUM_STRIDE 20u
+// The flock's totals: [0] groups, [1] boids in groups, [2] the largest group; [4, 5] the sum of
+// the groups' |heading sums|, [6, 7] of their |spin sums| (fixed point, as above).
 layout(std430, binding = BIND_GROUP_TOTALS) coherent buffer GroupTotals { uint totals[8]; };
+#define FIXED_SCALE 1048576.0  // 2^20 steps a unit (or per unit vector component)
 
 uniform float u_group_radius;
 
-// The root of slot x's tree (roots never move once group_link.comp has finished).
+// The root of slot x's tree, halving the path on the way (each visited slot skips to its
+// grandparent: an ancestor, so a race with another halving or a hook loses nothing; hooks only
+// write roots, halving only non-roots). Roots never move once group_link.comp has finished.
 uint findRoot(uint x) {
     uint p = parent[x];
     while (p != x) {
+        uint grandparent = parent[p];
+        if (grandparent != p) parent[x] = grandparent;
         x = p;
-        p = parent[x];
+        p = grandparent;
     }
     return x;
 }
 
-// A float added to a float stored as bits, atomically (OpenGL has no float atomics in core).
-void addFloat(uint index, float value) {
-    uint seen = group_sums[index], expected;
-    do {
-        expected = seen;
-        seen = atomicCompSwap(group_sums[index], expected, floatBitsToUint(uintBitsToFloat(expected) + value));
-    } while (seen != expected);
+// x in fixed point, split into the two words of a 64-bit two's-complement number (|x| below
+// 2^43 / FIXED_SCALE: every sum here is far below).
+uvec2 fixedWords(float x) {
+    float f = floor(x * FIXED_SCALE + 0.5);
+    float high = floor(f / 4294967296.0);
+    return uvec2(uint(f - high * 4294967296.0), uint(int(high)));
 }
 
-void addTotal(uint index, float value) {
-    uint seen = totals[index], expected;
-    do {
-        expected = seen;
-        seen = atomicCompSwap(totals[index], expected, floatBitsToUint(uintBitsToFloat(expected) + value));
-    } while (seen != expected);
+// x added to the fixed-point sum at words [index, index + 1]: the low word's carry goes into the
+// high word, so the 64-bit total is exact in any order.
+void addFixed(uint index, float x) {
+    uvec2 w = fixedWords(x);
+    uint old = atomicAdd(group_sums[index], w.x);
+    uint high = w.y + (old + w.x < old ? 1u : 0u);
+    if (high != 0u) atomicAdd(group_sums[index + 1u], high);
 }
+
+void addFixedTotal(uint index, float x) {
+    uvec2 w = fixedWords(x);
+    uint old = atomicAdd(totals[index], w.x);
+    uint high = w.y + (old + w.x < old ? 1u : 0u);
+    if (high != 0u) atomicAdd(totals[index + 1u], high);
+}
+
+float fixedValue(uint index) {
+    return (float(int(group_sums[index + 1u])) * 4294967296.0 + float(group_sums[index])) / FIXED_SCALE;
+}
+
+vec3 fixedVec3(uint index) { return vec3(fixedValue(index), fixedValue(index + 2u), fixedValue(index + 4u)); }
 
 // v / |v|, 0 for a boid at rest (unitOf in src/cpu/order_params.cpp).
 vec3 unitOf(vec3 v) {

@@ -61,9 +61,8 @@ struct StyleFunctions {
     ShaderSwitches (*switches)(const Params&);
 };
 
-// Defined by each style's .cpp; styleFunctions (cpu_simulation.cpp) picks one per step.
-template <Style S>
-StyleFunctions styleFunctionsOf();
+// styleFunctionsOf<Style::X>() (declared with the enum in model/params.hpp) is defined by each
+// style's .cpp; styleFunctions (cpu_simulation.cpp) picks one per step.
 const StyleFunctions& styleFunctions(Style s);
 
 // A style with no search of its own: the sums are all it reads.

@@ -511,7 +511,7 @@ void GpuSimulation::measureGroupsOnGpu(OrderParams& o) {
     }
     if (group_parent_.size() < std::size_t(n_) * 4) {
         group_parent_ = gl::Buffer(std::size_t(n_) * 4);
-        group_sums_ = gl::Buffer(std::size_t(n_) * 48);
+        group_sums_ = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
     }
     if (!group_totals_) group_totals_ = gl::Buffer(32);
     group_sums_.clearToZero();
@@ -541,9 +541,11 @@ void GpuSimulation::measureGroupsOnGpu(OrderParams& o) {
     o.groups = totals[0];
     o.grouped_share = double(totals[1]) / n;
     o.largest_group_share = double(totals[2]) / n;
+    // The two fixed-point sums (groups.glsl): 64-bit two's complement, 2^20 steps a unit.
+    auto fixedSum = [&](int at) { return double(std::int64_t(std::uint64_t(totals[at + 1]) << 32 | totals[at])) / 1048576.0; };
     if (totals[1] > 0) {
-        o.group_polarization = double(asFloat(totals[4])) / double(totals[1]);
-        o.milling = double(asFloat(totals[5])) / double(totals[1]);
+        o.group_polarization = fixedSum(4) / double(totals[1]);
+        o.milling = fixedSum(6) / double(totals[1]);
     }
 }
 

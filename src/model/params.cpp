@@ -62,8 +62,8 @@ void checkKeyRanges(const Params& p, std::vector<ParamProblem>& problems) {
     }
 }
 
-// Lengths that must fit in half the world: species 0's radii (wrap), the spawn ball, the margin.
-void checkWorldFits(const Params& p, std::vector<ParamProblem>& problems) {
+// Species 0's radii within half the world in wrap mode.
+void checkWrapRadii(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
     if (p.bounds == Bounds::Wrap) {
         for (auto [key, rule] : {std::pair{"separation.radius", p.species[0].separation},
@@ -73,6 +73,11 @@ void checkWorldFits(const Params& p, std::vector<ParamProblem>& problems) {
                 problems.push_back({key, num(rule.radius) + " exceeds half the world (" + num(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});
     }
+}
+
+// The spawn ball and the soft walls' margin within half the world.
+void checkSpawnAndMargin(const Params& p, std::vector<ParamProblem>& problems) {
+    const double half = double(p.world_size) / 2.0;
     if (double(p.spawn_radius) > half)
         problems.push_back({"spawn.radius", num(p.spawn_radius) + " exceeds half the world (" + num(half) +
                                                 "); valid range [0, world_size/2]"});
@@ -100,7 +105,7 @@ void checkObstacles(const Params& p, std::vector<ParamProblem>& problems) {
 }
 
 // Each species in use: speeds in order; in wrap, the keys as set within half the world (a style's
-// own radii, as rulesOf gives them, are its check's to judge); the shares not all 0.
+// own radii, as rulesOf gives them, are its check's to judge).
 void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
     const std::uint32_t used = std::min(p.species_count, kMaxSpecies);
@@ -124,10 +129,6 @@ void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
                                 num(p.roles[s].flee.radius) + " exceeds half the world (" + num(half) +
                                     ") in wrap mode; valid range [0, world_size/2]"});
     }
-    double shares = 0.0;
-    for (std::uint32_t s = 0; s < used; ++s) shares += double(p.roles[s].share);
-    if (!(shares > 0.0))
-        problems.push_back({"species0.share", "the shares of the species in use sum to 0; at least one must be above 0"});
 }
 
 }  // namespace
@@ -135,8 +136,9 @@ void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
 std::vector<ParamProblem> validate(const Params& p) {
     std::vector<ParamProblem> problems;
     checkKeyRanges(p, problems);
-    checkWorldFits(p, problems);
+    checkWrapRadii(p, problems);
     if (const auto check = styleInfo(p.style).check) check(p, problems);
+    checkSpawnAndMargin(p, problems);
     checkObstacles(p, problems);
     if (p.perch_min > p.perch_max)
         problems.push_back({"perch.min_time", num(p.perch_min) + " exceeds perch.max_time (" + num(p.perch_max) +
@@ -146,6 +148,10 @@ std::vector<ParamProblem> validate(const Params& p) {
         problems.push_back({"update", "sequential with " + std::to_string(p.boids) + " boids: the sequential order walks the flock "
                                       "one boid at a time (n^2 pairs a step on one GPU thread); valid for boids in [0, " +
                                       std::to_string(kMaxSequentialBoids) + "], or use update=parallel"});
+    double shares = 0.0;
+    for (std::uint32_t s = 0; s < std::min(p.species_count, kMaxSpecies); ++s) shares += double(p.roles[s].share);
+    if (!(shares > 0.0))
+        problems.push_back({"species0.share", "the shares of the species in use sum to 0; at least one must be above 0"});
     return problems;
 }
 

@@ -11,12 +11,36 @@
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-// The rule sets; each is a row of the style registry (model/styles.cpp) and a module per backend
-// (src/cpu/styles/, shaders/styles/). Values are stored in state and sweep files: append only.
-enum class Style : std::uint32_t {
-    Steering = 0, Offset = 1, Decarpentier = 2, Graded = 3, Gloss = 4, Vicsek = 5, Couzin = 6, CuckerSmale = 7
-};
-inline constexpr std::size_t kStyleCount = 8;
+// The rule sets, one X(Name, value) each: a row of the style registry (model/styles.cpp) and a
+// module per backend (src/cpu/styles/, shaders/styles/). Values are stored in sweep files and
+// presets by name, the enum by number: append only.
+#define MURMUR_STYLES(X) \
+    X(Steering, 0)       \
+    X(Offset, 1)         \
+    X(Decarpentier, 2)   \
+    X(Graded, 3)         \
+    X(Gloss, 4)          \
+    X(Vicsek, 5)         \
+    X(Couzin, 6)         \
+    X(CuckerSmale, 7)
+
+#define MURMUR_STYLE_ENUM(name, value) name = value,
+enum class Style : std::uint32_t { MURMUR_STYLES(MURMUR_STYLE_ENUM) };
+#undef MURMUR_STYLE_ENUM
+#define MURMUR_STYLE_COUNT(name, value) +1
+inline constexpr std::size_t kStyleCount = 0 MURMUR_STYLES(MURMUR_STYLE_COUNT);
+#undef MURMUR_STYLE_COUNT
+
+// Each style's CPU module (src/cpu/styles/<name>.cpp) defines its specialisation; declared here,
+// with the enum, so every use sees it declared (cpu/flock_step.hpp defines StyleFunctions).
+struct StyleFunctions;
+template <Style S>
+StyleFunctions styleFunctionsOf();
+#define MURMUR_STYLE_FUNCTIONS(name, value) \
+    template <>                             \
+    StyleFunctions styleFunctionsOf<Style::name>();
+MURMUR_STYLES(MURMUR_STYLE_FUNCTIONS)
+#undef MURMUR_STYLE_FUNCTIONS
 // How a step visits the flock: all boids from the same state (parallel), or one after another
 // in id order, each seeing the boids before it already moved (sequential, in place).
 enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };

@@ -182,7 +182,8 @@ std::vector<StyleInfo> makeStyles() {
                       MURMUR_FLOAT(cucker_smale.radius)},
                  },
                  .ignored_keys = {"separation.radius", "separation.weight", "alignment.radius", "alignment.weight",
-                                  "cohesion.radius", "cohesion.weight", "min_speed", "max_force", "speed_limit"},
+                                  "cohesion.radius", "cohesion.weight", "min_speed", "max_force", "speed_limit", "predator",
+                                  "chase", "flee.radius", "flee.weight"},
                  .adjust_rules = cuckerSmaleRadii,
                  .check = cuckerSmaleCheck,
                  .group_radius = cuckerSmaleGroup});
