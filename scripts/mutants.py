@@ -55,10 +55,10 @@ MUTANTS = [
         (cpu("steering"), "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
         (gpu("steering"), "        if (d2 > 0.0) s.sep -= d / d2;", "        if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
     ("speed clamped before integration instead of after", [
-        (cpu(style), "next.v = limitSpeed(ctx, k, self.v + dv);", "next.v = limitSpeed(ctx, k, self.v) + dv;", 1)
-        for style in ("steering", "graded", "offset")] + [
-        (gpu(style), "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1)
-        for style in ("steering", "graded", "offset")]),
+        (RULES, "return limitSpeed(ctx, k, self.v + dv);", "return limitSpeed(ctx, k, self.v) + dv;", 1),
+        (cpu("offset"), "next.v = limitSpeed(ctx, k, self.v + dv);", "next.v = limitSpeed(ctx, k, self.v) + dv;", 1),
+        (G_RULES, "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1),
+        (gpu("offset"), "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1)]),
     ("alignment steers away (sign flip)", [
         (cpu(style), "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 1)
         for style in ("steering", "graded")] + [

@@ -207,6 +207,16 @@ vec3 limitSpeed(SpeciesBlock S, vec3 v) {
 #endif
 }
 
+// The new velocity of a style whose rules give an acceleration `a` (steeredVelocity in
+// src/cpu/flock_rules.cpp): plus fleeing and chasing, walls and influences, over dt, limited.
+vec3 steeredVelocity(SpeciesBlock S, Self self, NeighbourSums s, vec3 a) {
+    vec3 v = self.v;
+    if (s.n_flee > 0u) a += W_FLEE(S) * steerTowards(S, s.flee, v);
+    if (s.chasing != 0u) a += CHASE(S) * steerTowards(S, s.chase_d, v);
+    vec3 dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * DT;
+    return limitSpeed(S, v + dv);
+}
+
 // A unit vector perpendicular to the unit vector u (in the xy plane in 2D).
 vec3 perpendicularTo(vec3 u) {
 #if DIMS == 2

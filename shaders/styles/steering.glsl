@@ -22,8 +22,5 @@ vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
     if (s.n_sep > 0u) a += W_SEP(S) * steerTowards(S, s.sep, v);
     if (s.n_ali > 0u) a += W_ALI(S) * steerTowards(S, s.ali / float(s.n_ali), v);
     if (s.n_coh > 0u) a += COHESION_SIGN * W_COH(S) * steerTowards(S, s.coh / float(s.n_coh), v);
-    if (s.n_flee > 0u) a += W_FLEE(S) * steerTowards(S, s.flee, v);
-    if (s.chasing != 0u) a += CHASE(S) * steerTowards(S, s.chase_d, v);
-    vec3 dv = (a + boundsAcceleration(self.p) + influenceAcceleration(S, self)) * DT;
-    return limitSpeed(S, v + dv);
+    return steeredVelocity(S, self, s, a);
 }

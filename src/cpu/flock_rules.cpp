@@ -123,6 +123,13 @@ glm::vec3 unitOr(glm::vec3 v, glm::vec3 fallback) {
 
 
 // A unit vector perpendicular to the unit vector u (in the xy plane in 2D).
+glm::vec3 steeredVelocity(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums, glm::vec3 a) {
+    if (sums.n_flee > 0) a += k.w_flee * steerTowards(k, sums.flee, self.v);
+    if (sums.chasing) a += k.chase * steerTowards(k, sums.chase_d, self.v);
+    const glm::vec3 dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self)) * ctx.p.dt;
+    return limitSpeed(ctx, k, self.v + dv);
+}
+
 glm::vec3 perpendicularTo(const RuleContext& ctx, glm::vec3 u) {
     if (ctx.dims == 2) return {-u.y, u.x, 0.0f};
     const glm::vec3 helper = std::abs(u.x) < 0.9f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f);

@@ -170,6 +170,10 @@ glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k,
 // The same as velocity offsets per step (the offset style): the attractor and repeller as Parker's
 // tend to / away from a place; wind, wander and obstacles still accelerations, times dt.
 glm::vec3 influenceOffset(const RuleContext& ctx, const Boid& self);
+// The new velocity of a style whose rules give an acceleration `a` (steering, graded): plus
+// fleeing predators and chasing prey (steered as Reynolds'), walls and influences, over dt, the
+// speed limited.
+glm::vec3 steeredVelocity(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums, glm::vec3 a);
 // Speed into [min_speed, max_speed] unless the speed limit is off; a boid at rest stays at rest.
 glm::vec3 limitSpeed(const RuleContext& ctx, const SpeciesContext& k, glm::vec3 v);
 // A unit vector perpendicular to the unit vector u (in the xy plane in 2D).

@@ -149,12 +149,12 @@ TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
     const fs::path dir = fs::temp_directory_path() / ("murmur_badshaders_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::copy(MURMUR_SHADER_SOURCE_DIR, dir, fs::copy_options::recursive);
-    std::ifstream in(dir / "styles" / "graded.glsl");  // the default style
+    std::ifstream in(dir / "flock_rules.glsl");  // steeredVelocity: the default (graded) style's update
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string good = "return limitSpeed(S, v + dv);";
     ASSERT_NE(text.find(good), std::string::npos);
     text.replace(text.find(good), good.size(), "return limitSpeed(S, v + 1.01 * dv);");
-    std::ofstream(dir / "styles" / "graded.glsl") << text;
+    std::ofstream(dir / "flock_rules.glsl") << text;
     std::string out, err;
     EXPECT_EQ(run({"--headless", "--steps", "2", "--boids", "200", "--shader-dir", dir.c_str()}, out, err), 1) << out << err;
     EXPECT_NE(err.find("start-up check"), std::string::npos) << err;

@@ -15,8 +15,7 @@ float CuckerSmaleStyle::psi(float d2, float beta) { return std::pow(1.0f + d2, -
 // Within the cut-off (the species' alignment radius, which the registry sets to it) and of self's
 // species: psi(r) (v_j - v_i) into the alignment sum.
 void CuckerSmaleStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other,
-                                    glm::vec3 d, float d2, NeighbourSums& sums) {
-    (void)d;
+                                    glm::vec3, float d2, NeighbourSums& sums) {
     if (other.species != self.species || !(d2 < k.r2_ali)) return;
     ++sums.neighbours;
     ++sums.n_ali;

@@ -23,11 +23,8 @@ Boid GradedStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, con
     if (sums.n_sep > 0) a += (k.w_sep * k.max_force) * sums.sep;
     if (sums.n_ali > 0) a += k.w_ali * steerTowards(k, sums.ali / float(sums.n_ali), self.v);
     if (sums.n_coh > 0) a += (ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh) * (sums.coh / float(sums.n_coh));
-    if (sums.n_flee > 0) a += k.w_flee * steerTowards(k, sums.flee, self.v);
-    if (sums.chasing) a += k.chase * steerTowards(k, sums.chase_d, self.v);
-    const glm::vec3 dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self)) * ctx.p.dt;
     Boid next = self;
-    next.v = limitSpeed(ctx, k, self.v + dv);
+    next.v = steeredVelocity(ctx, k, self, sums, a);
     return next;
 }
 

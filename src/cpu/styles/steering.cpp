@@ -24,11 +24,8 @@ Boid SteeringStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, c
     if (sums.n_sep > 0) a += k.w_sep * steerTowards(k, sums.sep, self.v);
     if (sums.n_ali > 0) a += k.w_ali * steerTowards(k, sums.ali / float(sums.n_ali), self.v);
     if (sums.n_coh > 0) a += ctx.cohesion_sign * k.w_coh * steerTowards(k, sums.coh / float(sums.n_coh), self.v);
-    if (sums.n_flee > 0) a += k.w_flee * steerTowards(k, sums.flee, self.v);
-    if (sums.chasing) a += k.chase * steerTowards(k, sums.chase_d, self.v);
-    const glm::vec3 dv = (a + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self)) * ctx.p.dt;
     Boid next = self;
-    next.v = limitSpeed(ctx, k, self.v + dv);
+    next.v = steeredVelocity(ctx, k, self, sums, a);
     return next;
 }
 
