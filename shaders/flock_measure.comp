@@ -3,9 +3,12 @@
 // boid its unit velocity, speed, neighbour count and nearest-neighbour distance within
 // u_nn_radius over the cells around it, summed per work group in shared memory; one pair of
 // vec4 partial sums per group goes out (GpuSimulation::measure adds them up), plus a histogram of
-// the nearest-neighbour distances. Reads the sorted copy the binning passes just wrote.
+// the nearest-neighbour distances. The same dispatch links every pair closer than
+// u_group_radius (0: none) in the groups' union-find forest (groups.glsl; group_init.comp made
+// every slot its own root). Reads the sorted copy the binning passes just wrote.
 #include "common.glsl"
 #include "sorted_reads.glsl"
+#include "groups.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
@@ -42,6 +45,29 @@ float nearestNeighbour2(uint i, vec3 p) {
     return best;
 }
 
+// Links boid i to every later slot closer than the group radius (each pair once).
+void linkNeighbours(uint i, vec3 p) {
+    float link2 = u_group_radius * u_group_radius;
+    uint root = i;  // a slot of i's tree, carried from link to link: the next find starts near the top
+    uvec3 c = cellOf(p);
+    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
+    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
+    ivec4 runs = xRuns(ax);
+    for (int iz = 0; iz < az.count; ++iz)
+        for (int iy = 0; iy < ay.count; ++iy) {
+            uint row = (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+            for (int r = 0; r < 2; ++r) {
+                ivec2 run = r == 0 ? runs.xy : runs.zw;
+                if (run.x > run.y) continue;
+                uint end = cellEnd(row + uint(run.y));
+                for (uint j = max(cellStart(row + uint(run.x)), i + 1u); j < end; ++j) {
+                    vec3 d = offsetBetween(p, posAt(j));
+                    if (dot(d, d) < link2) root = unite(root, j);
+                }
+            }
+        }
+}
+
 void main() {
     uint lid = gl_LocalInvocationID.x;
     if (lid <= uint(NN_BINS)) s_histogram[lid] = 0u;
@@ -55,6 +81,7 @@ void main() {
         // "None within the radius" decided on the squared distance, as the CPU does (a driver's
         // sqrt need not be correctly rounded).
         float r = u_nn_radius, nn = 0.0;
+        if (u_group_radius > 0.0) linkNeighbours(i, posAt(i));
         if (r > 0.0) {
             float best = nearestNeighbour2(i, posAt(i));
             bool found = best < r * r;

@@ -1,7 +1,7 @@
 // The group measures' shared state (docs/model.md, "Order parameters"): a union-find forest over
-// the sorted copy's slots (group_link.comp hooks, group_sums.comp flattens), per-root sums, and
-// the flock's totals. A group's root is its member with the lowest id, as the CPU reference's
-// walk starts from it; positions are taken relative to the root by minimum image.
+// the sorted copy's slots (flock_measure.comp's walk hooks, group_sums.comp flattens), per-root
+// sums, and the flock's totals. A group's root is its member with the lowest id, as the CPU
+// reference's walk starts from it; positions are taken relative to the root by minimum image.
 #ifndef MURMUR_GROUPS_GLSL
 #define MURMUR_GROUPS_GLSL
 
@@ -25,7 +25,7 @@ uniform float u_group_radius;
 
 // The root of slot x's tree, halving the path on the way (each visited slot skips to its
 // grandparent: an ancestor, so a race with another halving or a hook loses nothing; hooks only
-// write roots, halving only non-roots). Roots never move once group_link.comp has finished.
+// write roots, halving only non-roots). Roots never move once the linking walk has finished.
 uint findRoot(uint x) {
     uint p = parent[x];
     while (p != x) {
@@ -35,6 +35,25 @@ uint findRoot(uint x) {
         p = grandparent;
     }
     return x;
+}
+
+// Links the trees of slots a and b (ECL-CC's hooking: find both roots, hook the one with the
+// higher id under the other by compare-and-swap, retry if it moved); returns the root they share
+// (a slot of both trees from then on, so a caller may pass it as the next link's a).
+uint unite(uint a, uint b) {
+    while (true) {
+        a = findRoot(a);
+        b = findRoot(b);
+        if (a == b) return a;
+        // a: the root with the higher id (then slot: equal ids, never in a valid flock, must not
+        // hook two roots under each other), hooked under the other.
+        if (idAt(a) < idAt(b) || (idAt(a) == idAt(b) && a < b)) {
+            uint t = a;
+            a = b;
+            b = t;
+        }
+        if (atomicCompSwap(parent[a], a, b) == a) return b;
+    }
 }
 
 // x in fixed point, split into the two words of a 64-bit two's-complement number (|x| below

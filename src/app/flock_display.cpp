@@ -1,44 +1,57 @@
 // FlockDisplay; see flock_display.hpp.
 #include "app/flock_display.hpp"
 
-#include "gpu/gpu_simulation.hpp"
 #include "render/picking.hpp"
 
 namespace murmur {
 
-render::FlockView FlockDisplay::view() {
-    if (gpu_)
-        return {gpu_->positions().id(), gpu_->velocities().id(), gpu_->neighbours().id(), gpu_->boids(),
-                gpu_->steering().id()};
+FlockBuffers HostDrawable::buffers() {
     const Flock flock = sim_.download();
     const auto by_id = sim_.neighbourCounts();
     std::vector<std::uint32_t> counts(flock.size(), 0u);
     for (std::size_t i = 0; i < flock.size(); ++i)
         if (flock[i].id < by_id.size()) counts[i] = by_id[flock[i].id];
     host_.update(flock, counts);
-    return host_.view();
+    const render::FlockView v = host_.view();
+    FlockBuffers b;
+    b.pos = v.pos;
+    b.vel = v.vel;
+    b.neighbours = v.neighbours;
+    b.steer = v.steer;
+    b.count = v.count;
+    return b;
 }
 
-std::optional<render::Selection> FlockDisplay::find(std::uint32_t id) {
-    if (gpu_) {
-        const auto found = gpu_->find(id);
-        if (!found) return std::nullopt;
-        return render::Selection{id, found->boid.p, found->boid.v, found->neighbours};
-    }
+std::optional<FoundBoid> HostDrawable::find(std::uint32_t id) {
     const Flock flock = sim_.download();
     for (const Boid& b : flock)
         if (b.id == id) {
             const auto counts = sim_.neighbourCounts();
-            return render::Selection{id, b.p, b.v, id < counts.size() ? counts[id] : 0u};
+            return FoundBoid{b, id < counts.size() ? counts[id] : 0u};
         }
     return std::nullopt;
 }
 
-std::optional<std::uint32_t> FlockDisplay::pick(const render::Camera& camera, glm::vec2 viewport, glm::vec2 pixel) {
+std::optional<std::uint32_t> HostDrawable::pick(const PickQuery& query) {
     const Flock flock = sim_.download();
-    const auto index = render::pickBoid(flock, camera, viewport, pixel);
+    const auto index = render::pickBoid(flock, query);
     if (!index) return std::nullopt;
     return flock[*index].id;
+}
+
+render::FlockView FlockDisplay::view() {
+    const FlockBuffers b = drawable_.buffers();
+    return {b.pos, b.vel, b.neighbours, b.count, b.steer};
+}
+
+std::optional<render::Selection> FlockDisplay::find(std::uint32_t id) {
+    const auto found = drawable_.find(id);
+    if (!found) return std::nullopt;
+    return render::Selection{id, found->boid.p, found->boid.v, found->neighbours};
+}
+
+std::optional<std::uint32_t> FlockDisplay::pick(const render::Camera& camera, glm::vec2 viewport, glm::vec2 pixel) {
+    return drawable_.pick(render::pickQuery(camera, viewport, pixel));
 }
 
 OffscreenFlock::OffscreenFlock(int width, int height, const std::string& shader_dir)

@@ -1,8 +1,10 @@
-// What the window and the headless screenshot draw, for either backend: the GPU pipeline lends
-// its storage buffers; the CPU reference's flock is copied into buffers each frame. Also finds
-// a boid by id (visual debug) and picks the boid under the pointer.
+// What the window and the headless screenshot draw, for either backend: a backend that is
+// Drawable (the GPU pipeline) lends its storage buffers and finds and picks boids on the GPU; for
+// one that keeps its flock in host memory (the CPU reference), HostDrawable copies the flock
+// into buffers each frame and finds and picks over it.
 #pragma once
 
+#include "model/drawable.hpp"
 #include "model/simulation.hpp"
 #include "gl/framebuffer.hpp"
 #include "render/camera.hpp"
@@ -14,27 +16,36 @@
 #include <string>
 #include <vector>
 
-namespace murmur::gpu {
-class GpuSimulation;
-}
-
 namespace murmur {
 
-class FlockDisplay {
+// Drawable over any Simulation, through download() and neighbourCounts().
+class HostDrawable final : public Drawable {
 public:
-    // gpu: the same object as sim when the backend is the GPU pipeline, else null.
-    FlockDisplay(Simulation& sim, gpu::GpuSimulation* gpu) : sim_(sim), gpu_(gpu) {}
-
-    // The buffers to draw this frame (the CPU backend uploads its current flock).
-    render::FlockView view();
-    std::optional<render::Selection> find(std::uint32_t id);
-    // The id of the boid drawn within a few pixels of `pixel`, if any (downloads the flock).
-    std::optional<std::uint32_t> pick(const render::Camera& camera, glm::vec2 viewport, glm::vec2 pixel);
+    explicit HostDrawable(Simulation& sim) : sim_(sim) {}
+    FlockBuffers buffers() override;
+    std::optional<FoundBoid> find(std::uint32_t id) override;
+    std::optional<std::uint32_t> pick(const PickQuery& query) override;
 
 private:
     Simulation& sim_;
-    gpu::GpuSimulation* gpu_;
     render::HostFlock host_;
+};
+
+class FlockDisplay {
+public:
+    explicit FlockDisplay(Simulation& sim) : host_(sim), drawable_(sim.drawable() ? *sim.drawable() : host_) {}
+    FlockDisplay(const FlockDisplay&) = delete;  // drawable_ may be host_
+    FlockDisplay& operator=(const FlockDisplay&) = delete;
+
+    // The buffers to draw this frame.
+    render::FlockView view();
+    std::optional<render::Selection> find(std::uint32_t id);
+    // The id of the boid drawn within a few pixels of `pixel`, if any (render/picking.hpp).
+    std::optional<std::uint32_t> pick(const render::Camera& camera, glm::vec2 viewport, glm::vec2 pixel);
+
+private:
+    HostDrawable host_;
+    Drawable& drawable_;
 };
 
 // A framebuffer of a fixed size that the flock is drawn into and read back from: the headless

@@ -57,12 +57,17 @@ std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulatio
     return g;
 }
 
+std::unique_ptr<Simulation> makeSimulation(const Options& opt) {
+    gpu::GpuSimulation* gpu = nullptr;
+    return makeSimulation(opt, &gpu);
+}
+
 // The flock drawn offscreen at --width x --height, the whole world framed: what the headless
 // screenshot and the recording show.
 class OffscreenView {
 public:
-    OffscreenView(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Options& opt)
-        : frame_(opt.width, opt.height, opt.shader_dir), display_(sim, gpu) {
+    OffscreenView(Simulation& sim, const Params& p, const Options& opt)
+        : frame_(opt.width, opt.height, opt.shader_dir), display_(sim) {
         camera_.setAspect(float(opt.width) / float(opt.height));  // a tall picture frames the world by its width
         camera_.reset(p);
         settings_.colour_by = render::ColourBy(p.colour);
@@ -183,7 +188,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     std::optional<OffscreenView> view;
     std::optional<render::Recorder> recorder;
     if (!opt.record.empty()) {
-        view.emplace(*sim, gpu_sim, p, opt);
+        view.emplace(*sim, p, opt);
         recorder.emplace(opt.record, opt.width, opt.height, opt.record_fps);
     }
     const auto t0 = std::chrono::steady_clock::now();
@@ -205,7 +210,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     printPassTimes(gpu_sim, out);
     if (recorder) out << "wrote " << recorder->finish() << "\n";
     if (!opt.screenshot.empty()) {
-        if (!view) view.emplace(*sim, gpu_sim, p, opt);
+        if (!view) view.emplace(*sim, p, opt);
         render::writePng(opt.screenshot, opt.width, opt.height, view->render(p));
         out << "wrote screenshot " << opt.screenshot << " (" << opt.width << "x" << opt.height << ")\n";
     }

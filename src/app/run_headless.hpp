@@ -29,6 +29,7 @@ const Boid* firstNonFinite(const Flock& flock);
 // The simulation for opt.backend (GPU: per-pass timing on; needs a current context). *gpu is
 // set to the GPU pipeline, or null for the CPU reference.
 std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulation** gpu);
+std::unique_ptr<Simulation> makeSimulation(const Options& opt);
 
 // imported: the starting flock, or null to spawn from params. Returns the exit code.
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err);

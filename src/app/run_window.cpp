@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <iomanip>
 #include <memory>
@@ -105,15 +106,15 @@ struct Viewport {
 
 class WindowRun {
 public:
-    WindowRun(AppWindow& window, const Options& opt, Simulation& sim, gpu::GpuSimulation* gpu, ui::Session& session,
-              const std::string& renderer)
-        : window_(window), opt_(opt), sim_(sim), gpu_(gpu), session_(session), display_(sim, gpu),
+    WindowRun(AppWindow& window, const Options& opt, Simulation& sim, ui::Session& session, const std::string& renderer)
+        : window_(window), opt_(opt), sim_(sim), session_(session), display_(sim),
           renderer_(gl::ShaderLibrary(opt.shader_dir)), log_(opt.stats_out, opt.stats_every) {
         camera_.reset(session.live());
         panel_.vsync = vsync_ = opt.vsync;
         panel_.loaded_preset = opt.preset_name;
         started_with_ = session.live();
         if (const char* path = std::getenv("MURMUR_PANEL_RECTS")) rects_path_ = path;
+        if (const char* path = std::getenv("MURMUR_FRAME_LOG")) frame_log_.open(path);
         record_at_start_ = !opt.record.empty();
         stats_.renderer = renderer;
         stats_.backend = sim.name();
@@ -128,9 +129,7 @@ public:
                 if (a == ui::Action::Quit) window_.close();
             return window_.shouldClose();
         };
-        if (gpu) gpu->setInterrupt(quitAsked);
-        cpu_ = dynamic_cast<CpuSimulation*>(&sim);
-        if (cpu_) cpu_->setInterrupt(quitAsked);
+        sim.setInterrupt(quitAsked);
     }
 
     // Runs until the window is closed (or --frames); returns the exit code.
@@ -143,7 +142,7 @@ private:
     void handleMouse(const Viewport& vp);
     std::optional<render::ScreenRect> panelPixels(const Viewport& vp) const;
     int stepAndMeasure();
-    void sampleStats(Clock::time_point now);
+    bool sampleStats(Clock::time_point now);  // true: measured the flock this frame
     void drawFrame(const Viewport& vp);
     void finishFrame(const Viewport& vp, std::ostream& out, std::ostream& err);
     void startRecording(const std::string& target, const Viewport& vp, std::ostream& err);
@@ -156,7 +155,6 @@ private:
     AppWindow& window_;
     const Options& opt_;
     Simulation& sim_;
-    gpu::GpuSimulation* gpu_;
     ui::Session& session_;
     FlockDisplay display_;
     render::FlockRenderer renderer_;
@@ -164,10 +162,10 @@ private:
     ui::PanelState panel_;
     Params started_with_;           // the parameters at start: the summary names what the panel changed
     std::string rects_path_;        // MURMUR_PANEL_RECTS: where each field is drawn, for scripts
+    std::ofstream frame_log_;       // MURMUR_FRAME_LOG: per frame its milliseconds, steps and whether it sampled
     bool non_finite_ = false;       // the flock went to NaN or infinity: nothing is written from it
-    CpuSimulation* cpu_ = nullptr;  // the CPU backend, whose slow steps are interruptible too
     Clock::time_point last_poll_{};
-    bool interruptedMidStep() const { return (gpu_ && gpu_->interrupted()) || (cpu_ && cpu_->interrupted()); }
+    bool interruptedMidStep() const { return sim_.interrupted(); }
     ui::FrameStats stats_;
     StatsLog log_;
     bool vsync_ = true;
@@ -328,10 +326,10 @@ int WindowRun::stepAndMeasure() {
 
 // FPS, steps/s, pass timings and the order parameters, twice a second at most; measuring is a
 // neighbour search of its own: not while a step is that slow, and at most a tenth of the time.
-void WindowRun::sampleStats(Clock::time_point now) {
+bool WindowRun::sampleStats(Clock::time_point now) {
     ++frames_since_;
     const double since = std::chrono::duration<double>(now - last_sample_).count();
-    if (since < sample_every_) return;
+    if (since < sample_every_) return false;
     stats_.fps = frames_since_ / since;
     stats_.steps_per_s = double(steps_since_) / since;
     frames_since_ = 0;
@@ -344,13 +342,9 @@ void WindowRun::sampleStats(Clock::time_point now) {
         stats_.order_step = session_.steps();
         sample_every_ = std::max(0.5, 10.0 * std::chrono::duration<double>(Clock::now() - now).count());
     }
-    stats_.pass_ms.clear();
-    if (gpu_) {  // the last profiled step's passes (see profileNextStep), and ask for the next
-        const auto& ms = gpu_->profiledMs();
-        const char* names[4] = {"count", "scan", "scatter", "steer"};
-        for (std::size_t i = 0; i < ms.size() && i < 4; ++i) stats_.pass_ms.emplace_back(names[i], ms[i]);
-        gpu_->profileNextStep();
-    }
+    stats_.pass_ms = sim_.profiledPasses();  // the last profiled step's passes; ask for the next
+    sim_.profileNextStep();
+    return stats_.paused_why.empty();
 }
 
 void WindowRun::drawFrame(const Viewport& vp) {
@@ -477,9 +471,12 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
         applyKeys();
         handleMouse(vp);
         const int stepped = stepAndMeasure();
-        sampleStats(Clock::now());
+        const bool sampled = sampleStats(Clock::now());
         drawFrame(vp);
         finishFrame(vp, out, err);
+        if (frame_log_.is_open())
+            frame_log_ << std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count() << ' ' << stepped << ' '
+                       << (sampled ? 1 : 0) << '\n';
         // The frame's time over its steps bounds a step's cost from above; smoothed over frames.
         if (stepped > 0) {
             const double per_step = std::chrono::duration<double>(Clock::now() - frame_start).count() / stepped;
@@ -514,13 +511,12 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
         if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
         if (!gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
     }
-    gpu::GpuSimulation* gpu_sim = nullptr;
-    std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);
+    std::unique_ptr<Simulation> sim = makeSimulation(opt);
     ui::Session session(*sim, p, opt.backend == Backend::Gpu ? ui::CapacityCheck(capacityProblem) : ui::CapacityCheck(cpuCapacityProblem),
                         imported);
     session.world_set = opt.world_size_set;
     if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
-    WindowRun loop(*window, opt, *sim, gpu_sim, session, renderer);
+    WindowRun loop(*window, opt, *sim, session, renderer);
     return loop.run(out, err);
 }
 

@@ -47,8 +47,8 @@ public:
     // `check` set, it is called every kCheckEvery boids of a step; when it returns true the
     // stepping stops there, the step unfinished (for quitting), and later steps do nothing.
     static constexpr std::size_t kCheckEvery = 1024;
-    void setInterrupt(std::function<bool()> check) { interrupt_ = std::move(check); }
-    bool interrupted() const { return interrupted_; }
+    void setInterrupt(std::function<bool()> check) override { interrupt_ = std::move(check); }
+    bool interrupted() const override { return interrupted_; }
 
 private:
     // The order a step visits the boids: storage order, or id order for the sequential update.

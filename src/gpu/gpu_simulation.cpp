@@ -185,9 +185,9 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "grid_order.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
             gl::buildCompute(lib, "flock_measure.comp", defs), gl::buildCompute(lib, "measure_reduce.comp", defs),
-            gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "group_link.comp", defs),
+            gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "group_init.comp", defs),
             gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
-            gl::buildCompute(lib, "group_totals.comp", defs),
+            gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "boid_under.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs))};
 }
 
@@ -215,6 +215,7 @@ void GpuSimulation::applyParams(const Params& params) {
     }
     grid_ = grid;
     binned_ = false;  // the grid, or anything else, may have changed: the next step counts
+    sorted_fresh_ = false;
     allocateOptionalState(params);
     viewSortedState();
     params_ = params;
@@ -234,6 +235,7 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     p.boids = std::uint32_t(flock.size());
     checkCapacity(p);
     binned_ = false;  // before anything else: applyParams below may throw
+    sorted_fresh_ = false;
     n_ = std::uint32_t(flock.size());
     std::vector<glm::vec4> pos(n_), vel(n_);
     std::vector<float> perch(n_);
@@ -324,6 +326,11 @@ void GpuSimulation::countCells() {
 
 // Binning of the state the step starts from: 3 dispatches (4 when it must count first).
 void GpuSimulation::bin() {
+    if (sorted_fresh_) {  // a sample binned this very state: the sorted copy and cells stand
+        bindState();
+        for (int pass = 0; pass < 3; ++pass) passDone(pass);
+        return;
+    }
     const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
     if (!binned_) countCells();
     passDone(0);
@@ -337,6 +344,7 @@ void GpuSimulation::bin() {
     dispatchGroups(groupsFor(grid_.total(), STEP_GROUP_SIZE));
     // The steer and measure passes read the sorted copy and the cells through buffer textures.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+    sorted_fresh_ = true;
     passDone(2);
 }
 
@@ -369,6 +377,7 @@ void GpuSimulation::step(int steps) {
         ++step_count_;
         if (std::exchange(profile_next_, false)) {
             glFinish();  // the profiled step starts with nothing else in flight
+            sorted_fresh_ = false;  // and bins, though a sample just did: its passes are what it times
             profiling_ = true;
             profiling_ms_.assign(4, 0.0);
             profile_since_ = std::chrono::steady_clock::now();
@@ -388,6 +397,7 @@ void GpuSimulation::step(int steps) {
             dispatchGroups(groups);
         }
         current_ = 1 - current_;  // the steer pass counted what it wrote
+        sorted_fresh_ = false;
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         passDone(3);
         if (timer_) timer_->end();
@@ -398,6 +408,7 @@ void GpuSimulation::step(int steps) {
 // order in the state buffers (slot_of_id_ holds its slot-of-id table).
 void GpuSimulation::stepSequential() {
     binned_ = false;  // this steer does not bin
+    sorted_fresh_ = false;
     bindState();
     for (int pass = 0; pass < 3; ++pass) passDone(pass);  // no binning in this order
     programs_->steer.use();
@@ -415,7 +426,7 @@ void GpuSimulation::stepSequential() {
     if (timer_) timer_->end();
 }
 
-void GpuSimulation::setInterrupt(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
+void GpuSimulation::setInterruptInSlices(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
     interrupt_ = std::move(check);
     slice_groups_ = std::max(1u, slice_groups);
     slice_min_pairs_ = min_pairs;
@@ -433,6 +444,7 @@ bool GpuSimulation::steerInSlices(std::uint32_t groups) {
         if (interrupt_()) {
             interrupted_ = true;
             binned_ = false;
+            sorted_fresh_ = false;
             profiling_ = false;
             if (timer_) timer_->end();
             return false;
@@ -461,12 +473,27 @@ Flock GpuSimulation::download() {
 
 // The per-boid measures by reduction on the GPU (flock_measure.comp per work group, then
 // measure_reduce.comp: two vec4 and a 33-bin histogram come back at any N, never the flock), and
-// the group measures (measureGroupsOnGpu: 32 bytes).
+// the group measures (their links made in the same walk; the rest in sumGroupsOnGpu: 32 bytes).
+// The binning it does first is the next step's: the step does not repeat it.
 OrderParams GpuSimulation::measure() {
     OrderParams o;
     o.boids = n_;
     if (n_ == 0) return o;
     binUntimed();  // the sorted copy and cells of the current state
+    const float group_radius = measureRadiiOf(params_).group;
+    const bool groups_on_gpu = group_radius > 0.0f && group_radius <= params_.largestRadius();
+    if (groups_on_gpu) startGroupsOnGpu();
+    walkForMeasures(o, groups_on_gpu ? group_radius : 0.0f);
+    if (groups_on_gpu)
+        sumGroupsOnGpu(o);
+    else if (group_radius > 0.0f)  // beyond the grid's reach: the cells around a boid would not hold its links
+        measureGroups(download(), params_, o);
+    return o;
+}
+
+// The walk over the cells around each boid: the per-boid measures, their partial sums added up,
+// and (group_radius > 0) every link of the groups' forest.
+void GpuSimulation::walkForMeasures(OrderParams& o, float group_radius) {
     const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
     if (measure_sums_.size() < std::size_t(groups + 1) * 32) measure_sums_ = gl::Buffer(std::size_t(groups + 1) * 32);
     if (!measure_histogram_) measure_histogram_ = gl::Buffer((NN_BINS + 1) * 4);
@@ -476,6 +503,7 @@ OrderParams GpuSimulation::measure() {
     o.nn_radius = measureRadiiOf(params_).nn;  // at most the cell edge, so the cells around hold it
     programs_->measure.use();
     glUniform1f(programs_->measure.uniform("u_nn_radius"), o.nn_radius);
+    glUniform1f(programs_->measure.uniform("u_group_radius"), group_radius);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(groups);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -494,21 +522,11 @@ OrderParams GpuSimulation::measure() {
         std::copy(histogram.begin(), histogram.end(), o.nn_histogram.begin());
         o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
     }
-    measureGroupsOnGpu(o);
-    return o;
 }
 
-// The group measures on the GPU (groups.glsl, four passes over the sorted copy): connected
-// components by union-find, per-root sums, then the flock's totals; 32 bytes come back. A group
-// radius beyond the grid's reach (the cells around a boid would not hold its links) falls back
-// to the CPU's walk over a download.
-void GpuSimulation::measureGroupsOnGpu(OrderParams& o) {
-    const float r = measureRadiiOf(params_).group;
-    if (!(r > 0.0f)) return;
-    if (r > params_.largestRadius()) {
-        measureGroups(download(), params_, o);
-        return;
-    }
+// The group measures on the GPU (groups.glsl), before the walk: every slot its own root in the
+// union-find forest over the sorted copy, the sums and totals zeroed.
+void GpuSimulation::startGroupsOnGpu() {
     if (group_parent_.size() < std::size_t(n_) * 4) {
         group_parent_ = gl::Buffer(std::size_t(n_) * 4);
         group_sums_ = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
@@ -519,18 +537,19 @@ void GpuSimulation::measureGroupsOnGpu(OrderParams& o) {
     group_parent_.bindBase(kSsbo, BIND_GROUP_PARENT);
     group_sums_.bindBase(kSsbo, BIND_GROUP_SUMS);
     group_totals_.bindBase(kSsbo, BIND_GROUP_TOTALS);
+    programs_->group_init.use();
+    dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
+}
+
+// After the walk linked the forest: per-root sums, then the flock's totals (three passes over the
+// sorted copy); 32 bytes come back.
+void GpuSimulation::sumGroupsOnGpu(OrderParams& o) {
     const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
     auto pass = [&](gl::Program& program) {
         program.use();
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         dispatchGroups(groups);
     };
-    programs_->group_link.use();
-    glUniform1ui(programs_->group_link.uniform("u_init"), 1u);
-    pass(programs_->group_link);
-    glUniform1ui(programs_->group_link.uniform("u_init"), 0u);
-    glUniform1f(programs_->group_link.uniform("u_group_radius"), r);
-    pass(programs_->group_link);
     pass(programs_->group_sums);
     pass(programs_->group_spin);
     programs_->group_totals.use();
@@ -561,7 +580,17 @@ std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {
     return neighbours_by_id_.read<std::uint32_t>(n_);
 }
 
-std::optional<GpuSimulation::Found> GpuSimulation::find(std::uint32_t id) {
+FlockBuffers GpuSimulation::buffers() {
+    FlockBuffers b;
+    b.pos = pos_.id();
+    b.vel = vel_.id();
+    b.neighbours = neighbours_.id();
+    b.steer = steer_.id();  // a one-element placeholder unless the style keeps its steering
+    b.count = n_;
+    return b;
+}
+
+std::optional<FoundBoid> GpuSimulation::find(std::uint32_t id) {
     if (n_ == 0) return std::nullopt;
     if (!picked_) picked_ = gl::Buffer(sizeof(PickedBoid));
     picked_.clearToZero();
@@ -573,12 +602,47 @@ std::optional<GpuSimulation::Found> GpuSimulation::find(std::uint32_t id) {
     dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
     const PickedBoid picked = picked_.read<PickedBoid>(1).front();
     if (picked.p.w != 1.0f) return std::nullopt;
-    Found f;
+    FoundBoid f;
     f.boid.id = id;
     f.boid.p = glm::vec3(picked.p);
     f.boid.v = glm::vec3(picked.v);
     f.neighbours = picked.info.x;
     return f;
+}
+
+// pickBoid's rule (render/picking.cpp) in three dispatches of boid_under.comp, each an atomic
+// minimum over the flock: screen distance, then depth, then id; 16 bytes come back.
+std::optional<std::uint32_t> GpuSimulation::pick(const PickQuery& q) {
+    if (n_ == 0) return std::nullopt;
+    if (!picked_) picked_ = gl::Buffer(sizeof(PickedBoid));
+    const std::array<std::uint32_t, 4> none{~0u, ~0u, ~0u, 0u};
+    picked_.upload(none.data(), sizeof none);
+    bindState();
+    picked_.bindBase(kSsbo, BIND_PICKED);
+    gl::Program& under = programs_->under;
+    under.use();
+    glUniformMatrix4fv(under.uniform("u_view_projection"), 1, GL_FALSE, &q.view_projection[0][0]);
+    glUniform2f(under.uniform("u_viewport"), q.viewport.x, q.viewport.y);
+    glUniform2f(under.uniform("u_pixel"), q.pixel.x, q.pixel.y);
+    glUniform3f(under.uniform("u_eye"), q.eye.x, q.eye.y, q.eye.z);
+    glUniform1ui(under.uniform("u_three_d"), q.three_d ? 1u : 0u);
+    glUniform1f(under.uniform("u_max_px"), q.max_px);
+    for (std::uint32_t stage = 0; stage < 3; ++stage) {
+        glUniform1ui(under.uniform("u_stage"), stage);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
+    }
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    const auto best = picked_.read<std::uint32_t>(4);
+    if (best[2] == ~0u) return std::nullopt;
+    return best[2];
+}
+
+std::vector<std::pair<std::string, double>> GpuSimulation::profiledPasses() const {
+    static const char* const names[4] = {"count", "scan", "scatter", "steer"};
+    std::vector<std::pair<std::string, double>> out;
+    for (std::size_t i = 0; i < profiled_ms_.size() && i < 4; ++i) out.emplace_back(names[i], profiled_ms_[i]);
+    return out;
 }
 
 void GpuSimulation::enableTiming(bool on) {

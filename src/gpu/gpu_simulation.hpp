@@ -74,7 +74,7 @@ void checkCapacity(const Params& params);
 // the driver reports it: NVX_gpu_memory_info), not a refusal.
 std::optional<std::string> memoryWarning(const Params& params);
 
-class GpuSimulation final : public Simulation {
+class GpuSimulation final : public Simulation, public Drawable {
 public:
     explicit GpuSimulation(gl::ShaderLibrary shaders = gl::ShaderLibrary{});
 
@@ -93,8 +93,9 @@ public:
     // pass in slices of `slice_groups` work groups, waiting for each and calling `check` between
     // them. When it returns true the stepping stops there, the step unfinished: for quitting.
     using Interrupt = std::function<bool()>;
-    void setInterrupt(Interrupt check, std::uint32_t slice_groups = 32, double min_pairs = kSlowStepPairs);
-    bool interrupted() const { return interrupted_; }
+    void setInterruptInSlices(Interrupt check, std::uint32_t slice_groups, double min_pairs);
+    void setInterrupt(Interrupt check) override { setInterruptInSlices(std::move(check), 32, kSlowStepPairs); }
+    bool interrupted() const override { return interrupted_; }
 
     // Rebuilds every program from `shaders`; on failure keeps the current programs and throws.
     void reloadShaders(gl::ShaderLibrary shaders);
@@ -107,9 +108,10 @@ public:
     // any driver (timer queries are not everywhere: llvmpipe stamps them when it flushes its queue,
     // not when the work runs, so in a window one pass can be charged for another's), at the cost
     // of stalling that one step. The window asks for one such step per stats sample.
-    void profileNextStep() { profile_next_ = true; }
+    void profileNextStep() override { profile_next_ = true; }
     // The last profiled step's milliseconds per pass (count, scan, scatter, steer); empty before.
     const std::vector<double>& profiledMs() const { return profiled_ms_; }
+    std::vector<std::pair<std::string, double>> profiledPasses() const override;
 
     // Binning alone (count if needed, scan, scatter, order) of the current state, for tests of the sort.
     struct Binning {
@@ -128,18 +130,19 @@ public:
     const gl::Buffer& steering() const { return steer_; }         // per slot: decarpentier's steering
     std::uint32_t boids() const { return n_; }
 
-    // Visual debug: the boid with this id (position, velocity, last neighbour count), found on
-    // the GPU by boid_pick.comp; reads back 48 bytes (waits for the GPU). Empty if no such id.
-    struct Found {
-        Boid boid;
-        std::uint32_t neighbours = 0;
-    };
-    std::optional<Found> find(std::uint32_t id);
+    // Drawable: the state's buffers; the boid with this id (position, velocity, last neighbour
+    // count), found on the GPU by boid_pick.comp, reading back 48 bytes (waits for the GPU), empty
+    // if no such id; the boid under the pointer, by boid_under.comp's three dispatches, reading
+    // back 16 bytes.
+    Drawable* drawable() override { return this; }
+    FlockBuffers buffers() override;
+    std::optional<FoundBoid> find(std::uint32_t id) override;
+    std::optional<std::uint32_t> pick(const PickQuery& query) override;
 
 private:
     struct Programs {
         gl::Program count, scatter, order, steer, pick, measure, measure_reduce, neighbour_ids;
-        gl::Program group_link, group_sums, group_spin, group_totals;
+        gl::Program group_init, group_sums, group_spin, group_totals, under;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
@@ -151,7 +154,9 @@ private:
     void bindState() const;
     void viewSortedState();  // the buffer textures over the current buffers
     void stepSequential();
-    void measureGroupsOnGpu(OrderParams& o);
+    void walkForMeasures(OrderParams& o, float group_radius);
+    void startGroupsOnGpu();
+    void sumGroupsOnGpu(OrderParams& o);
 
     gl::ShaderLibrary shaders_;
     Params params_;
@@ -171,6 +176,7 @@ private:
     gl::BufferTexture sorted_pos_tex_, sorted_vel_tex_, sorted_perch_tex_, cell_start_tex_;
     int current_ = 0;
     bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
+    bool sorted_fresh_ = false;  // the sorted copy and cell starts describe pos_ (a sample binned it: the step need not)
     gl::Buffer measure_sums_, measure_histogram_;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     Interrupt interrupt_;

@@ -3,11 +3,14 @@
 #pragma once
 
 #include "model/boid.hpp"
+#include "model/drawable.hpp"
 #include "model/order_params.hpp"
 #include "model/params.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace murmur {
@@ -34,6 +37,21 @@ public:
     // The order parameters of the current state (docs/model.md, "Order parameters").
     virtual OrderParams measure() = 0;
     virtual std::string name() const = 0;
+
+    // Slow steps stay interruptible (a window's Esc and close button): `check` is asked during a
+    // step that takes long; when it returns true the stepping stops there, the step unfinished
+    // (for quitting), and interrupted() is true from then on.
+    virtual void setInterrupt(std::function<bool()> check) = 0;
+    virtual bool interrupted() const = 0;
+
+    // What a renderer draws from without a copy, or null when the flock lives in host memory
+    // (then draw from download()).
+    virtual Drawable* drawable() { return nullptr; }
+
+    // Times the next step pass by pass (for a stats panel); a backend without passes ignores it.
+    virtual void profileNextStep() {}
+    // The last profiled step's milliseconds per named pass; empty before one (or without passes).
+    virtual std::vector<std::pair<std::string, double>> profiledPasses() const { return {}; }
 };
 
 }  // namespace murmur

@@ -166,6 +166,29 @@ TEST(Picking, PicksTheNearestBoidOnScreenWithinTheRadius) {
     EXPECT_FALSE(render::pickBoid(flock, c, kViewport, px(c, {50, 50, 0}))) << "nothing within 12 px of the centre";
 }
 
+TEST(Picking, InThreeDTheNearerOfTwoBoidsWithinAPixelWinsAndTiesGoToTheLowestId) {
+    Params p;
+    p.dims = 3;
+    p.world_size = 100;
+    Camera c;
+    c.reset(p);
+    const glm::vec3 eye = c.eye(), target{50, 50, 50};
+    const glm::vec3 toward = glm::normalize(target - eye);
+    // Two boids on the line of sight through the target, one 20 units nearer the eye; the
+    // pointer half a pixel off the far one's projection, so the near one is a little further on
+    // screen but within a pixel of it.
+    const glm::vec3 far_p = target, near_p = target - 20.0f * toward;
+    const Flock flock = {test::boid(4, far_p), test::boid(8, near_p)};
+    const glm::vec2 at = px(c, far_p) + glm::vec2(0.5f, 0.0f);
+    auto hit = render::pickBoid(flock, c, kViewport, at);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(flock[*hit].id, 8u) << "the nearer to the eye";
+    const Flock same = {test::boid(9, far_p), test::boid(5, far_p), test::boid(7, far_p)};
+    hit = render::pickBoid(same, c, kViewport, px(c, far_p));
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(same[*hit].id, 5u) << "three at one point: the lowest id";
+}
+
 TEST(Screenshot, PngIsUprightAndLossless) {
     // 3x2 image in GL order (bottom row first): bottom row red, top row blue.
     std::vector<std::uint8_t> rgba;

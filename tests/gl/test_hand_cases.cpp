@@ -38,7 +38,7 @@ TEST(GpuSlices, ASlicedStepEqualsOneDispatchAndCanBeInterrupted) {
     gpu::GpuSimulation whole, sliced;
     whole.upload(start, p);
     int calls = 0;
-    sliced.setInterrupt([&] { return ++calls < 0; }, 5, 0.0);  // 12 groups in slices of 5: 3 calls per step
+    sliced.setInterruptInSlices([&] { return ++calls < 0; }, 5, 0.0);  // 12 groups in slices of 5: 3 calls per step
     sliced.upload(start, p);
     whole.step(4);
     sliced.step(4);
@@ -54,7 +54,7 @@ TEST(GpuSlices, ASlicedStepEqualsOneDispatchAndCanBeInterrupted) {
     // Asked to stop after the second slice: the stepping stops and later steps do nothing.
     gpu::GpuSimulation stopped;
     calls = 0;
-    stopped.setInterrupt([&] { return ++calls >= 2; }, 5, 0.0);
+    stopped.setInterruptInSlices([&] { return ++calls >= 2; }, 5, 0.0);
     stopped.upload(start, p);
     stopped.step(3);
     EXPECT_TRUE(stopped.interrupted());
