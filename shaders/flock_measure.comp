@@ -7,6 +7,7 @@
 // u_group_radius (0: none) in the groups' union-find forest (groups.glsl; group_init.comp made
 // every slot its own root). Reads the sorted copy the binning passes just wrote.
 #include "common.glsl"
+#include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 
@@ -72,7 +73,7 @@ void main() {
     uint lid = gl_LocalInvocationID.x;
     if (lid <= uint(NN_BINS)) s_histogram[lid] = 0u;
     barrier();
-    uint i = flatIndex(STEP_GROUP_SIZE);
+    uint i = sliceIndex();
     vec4 heading = vec4(0.0), other = vec4(0.0);
     if (i < BOIDS) {
         vec3 v = velAt(i);
@@ -100,7 +101,7 @@ void main() {
         }
         barrier();
     }
-    uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    uint group = sliceGroup();
     if (lid == 0u && group * uint(STEP_GROUP_SIZE) < BOIDS) {  // not the padding groups of a split dispatch
         sums[2u * group] = s_heading[0];
         sums[2u * group + 1u] = s_other[0];

@@ -8,6 +8,8 @@
 // Parity tests hold the two backends together; the hand-computed cases (tests/cpu/hand_cases.hpp)
 // hold both to the formulas.
 #include "common.glsl"
+// A slow step runs in slices (GpuSimulation::setInterrupt).
+#include "slices.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
@@ -46,8 +48,6 @@ layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
 #endif
 #endif
 
-// A slow step runs in slices (GpuSimulation::setInterrupt): the first work group of this one.
-uniform uint u_first_group;
 // Sequential order: this dispatch steps the boids with ids [u_first_id, u_first_id + u_id_count).
 uniform uint u_first_id;
 uniform uint u_id_count;
@@ -143,7 +143,7 @@ void main() {
     uint end = min(u_first_id + u_id_count, BOIDS);
     for (uint id = u_first_id; id < end; ++id) stepBoid(slot_of_id[id]);
 #else
-    uint i = flatIndex(STEP_GROUP_SIZE) + u_first_group * uint(STEP_GROUP_SIZE);
+    uint i = sliceIndex();
     if (i >= BOIDS) return;
     stepBoid(i);
 #endif

@@ -3,12 +3,13 @@
 // flock_measure.comp's walk links every pair closer than the group radius in one dispatch (the
 // passes do not depend on a group's diameter).
 #include "common.glsl"
+#include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 
 void main() {
-    uint i = flatIndex(STEP_GROUP_SIZE);
+    uint i = sliceIndex();
     if (i < BOIDS) parent[i] = i;
 }

@@ -3,6 +3,7 @@
 // offset from it) added to the root's spin sum; a work group's boids of its first invocation's
 // group summed in shared memory first, as in group_sums.comp.
 #include "common.glsl"
+#include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 
@@ -31,7 +32,7 @@ void addSpin(uint root, vec3 spin) {
 
 void main() {
     uint lid = gl_LocalInvocationID.x;
-    uint i = flatIndex(STEP_GROUP_SIZE);
+    uint i = sliceIndex();
     bool live = i < BOIDS;
     uint root = live ? parent[i] : 0xFFFFFFFFu;
     vec3 spin = live ? spinOf(i, root) : vec3(0.0);

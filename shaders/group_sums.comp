@@ -4,6 +4,7 @@
 // boids of a work group are neighbours in the sorted copy and mostly of one group: those of the
 // first invocation's group are summed in shared memory and added once; the others add their own.
 #include "common.glsl"
+#include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 
@@ -24,7 +25,7 @@ void addToRoot(uint root, vec3 d, vec3 h, uint count) {
 
 void main() {
     uint lid = gl_LocalInvocationID.x;
-    uint i = flatIndex(STEP_GROUP_SIZE);
+    uint i = sliceIndex();
     bool live = i < BOIDS;
     uint root = 0xFFFFFFFFu;
     vec3 d = vec3(0.0), h = vec3(0.0);

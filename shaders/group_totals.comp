@@ -2,6 +2,7 @@
 // Group measures, pass 4: each root of a group of at least MIN_GROUP_SIZE boids adds its count,
 // |heading sum| and |spin sum| to the flock's totals (the only thing read back: 32 bytes).
 #include "common.glsl"
+#include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 
@@ -10,7 +11,7 @@ layout(local_size_x = STEP_GROUP_SIZE) in;
 uniform uint u_min_group;
 
 void main() {
-    uint i = flatIndex(STEP_GROUP_SIZE);
+    uint i = sliceIndex();
     if (i >= BOIDS || parent[i] != i) return;
     uint at = i * SUM_STRIDE;
     uint count = group_sums[at + SUM_COUNT];

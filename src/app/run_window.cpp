@@ -142,7 +142,8 @@ private:
     void handleMouse(const Viewport& vp);
     std::optional<render::ScreenRect> panelPixels(const Viewport& vp) const;
     int stepAndMeasure();
-    bool sampleStats(Clock::time_point now);  // true: measured the flock this frame
+    bool sampleStats(Clock::time_point now);  // true: did some of a sample's work this frame
+    bool advanceOrderSample(Clock::time_point now);
     void drawFrame(const Viewport& vp);
     void finishFrame(const Viewport& vp, std::ostream& out, std::ostream& err);
     void startRecording(const std::string& target, const Viewport& vp, std::ostream& err);
@@ -171,8 +172,11 @@ private:
     bool vsync_ = true;
     std::uint64_t frames_ = 0, steps_since_ = 0, next_row_ = 0;
     int frames_since_ = 0;
-    Clock::time_point last_sample_ = Clock::now();
-    double sample_every_ = 0.5;      // s between stats samples: at least 10x what measuring takes
+    Clock::time_point last_sample_ = Clock::now();  // FPS and steps/s were last worked out
+    static constexpr std::uint64_t kSampleFrames = 8;  // a sample is spread over at least this many frames
+    bool sampling_ = false;                             // an order-parameter sample is in progress
+    Clock::time_point sample_began_{}, next_sample_at_{};
+    std::uint64_t sample_step_ = 0;                     // the step it measures
     double seconds_per_step_ = 0.0;  // smoothed cost of a step, bounding the steps per frame
     ui::PointerTracker pointer_;
     std::optional<render::Recorder> recorder_;
@@ -324,12 +328,15 @@ int WindowRun::stepAndMeasure() {
     return stepped;
 }
 
-// FPS, steps/s, pass timings and the order parameters, twice a second at most; measuring is a
-// neighbour search of its own: not while a step is that slow, and at most a tenth of the time.
+// FPS, steps/s and pass timings twice a second. The order parameters are a sample taken in
+// slices, one a frame over kSampleFrames frames or more (Simulation::beginSample), so no frame
+// carries a whole neighbour search of its own; after a sample, as long again without one (and
+// none while a step is that slow). Returns whether this frame did some of a sample's work.
 bool WindowRun::sampleStats(Clock::time_point now) {
     ++frames_since_;
+    bool sampled = advanceOrderSample(now);
     const double since = std::chrono::duration<double>(now - last_sample_).count();
-    if (since < sample_every_) return false;
+    if (since < 0.5) return sampled;
     stats_.fps = frames_since_ / since;
     stats_.steps_per_s = double(steps_since_) / since;
     frames_since_ = 0;
@@ -337,14 +344,28 @@ bool WindowRun::sampleStats(Clock::time_point now) {
     last_sample_ = now;
     const double pairs = candidatePairsPerStep(session_.live());
     stats_.paused_why = pairs < kSlowStepPairs ? "" : describeCost(pairs);
-    if (stats_.paused_why.empty()) {
-        stats_.push(sim_.measure());
-        stats_.order_step = session_.steps();
-        sample_every_ = std::max(0.5, 10.0 * std::chrono::duration<double>(Clock::now() - now).count());
+    if (stats_.paused_why.empty() && !sampling_ && now >= next_sample_at_) {
+        sim_.beginSample();
+        sampling_ = true;
+        sample_began_ = now;
+        sample_step_ = session_.steps();
+        sampled = true;
     }
     stats_.pass_ms = sim_.profiledPasses();  // the last profiled step's passes; ask for the next
     sim_.profileNextStep();
-    return stats_.paused_why.empty();
+    return sampled;
+}
+
+bool WindowRun::advanceOrderSample(Clock::time_point now) {
+    if (!sampling_) return false;
+    const std::uint64_t slice = std::max<std::uint64_t>(session_.live().boids / kSampleFrames, 256);
+    if (sim_.advanceSample(slice)) {
+        stats_.push(sim_.takeSample());
+        stats_.order_step = sample_step_;
+        sampling_ = false;
+        next_sample_at_ = now + (now - sample_began_);
+    }
+    return true;
 }
 
 void WindowRun::drawFrame(const Viewport& vp) {

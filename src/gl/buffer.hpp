@@ -35,6 +35,8 @@ public:
         return out;
     }
     void clearToZero();
+    // The first `bytes` of `source` into this buffer's start, on the GPU (nothing is read back).
+    void copyFrom(const Buffer& source, std::size_t bytes);
     void bindBase(GLenum target, GLuint index) const;
     void bindRange(GLenum target, GLuint index, std::size_t offset, std::size_t bytes) const;
 

@@ -206,6 +206,7 @@ void GpuSimulation::applyParams(const Params& params) {
     for (const auto& d : variantDefines(params)) variant += d.name + "=" + d.value + " ";
     if (variant != variant_ || !programs_) {
         checkGlLimits(params);
+        finishSample();  // a sample in progress ends on the programs it began with
         programs_.emplace(buildPrograms(shaders_, params));
         variant_ = variant;
     }
@@ -469,103 +470,6 @@ Flock GpuSimulation::download() {
         out[i].v = glm::vec3(vel[i]);
     }
     return out;
-}
-
-// The per-boid measures by reduction on the GPU (flock_measure.comp per work group, then
-// measure_reduce.comp: two vec4 and a 33-bin histogram come back at any N, never the flock), and
-// the group measures (their links made in the same walk; the rest in sumGroupsOnGpu: 32 bytes).
-// The binning it does first is the next step's: the step does not repeat it.
-OrderParams GpuSimulation::measure() {
-    OrderParams o;
-    o.boids = n_;
-    if (n_ == 0) return o;
-    binUntimed();  // the sorted copy and cells of the current state
-    const float group_radius = measureRadiiOf(params_).group;
-    const bool groups_on_gpu = group_radius > 0.0f && group_radius <= params_.largestRadius();
-    if (groups_on_gpu) startGroupsOnGpu();
-    walkForMeasures(o, groups_on_gpu ? group_radius : 0.0f);
-    if (groups_on_gpu)
-        sumGroupsOnGpu(o);
-    else if (group_radius > 0.0f)  // beyond the grid's reach: the cells around a boid would not hold its links
-        measureGroups(download(), params_, o);
-    return o;
-}
-
-// The walk over the cells around each boid: the per-boid measures, their partial sums added up,
-// and (group_radius > 0) every link of the groups' forest.
-void GpuSimulation::walkForMeasures(OrderParams& o, float group_radius) {
-    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
-    if (measure_sums_.size() < std::size_t(groups + 1) * 32) measure_sums_ = gl::Buffer(std::size_t(groups + 1) * 32);
-    if (!measure_histogram_) measure_histogram_ = gl::Buffer((NN_BINS + 1) * 4);
-    measure_histogram_.clearToZero();
-    measure_sums_.bindBase(kSsbo, BIND_MEASURE_SUMS);
-    measure_histogram_.bindBase(kSsbo, BIND_MEASURE_HIST);
-    o.nn_radius = measureRadiiOf(params_).nn;  // at most the cell edge, so the cells around hold it
-    programs_->measure.use();
-    glUniform1f(programs_->measure.uniform("u_nn_radius"), o.nn_radius);
-    glUniform1f(programs_->measure.uniform("u_group_radius"), group_radius);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatchGroups(groups);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    programs_->measure_reduce.use();
-    glUniform1ui(programs_->measure_reduce.uniform("u_partials"), groups);
-    glDispatchCompute(1, 1, 1);
-    const auto sums = measure_sums_.read<glm::vec4>(2, std::size_t(groups) * 2);  // the totals only
-    const auto histogram = measure_histogram_.read<std::uint32_t>(NN_BINS + 1);
-    const glm::dvec4 heading(sums[0]), other(sums[1]);
-    const double n = double(n_);
-    o.polarization = heading.w > 0.0 ? glm::length(glm::dvec3(heading)) / heading.w : 0.0;
-    o.mean_speed = other.x / n;
-    o.mean_neighbours = other.z / n;
-    if (o.nn_radius > 0.0f) {
-        o.nn_mean = other.y / n;
-        std::copy(histogram.begin(), histogram.end(), o.nn_histogram.begin());
-        o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
-    }
-}
-
-// The group measures on the GPU (groups.glsl), before the walk: every slot its own root in the
-// union-find forest over the sorted copy, the sums and totals zeroed.
-void GpuSimulation::startGroupsOnGpu() {
-    if (group_parent_.size() < std::size_t(n_) * 4) {
-        group_parent_ = gl::Buffer(std::size_t(n_) * 4);
-        group_sums_ = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
-    }
-    if (!group_totals_) group_totals_ = gl::Buffer(32);
-    group_sums_.clearToZero();
-    group_totals_.clearToZero();
-    group_parent_.bindBase(kSsbo, BIND_GROUP_PARENT);
-    group_sums_.bindBase(kSsbo, BIND_GROUP_SUMS);
-    group_totals_.bindBase(kSsbo, BIND_GROUP_TOTALS);
-    programs_->group_init.use();
-    dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
-}
-
-// After the walk linked the forest: per-root sums, then the flock's totals (three passes over the
-// sorted copy); 32 bytes come back.
-void GpuSimulation::sumGroupsOnGpu(OrderParams& o) {
-    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
-    auto pass = [&](gl::Program& program) {
-        program.use();
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        dispatchGroups(groups);
-    };
-    pass(programs_->group_sums);
-    pass(programs_->group_spin);
-    programs_->group_totals.use();
-    glUniform1ui(programs_->group_totals.uniform("u_min_group"), kMinGroupSize);
-    pass(programs_->group_totals);
-    const auto totals = group_totals_.read<std::uint32_t>(8);
-    const double n = double(n_);
-    o.groups = totals[0];
-    o.grouped_share = double(totals[1]) / n;
-    o.largest_group_share = double(totals[2]) / n;
-    // The two fixed-point sums (groups.glsl): 64-bit two's complement, 2^20 steps a unit.
-    auto fixedSum = [&](int at) { return double(std::int64_t(std::uint64_t(totals[at + 1]) << 32 | totals[at])) / 1048576.0; };
-    if (totals[1] > 0) {
-        o.group_polarization = fixedSum(4) / double(totals[1]);
-        o.milling = fixedSum(6) / double(totals[1]);
-    }
 }
 
 std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {

@@ -86,6 +86,9 @@ public:
     Flock download() override;
     std::vector<std::uint32_t> neighbourCounts() override;
     OrderParams measure() override;
+    void beginSample() override;
+    bool advanceSample(std::uint64_t boids) override;
+    OrderParams takeSample() override;
     std::string name() const override { return "gpu"; }
 
     // Slow steps stay interruptible (the window's Esc and close button): with `check` set, a
@@ -154,9 +157,27 @@ private:
     void bindState() const;
     void viewSortedState();  // the buffer textures over the current buffers
     void stepSequential();
-    void walkForMeasures(OrderParams& o, float group_radius);
-    void startGroupsOnGpu();
-    void sumGroupsOnGpu(OrderParams& o);
+    // A sample in progress (gpu_sample.cpp): what it reads, copied from the state when it began
+    // (the sorted copy, cell starts, neighbour counts and the parameter block), its passes' outputs,
+    // and how far it has gone. Passes (stage): the groups' roots, the walk, the walk's reduction,
+    // the groups' sums, spin and totals; a stage runs in slices of work groups.
+    struct Sample {
+        bool active = false;
+        OrderParams result;
+        float group_radius = 0.0f;  // 0: the groups are not measured on the GPU
+        int stage = 0;
+        std::uint32_t next_group = 0;  // the stage's first work group not yet run
+        std::uint32_t boids = 0, cells = 0;
+        gl::Buffer params, pos, vel, cell_start, neighbours;
+        gl::BufferTexture pos_tex, vel_tex, cell_start_tex;
+        gl::Buffer sums, histogram, parent, group_sums, totals;
+    };
+    void snapshotForSample();
+    void bindSample() const;
+    bool runSampleStage(double& budget);
+    void readWalkSums();
+    void readGroupTotals();
+    void finishSample();  // runs what is left of a sample in progress (before the state changes shape)
 
     gl::ShaderLibrary shaders_;
     Params params_;
@@ -166,7 +187,6 @@ private:
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
     gl::Buffer neighbours_by_id_;  // neighbour_ids.comp's output, made on first use
-    gl::Buffer group_parent_, group_sums_, group_totals_;  // the group measures' (groups.glsl), made on first use
     gl::Buffer cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)
     // while its steer pass counts the state it writes into the other, which the scan zeroed.
@@ -177,7 +197,7 @@ private:
     int current_ = 0;
     bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
     bool sorted_fresh_ = false;  // the sorted copy and cell starts describe pos_ (a sample binned it: the step need not)
-    gl::Buffer measure_sums_, measure_histogram_;
+    Sample sample_;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     Interrupt interrupt_;
     std::uint32_t slice_groups_ = 32;

@@ -36,6 +36,15 @@ public:
     virtual std::vector<std::uint32_t> neighbourCounts() = 0;
     // The order parameters of the current state (docs/model.md, "Order parameters").
     virtual OrderParams measure() = 0;
+    // The same, taken in slices for a caller that must not stall (a window: a slice a frame):
+    // beginSample() fixes the state to measure (the current one); each advanceSample(boids) does
+    // about as much work as that many boids' neighbour walks (at least one slice of a pass) and
+    // returns true once the sample is complete;
+    // takeSample() then returns it. Steps and parameter changes between the calls do not change
+    // the answer: it equals measure() at beginSample(). The default measures at beginSample().
+    virtual void beginSample() { sampled_ = measure(); }
+    virtual bool advanceSample(std::uint64_t /*boids*/) { return true; }
+    virtual OrderParams takeSample() { return sampled_; }
     virtual std::string name() const = 0;
 
     // Slow steps stay interruptible (a window's Esc and close button): `check` is asked during a
@@ -52,6 +61,9 @@ public:
     virtual void profileNextStep() {}
     // The last profiled step's milliseconds per named pass; empty before one (or without passes).
     virtual std::vector<std::pair<std::string, double>> profiledPasses() const { return {}; }
+
+protected:
+    OrderParams sampled_;  // the default beginSample's
 };
 
 }  // namespace murmur

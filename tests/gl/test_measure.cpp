@@ -136,6 +136,62 @@ TEST(GpuMeasure, WhatASampleReadsBackIsCounted) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// A sample taken in slices (the window's: a slice a frame) with steps and a parameter change
+// between its slices gives, to the bit, what measure() gives for the state it began with; and it
+// reads back the same 196 bytes.
+TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
+    MURMUR_REQUIRE_GL();
+    for (std::uint32_t dims : {2u, 3u}) {
+        SCOPED_TRACE(dims);
+        Params p;
+        p.dims = dims;
+        p.boids = 5000;
+        p.world_size = dims == 2 ? 300.0f : 60.0f;
+        gpu::GpuSimulation whole, sliced;
+        whole.upload(spawn(p), p);
+        sliced.upload(spawn(p), p);
+        whole.step(5);
+        sliced.step(5);
+        const OrderParams want = whole.measure();
+        const std::uint64_t before = gl::bytesReadBack();
+        sliced.beginSample();
+        int slices = 1;
+        Params changed = p;
+        changed.species[0].alignment.weight *= 2.0f;
+        while (!sliced.advanceSample(256)) {  // a work group of the walk a slice (4 of the sums)
+            sliced.step(1);
+            ++slices;
+            if (slices == 4) sliced.setParams(changed);  // the same programs: the sample goes on
+            if (slices == 30) {
+                changed.style = Style::Vicsek;  // other programs: the sample ends first, on its own
+                sliced.setParams(changed);
+            }
+        }
+        const OrderParams got = sliced.takeSample();
+        EXPECT_EQ(gl::bytesReadBack() - before, 196u);
+        EXPECT_EQ(slices, 30) << "5000 boids, 20 work groups: over 30 slices, but the style change ended it";
+        EXPECT_GT(want.groups, 0u);
+        EXPECT_EQ(got.polarization, want.polarization);
+        EXPECT_EQ(got.mean_speed, want.mean_speed);
+        EXPECT_EQ(got.mean_neighbours, want.mean_neighbours);
+        EXPECT_EQ(got.nn_mean, want.nn_mean);
+        EXPECT_EQ(got.nn_histogram, want.nn_histogram);
+        EXPECT_EQ(got.groups, want.groups);
+        EXPECT_EQ(got.largest_group_share, want.largest_group_share);
+        EXPECT_EQ(got.group_polarization, want.group_polarization);
+        EXPECT_EQ(got.milling, want.milling);
+        EXPECT_NE(sliced.measure().polarization, want.polarization) << "the flock moved on meanwhile";
+        // measure() during a sample in slices answers for now, and the sample still for then.
+        sliced.beginSample();
+        (void)sliced.advanceSample(256);
+        sliced.step(1);
+        const OrderParams later = sliced.measure();
+        EXPECT_TRUE(sliced.advanceSample(256)) << "measure() finished the sample in progress";
+        EXPECT_NE(sliced.takeSample().polarization, later.polarization);
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
 // Crafted flocks, the same state on both backends: a group across the wrap, a ring that mills,
 // two groups flying apart, a lone boid (no group), a chain of 40 (a long component), two species
 // interleaved. Group radius 10 (alignment.radius) in a world of 500: five groups, 70 of 71 boids

@@ -1,0 +1,13 @@
+// Passes that may run in slices of work groups (the steer pass of a slow step, a sample spread
+// over frames): u_first_group is this dispatch's first work group in the whole pass (0 when the
+// pass is one dispatch).
+#ifndef MURMUR_SLICES_GLSL
+#define MURMUR_SLICES_GLSL
+
+uniform uint u_first_group;
+
+// This invocation's work group and boid slot in the whole pass.
+uint sliceGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x + u_first_group; }
+uint sliceIndex() { return sliceGroup() * uint(STEP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+#endif

@@ -1,0 +1,224 @@
+// The order parameters on the GPU (GpuSimulation::measure and the sample taken in slices): the
+// per-boid measures by reduction (flock_measure.comp per work group, measure_reduce.comp over
+// the groups: two vec4 and a 33-bin histogram come back at any N, never the flock) and the group
+// measures by union-find (groups.glsl: 32 bytes back). A sample first bins the state (the next
+// step reuses that binning) and copies what its passes read, so that steps taken between its
+// slices do not move what it measures.
+#include "gpu/gpu_simulation.hpp"
+
+#include "cpu/order_params.hpp"
+#include "gpu/dispatch.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace murmur::gpu {
+namespace {
+
+constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
+
+// The stages of a sample, in order; a stage over the boids runs in slices of work groups.
+enum Stage { kRoots, kWalk, kReduce, kSums, kSpin, kTotals, kDone };
+
+// Boids of each stage's pass that cost about as much as one boid's neighbour walk (on llvmpipe
+// at 2x10^5 boids the walk takes 55 ms, the sums 10, the spin 6, the totals 2): advanceSample's
+// budget is in walks.
+constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 4.0, 4.0, 4.0};
+
+}  // namespace
+
+// A sample in slices in progress ends first; its answer is still what takeSample() returns.
+OrderParams GpuSimulation::measure() {
+    finishSample();
+    const OrderParams sliced = sample_.result;
+    beginSample();
+    finishSample();
+    const OrderParams now = sample_.result;
+    sample_.result = sliced;
+    return now;
+}
+
+void GpuSimulation::beginSample() {
+    sample_.active = false;
+    sample_.result = OrderParams{};
+    sample_.result.boids = n_;
+    if (n_ == 0) {
+        sample_.stage = kDone;
+        return;
+    }
+    binUntimed();  // the sorted copy and cells of the current state (the next step's binning too)
+    const MeasureRadii radii = measureRadiiOf(params_);
+    sample_.result.nn_radius = radii.nn;  // at most the cell edge, so the cells around hold it
+    const bool groups_on_gpu = radii.group > 0.0f && radii.group <= params_.largestRadius();
+    sample_.group_radius = groups_on_gpu ? radii.group : 0.0f;
+    if (radii.group > 0.0f && !groups_on_gpu)  // beyond the grid's reach: the CPU's walk over a download
+        measureGroups(download(), params_, sample_.result);
+    snapshotForSample();
+    sample_.stage = groups_on_gpu ? kRoots : kWalk;
+    sample_.next_group = 0;
+    sample_.active = true;
+}
+
+// What the passes read, copied on the GPU (36 bytes a boid, the cell starts and the parameter
+// block), and their outputs zeroed.
+void GpuSimulation::snapshotForSample() {
+    Sample& s = sample_;
+    const std::size_t vec_bytes = std::size_t(n_) * 16, cell_bytes = (std::size_t(grid_.total()) + 1) * 4;
+    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+    if (s.pos.size() < vec_bytes) {
+        s.pos = gl::Buffer(vec_bytes);
+        s.vel = gl::Buffer(vec_bytes);
+        s.neighbours = gl::Buffer(std::size_t(n_) * 4);
+        s.pos_tex = gl::BufferTexture(s.pos, GL_RGBA32UI);
+        s.vel_tex = gl::BufferTexture(s.vel, GL_RGBA32UI);
+    }
+    if (s.cell_start.size() < cell_bytes) {
+        s.cell_start = gl::Buffer(cell_bytes);
+        s.cell_start_tex = gl::BufferTexture(s.cell_start, GL_R32UI);
+    }
+    if (!s.params) s.params = gl::Buffer(sizeof(SimParams));
+    if (s.sums.size() < std::size_t(groups + 1) * 32) s.sums = gl::Buffer(std::size_t(groups + 1) * 32);
+    if (!s.histogram) s.histogram = gl::Buffer((NN_BINS + 1) * 4);
+    if (!s.totals) s.totals = gl::Buffer(32);
+    if (s.group_radius > 0.0f && s.parent.size() < std::size_t(n_) * 4) {
+        s.parent = gl::Buffer(std::size_t(n_) * 4);
+        s.group_sums = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
+    }
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // the copies read what the passes wrote
+    s.pos.copyFrom(sorted_pos_, vec_bytes);
+    s.vel.copyFrom(sorted_vel_, vec_bytes);
+    s.neighbours.copyFrom(neighbours_, std::size_t(n_) * 4);
+    s.cell_start.copyFrom(cell_start_, cell_bytes);
+    s.params.copyFrom(params_ubo_, sizeof(SimParams));
+    s.histogram.clearToZero();
+    s.totals.clearToZero();
+    if (s.group_radius > 0.0f) s.group_sums.clearToZero();
+    s.boids = n_;
+    s.cells = grid_.total();
+}
+
+// The sample's buffers at the slots its passes read and write (a step between two slices binds
+// the state's own).
+void GpuSimulation::bindSample() const {
+    const Sample& s = sample_;
+    s.params.bindBase(GL_UNIFORM_BUFFER, BIND_PARAMS);
+    s.pos_tex.bindUnit(TEX_SORTED_POS);
+    s.vel_tex.bindUnit(TEX_SORTED_VEL);
+    s.cell_start_tex.bindUnit(TEX_CELL_START);
+    s.neighbours.bindBase(kSsbo, BIND_NEIGHBOURS);
+    s.sums.bindBase(kSsbo, BIND_MEASURE_SUMS);
+    s.histogram.bindBase(kSsbo, BIND_MEASURE_HIST);
+    if (s.group_radius > 0.0f) {
+        s.parent.bindBase(kSsbo, BIND_GROUP_PARENT);
+        s.group_sums.bindBase(kSsbo, BIND_GROUP_SUMS);
+    }
+    s.totals.bindBase(kSsbo, BIND_GROUP_TOTALS);
+}
+
+bool GpuSimulation::advanceSample(std::uint64_t boids) {
+    if (!sample_.active) return true;
+    bindSample();
+    double budget = double(std::max<std::uint64_t>(boids, 1));
+    while (budget > 0.0 && sample_.stage != kDone)
+        if (!runSampleStage(budget)) break;
+    bindState();  // what the next step expects at the shared slots
+    if (sample_.stage == kDone) sample_.active = false;
+    return !sample_.active;
+}
+
+// Runs the current stage for as many work groups as `budget` (in boids' walks) pays for, at
+// least one (the reduction costs nothing); false when the stage is not finished.
+bool GpuSimulation::runSampleStage(double& budget) {
+    Sample& s = sample_;
+    const std::uint32_t groups = groupsFor(s.boids, STEP_GROUP_SIZE);
+    gl::Program* program = nullptr;
+    switch (s.stage) {
+        case kRoots: program = &programs_->group_init; break;
+        case kWalk: program = &programs_->measure; break;
+        case kSums: program = &programs_->group_sums; break;
+        case kSpin: program = &programs_->group_spin; break;
+        case kTotals: program = &programs_->group_totals; break;
+        case kReduce:
+            programs_->measure_reduce.use();
+            glUniform1ui(programs_->measure_reduce.uniform("u_partials"), groups);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            glDispatchCompute(1, 1, 1);
+            readWalkSums();
+            s.stage = s.group_radius > 0.0f ? kSums : kDone;
+            s.next_group = 0;
+            return true;
+        default: return true;
+    }
+    program->use();
+    if (s.stage == kWalk) {
+        glUniform1f(program->uniform("u_nn_radius"), s.result.nn_radius);
+        glUniform1f(program->uniform("u_group_radius"), s.group_radius);
+    }
+    if (s.stage == kTotals) glUniform1ui(program->uniform("u_min_group"), kMinGroupSize);
+    const double per_group = double(STEP_GROUP_SIZE) / kBoidsPerWalk[s.stage];
+    const double affordable = std::max(1.0, std::floor(budget / per_group));
+    const std::uint32_t count = std::uint32_t(std::min(affordable, double(groups - s.next_group)));
+    glUniform1ui(program->uniform("u_first_group"), s.next_group);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatchGroups(count);
+    budget -= double(count) * per_group;
+    s.next_group += count;
+    if (s.next_group < groups) return false;
+    s.next_group = 0;
+    if (s.stage == kTotals) {
+        readGroupTotals();
+        s.stage = kDone;
+    } else {
+        s.stage = s.stage == kWalk ? kReduce : s.stage + 1;
+    }
+    return true;
+}
+
+void GpuSimulation::readWalkSums() {
+    OrderParams& o = sample_.result;
+    const std::uint32_t groups = groupsFor(sample_.boids, STEP_GROUP_SIZE);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    const auto sums = sample_.sums.read<glm::vec4>(2, std::size_t(groups) * 2);  // the totals only
+    const auto histogram = sample_.histogram.read<std::uint32_t>(NN_BINS + 1);
+    const glm::dvec4 heading(sums[0]), other(sums[1]);
+    const double n = double(sample_.boids);
+    o.polarization = heading.w > 0.0 ? glm::length(glm::dvec3(heading)) / heading.w : 0.0;
+    o.mean_speed = other.x / n;
+    o.mean_neighbours = other.z / n;
+    if (o.nn_radius > 0.0f) {
+        o.nn_mean = other.y / n;
+        std::copy(histogram.begin(), histogram.end(), o.nn_histogram.begin());
+        o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
+    }
+}
+
+void GpuSimulation::readGroupTotals() {
+    OrderParams& o = sample_.result;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    const auto totals = sample_.totals.read<std::uint32_t>(8);
+    const double n = double(sample_.boids);
+    o.groups = totals[0];
+    o.grouped_share = double(totals[1]) / n;
+    o.largest_group_share = double(totals[2]) / n;
+    // The two fixed-point sums (groups.glsl): 64-bit two's complement, 2^20 steps a unit.
+    auto fixedSum = [&](int at) { return double(std::int64_t(std::uint64_t(totals[at + 1]) << 32 | totals[at])) / 1048576.0; };
+    if (totals[1] > 0) {
+        o.group_polarization = fixedSum(4) / double(totals[1]);
+        o.milling = fixedSum(6) / double(totals[1]);
+    }
+}
+
+OrderParams GpuSimulation::takeSample() {
+    finishSample();
+    return sample_.result;
+}
+
+void GpuSimulation::finishSample() {
+    while (sample_.active && !advanceSample(~std::uint64_t(0))) {
+    }
+}
+
+}  // namespace murmur::gpu
