@@ -4,10 +4,44 @@
 // STORED_STEER (0|1: Boid::steer kept from step to step), OWN_SEARCH (0|1: a neighbour search of
 // its own), AMORTISED_STEERING (0|1); NEIGHBOUR_CAP (0|1), PERCHING (0|1), MULTI_SPECIES (0|1:
 // species_count > 1), UPDATE_SEQUENTIAL (0|1), INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1),
-// VIEW_CONE (0|1: some species in use sees less than 360 degrees through a velocity cone).
+// VIEW_CONE (0|1: some species in use sees less than 360 degrees through a velocity cone);
+// ENSEMBLE (0|1: several flocks in the same buffers, GpuSimulation::uploadEnsemble).
 #include "layout.glsl"
 
+#if ENSEMBLE
+// An ensemble: the flocks lie one after another in the state buffers (flock k's slots from its
+// first slot on, in the sorted copy too) and in the cell array (its cells from FIRST_CELL on),
+// each with its own parameter block, grid and world. A boid pass first selects its boid's flock;
+// P is then that flock's block, and a boid's neighbours are all of its flock.
+layout(std430, binding = BIND_FLOCK_PARAMS) readonly buffer FlockParams { SimParams flock_params[]; };
+// ensemble_totals: x boids of all flocks, y cells of all flocks, z flocks; then each flock's
+// first slot, ascending.
+layout(std430, binding = BIND_FLOCK_TABLE) readonly buffer FlockTable {
+    uvec4 ensemble_totals;
+    uint flock_first_slot[];
+};
+uint g_flock = 0u;
+#define P (flock_params[g_flock])
+#define TOTAL_BOIDS (ensemble_totals.x)
+#define TOTAL_CELLS (ensemble_totals.y)
+#define FIRST_SLOT (flock_first_slot[g_flock])
+
+// The flock slot i belongs to: the last whose first slot is at most i.
+void selectFlockOfSlot(uint i) {
+    uint lo = 0u, hi = ensemble_totals.z - 1u;
+    while (lo < hi) {
+        uint mid = (lo + hi + 1u) / 2u;
+        if (flock_first_slot[mid] <= i) lo = mid; else hi = mid - 1u;
+    }
+    g_flock = lo;
+}
+#else
 layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
+#define TOTAL_BOIDS BOIDS
+#define TOTAL_CELLS CELL_TOTAL
+#define FIRST_SLOT 0u
+void selectFlockOfSlot(uint i) {}
+#endif
 
 // Named reads of the parameter block (layout.glsl), so no swizzle means one thing in one block and
 // another in the next: shaders read SimParams and SpeciesBlock through these alone (checked by
@@ -17,6 +51,7 @@ layout(std140, binding = BIND_PARAMS) uniform ParamsBlock { SimParams P; };
 #define BOIDS (P.counts.x)
 #define OBSTACLE_COUNT (P.counts.y)
 #define NEIGHBOUR_CAP_K (P.counts.z)
+#define FIRST_CELL (P.counts.w)  // the flock's first cell in the cell array (0 alone)
 #define DT (P.step.x)
 #define INV_DT (P.step.y)
 #define WALL_MARGIN (P.step.z)
@@ -87,7 +122,7 @@ uvec3 cellOf(vec3 p) {
     return c;
 }
 
-uint cellIndex(uvec3 c) { return (c.z * P.cells.y + c.y) * P.cells.x + c.x; }
+uint cellIndex(uvec3 c) { return FIRST_CELL + (c.z * P.cells.y + c.y) * P.cells.x + c.x; }
 
 // Minimum-image offset from one point to another (offsetBetween in src/cpu/flock_rules.cpp).
 vec3 offsetBetween(vec3 from, vec3 to) {

@@ -82,7 +82,7 @@ Sweep gather(SpeciesBlock S, Self self) {
 #if UPDATE_SEQUENTIAL
     // The boids move during a sequential step: every one is a candidate (no grid).
     for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
-        for (uint j = 0u; j < BOIDS; ++j) visit(S, self, sweep, j, w);
+        for (uint j = FIRST_SLOT; j < FIRST_SLOT + BOIDS; ++j) visit(S, self, sweep, j, w);
 #else
     uvec3 c = cellOf(self.p);
     AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
@@ -98,7 +98,7 @@ Sweep gather(SpeciesBlock S, Self self) {
             for (int iy = 0; iy < ay.count; ++iy) {
                 float rem2 = reach2 - gz2 - axisGap2(cull, 1, ay.first + iy - int(c.y));
                 if (!(rem2 > 0.0)) continue;
-                uint row = (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+                uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
                 ivec4 runs = xRuns(narrowedX(ax, cull, c.x, rem2));
                 for (int r = 0; r < 2; ++r) {
                     ivec2 run = r == 0 ? runs.xy : runs.zw;

@@ -31,7 +31,7 @@ float nearestNeighbour2(uint i, vec3 p) {
     ivec4 runs = xRuns(ax);
     for (int iz = 0; iz < az.count; ++iz)
         for (int iy = 0; iy < ay.count; ++iy) {
-            uint row = (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+            uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
             for (int r = 0; r < 2; ++r) {
                 ivec2 run = r == 0 ? runs.xy : runs.zw;
                 if (run.x > run.y) continue;
@@ -56,7 +56,7 @@ void linkNeighbours(uint i, vec3 p) {
     ivec4 runs = xRuns(ax);
     for (int iz = 0; iz < az.count; ++iz)
         for (int iy = 0; iy < ay.count; ++iy) {
-            uint row = (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+            uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
             for (int r = 0; r < 2; ++r) {
                 ivec2 run = r == 0 ? runs.xy : runs.zw;
                 if (run.x > run.y) continue;
@@ -73,9 +73,9 @@ void main() {
     uint lid = gl_LocalInvocationID.x;
     if (lid <= uint(NN_BINS)) s_histogram[lid] = 0u;
     barrier();
-    uint i = sliceIndex();
+    uint i = measuredSlot();
     vec4 heading = vec4(0.0), other = vec4(0.0);
-    if (i < BOIDS) {
+    if (inMeasuredFlock(i)) {
         vec3 v = velAt(i);
         float speed = length(v);
         if (speed > 0.0) heading = vec4(v / speed, 1.0);

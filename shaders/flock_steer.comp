@@ -144,7 +144,8 @@ void main() {
     for (uint id = u_first_id; id < end; ++id) stepBoid(slot_of_id[id]);
 #else
     uint i = sliceIndex();
-    if (i >= BOIDS) return;
+    if (i >= TOTAL_BOIDS) return;
+    selectFlockOfSlot(i);
     stepBoid(i);
 #endif
 }

@@ -14,6 +14,6 @@
 layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
 layout(std430, binding = BIND_CELL_START) CELL_START_ACCESS buffer CellStart { uint cell_start[]; };
 
-uint scannedStart(uint c) { return cell_start[c] + cell_start[CELL_TOTAL + 2u + c / uint(SCAN_BLOCK)]; }
+uint scannedStart(uint c) { return cell_start[c] + cell_start[TOTAL_CELLS + 2u + c / uint(SCAN_BLOCK)]; }
 
 #endif

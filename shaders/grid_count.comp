@@ -9,6 +9,7 @@ layout(std430, binding = BIND_POS) readonly buffer Pos { uvec4 pos[]; };  // flo
 
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
-    if (i >= BOIDS) return;
+    if (i >= TOTAL_BOIDS) return;
+    selectFlockOfSlot(i);
     binBoid(i, uintBitsToFloat(pos[i].xyz));
 }

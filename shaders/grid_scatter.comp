@@ -21,7 +21,7 @@ layout(std430, binding = BIND_SORTED_PERCH) writeonly buffer SortedPerch { float
 
 void main() {
     uint i = flatIndex(STEP_GROUP_SIZE);
-    if (i >= BOIDS) return;
+    if (i >= TOTAL_BOIDS) return;
     uvec2 bin = boid_bin[i];
     uint dst = scannedStart(bin.x) + bin.y;
     sorted_pos[dst] = pos[i];

@@ -10,6 +10,6 @@
 layout(local_size_x = STEP_GROUP_SIZE) in;
 
 void main() {
-    uint i = sliceIndex();
-    if (i < BOIDS) parent[i] = i;
+    uint i = measuredSlot();
+    if (inMeasuredFlock(i)) parent[i] = i;
 }

@@ -32,8 +32,8 @@ void addSpin(uint root, vec3 spin) {
 
 void main() {
     uint lid = gl_LocalInvocationID.x;
-    uint i = sliceIndex();
-    bool live = i < BOIDS;
+    uint i = measuredSlot();
+    bool live = inMeasuredFlock(i);
     uint root = live ? parent[i] : 0xFFFFFFFFu;
     vec3 spin = live ? spinOf(i, root) : vec3(0.0);
     if (lid == 0u) s_root = root;

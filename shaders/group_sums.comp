@@ -25,8 +25,8 @@ void addToRoot(uint root, vec3 d, vec3 h, uint count) {
 
 void main() {
     uint lid = gl_LocalInvocationID.x;
-    uint i = sliceIndex();
-    bool live = i < BOIDS;
+    uint i = measuredSlot();
+    bool live = inMeasuredFlock(i);
     uint root = 0xFFFFFFFFu;
     vec3 d = vec3(0.0), h = vec3(0.0);
     if (live) {

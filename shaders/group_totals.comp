@@ -11,8 +11,8 @@ layout(local_size_x = STEP_GROUP_SIZE) in;
 uniform uint u_min_group;
 
 void main() {
-    uint i = sliceIndex();
-    if (i >= BOIDS || parent[i] != i) return;
+    uint i = measuredSlot();
+    if (!inMeasuredFlock(i) || parent[i] != i) return;
     uint at = i * SUM_STRIDE;
     uint count = group_sums[at + SUM_COUNT];
     if (count < u_min_group) return;

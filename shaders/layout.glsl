@@ -18,6 +18,7 @@
 #define BIND_SCAN_IN 9      // grid_scan.comp: input, output, and a buffer it zeroes (or none)
 #define BIND_SCAN_OUT 10
 #define BIND_SCAN_CLEAR 11
+#define BIND_LARGE_CELLS 9    // grid_order.comp's list of large cells (the scan's input slot: the scan has run)
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 #define BIND_NEIGHBOURS_BY_ID 12  // neighbour_ids.comp output: uint per id (the pick's slot; never in one pass)
 // The group measures' passes (groups.glsl) reuse the scan's and the pick's slots (never bound in
@@ -32,7 +33,9 @@
 #define BIND_MEASURE_SUMS 17  // flock_measure.comp: two vec4 of partial sums per work group
 #define BIND_MEASURE_HIST 18  // flock_measure.comp: uint[NN_BINS + 1] nearest-neighbour histogram
 #define BIND_NEXT_COUNT 19    // uint per cell: boids counted into it for the next step (grid_bin.glsl)
-#define BIND_COUNT 20         // bindings used: 0 .. BIND_COUNT - 1
+#define BIND_FLOCK_PARAMS 20  // ENSEMBLE: SimParams per flock (common.glsl)
+#define BIND_FLOCK_TABLE 21   // ENSEMBLE: the totals, then each flock's first slot (common.glsl)
+#define BIND_COUNT 22         // bindings used: 0 .. BIND_COUNT - 1
 
 // Texture units: the passes after the binning (steer, measure) read the sorted copy and the
 // resolved grid through buffer textures over the same buffers (sorted_reads.glsl).
@@ -56,6 +59,7 @@
 #define MAX_STYLE_VALUES 4    // vec4s of the style's own values in the parameter block
 #define GRADED_CORE 9.0        // graded separation stops growing at a tenth of the radius (kGradedCore)
 #define GLOSS_CANCEL 1e-4      // gloss: a normalised sum shorter than this share of its scale gives no direction (kGlossCancel)
+#define ORDER_SMALL_CELL 128  // grid_order.comp sorts a cell of at most this many boids alone (grid_order_large.comp the rest)
 #define NN_BINS 32            // nearest-neighbour histogram bins over [0, radius), plus one: none within it
 
 // One species' rules (Params::species[s], species 0 included). Shaders

@@ -10,4 +10,17 @@ uniform uint u_first_group;
 uint sliceGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x + u_first_group; }
 uint sliceIndex() { return sliceGroup() * uint(STEP_GROUP_SIZE) + gl_LocalInvocationID.x; }
 
+// The measure passes go over one flock's slots: an ensemble's flock u_flock (its work groups
+// counted from its first slot, as when it is alone), or the one flock.
+#if ENSEMBLE
+uniform uint u_flock;
+#endif
+uint measuredSlot() {
+#if ENSEMBLE
+    g_flock = u_flock;
+#endif
+    return FIRST_SLOT + sliceIndex();
+}
+bool inMeasuredFlock(uint i) { return i < FIRST_SLOT + BOIDS; }
+
 #endif

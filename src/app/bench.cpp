@@ -407,9 +407,13 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
         doc["renderer"] = gl::rendererString();
         doc["gl_version"] = gl::glVersionString();
     }
-    printBenchHeader(doc, b, out);
-    for (std::uint64_t n : b.sizes)
-        if (!benchSize(n, opt, b, doc, out, err)) return 1;
+    if (!b.flocks.empty()) {
+        if (!benchEnsembles(opt, b, doc, out)) return 1;
+    } else {
+        printBenchHeader(doc, b, out);
+        for (std::uint64_t n : b.sizes)
+            if (!benchSize(n, opt, b, doc, out, err)) return 1;
+    }
     if (!b.out_path.empty()) {
         writeFileAtomic(b.out_path, doc.dump(2) + "\n");
         out << "wrote " << b.out_path << "\n";

@@ -5,6 +5,8 @@
 
 #include "app/options.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -19,6 +21,7 @@ struct BenchOptions {
     std::string out_path;              // JSON; empty: table only
     std::string compare_path;          // an earlier --bench-out JSON to print ratios against
     Style style = Style::Steering;     // steering (the fixed scenario) or graded (its spacing: docs/performance.md)
+    std::vector<std::uint32_t> flocks;  // --bench-flocks: ensembles of each count of each size (bench_ensemble.cpp)
 };
 
 // The benchmark scenario's parameters for n boids, in the steering style or, with the same
@@ -26,5 +29,10 @@ struct BenchOptions {
 Params benchParams(std::uint64_t n, Style style = Style::Steering);
 
 int runBench(const Options& opt, const BenchOptions& bench, std::ostream& out, std::ostream& err);
+
+// The ensemble benchmark (--bench --bench-flocks K,...): for each size N of --bench-sizes and each
+// K, K flocks of N boids (the scenario, seeds 1..K) stepped together; the median step, boid-steps/s
+// and flock-steps/s. Rows go to doc["runs"] with phase "ensemble".
+bool benchEnsembles(const Options& opt, const BenchOptions& b, nlohmann::json& doc, std::ostream& out);
 
 }  // namespace murmur

@@ -102,20 +102,40 @@ int listPresetsTo(std::ostream& out) {
     return 0;
 }
 
+// The items of a comma-separated list, in order (an empty item included: its parser refuses it).
+std::vector<std::string> listItems(const std::string& list) {
+    std::vector<std::string> items;
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        items.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
 // "10000,1e6" -> sizes; each in [64, 1e8] (the scenario needs a world of at least 4 units).
 std::vector<std::uint64_t> parseSizes(const std::string& list) {
     std::vector<std::uint64_t> sizes;
-    std::size_t start = 0;
-    while (start <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        const std::string item = list.substr(start, comma - start);
+    for (const std::string& item : listItems(list)) {
         Params scratch;
         if (auto e = setFromText(*findParam("boids"), item, scratch); e || scratch.boids < 64)
             throw InputError("--bench-sizes: '" + echo(item) + "' is not a boid count in [64, 100000000]");
         sizes.push_back(scratch.boids);
-        start = comma + 1;
     }
     return sizes;
+}
+
+// --bench-flocks: counts in [1, 65536].
+std::vector<std::uint32_t> parseFlockCounts(const std::string& list) {
+    std::vector<std::uint32_t> counts;
+    for (const std::string& item : listItems(list)) {
+        char* end = nullptr;
+        const unsigned long k = item.empty() || item.size() > 6 ? 0ul : std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || !end || *end != '\0' || k < 1 || k > 65536 || item[0] == '-' || item[0] == '+')
+            throw InputError("--bench-flocks: '" + echo(item) + "' is not a flock count in [1, 65536]");
+        counts.push_back(std::uint32_t(k));
+    }
+    return counts;
 }
 
 // Two outputs of one run naming the same file (one would replace the other), or a merge writing
@@ -152,9 +172,9 @@ std::optional<std::string> sameFileProblem(const CliValues& v) {
 // can draw.
 std::optional<std::string> crossFlagProblem(const CLI::App& app, const CliValues& v) {
     for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes",
-                             "--record", "--bench-compare", "--sweep-out", "--sweep-plot"})
+                             "--bench-flocks", "--record", "--bench-compare", "--sweep-out", "--sweep-plot"})
         if (app.count(flag) > 0 && app.get_option(flag)->as<std::string>().empty())
-            return std::string(flag) + ": an empty value; give a file (or, for --bench-sizes, counts)";
+            return std::string(flag) + ": an empty value; give a file (or, for --bench-sizes and --bench-flocks, counts)";
     if (auto same = sameFileProblem(v)) return same;
     if (v.sweep_plot.empty()) return std::nullopt;
     if (!v.sweep_plot.ends_with(".png")) return "--sweep-plot " + echo(v.sweep_plot) + ": the plot is a PNG; name it FILE.png";
@@ -180,6 +200,7 @@ int runMerge(const CliValues& v, std::ostream& out, std::ostream& err) {
 int runBenchMode(CliValues& v, std::ostream& out, std::ostream& err) {
     v.opt.backend = backendOf(v);
     if (!v.bench_sizes.empty()) v.bench_opt.sizes = parseSizes(v.bench_sizes);
+    if (!v.bench_flocks.empty()) v.bench_opt.flocks = parseFlockCounts(v.bench_flocks);
     v.bench_opt.style = findStyle(v.bench_style)->style;  // --bench-style checks the name
     if (!v.bench_opt.out_path.empty()) checkWritableTarget(v.bench_opt.out_path, "--bench-out");
     return runBench(v.opt, v.bench_opt, out, err);

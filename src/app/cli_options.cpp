@@ -76,6 +76,9 @@ void declareRun(CLI::App& app, CliValues& v) {
 
 void declareBench(CLI::App& app, CliValues& v) {
     app.add_flag("--bench", v.bench, "run the benchmark (docs/performance.md) and print a table");
+    app.add_option("--bench-flocks", v.bench_flocks,
+                   "ensembles: comma-separated flock counts, each in [1, 65536]; K flocks of each --bench-sizes size stepped together")
+        ->type_name("K,...");
     app.add_option("--bench-sizes", v.bench_sizes, "comma-separated boid counts, each in [64, 100000000]")
         ->type_name("N,N,...")
         ->default_str("10000,100000,1000000,10000000");
@@ -99,6 +102,8 @@ void declareSweep(CLI::App& app, CliValues& v) {
     addCount(app, "--sweep-seeds", s.seeds, 1, 10000, "seeds per sweep point: the base seed, +1, ... [1, 10000]");
     addCount(app, "--sweep-burn-in", s.burn_in, 0, 1000000000, "steps before a run's samples start [0, --steps]");
     addCount(app, "--sweep-every", s.every, 1, 1000000000, "steps between a run's samples [1, 1000000000]");
+    addCount(app, "--sweep-batch", s.batch, 0, 65536,
+             "GPU: runs stepped together as one ensemble [0 = as many as fit, 1 = one at a time, 65536]");
     app.add_option("--sweep-out", s.out, "the sweep's CSV: one row per run (values, seed), each order parameter's mean and std")
         ->type_name("FILE.csv");
     app.add_option("--sweep-shard", v.sweep_shard, "run only shard I of N (runs whose index % N == I; with --sweep-carry, seeds whose "

@@ -24,7 +24,7 @@ struct CliValues {
     std::string list_params_filter;  // --list-params [FILTER]: only keys containing it
     bool list_presets = false, self_test = false, bench = false;
     BenchOptions bench_opt;
-    std::string bench_sizes, bench_style = "steering";
+    std::string bench_sizes, bench_style = "steering", bench_flocks;
     std::vector<std::string> sweeps, merge_args;
     std::string sweep_shard, sweep_plot, sweep_plot_of = "polarization";
     SweepOptions sweep_opt;

@@ -5,6 +5,7 @@
 #include "cpu/cpu_simulation.hpp"
 #include "gl/egl_context.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "gpu/gpu_ensemble.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "model/param_table.hpp"
@@ -210,26 +211,38 @@ bool checkEveryRun(const Options& opt, const SweepOptions& s, std::unique_ptr<gl
     return true;
 }
 
-// One run's samples of each measure: at the burn-in and every --sweep-every steps to --steps.
-// A flock that is no longer finite ends the sweep (no file is written with NaN in it).
-std::vector<std::vector<double>> sampleRun(Simulation& sim, const Options& opt, const SweepOptions& s, const std::string& which) {
-    sim.step(int(s.burn_in));
-    std::vector<std::vector<double>> samples(std::size(kMeasures));
+using Samples = std::vector<std::vector<double>>;  // per measure, its samples
+
+// Runs' samples of each measure: at the burn-in and every --sweep-every steps to --steps. `step`
+// steps every run, `measure(k)` measures run k of `runs`. A flock that is no longer finite ends
+// the sweep (no file is written with NaN in it).
+std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step,
+                                const std::function<OrderParams(std::size_t)>& measure, const Options& opt, const SweepOptions& s,
+                                const std::function<std::string(std::size_t)>& which) {
+    step(int(s.burn_in));
+    std::vector<Samples> samples(runs, Samples(std::size(kMeasures)));
     for (std::uint64_t t = s.burn_in;;) {
-        const OrderParams o = sim.measure();
-        for (std::size_t m = 0; m < std::size(kMeasures); ++m) {
-            const double x = kMeasures[m].get(o);
-            if (!std::isfinite(x))
-                throw std::runtime_error("--sweep: at " + which + ": the flock is not finite at step " + std::to_string(t) + " (" +
-                                         kMeasures[m].name + " " + std::to_string(x) + "); nothing was written");
-            samples[m].push_back(x);
+        for (std::size_t k = 0; k < runs; ++k) {
+            const OrderParams o = measure(k);
+            for (std::size_t m = 0; m < std::size(kMeasures); ++m) {
+                const double x = kMeasures[m].get(o);
+                if (!std::isfinite(x))
+                    throw std::runtime_error("--sweep: at " + which(k) + ": the flock is not finite at step " + std::to_string(t) + " (" +
+                                             kMeasures[m].name + " " + std::to_string(x) + "); nothing was written");
+                samples[k][m].push_back(x);
+            }
         }
         const std::uint64_t next = std::min(opt.steps, t + s.every);
         if (next == t) break;
-        sim.step(int(next - t));
+        step(int(next - t));
         t = next;
     }
     return samples;
+}
+
+Samples sampleRun(Simulation& sim, const Options& opt, const SweepOptions& s, const std::string& which) {
+    return sampleRuns(
+        1, [&](int n) { sim.step(n); }, [&](std::size_t) { return sim.measure(); }, opt, s, [&](std::size_t) { return which; })[0];
 }
 
 // The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
@@ -255,19 +268,28 @@ std::string sweepRow(const SweepRun& run, std::uint64_t seed, const std::vector<
 
 }  // namespace
 
-int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
-    std::unique_ptr<gl::HeadlessContext> context;
-    if (!checkEveryRun(opt, s, context, err)) return 1;
-    const std::uint64_t all = *sweepRunCount(s);
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<SweepRun> mine = sweepRuns(s, true);
-    // --sweep-carry runs each seed's chain in turn: a run after the first of its chain changes
-    // the parameters of the flock as the last one left it (state, step count, the last step's
-    // neighbour counts), as a slider would.
-    if (s.carry) std::stable_sort(mine.begin(), mine.end(), [](const SweepRun& a, const SweepRun& b) { return a.seed_index < b.seed_index; });
-    std::map<std::uint64_t, std::string> rows;  // by run index: the CSV keeps the sweep's order
-    // One simulation for every run: upload starts a run afresh (state, step counter), setParams
-    // carries one on, and the GPU rebuilds its programs only when a run's shader variant differs.
+namespace {
+
+using Rows = std::map<std::uint64_t, std::string>;  // by run index: the CSV keeps the sweep's order
+
+struct Progress {
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    std::size_t done = 0, total = 0;
+    void report(std::ostream& err, const std::string& what, double polarization) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        char line[160];
+        std::snprintf(line, sizeof line, "; %.1f s elapsed, about %.0f s left\n", elapsed,
+                      elapsed / double(done) * double(total - done));
+        err << "sweep: " << what << ": polarization " << polarization << line << std::flush;
+    }
+};
+
+// Run by run, one simulation for every run: upload starts a run afresh (state, step counter),
+// setParams carries one on (--sweep-carry: a run after the first of its chain changes the
+// parameters of the flock as the last one left it), and the GPU rebuilds its programs only when
+// a run's shader variant differs.
+void runOneByOne(const Options& opt, const SweepOptions& s, const std::vector<SweepRun>& mine, Rows& rows, Progress& progress,
+                 std::ostream& err) {
     gpu::GpuSimulation* gpu = nullptr;
     const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
     for (std::size_t k = 0; k < mine.size(); ++k) {
@@ -277,12 +299,90 @@ int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::
         else sim->upload(spawn(p), p);
         const auto samples = sampleRun(*sim, opt, s, describeRun(s, run, p.seed));
         rows[run.index] = sweepRow(run, p.seed, samples);
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        char line[160];
-        std::snprintf(line, sizeof line, "; %.1f s elapsed, about %.0f s left\n", elapsed,
-                      elapsed / double(k + 1) * double(mine.size() - k - 1));
-        err << "sweep: run " << k + 1 << "/" << mine.size() << " (" << describeRun(s, run, p.seed) << "): polarization "
-            << samples[0].back() << line << std::flush;
+        ++progress.done;
+        progress.report(err, "run " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (" +
+                                 describeRun(s, run, p.seed) + ")", samples[0].back());
+    }
+}
+
+// Runs stepped together, one GPU ensemble a batch: `batches` lists each batch's runs (for
+// --sweep-carry, each batch's chains: element v of each chain is one value along the key, and
+// the chains change their flocks' parameters together before each value's samples).
+void runBatch(gpu::GpuSimulation& gpu, const Options& opt, const SweepOptions& s, const std::vector<std::vector<SweepRun>>& chains,
+              Rows& rows, Progress& progress, std::ostream& err) {
+    const std::size_t values = chains[0].size();
+    for (std::size_t v = 0; v < values; ++v) {
+        std::vector<Params> params;
+        std::vector<const SweepRun*> runs;
+        for (const auto& chain : chains) {
+            runs.push_back(&chain[v]);
+            params.push_back(runParams(opt.params, s, chain[v]));
+        }
+        if (v == 0) {
+            std::vector<Flock> flocks;
+            for (const Params& p : params) flocks.push_back(spawn(p));
+            gpu.uploadEnsemble(flocks, params);
+        } else {
+            gpu.setEnsembleParams(params);
+        }
+        const auto samples = sampleRuns(
+            runs.size(), [&](int n) { gpu.step(n); }, [&](std::size_t k) { return gpu.measureFlock(std::uint32_t(k)); }, opt, s,
+            [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); });
+        for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);
+        progress.done += runs.size();
+        progress.report(err, "runs " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (an ensemble of " +
+                                 std::to_string(runs.size()) + ", " + describeRun(s, *runs[0], params[0].seed) + ", ...)",
+                        samples[0][0].back());
+    }
+}
+
+// The runs (or, with --sweep-carry, the seeds' chains) in batches for GPU ensembles: consecutive
+// ones whose flocks share a shader variant, at most --sweep-batch (or kSweepBatchAuto) of them and
+// kSweepBatchBoids boids. Empty when a run cannot be in an ensemble (the sequential order).
+std::vector<std::vector<std::vector<SweepRun>>> ensembleBatches(const Options& opt, const SweepOptions& s,
+                                                                const std::vector<SweepRun>& mine) {
+    std::vector<std::vector<SweepRun>> chains;
+    for (std::size_t k = 0; k < mine.size(); ++k)
+        if (!s.carry || k == 0 || mine[k - 1].seed_index != mine[k].seed_index) chains.push_back({mine[k]});
+        else chains.back().push_back(mine[k]);
+    const std::uint32_t limit = s.batch == 0 ? kSweepBatchAuto : s.batch;
+    std::vector<std::vector<std::vector<SweepRun>>> batches;
+    std::string variant;
+    std::uint64_t boids = 0;
+    for (const auto& chain : chains) {
+        const Params p = runParams(opt.params, s, chain[0]);
+        if (p.update == UpdateOrder::Sequential) return {};
+        const std::string v = gpu::variantOf(p, true);
+        if (batches.empty() || v != variant || batches.back().size() >= limit || boids + p.boids > kSweepBatchBoids) {
+            batches.emplace_back();
+            variant = v;
+            boids = 0;
+        }
+        batches.back().push_back(chain);
+        boids += p.boids;
+    }
+    return batches;
+}
+
+}  // namespace
+
+int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
+    std::unique_ptr<gl::HeadlessContext> context;
+    if (!checkEveryRun(opt, s, context, err)) return 1;
+    const std::uint64_t all = *sweepRunCount(s);
+    std::vector<SweepRun> mine = sweepRuns(s, true);
+    // --sweep-carry runs each seed's chain in turn, the chain's values in the sweep's order.
+    if (s.carry) std::stable_sort(mine.begin(), mine.end(), [](const SweepRun& a, const SweepRun& b) { return a.seed_index < b.seed_index; });
+    Rows rows;
+    Progress progress;
+    progress.total = mine.size();
+    const auto batches = opt.backend == Backend::Gpu && s.batch != 1 ? ensembleBatches(opt, s, mine)
+                                                                       : std::vector<std::vector<std::vector<SweepRun>>>{};
+    if (batches.empty()) {
+        runOneByOne(opt, s, mine, rows, progress, err);
+    } else {
+        gpu::GpuSimulation gpu(gl::ShaderLibrary(opt.shader_dir));
+        for (const auto& batch : batches) runBatch(gpu, opt, s, batch, rows, progress, err);
     }
     std::string csv = sweepIdentity(opt, s) + "\n" + sweepHeader(s) + "\n";
     for (const auto& [index, row] : rows) csv += row + "\n";

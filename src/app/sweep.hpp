@@ -33,7 +33,12 @@ struct SweepOptions {
     // a run changes the previous value's flock to its own value and steps on, instead of
     // spawning; shards split the sweep by seed (seed index % shards == shard) so a chain stays whole.
     bool carry = false;
+    // GPU backend: runs stepped together as one ensemble, at most this many (0: as many as fit,
+    // kSweepBatchAuto flocks and kSweepBatchBoids boids; 1: one run at a time).
+    std::uint32_t batch = 0;
 };
+inline constexpr std::uint32_t kSweepBatchAuto = 1024;
+inline constexpr std::uint64_t kSweepBatchBoids = std::uint64_t(1) << 24;
 
 // "KEY=FROM:TO:COUNT" -> an axis; a numeric key of --list-params, both ends in its range, COUNT in
 // [1, 10000]. Throws InputError naming the problem.

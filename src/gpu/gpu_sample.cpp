@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace murmur::gpu {
 namespace {
@@ -42,32 +44,69 @@ OrderParams GpuSimulation::measure() {
 }
 
 void GpuSimulation::beginSample() {
+    if (!ensemble_.empty()) throw std::logic_error("an ensemble is measured flock by flock (measureFlock)");
+    startSample(params_, 0, n_, true);
+}
+
+// An ensemble's flock k, now: its passes over its own slots, cells and parameter block, with the
+// same work groups as alone, so the figures are its own alone's to the bit.
+OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
+    if (ensemble_.empty()) {
+        if (k != 0) throw std::out_of_range("flock " + std::to_string(k) + " of 1");
+        return measure();
+    }
+    if (k >= ensemble_.size()) throw std::out_of_range("flock " + std::to_string(k) + " of " + std::to_string(ensemble_.size()));
+    const EnsembleFlock& f = ensemble_[k];
+    startSample(f.params, k, f.boids, false);
+    finishSample();
+    return sample_.result;
+}
+
+// A sample of `boids` boids (flock `flock` of an ensemble, or the one flock) with these
+// parameters; `copy`: of a copy of what its passes read, so that steps may come between its
+// slices (else of the live buffers, finished before anything else runs).
+void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy) {
     sample_.active = false;
     sample_.result = OrderParams{};
-    sample_.result.boids = n_;
-    if (n_ == 0) {
+    sample_.result.boids = boids;
+    sample_.flock = flock;
+    sample_.copied = copy;
+    if (boids == 0) {
         sample_.stage = kDone;
         return;
     }
     binUntimed();  // the sorted copy and cells of the current state (the next step's binning too)
-    const MeasureRadii radii = measureRadiiOf(params_);
+    const MeasureRadii radii = measureRadiiOf(p);
     sample_.result.nn_radius = radii.nn;  // at most the cell edge, so the cells around hold it
-    const bool groups_on_gpu = radii.group > 0.0f && radii.group <= params_.largestRadius();
+    const bool groups_on_gpu = radii.group > 0.0f && radii.group <= p.largestRadius();
     sample_.group_radius = groups_on_gpu ? radii.group : 0.0f;
     if (radii.group > 0.0f && !groups_on_gpu)  // beyond the grid's reach: the CPU's walk over a download
-        measureGroups(download(), params_, sample_.result);
-    snapshotForSample();
+        measureGroups(ensemble_.empty() ? download() : downloadFlock(flock), p, sample_.result);
+    prepareSample(boids);
     sample_.stage = groups_on_gpu ? kRoots : kWalk;
     sample_.next_group = 0;
     sample_.active = true;
 }
 
-// What the passes read, copied on the GPU (36 bytes a boid, the cell starts and the parameter
-// block), and their outputs zeroed.
-void GpuSimulation::snapshotForSample() {
+// The passes' outputs zeroed and, for a sample in slices, what they read copied on the GPU (36
+// bytes a boid, the cell starts and the parameter block).
+void GpuSimulation::prepareSample(std::uint32_t boids) {
     Sample& s = sample_;
-    const std::size_t vec_bytes = std::size_t(n_) * 16, cell_bytes = (std::size_t(grid_.total()) + 1) * 4;
-    const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
+    const std::size_t vec_bytes = std::size_t(n_) * 16, cell_bytes = (std::size_t(cell_total_) + 1) * 4;
+    const std::uint32_t groups = groupsFor(boids, STEP_GROUP_SIZE);
+    if (s.sums.size() < std::size_t(groups + 1) * 32) s.sums = gl::Buffer(std::size_t(groups + 1) * 32);
+    if (!s.histogram) s.histogram = gl::Buffer((NN_BINS + 1) * 4);
+    if (!s.totals) s.totals = gl::Buffer(32);
+    if (s.group_radius > 0.0f && s.parent.size() < std::size_t(n_) * 4) {  // by slot of the whole state
+        s.parent = gl::Buffer(std::size_t(n_) * 4);
+        s.group_sums = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
+    }
+    s.histogram.clearToZero();
+    s.totals.clearToZero();
+    if (s.group_radius > 0.0f) s.group_sums.clearToZero();
+    s.boids = boids;
+    s.cells = cell_total_;
+    if (!s.copied) return;
     if (s.pos.size() < vec_bytes) {
         s.pos = gl::Buffer(vec_bytes);
         s.vel = gl::Buffer(vec_bytes);
@@ -80,35 +119,27 @@ void GpuSimulation::snapshotForSample() {
         s.cell_start_tex = gl::BufferTexture(s.cell_start, GL_R32UI);
     }
     if (!s.params) s.params = gl::Buffer(sizeof(SimParams));
-    if (s.sums.size() < std::size_t(groups + 1) * 32) s.sums = gl::Buffer(std::size_t(groups + 1) * 32);
-    if (!s.histogram) s.histogram = gl::Buffer((NN_BINS + 1) * 4);
-    if (!s.totals) s.totals = gl::Buffer(32);
-    if (s.group_radius > 0.0f && s.parent.size() < std::size_t(n_) * 4) {
-        s.parent = gl::Buffer(std::size_t(n_) * 4);
-        s.group_sums = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
-    }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // the copies read what the passes wrote
     s.pos.copyFrom(sorted_pos_, vec_bytes);
     s.vel.copyFrom(sorted_vel_, vec_bytes);
     s.neighbours.copyFrom(neighbours_, std::size_t(n_) * 4);
     s.cell_start.copyFrom(cell_start_, cell_bytes);
     s.params.copyFrom(params_ubo_, sizeof(SimParams));
-    s.histogram.clearToZero();
-    s.totals.clearToZero();
-    if (s.group_radius > 0.0f) s.group_sums.clearToZero();
-    s.boids = n_;
-    s.cells = grid_.total();
 }
 
 // The sample's buffers at the slots its passes read and write (a step between two slices binds
 // the state's own).
 void GpuSimulation::bindSample() const {
     const Sample& s = sample_;
-    s.params.bindBase(GL_UNIFORM_BUFFER, BIND_PARAMS);
-    s.pos_tex.bindUnit(TEX_SORTED_POS);
-    s.vel_tex.bindUnit(TEX_SORTED_VEL);
-    s.cell_start_tex.bindUnit(TEX_CELL_START);
-    s.neighbours.bindBase(kSsbo, BIND_NEIGHBOURS);
+    if (s.copied) {
+        s.params.bindBase(GL_UNIFORM_BUFFER, BIND_PARAMS);
+        s.pos_tex.bindUnit(TEX_SORTED_POS);
+        s.vel_tex.bindUnit(TEX_SORTED_VEL);
+        s.cell_start_tex.bindUnit(TEX_CELL_START);
+        s.neighbours.bindBase(kSsbo, BIND_NEIGHBOURS);
+    } else {
+        bindState();
+    }
     s.sums.bindBase(kSsbo, BIND_MEASURE_SUMS);
     s.histogram.bindBase(kSsbo, BIND_MEASURE_HIST);
     if (s.group_radius > 0.0f) {
@@ -153,6 +184,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
         default: return true;
     }
     program->use();
+    glUniform1ui(program->uniform("u_flock"), s.flock);  // no such uniform outside an ensemble: ignored
     if (s.stage == kWalk) {
         glUniform1f(program->uniform("u_nn_radius"), s.result.nn_radius);
         glUniform1f(program->uniform("u_group_radius"), s.group_radius);

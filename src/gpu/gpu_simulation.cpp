@@ -35,7 +35,9 @@ bool anyViewCone(const Params& p) {
     return false;
 }
 
-std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
+}  // namespace
+
+std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
     const StyleInfo& style = styleInfo(p.style);  // the one place the GPU backend picks a style: its shader
     auto flag = [](bool on) { return std::string(on ? "1" : "0"); };
     std::vector<gl::ShaderDefine> defines = {{"DIMS", std::to_string(p.dims)},
@@ -50,10 +52,19 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p) {
             {"UPDATE_SEQUENTIAL", flag(p.update == UpdateOrder::Sequential)},
             {"INTEGRATE_EXPLICIT", flag(p.integrator == Integrator::Explicit)},
             {"SPEED_LIMIT", flag(p.speed_limit)},
-            {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))}};
+            {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))},
+            {"ENSEMBLE", flag(ensemble)}};
     for (const ShaderSwitch& s : styleFunctions(p.style).switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
     return defines;
 }
+
+std::string variantOf(const Params& p, bool ensemble) {
+    std::string variant;
+    for (const auto& d : variantDefines(p, ensemble)) variant += d.name + "=" + d.value + " ";
+    return variant;
+}
+
+namespace {
 
 std::uint32_t asBits(float f) {
     std::uint32_t u;
@@ -180,9 +191,9 @@ GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(sha
 }
 
 GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const {
-    const auto defs = variantDefines(p);
+    const auto defs = variantDefines(p, !ensemble_.empty());
     return {gl::buildCompute(lib, "grid_count.comp", defs), gl::buildCompute(lib, "grid_scatter.comp", defs),
-            gl::buildCompute(lib, "grid_order.comp", defs),
+            gl::buildCompute(lib, "grid_order.comp", defs), gl::buildCompute(lib, "grid_order_large.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
             gl::buildCompute(lib, "flock_measure.comp", defs), gl::buildCompute(lib, "measure_reduce.comp", defs),
             gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "group_init.comp", defs),
@@ -202,18 +213,9 @@ void GpuSimulation::applyParams(const Params& params) {
     const GridSpec grid = makeGridSpec(params);
     if (GridScan::outCount(grid.total()) > gl::maxBufferTexels())
         throw CapacityError(*capacityProblem(params, queryCapacity(grid)));
-    std::string variant;
-    for (const auto& d : variantDefines(params)) variant += d.name + "=" + d.value + " ";
-    if (variant != variant_ || !programs_) {
-        checkGlLimits(params);
-        finishSample();  // a sample in progress ends on the programs it began with
-        programs_.emplace(buildPrograms(shaders_, params));
-        variant_ = variant;
-    }
-    if (grid.total() != grid_.total() || !cell_start_) {
-        for (gl::Buffer& c : counts_) c = gl::Buffer(std::size_t(grid.total()) * 4);
-        cell_start_ = gl::Buffer(GridScan::outCount(grid.total()) * 4);  // zeroed, as the scan needs
-    }
+    ensemble_.clear();
+    buildVariant(params);
+    allocateCells(grid.total());
     grid_ = grid;
     binned_ = false;  // the grid, or anything else, may have changed: the next step counts
     sorted_fresh_ = false;
@@ -223,6 +225,26 @@ void GpuSimulation::applyParams(const Params& params) {
     params_.boids = n_;
     const SimParams packed = packParams(params_, grid_, n_);
     params_ubo_.upload(&packed, sizeof packed);
+}
+
+// The programs for this variant (ensemble_ says whether it is an ensemble's), if not built yet.
+void GpuSimulation::buildVariant(const Params& params) {
+    const std::string variant = variantOf(params, !ensemble_.empty());
+    if (variant != variant_ || !programs_) {
+        checkGlLimits(params);
+        finishSample();  // a sample in progress ends on the programs it began with
+        programs_.emplace(buildPrograms(shaders_, params));
+        variant_ = variant;
+    }
+}
+
+// The cell counts and starts for `cells` cells (all flocks').
+void GpuSimulation::allocateCells(std::uint32_t cells) {
+    if (cells != cell_total_ || !cell_start_) {
+        for (gl::Buffer& c : counts_) c = gl::Buffer(std::size_t(cells) * 4);
+        cell_start_ = gl::Buffer(GridScan::outCount(cells) * 4);  // zeroed, as the scan needs
+    }
+    cell_total_ = cells;
 }
 
 void GpuSimulation::setParams(const Params& params) {
@@ -235,7 +257,14 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     Params p = params;
     p.boids = std::uint32_t(flock.size());
     checkCapacity(p);
-    binned_ = false;  // before anything else: applyParams below may throw
+    uploadState(flock);
+    applyParams(p);
+}
+
+// The state buffers for `flock` (and their sorted copies), the step count back to 0; the
+// parameters follow (applyParams or uploadEnsemble).
+void GpuSimulation::uploadState(const Flock& flock) {
+    binned_ = false;  // before anything else: what follows may throw
     sorted_fresh_ = false;
     n_ = std::uint32_t(flock.size());
     std::vector<glm::vec4> pos(n_), vel(n_);
@@ -268,7 +297,6 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     viewSortedState();  // no view of the old buffers outlives them, even if applyParams throws
     step_count_ = 0;
     interrupted_ = false;
-    applyParams(p);
 }
 
 void GpuSimulation::allocateOptionalState(const Params& params) {
@@ -311,6 +339,10 @@ void GpuSimulation::bindState() const {
     sorted_vel_tex_.bindUnit(TEX_SORTED_VEL);
     cell_start_tex_.bindUnit(TEX_CELL_START);
     sorted_perch_tex_.bindUnit(TEX_SORTED_PERCH);
+    if (!ensemble_.empty()) {
+        flock_params_.bindBase(kSsbo, BIND_FLOCK_PARAMS);
+        flock_table_.bindBase(kSsbo, BIND_FLOCK_TABLE);
+    }
 }
 
 // Counts the state into the next counts and makes them current (what a steer pass would have done).
@@ -335,18 +367,35 @@ void GpuSimulation::bin() {
     const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
     if (!binned_) countCells();
     passDone(0);
-    programs_->scan.run(counts_[current_], cell_start_, grid_.total(), &counts_[1 - current_]);
+    programs_->scan.run(counts_[current_], cell_start_, cell_total_, &counts_[1 - current_]);
     passDone(1);
     bindState();  // the scan rebinds its own slots
     programs_->scatter.use();
     dispatchGroups(groups);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    programs_->order.use();  // id order within each cell: reproducible sums
-    dispatchGroups(groupsFor(grid_.total(), STEP_GROUP_SIZE));
+    orderCells();
     // The steer and measure passes read the sorted copy and the cells through buffer textures.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
     sorted_fresh_ = true;
     passDone(2);
+}
+
+// Id order within each cell (reproducible sums): grid_order.comp sorts the small cells and lists
+// the cells of more than ORDER_SMALL_CELL boids, which an indirect dispatch of
+// grid_order_large.comp then sorts, one work group each (no work group when there is none).
+void GpuSimulation::orderCells() {
+    const std::size_t list_bytes = 16 + 4 * (std::size_t(n_) / ORDER_SMALL_CELL + 1);
+    if (large_cells_.size() < list_bytes) large_cells_ = gl::Buffer(list_bytes);
+    const std::array<std::uint32_t, 4> none{0u, 1u, 1u, 0u};
+    large_cells_.upload(none.data(), sizeof none);
+    large_cells_.bindBase(kSsbo, BIND_LARGE_CELLS);
+    programs_->order.use();
+    dispatchGroups(groupsFor(cell_total_, STEP_GROUP_SIZE));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    programs_->order_large.use();
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, large_cells_.id());
+    glDispatchComputeIndirect(0);
+    ++dispatchCount();
 }
 
 void GpuSimulation::passDone(int pass) {
@@ -370,11 +419,7 @@ void GpuSimulation::step(int steps) {
     }
     for (int s = 0; s < steps; ++s) {
         const bool sequential = params_.update == UpdateOrder::Sequential;
-        {
-            // The step index (noise, perch lengths, steering phases, the walk's first dispatch): 16 bytes up, nothing back.
-            const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
-            params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
-        }
+        uploadStepEvents();
         ++step_count_;
         if (std::exchange(profile_next_, false)) {
             glFinish();  // the profiled step starts with nothing else in flight
@@ -454,14 +499,17 @@ bool GpuSimulation::steerInSlices(std::uint32_t groups) {
     return true;
 }
 
-Flock GpuSimulation::download() {
-    const auto pos = pos_.read<glm::vec4>(n_);
-    const auto vel = vel_.read<glm::vec4>(n_);
+Flock GpuSimulation::download() { return downloadSlots(0, n_); }
+
+// Slots [first, first + count) of the state (an ensemble's flock is such a range).
+Flock GpuSimulation::downloadSlots(std::uint32_t first, std::uint32_t count) {
+    const auto pos = pos_.read<glm::vec4>(count, first);
+    const auto vel = vel_.read<glm::vec4>(count, first);
     const bool all_perch = perch_.size() >= std::size_t(n_) * 4, all_steer = steer_.size() >= std::size_t(n_) * 16;
-    const auto perch = perch_.read<float>(all_perch ? n_ : 0);
-    const auto steer = steer_.read<glm::vec4>(all_steer ? n_ : 0);
-    Flock out(n_);
-    for (std::uint32_t i = 0; i < n_; ++i) {
+    const auto perch = perch_.read<float>(all_perch ? count : 0, first);
+    const auto steer = steer_.read<glm::vec4>(all_steer ? count : 0, first);
+    Flock out(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
         if (all_perch) out[i].perch = perch[i];
         if (all_steer) out[i].steer = steer[i];
         out[i].id = asBits(pos[i].w);
@@ -562,9 +610,10 @@ void GpuSimulation::binUntimed() {
 
 GpuSimulation::Binning GpuSimulation::binOnly() {
     binUntimed();
+    sorted_fresh_ = false;  // a diagnostic: the next step bins for itself, as it would have
     Binning b;
-    b.count = counts_[current_].read<std::uint32_t>(grid_.total());
-    b.start = cell_start_.read<std::uint32_t>(grid_.total() + 1);  // resolved by the order pass, then the total
+    b.count = counts_[current_].read<std::uint32_t>(cell_total_);
+    b.start = cell_start_.read<std::uint32_t>(cell_total_ + 1);  // resolved by the order pass, then the total
     const auto sorted = sorted_pos_.read<glm::vec4>(n_);
     for (const glm::vec4& p : sorted) b.sorted_ids.push_back(asBits(p.w));
     return b;

@@ -57,6 +57,11 @@ bool keepsPerchTimes(const Params& p);
 bool keepsSteering(const Params& p);
 bool keepsSlotOfId(const Params& p);  // the sequential order's table of slots by id
 
+// The shader variant's defines for these parameters (one flock, or an ensemble's flocks), and
+// them as one string: flocks of an ensemble must give the same.
+std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble = false);
+std::string variantOf(const Params& p, bool ensemble = false);
+
 // The sequential order steps its boids in runs of ids, one dispatch each, so that no invocation
 // loops more than kLoopBudget times: llvmpipe ends every loop of an invocation silently after
 // 65,535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS), and short dispatches keep clear of a
@@ -142,16 +147,37 @@ public:
     std::optional<FoundBoid> find(std::uint32_t id) override;
     std::optional<std::uint32_t> pick(const PickQuery& query) override;
 
+    // An ensemble (gpu_ensemble.cpp): K independent flocks in one set of buffers, stepped by the
+    // same four dispatches. Each has its own parameters, world, grid (its cells after the flocks'
+    // before it) and size; they must share the shader variant (style, dims, bounds, the switches:
+    // variantOf) and not use the sequential order. Flock k steps exactly as it would alone, to
+    // the bit. step(), stepCount() and the rest act on all; upload() or setParams() ends it.
+    // Throws std::invalid_argument naming the flock and the problem.
+    void uploadEnsemble(const std::vector<Flock>& flocks, const std::vector<Params>& params);
+    std::uint32_t flockCount() const { return ensemble_.empty() ? 1u : std::uint32_t(ensemble_.size()); }
+    Flock downloadFlock(std::uint32_t k);
+    OrderParams measureFlock(std::uint32_t k);  // flock k's order parameters (measure() for one flock)
+    // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,
+    // the same variant; a flock's grid may change, and the cells are laid out again).
+    void setEnsembleParams(const std::vector<Params>& params);
+
 private:
     struct Programs {
-        gl::Program count, scatter, order, steer, pick, measure, measure_reduce, neighbour_ids;
+        gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids;
         gl::Program group_init, group_sums, group_spin, group_totals, under;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
+    void buildVariant(const Params& params);
+    void allocateCells(std::uint32_t cells);
+    void uploadState(const Flock& flock);
+    Flock downloadSlots(std::uint32_t first, std::uint32_t count);
+    void uploadStepEvents();  // the step index into each flock's block
+    void layOutEnsemble(const std::vector<Params>& params);  // grids, cells, blocks and table of the flocks
     void allocateOptionalState(const Params& params);
     void bin();
+    void orderCells();
     void countCells();  // grid_count.comp: bins a state the steer pass did not write
     void binUntimed();  // binning outside the step (measure, binOnly): not in the pass timings
     void bindState() const;
@@ -163,6 +189,8 @@ private:
     // the groups' sums, spin and totals; a stage runs in slices of work groups.
     struct Sample {
         bool active = false;
+        bool copied = true;        // of copies (a sample in slices), else of the live buffers
+        std::uint32_t flock = 0;   // an ensemble's flock being measured
         OrderParams result;
         float group_radius = 0.0f;  // 0: the groups are not measured on the GPU
         int stage = 0;
@@ -172,7 +200,8 @@ private:
         gl::BufferTexture pos_tex, vel_tex, cell_start_tex;
         gl::Buffer sums, histogram, parent, group_sums, totals;
     };
-    void snapshotForSample();
+    void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy);
+    void prepareSample(std::uint32_t boids);
     void bindSample() const;
     bool runSampleStage(double& budget);
     void readWalkSums();
@@ -187,6 +216,7 @@ private:
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
     gl::Buffer neighbours_by_id_;  // neighbour_ids.comp's output, made on first use
+    gl::Buffer large_cells_;       // grid_order.comp's list of large cells, an indirect dispatch's arguments first
     gl::Buffer cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)
     // while its steer pass counts the state it writes into the other, which the scan zeroed.
@@ -198,6 +228,16 @@ private:
     bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
     bool sorted_fresh_ = false;  // the sorted copy and cell starts describe pos_ (a sample binned it: the step need not)
     Sample sample_;
+    // An ensemble's flocks (empty: one flock, params_ and grid_), their blocks and the table
+    // (common.glsl's FlockTable); cell_total_ counts every flock's cells.
+    struct EnsembleFlock {
+        Params params;
+        GridSpec grid;
+        std::uint32_t first_slot = 0, first_cell = 0, boids = 0;
+    };
+    std::vector<EnsembleFlock> ensemble_;
+    gl::Buffer flock_params_, flock_table_;
+    std::uint32_t cell_total_ = 0;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     Interrupt interrupt_;
     std::uint32_t slice_groups_ = 32;

@@ -78,6 +78,16 @@ TEST_F(Cli, ListsParamsAndPresets) {
 
 TEST_F(Cli, BadFlagsExit2) {
     expectBadInput({"--frobnicate"}, "frobnicate");
+    auto expectRefused = [&](const std::vector<std::string>& args, const std::string& want) {
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << "stderr: " << r.err;
+    };
+    for (const char* k : {"0", "x", "1,,2", "65537", "-1", "+3"})
+        expectRefused({"--bench", "--backend", "cpu", "--bench-flocks", k}, "is not a flock count in [1, 65536]");
+    expectRefused({"--bench", "--backend", "cpu", "--bench-flocks", ""}, "--bench-flocks: an empty value");
+    expectRefused({"--sweep", "vicsek.noise=0:1:2", "--sweep-out", out_csv, "--sweep-batch", "70000"}, "[0, 65536]");
+    EXPECT_FALSE(fs::exists(out_csv));
     expectBadInput({"--boids", "-5"}, "[0, 100000000]");
     expectBadInput({"--boids", "lots"}, "not a number");
     expectBadInput({"--boids", "200000000"}, "[0, 100000000]");

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -274,6 +276,43 @@ TEST(CliGpu, ASweepOnTheGpuMatchesTheCpuReference) {
 // The window's own count grows the world (10,000 boids on a software renderer, a 671-unit world):
 // a radius is judged against that world, not the preset's 300 units (alignment.radius=230 was
 // refused as "exceeds half the world (150)"). With no display the window runs headless, as here.
+// On the GPU a sweep steps its runs together as ensembles (--sweep-batch 0, the default: as many as
+// fit); the CSV is byte for byte the run-by-run sweep's (--sweep-batch 1): every flock steps and
+// measures as it does alone. Runs of other sizes and worlds, chains of --sweep-carry, and
+// batches of two (several ensembles, the last one short).
+TEST(CliGpu, ASweepInEnsemblesWritesTheRunByRunSweepsBytes) {
+    MURMUR_REQUIRE_GL();
+    const auto dir = std::filesystem::temp_directory_path() / ("murmur_gpu_batches_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::vector<std::vector<const char*>> sweeps = {
+        {"--preset", "couzin-torus", "--steps", "60", "--sweep", "couzin.orientation_width=0:8:3", "--sweep-seeds", "2",
+         "--sweep-burn-in", "20", "--sweep-every", "20"},
+        {"--preset", "couzin-torus", "--steps", "60", "--sweep", "couzin.orientation_width=8:0:3", "--sweep-seeds", "3",
+         "--sweep-every", "30", "--sweep-carry"},
+        {"--steps", "40", "--sweep", "boids=100:500:3", "--sweep", "world_size=60:90:2", "--sweep-every", "20"},
+        {"--steps", "40", "--sweep", "separation.radius=2:6:3", "--sweep-seeds", "2", "--sweep-every", "20", "--sweep-carry"}};
+    for (std::size_t k = 0; k < sweeps.size(); ++k) {
+        std::string csv[3];
+        const char* batches[3] = {"1", "0", "2"};
+        for (int b = 0; b < 3; ++b) {
+            const std::string path = (dir / ("s" + std::to_string(k) + "_" + batches[b] + ".csv")).string();
+            std::vector<const char*> args = sweeps[k];
+            for (const char* a : {"--sweep-batch", batches[b], "--sweep-out", path.c_str()}) args.push_back(a);
+            std::string out, err;
+            ASSERT_EQ(run(args, out, err), 0) << err;
+            if (b > 0) {
+                EXPECT_NE(err.find("an ensemble of"), std::string::npos) << err;
+            }
+            std::ifstream in(path);
+            csv[b].assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        EXPECT_GT(csv[0].size(), 200u);
+        EXPECT_EQ(csv[1], csv[0]) << "sweep " << k << ": one ensemble against run by run";
+        EXPECT_EQ(csv[2], csv[0]) << "sweep " << k << ": ensembles of two against run by run";
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST(CliGpu, ARadiusIsCheckedAgainstTheWorldTheWindowsCountChooses) {
     MURMUR_REQUIRE_GL();
     const std::string shot = (std::filesystem::temp_directory_path() / ("murmur_radius_" + std::to_string(::getpid()) + ".png")).string();

@@ -6,6 +6,7 @@
 #include "gl_env.hpp"
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "model/grid_spec.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
 
@@ -93,7 +94,7 @@ TEST_P(GpuSort, TheSteerPassBinsTheStateItWrites) {
     sim.step(3);
     const std::uint64_t before = gpu::dispatchCount();
     const auto bins = sim.binOnly();
-    EXPECT_EQ(gpu::dispatchCount() - before, 3u) << "scan, scatter, order: no count pass";
+    EXPECT_EQ(gpu::dispatchCount() - before, 4u) << "scan, scatter, order and the large cells' order: no count pass";
     const Flock f = sim.download();
     expectBinnedAsCpu(bins, p, f);
     // A new grid (cells follow the largest radius): the state is counted afresh.
@@ -105,10 +106,45 @@ TEST_P(GpuSort, TheSteerPassBinsTheStateItWrites) {
     EXPECT_NO_GL_ERRORS();
 }
 
-// Four dispatches per step once running (scan, scatter, order, steer), whatever the size; one
-// more after an upload or a change of parameters (the count). Measuring between steps (which
+// Within each cell the sorted copy is in id order, whatever the cell's size: a cell of at most
+// ORDER_SMALL_CELL boids sorted by one invocation, a larger one by a work group (on llvmpipe and
+// lavapipe one invocation's loops stop after 65,535 iterations: an insertion sort of a cell of
+// 1,500 boids by one invocation ended unsorted, and Cucker-Smale runs over every pair, one cell,
+// did not reproduce). Cells here: one of 1,500 boids; one of 129; a grid of small ones.
+TEST(GpuSort, EveryCellIsInIdOrderWhateverItsSize) {
+    MURMUR_REQUIRE_GL();
+    for (std::uint32_t n : {1500u, 129u, 3000u}) {
+        SCOPED_TRACE(n);
+        Params p;
+        p.boids = n;
+        p.world_size = n == 3000u ? 200.0f : 120.0f;
+        if (n != 3000u) p.style = Style::CuckerSmale;  // every pair: one cell
+        ASSERT_EQ(makeGridSpec(p).total() == 1u, n != 3000u);
+        gpu::GpuSimulation a, b;
+        a.upload(spawn(p), p);
+        b.upload(spawn(p), p);
+        a.step(3);
+        b.step(3);
+        const auto bins = a.binOnly();
+        std::uint32_t slot = 0, out_of_order = 0;
+        for (std::uint32_t c = 0; c < bins.count.size(); ++c)
+            for (std::uint32_t k = 1; k < bins.count[c]; ++k)
+                out_of_order += bins.sorted_ids[bins.start[c] + k] < bins.sorted_ids[bins.start[c] + k - 1];
+        slot = bins.start.back();
+        EXPECT_EQ(slot, n);
+        EXPECT_EQ(out_of_order, 0u);
+        a.step(2);
+        b.step(2);
+        EXPECT_EQ(differingBits(byId(a.download()), byId(b.download())), 0u) << "two runs, to the bit";
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Five dispatches per step once running (scan, scatter, order, the large cells' order, steer;
+// the fourth indirect, with no work group unless a cell holds more than ORDER_SMALL_CELL boids),
+// whatever the size; one more after an upload or a change of parameters (the count). Measuring between steps (which
 // bins the state itself) changes neither the count nor the flock.
-TEST(GpuStep, FourDispatchesPerStepAndACountAfterAChange) {
+TEST(GpuStep, FiveDispatchesPerStepAndACountAfterAChange) {
     MURMUR_REQUIRE_GL();
     Params p;
     p.dims = 3;
@@ -122,11 +158,11 @@ TEST(GpuStep, FourDispatchesPerStepAndACountAfterAChange) {
         s.step(steps);
         return gpu::dispatchCount() - before;
     };
-    EXPECT_EQ(dispatchesOf(sim, 1), 5u) << "the first step counts";
-    EXPECT_EQ(dispatchesOf(sim, 10), 40u);
+    EXPECT_EQ(dispatchesOf(sim, 1), 6u) << "the first step counts";
+    EXPECT_EQ(dispatchesOf(sim, 10), 50u);
     p.species[0].alignment.weight *= 1.5f;  // any change
     sim.setParams(p);
-    EXPECT_EQ(dispatchesOf(sim, 2), 9u);
+    EXPECT_EQ(dispatchesOf(sim, 2), 11u);
     measured.step(1);
     for (int k = 0; k < 5; ++k) {  // the same 11 steps before the change
         measured.step(2);
@@ -136,7 +172,7 @@ TEST(GpuStep, FourDispatchesPerStepAndACountAfterAChange) {
     measured.step(2);
     EXPECT_EQ(measured.measure().boids, p.boids);
     EXPECT_EQ(dispatchesOf(measured, 1), 1u) << "measure() binned this state: the step reuses it, its steer pass alone";
-    EXPECT_EQ(dispatchesOf(sim, 1), 4u);
+    EXPECT_EQ(dispatchesOf(sim, 1), 5u);
     EXPECT_EQ(differingBits(byId(sim.download()), byId(measured.download())), 0u) << "the same steps with and without measuring between them, to the bit";
     EXPECT_NO_GL_ERRORS();
 }

@@ -1,0 +1,24 @@
+// The CPU reference's ensemble: each flock a CpuSimulation, stepped in turn (it is the
+// reference: nothing is shared between the flocks).
+#pragma once
+
+#include "cpu/cpu_simulation.hpp"
+#include "model/ensemble.hpp"
+
+#include <memory>
+
+namespace murmur {
+
+class CpuEnsemble final : public Ensemble {
+public:
+    void upload(const std::vector<Flock>& flocks, const std::vector<Params>& params) override;
+    void step(int steps = 1) override;
+    std::uint32_t flocks() const override { return std::uint32_t(flocks_.size()); }
+    Flock download(std::uint32_t k) override;
+    std::string name() const override { return "cpu"; }
+
+private:
+    std::vector<std::unique_ptr<CpuSimulation>> flocks_;
+};
+
+}  // namespace murmur

@@ -1,0 +1,126 @@
+// Ensembles: K flocks in one set of buffers (GpuSimulation::uploadEnsemble). Flock k's boids are
+// slots [first_slot, first_slot + boids) of the state and of its sorted copy, its cells
+// [first_cell, first_cell + its grid's cells) of the cell array; its parameter block is element k
+// of flock_params_, with its first cell in counts.w (FIRST_CELL). The scan, scatter and order
+// passes run over every flock's boids and cells at once; the boid passes select each boid's flock
+// (common.glsl), so a flock steps with its own block, grid and neighbours exactly as alone.
+#include "gpu/gpu_simulation.hpp"
+
+#include "gpu/dispatch.hpp"
+#include "model/rng.hpp"
+
+#include <cstddef>
+#include <cstring>
+#include <stdexcept>
+
+namespace murmur::gpu {
+
+namespace {
+
+void requireOneVariant(std::size_t flocks, const std::vector<Params>& params) {
+    if (flocks == 0 || flocks != params.size())
+        throw std::invalid_argument("an ensemble needs one parameter set per flock and at least one flock (got " +
+                                    std::to_string(flocks) + " flocks, " + std::to_string(params.size()) + " parameter sets)");
+    const std::string variant = variantOf(params[0], true);
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        if (params[k].update == UpdateOrder::Sequential)
+            throw std::invalid_argument("flock " + std::to_string(k) + ": an ensemble cannot use the sequential order");
+        if (variantOf(params[k], true) != variant)
+            throw std::invalid_argument("flock " + std::to_string(k) + " needs other shaders than flock 0 (" + variantOf(params[k], true) +
+                                        "vs " + variant + "): the flocks of an ensemble share style, dims, bounds and switches");
+    }
+}
+
+}  // namespace
+
+void GpuSimulation::uploadEnsemble(const std::vector<Flock>& flocks, const std::vector<Params>& params) {
+    requireOneVariant(flocks.size(), params);
+    std::vector<Params> sized = params;
+    Flock all;
+    for (std::size_t k = 0; k < flocks.size(); ++k) {
+        sized[k].boids = std::uint32_t(flocks[k].size());
+        checkCapacity(sized[k]);
+        all.insert(all.end(), flocks[k].begin(), flocks[k].end());
+    }
+    Params whole = params[0];
+    whole.boids = std::uint32_t(all.size());
+    checkCapacity(whole);
+    uploadState(all);
+    ensemble_.assign(flocks.size(), EnsembleFlock{});
+    layOutEnsemble(sized);
+}
+
+void GpuSimulation::setEnsembleParams(const std::vector<Params>& params) {
+    if (ensemble_.empty()) throw std::logic_error("setEnsembleParams: not an ensemble (uploadEnsemble first)");
+    requireOneVariant(ensemble_.size(), params);
+    std::vector<Params> sized = params;
+    for (std::size_t k = 0; k < sized.size(); ++k) {
+        sized[k].boids = ensemble_[k].boids;
+        checkCapacity(sized[k]);
+    }
+    layOutEnsemble(sized);
+}
+
+// Each flock's grid and its cells after the flocks' before it, the programs, the cell buffers,
+// the blocks (each flock's first cell in counts.w) and the table; the next step counts afresh.
+void GpuSimulation::layOutEnsemble(const std::vector<Params>& params) {
+    std::uint32_t slots = 0, cells = 0;
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        EnsembleFlock& f = ensemble_[k];
+        f.params = params[k];
+        f.boids = params[k].boids;
+        f.grid = makeGridSpec(f.params);
+        f.first_slot = slots;
+        f.first_cell = cells;
+        slots += f.boids;
+        cells += f.grid.total();
+    }
+    if (GridScan::outCount(cells) > gl::maxBufferTexels())
+        throw CapacityError("the ensemble's " + std::to_string(cells) + " cells do not fit a buffer texture of " +
+                            std::to_string(gl::maxBufferTexels()) + " texels");
+    buildVariant(params[0]);
+    allocateCells(cells);
+    allocateOptionalState(params[0]);
+    viewSortedState();
+    binned_ = false;
+    sorted_fresh_ = false;
+    params_ = params[0];
+    params_.boids = slots;
+    grid_ = ensemble_[0].grid;
+    std::vector<SimParams> blocks;
+    std::vector<std::uint32_t> table = {slots, cells, std::uint32_t(ensemble_.size()), 0u};
+    for (const EnsembleFlock& f : ensemble_) {
+        blocks.push_back(packParams(f.params, f.grid, f.boids));
+        blocks.back().counts.w = f.first_cell;
+        blocks.back().events.x = step_count_;
+        table.push_back(f.first_slot);
+    }
+    flock_params_ = gl::Buffer(blocks.size() * sizeof(SimParams), blocks.data());
+    flock_table_ = gl::Buffer(table.size() * 4, table.data());
+}
+
+// The step index into each flock's block (one flock: the uniform block): 16 bytes a flock up.
+void GpuSimulation::uploadStepEvents() {
+    if (ensemble_.empty()) {
+        const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
+        params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
+        return;
+    }
+    for (std::size_t k = 0; k < ensemble_.size(); ++k) {
+        const Params& p = ensemble_[k].params;
+        const glm::uvec4 events{step_count_, seedLow(p.seed), p.stepsPerSteer(), 0u};
+        flock_params_.upload(&events, sizeof events, k * sizeof(SimParams) + offsetof(SimParams, events));
+    }
+}
+
+Flock GpuSimulation::downloadFlock(std::uint32_t k) {
+    if (ensemble_.empty()) {
+        if (k != 0) throw std::out_of_range("flock " + std::to_string(k) + " of 1");
+        return download();
+    }
+    if (k >= ensemble_.size()) throw std::out_of_range("flock " + std::to_string(k) + " of " + std::to_string(ensemble_.size()));
+    const EnsembleFlock& f = ensemble_[k];
+    return downloadSlots(f.first_slot, f.boids);
+}
+
+}  // namespace murmur::gpu

@@ -1,0 +1,31 @@
+// K independent flocks stepped together: the interface both backends implement. The GPU pipeline
+// puts them in one set of buffers and steps all K with the same dispatches
+// (gpu::GpuEnsemble); the CPU reference steps each flock in turn (CpuEnsemble). Flock k of an
+// ensemble is, to the bit on the same backend, what it would be alone: the same seed, parameters
+// and steps give the same state.
+#pragma once
+
+#include "model/boid.hpp"
+#include "model/params.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+class Ensemble {
+public:
+    virtual ~Ensemble() = default;
+    // One flock per parameter set (params must be valid; each params.boids is ignored in favour of
+    // its flock's size). The flocks must share the shader variant on the GPU (style, dims, bounds
+    // and the switches) and use the parallel order: otherwise std::invalid_argument names the
+    // flock and why.
+    virtual void upload(const std::vector<Flock>& flocks, const std::vector<Params>& params) = 0;
+    virtual void step(int steps = 1) = 0;
+    virtual std::uint32_t flocks() const = 0;
+    virtual Flock download(std::uint32_t k) = 0;  // flock k's state, in any order
+    virtual std::string name() const = 0;
+};
+
+}  // namespace murmur

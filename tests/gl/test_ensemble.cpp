@@ -1,0 +1,142 @@
+// Ensembles on the GPU (GpuSimulation::uploadEnsemble): each flock of an ensemble steps, and
+// measures, to the bit as it does alone, whatever the other flocks' sizes, worlds, radii and
+// seeds; and what an ensemble refuses.
+#include "cpu/cpu_ensemble.hpp"
+#include "gpu/gpu_ensemble.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "model/spawn.hpp"
+#include "model/styles.hpp"
+
+#include "flock_bits.hpp"
+#include "gl_env.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using namespace murmur;
+
+namespace {
+
+// Three flocks of one style that differ in every way an ensemble allows: size, world, radii,
+// weights, speed and seed.
+std::vector<Params> threeFlocks(Style style, std::uint32_t dims, Bounds bounds) {
+    std::vector<Params> out;
+    for (int k = 0; k < 3; ++k) {
+        Params p;
+        p.style = style;
+        p.dims = dims;
+        p.bounds = bounds;
+        p.boids = std::array{400u, 1500u, 60u}[std::size_t(k)];
+        p.world_size = (dims == 3 ? std::array{30.0f, 45.0f, 14.0f} : std::array{120.0f, 200.0f, 40.0f})[std::size_t(k)];
+        p.seed = 11u + std::uint64_t(k) * 7u;
+        p.species[0].separation.radius *= 1.0f + 0.25f * float(k);
+        p.species[0].alignment.weight *= 1.0f + 0.5f * float(k);
+        p.species[0].max_speed *= 1.0f - 0.1f * float(k);
+        out.push_back(p);
+    }
+    return out;
+}
+
+void expectEachFlockIsItself(Style style, std::uint32_t dims, Bounds bounds, int steps) {
+    std::vector<Params> params = threeFlocks(style, dims, bounds);
+    std::vector<Flock> flocks;
+    for (const Params& p : params) flocks.push_back(spawn(p));
+    gpu::GpuSimulation ensemble;
+    ensemble.uploadEnsemble(flocks, params);
+    ASSERT_EQ(ensemble.flockCount(), 3u);
+    ensemble.step(steps);
+    for (std::uint32_t k = 0; k < 3; ++k) {
+        gpu::GpuSimulation alone;
+        alone.upload(flocks[k], params[k]);
+        alone.step(steps);
+        const Flock got = byId(ensemble.downloadFlock(k)), want = byId(alone.download());
+        const OrderParams measured = ensemble.measureFlock(k), alone_measured = alone.measure();
+        EXPECT_EQ(measured.polarization, alone_measured.polarization) << "flock " << k;
+        EXPECT_EQ(measured.nn_histogram, alone_measured.nn_histogram) << "flock " << k;
+        EXPECT_EQ(measured.mean_neighbours, alone_measured.mean_neighbours) << "flock " << k;
+        EXPECT_EQ(measured.groups, alone_measured.groups) << "flock " << k;
+        EXPECT_EQ(measured.largest_group_share, alone_measured.largest_group_share) << "flock " << k;
+        EXPECT_EQ(measured.group_polarization, alone_measured.group_polarization) << "flock " << k;
+        EXPECT_EQ(measured.milling, alone_measured.milling) << "flock " << k;
+        ASSERT_EQ(got.size(), want.size()) << "flock " << k;
+        EXPECT_EQ(differingBits(got, want), 0u) << "flock " << k << " of the ensemble against itself alone, " << steps << " steps";
+        EXPECT_NE(differingBits(got, byId(flocks[k])), 0u) << "flock " << k << " moved";
+    }
+}
+
+}  // namespace
+
+TEST(GpuEnsemble, EachFlockStepsAsItDoesAlone2D) {
+    MURMUR_REQUIRE_GL();
+    expectEachFlockIsItself(Style::Graded, 2, Bounds::Wrap, 40);
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GpuEnsemble, EachFlockStepsAsItDoesAlone3DSoftWalls) {
+    MURMUR_REQUIRE_GL();
+    expectEachFlockIsItself(Style::Steering, 3, Bounds::Soft, 40);
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GpuEnsemble, EachFlockStepsAsItDoesAloneInEveryStyle) {
+    MURMUR_REQUIRE_GL();
+    for (const StyleInfo& s : styles()) {
+        SCOPED_TRACE(s.name);
+        expectEachFlockIsItself(s.style, 2, Bounds::Wrap, 25);
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(GpuEnsemble, RefusesFlocksThatNeedOtherShadersOrTheSequentialOrder) {
+    MURMUR_REQUIRE_GL();
+    std::vector<Params> params = threeFlocks(Style::Graded, 2, Bounds::Wrap);
+    std::vector<Flock> flocks;
+    for (const Params& p : params) flocks.push_back(spawn(p));
+    gpu::GpuSimulation sim;
+    params[2].dims = 3;
+    EXPECT_THROW(sim.uploadEnsemble(flocks, params), std::invalid_argument);
+    params[2].dims = 2;
+    params[1].update = UpdateOrder::Sequential;
+    EXPECT_THROW(sim.uploadEnsemble(flocks, params), std::invalid_argument);
+    params[1].update = UpdateOrder::Parallel;
+    params.pop_back();
+    EXPECT_THROW(sim.uploadEnsemble(flocks, params), std::invalid_argument) << "three flocks, two parameter sets";
+    EXPECT_NO_GL_ERRORS();
+}
+
+// The same ensemble on both backends: the CPU reference steps each flock in turn (each to the bit
+// what it is alone), the GPU all at once; after three steps every boid of every flock within the
+// multi-step parity tolerances (1e-3 units, 1e-2 units/s: float sums in another order).
+TEST(GpuEnsemble, MatchesTheCpuReferenceEnsemble) {
+    MURMUR_REQUIRE_GL();
+    for (std::uint32_t dims : {2u, 3u}) {
+        SCOPED_TRACE(dims);
+        const std::vector<Params> params = threeFlocks(Style::Graded, dims, Bounds::Wrap);
+        std::vector<Flock> flocks;
+        for (const Params& p : params) flocks.push_back(spawn(p));
+        CpuEnsemble cpu;
+        gpu::GpuEnsemble gpu;
+        cpu.upload(flocks, params);
+        gpu.upload(flocks, params);
+        cpu.step(3);
+        gpu.step(3);
+        ASSERT_EQ(cpu.flocks(), 3u);
+        for (std::uint32_t k = 0; k < 3; ++k) {
+            const Flock a = byId(cpu.download(k)), b = byId(gpu.download(k));
+            ASSERT_EQ(a.size(), b.size());
+            float dp = 0.0f, dv = 0.0f;
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                dp = std::max(dp, glm::length(a[i].p - b[i].p));
+                dv = std::max(dv, glm::length(a[i].v - b[i].v));
+            }
+            EXPECT_LE(dp, 1e-3f) << "flock " << k;
+            EXPECT_LE(dv, 1e-2f) << "flock " << k;
+            CpuSimulation alone;
+            alone.upload(flocks[k], params[k]);
+            alone.step(3);
+            EXPECT_EQ(differingBits(a, byId(alone.download())), 0u) << "the CPU's flock " << k << " is itself alone";
+        }
+    }
+    EXPECT_NO_GL_ERRORS();
+}
