@@ -273,8 +273,22 @@ namespace {
 using Rows = std::map<std::uint64_t, std::string>;  // by run index: the CSV keeps the sweep's order
 
 struct Progress {
-    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now(), last = t0;
     std::size_t done = 0, total = 0;
+    // Within an ensemble's runs (`runs` of them, at step `step` of `steps`): a line at most every
+    // 5 s, the time left from the share of the sweep's steps done.
+    void during(std::ostream& err, std::size_t runs, std::uint64_t step, std::uint64_t steps) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::seconds(5) || steps == 0) return;
+        last = now;
+        const double elapsed = std::chrono::duration<double>(now - t0).count();
+        const double share = (double(done) + double(runs) * double(step) / double(steps)) / double(total);
+        char line[200];
+        std::snprintf(line, sizeof line, "sweep: runs %zu-%zu/%zu (an ensemble of %zu) at step %llu/%llu; %.1f s elapsed, about %.0f s left\n",
+                      done + 1, done + runs, total, runs, static_cast<unsigned long long>(step), static_cast<unsigned long long>(steps),
+                      elapsed, share > 0.0 ? elapsed / share - elapsed : 0.0);
+        err << line << std::flush;
+    }
     void report(std::ostream& err, const std::string& what, double polarization) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         char line[160];
@@ -325,8 +339,18 @@ void runBatch(gpu::GpuSimulation& gpu, const Options& opt, const SweepOptions& s
         } else {
             gpu.setEnsembleParams(params);
         }
+        std::uint64_t at = 0;
+        const auto step = [&](int n) {
+            for (int done = 0; done < n;) {  // in pieces of 100 steps, so a long burn-in reports its progress
+                const int piece = std::min(100, n - done);
+                gpu.step(piece);
+                done += piece;
+                at += std::uint64_t(piece);
+                progress.during(err, runs.size(), at, opt.steps);
+            }
+        };
         const auto samples = sampleRuns(
-            runs.size(), [&](int n) { gpu.step(n); }, [&](std::size_t k) { return gpu.measureFlock(std::uint32_t(k)); }, opt, s,
+            runs.size(), step, [&](std::size_t k) { return gpu.measureFlock(std::uint32_t(k)); }, opt, s,
             [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); });
         for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);
         progress.done += runs.size();
