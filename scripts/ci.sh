@@ -2,7 +2,8 @@
 # The full pipeline, after scripts/test.sh has built build-test/ and passed: the GL tests again on
 # Mesa's zink over lavapipe (a second, SPIR-V based driver), the parity cases against a CPU
 # reference built with fused multiply-adds, the mutation check (scripts/mutants.py), the libFuzzer
-# targets (scripts/fuzz.sh, 45 s each), and the CPU tests under ASan+UBSan.
+# targets (scripts/fuzz.sh, 45 s each), the CPU tests under ASan+UBSan, and the documented Slurm
+# job array on a one-node Slurm (tests/slurm_array.sh, about 30 s).
 # Usage: scripts/ci.sh   (.ci/run runs scripts/test.sh, then this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,4 +40,6 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SA
 cmake --build build-asan -j"$jobs" --target murmur_cpu_tests murmur
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -L cpu
+echo "== the documented Slurm job array on a one-node Slurm 22.05 (tests/slurm_array.sh) =="
+timeout 180 bash tests/slurm_array.sh build-test/bin/murmur
 echo "== full pipeline passed =="

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs murmur's build and test dependencies from Debian/Ubuntu packages when any are missing:
 # what building, running and the everyday tests need, and with --full also what the full
-# pipeline (scripts/ci.sh) adds: clang for the fuzzers. Idempotent and quiet when everything is
+# pipeline (scripts/ci.sh) adds: clang for the fuzzers, Slurm and munge for the job-array test. Idempotent and quiet when everything is
 # present. Usage: scripts/setup.sh [--full]
 set -euo pipefail
 
@@ -13,7 +13,7 @@ packages=(
   xvfb xauth xdotool ffmpeg parallel python3-matplotlib
 )
 if [ "${1:-}" = "--full" ]; then
-  packages+=(clang libclang-rt-14-dev)
+  packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge)
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/setup.sh [--full]" >&2
   exit 2
