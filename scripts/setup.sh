@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers
   xvfb xauth xdotool ffmpeg parallel python3-matplotlib
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 if [ "${1:-}" = "--full" ]; then
   packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge)

@@ -2,6 +2,7 @@
 #include "app/app_window.hpp"
 
 #include "gl/debug.hpp"
+#include "gl/egl_context.hpp"
 #include "gl/gl.hpp"
 
 #include <GLFW/glfw3.h>
@@ -85,6 +86,7 @@ void setUpImGui(GLFWwindow* window) {
 }  // namespace
 
 AppWindow::Glfw::Glfw() {
+    gl::workAroundDriverBugs();
     if (glfwInit() != GLFW_TRUE) throw WindowUnavailable("GLFW: " + lastGlfwError());
 }
 

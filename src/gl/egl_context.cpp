@@ -5,6 +5,7 @@
 
 #include <glad/egl.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -74,7 +75,10 @@ std::string tryDisplay(EGLDisplay display, bool debug, HeadlessContext::Impl& im
 
 }  // namespace
 
+void workAroundDriverBugs() { setenv("ZINK_INLINE_UNIFORMS", "false", 0); }
+
 HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()) {
+    workAroundDriverBugs();
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) throw ContextError("cannot load libEGL (is libegl1 installed?)");
     const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     std::string tried;

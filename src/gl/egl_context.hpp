@@ -32,6 +32,12 @@ private:
     std::string platform_;
 };
 
+// Settings that keep known driver bugs away, made before a context exists (each only if the user
+// has not set it). Mesa 22.3's zink specialises shaders on "inlined" uniform values and kept a
+// stale specialisation of the scan's cell count when a flock's grid grew: the binning then went
+// wrong (found by the ensemble sweep's byte test; ZINK_INLINE_UNIFORMS=false avoids it).
+void workAroundDriverBugs();
+
 // "GL_RENDERER / GL_VERSION" of the current context.
 std::string rendererString();
 std::string glVersionString();

@@ -179,6 +179,18 @@ Params loadPresetFile(const std::string& path, const Params& base) { return pars
 
 void savePresetFile(const std::string& path, const Params& params) { writeFileAtomic(path, formatPreset(params)); }
 
+namespace {
+std::vector<std::string>& addedPresetDirs() {
+    static std::vector<std::string> dirs;
+    return dirs;
+}
+}  // namespace
+
+void addPresetDir(const std::string& dir) {
+    auto& dirs = addedPresetDirs();
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+}
+
 std::vector<std::string> presetDirs() {
     std::vector<std::string> dirs;
     if (const char* env = std::getenv("MURMUR_PRESET_DIR"); env && *env) dirs.emplace_back(env);
@@ -187,6 +199,7 @@ std::vector<std::string> presetDirs() {
         dirs.push_back((exe / "presets").string());
         dirs.push_back((exe / ".." / "share" / "murmur" / "presets").lexically_normal().string());
     }
+    for (const std::string& d : addedPresetDirs()) dirs.push_back(d);
     return dirs;
 }
 

@@ -4,6 +4,7 @@
 #include "cpu/cpu_ensemble.hpp"
 #include "gpu/gpu_ensemble.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "model/grid_spec.hpp"
 #include "model/spawn.hpp"
 #include "model/styles.hpp"
 
@@ -138,5 +139,31 @@ TEST(GpuEnsemble, MatchesTheCpuReferenceEnsemble) {
             EXPECT_EQ(differingBits(a, byId(alone.download())), 0u) << "the CPU's flock " << k << " is itself alone";
         }
     }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// One simulation reused for a flock with a larger grid (as a run-by-run sweep does) measures
+// that flock as a new simulation does. On zink (Mesa 22.3) it did not until ZINK_INLINE_UNIFORMS
+// was set false (gl::workAroundDriverBugs): a stale specialisation of the scan's cell count
+// shifted every cell's start from the old grid's size on.
+TEST(GpuEnsemble, AReusedSimulationBinsAGrownGridAsANewOne) {
+    MURMUR_REQUIRE_GL();
+    std::vector<Params> params(2);
+    params[0].boids = params[1].boids = 100;
+    params[0].world_size = 60.0f;
+    params[1].world_size = 90.0f;
+    ASSERT_NE(makeGridSpec(params[0]).total(), makeGridSpec(params[1]).total());
+    gpu::GpuSimulation reused, fresh;
+    reused.upload(spawn(params[0]), params[0]);
+    reused.step(1);
+    (void)reused.measure();
+    reused.upload(spawn(params[1]), params[1]);
+    fresh.upload(spawn(params[1]), params[1]);
+    reused.step(1);
+    fresh.step(1);
+    const auto a = reused.binOnly(), b = fresh.binOnly();
+    EXPECT_EQ(a.start, b.start) << "cell starts";
+    EXPECT_EQ(a.sorted_ids, b.sorted_ids);
+    EXPECT_EQ(reused.measure().polarization, fresh.measure().polarization);
     EXPECT_NO_GL_ERRORS();
 }

@@ -1,0 +1,102 @@
+// murmur's public C++ API: a flock from a preset and key=value settings, on the GPU pipeline or
+// the CPU reference, stepped, measured, read into arrays and saved, from another program. The
+// engine behind it is private (src/); nothing here exposes its types. Errors throw murmur::api::Error
+// with the same messages the command line prints (a bad key, a value out of range with its valid
+// range, a flock the GPU cannot hold).
+//
+//   murmur::api::Flock flock({.preset = "couzin-torus", .backend = "gpu", .seed = 1});
+//   flock.set("couzin.orientation_width", "4");
+//   flock.step(500);
+//   std::vector<float> xyz = flock.positions();   // 3 floats a boid, in id order
+//   double p = flock.orderParameters().at("polarization");
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace murmur::api {
+
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Where a GPU flock runs: a GL 4.5 context current on the calling thread (the caller's window)
+// whose functions `gl_loader` finds (glfwGetProcAddress and eglGetProcAddress fit as they are),
+// or, without one, a headless EGL context murmur makes (one for all such flocks) and keeps while
+// a flock uses it. Every call on a GPU flock needs its context current.
+using GlProc = void (*)();
+using GlLoader = GlProc (*)(const char* name);
+
+struct FlockOptions {
+    std::string preset;                                         // a built-in name or a .json file; empty: the defaults
+    std::vector<std::pair<std::string, std::string>> settings;  // key=value, as --set, in order
+    std::optional<std::uint32_t> boids;                         // as --boids: the world resized to keep the density
+    std::optional<std::uint64_t> seed;
+    std::string backend = "gpu";                                // "gpu" or "cpu"
+    GlLoader gl_loader = nullptr;                               // GPU: the caller's context (see GlLoader)
+};
+
+// The GL names of a GPU flock's current state, for drawing from it without a copy: positions
+// (vec4: xyz, the id's bits in w) and velocities (vec4: xyz, the species' bits in w), `count`
+// of each, in no particular order; valid until the next step. Zero on the CPU backend.
+struct GlBuffers {
+    unsigned positions = 0, velocities = 0;
+    std::uint32_t count = 0;
+};
+
+struct ParamRecord {
+    std::string key, kind, unit, range, default_value, help;
+};
+
+class Flock {
+public:
+    explicit Flock(const FlockOptions& options = {});
+    ~Flock();
+    Flock(Flock&&) noexcept;
+    Flock& operator=(Flock&&) noexcept;
+
+    void step(int steps = 1);
+    std::uint64_t stepCount() const;
+    std::uint32_t size() const;
+    std::string backend() const;
+
+    // Any key of params() by name; the value as --set takes it ("0.5", "wrap"). A change applies
+    // from the next step (a change of boids or dims is refused: make a new Flock).
+    void set(const std::string& key, const std::string& value);
+    std::string get(const std::string& key) const;
+
+    // The state in id order: 3 floats a boid (x, y, z; z 0 in 2D), ids and species.
+    std::vector<float> positions() const;
+    std::vector<float> velocities() const;
+    std::vector<std::uint32_t> ids() const;
+    std::vector<std::uint32_t> species() const;
+    // Into caller memory: `count` must be size() (3 floats a boid); one copy from the GPU.
+    void readPositions(float* xyz, std::size_t count) const;
+    void readVelocities(float* xyz, std::size_t count) const;
+
+    // polarization, group_polarization, milling, groups, largest_group_share, grouped_share,
+    // nn_mean, nn_median, mean_neighbours, mean_speed, boids.
+    std::map<std::string, double> orderParameters();
+
+    void exportState(const std::string& path) const;  // the CSV of --export (atomic)
+    void importState(const std::string& path);        // the CSV of --import: same boids, step count restored
+
+    GlBuffers glBuffers() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+std::vector<std::string> presets();  // the built-in presets' names
+std::vector<ParamRecord> params();   // every key, as --list-params
+
+}  // namespace murmur::api

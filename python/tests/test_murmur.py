@@ -1,0 +1,69 @@
+"""The Python module against the command line: the same seed gives the arrays the CLI exports, on
+both backends; a parameter set from Python takes effect; errors raise murmur.Error (a ValueError)
+with the CLI's messages. Run by ctest: PYTHONPATH holds the built module, MURMUR_BIN the CLI."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import murmur
+
+MURMUR_BIN = os.environ["MURMUR_BIN"]
+
+
+def cli_export(tmp_path, backend):
+    path = tmp_path / f"cli-{backend}.csv"
+    subprocess.run([MURMUR_BIN, "--headless", "--backend", backend, "--preset", "default", "--boids", "300",
+                    "--seed", "5", "--steps", "20", "--export", str(path)], check=True, capture_output=True)
+    rows = np.loadtxt(path, delimiter=",", skiprows=2, dtype=np.float64)
+    rows = rows[np.argsort(rows[:, 0])]
+    return rows[:, 0].astype(np.uint32), rows[:, 2:5].astype(np.float32), rows[:, 5:8].astype(np.float32)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_the_same_seed_gives_the_arrays_the_cli_exports(tmp_path, backend):
+    flock = murmur.Flock(preset="default", backend=backend, seed=5, boids=300)
+    flock.step(20)
+    assert flock.step_count == 20
+    ids, pos, vel = cli_export(tmp_path, backend)
+    assert flock.positions.shape == (300, 3) and flock.positions.dtype == np.float32
+    assert np.array_equal(flock.ids, ids)
+    # The CSV holds 9 significant digits: float32 round-trips exactly.
+    assert np.array_equal(flock.positions, pos)
+    assert np.array_equal(flock.velocities, vel)
+    flock.export(str(tmp_path / "py.csv"))
+    assert (tmp_path / "py.csv").read_text() == (tmp_path / f"cli-{backend}.csv").read_text()
+
+
+def test_a_parameter_set_from_python_takes_effect():
+    a = murmur.Flock(preset="default", backend="cpu", seed=3, boids=200)
+    b = murmur.Flock(preset="default", backend="cpu", seed=3, boids=200, params={"alignment.weight": 3})
+    assert b.params["alignment.weight"] == 3.0
+    a.step(10)
+    b.step(10)
+    assert not np.array_equal(a.velocities, b.velocities)
+    a.params["alignment.weight"] = 3
+    assert a.params["alignment.weight"] == 3.0
+    assert a.params["bounds"] == "wrap"
+    order = a.order_parameters()
+    assert 0.0 <= order["polarization"] <= 1.0 and order["boids"] == 200
+
+
+def test_errors_raise_with_the_cli_messages():
+    flock = murmur.Flock(backend="cpu", boids=50)
+    with pytest.raises(murmur.Error, match="did you mean separation.weight"):
+        flock.params["seperation.weight"] = 1
+    with pytest.raises(ValueError, match=r"fov_deg: 500 is out of range \[0, 360\]"):
+        flock.params["fov_deg"] = 500
+    with pytest.raises(murmur.Error, match="no built-in preset 'nope'"):
+        murmur.Flock(preset="nope", backend="cpu")
+    with pytest.raises(murmur.Error, match="do not fit this GPU"):
+        murmur.Flock(backend="gpu", boids=100_000_000)
+
+
+def test_listings():
+    assert "vicsek" in murmur.presets()
+    keys = {r["key"] for r in murmur.params()}
+    assert {"separation.radius", "style", "boids"} <= keys
+    assert "Flock(preset=" in murmur.Flock.__init__.__doc__

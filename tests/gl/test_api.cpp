@@ -1,0 +1,104 @@
+// The public C++ API (include/murmur/murmur.hpp) as a client sees it: the same seed gives the
+// state the command line exports, on both backends; a setting takes effect; errors are
+// murmur::api::Error with the command line's messages. The GPU flock runs in this process's
+// current context (gl_loader), as a program with its own window would.
+#include "murmur/murmur.hpp"
+
+#include "app/cli.hpp"
+#include "gl_env.hpp"
+
+#include <glad/egl.h>  // the EGL loader the test context was made with
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+murmur::api::FlockOptions options(const std::string& backend) {
+    murmur::api::FlockOptions o;
+    o.preset = "default";
+    o.boids = 300;
+    o.seed = 5;
+    o.backend = backend;
+    o.gl_loader = eglGetProcAddress;
+    return o;
+}
+
+}  // namespace
+
+// The flocks first (in this test's context), then the command line in-process (whose GPU run
+// makes and ends a context of its own, leaving none current: nothing GL may follow it).
+TEST(PublicApi, TheSameSeedGivesTheStateTheCommandLineExports) {
+    MURMUR_REQUIRE_GL();
+    const fs::path dir = fs::temp_directory_path() / ("murmur_api_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const char* backend : {"cpu", "gpu"}) {
+        SCOPED_TRACE(backend);
+        murmur::api::Flock flock(options(backend));
+        flock.step(20);
+        EXPECT_EQ(flock.stepCount(), 20u);
+        flock.exportState((dir / (std::string("api-") + backend + ".csv")).string());
+        const std::vector<float> xyz = flock.positions();
+        ASSERT_EQ(xyz.size(), 900u);
+        EXPECT_EQ(flock.ids().front(), 0u);
+        EXPECT_EQ(flock.ids().back(), 299u);
+        EXPECT_GT(flock.orderParameters().at("mean_speed"), 0.0);
+        if (std::string(backend) == "gpu") {
+            EXPECT_NE(flock.glBuffers().positions, 0u);
+            EXPECT_EQ(flock.glBuffers().count, 300u);
+            EXPECT_NO_GL_ERRORS();
+        } else {
+            EXPECT_EQ(flock.glBuffers().positions, 0u) << "the CPU backend has no GL buffers";
+        }
+    }
+    for (const char* backend : {"cpu", "gpu"}) {
+        const fs::path cli = dir / (std::string("cli-") + backend + ".csv");
+        std::vector<const char*> args = {"murmur", "--headless", "--backend", backend, "--preset", "default", "--boids", "300",
+                                         "--seed", "5", "--steps", "20", "--export", cli.c_str()};
+        std::ostringstream out, err;
+        ASSERT_EQ(murmur::runCli(int(args.size()), args.data(), out, err), 0) << err.str();
+        EXPECT_EQ(slurp(dir / (std::string("api-") + backend + ".csv")), slurp(cli))
+            << backend << ": the API's export against --export, byte for byte";
+    }
+    fs::remove_all(dir);
+}
+
+TEST(PublicApi, ASettingTakesEffectAndBadInputThrowsTheCliMessage) {
+    MURMUR_REQUIRE_GL();
+    murmur::api::Flock a(options("cpu")), b(options("cpu"));
+    b.set("alignment.weight", "3");
+    EXPECT_EQ(b.get("alignment.weight"), "3");
+    a.step(10);
+    b.step(10);
+    EXPECT_NE(a.velocities(), b.velocities()) << "the weight changed the flight";
+    auto message = [&](auto&& f) {
+        try {
+            f();
+        } catch (const murmur::api::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message([&] { a.set("seperation.weight", "1"); }).find("did you mean separation.weight"), std::string::npos);
+    EXPECT_NE(message([&] { a.set("fov_deg", "500"); }).find("fov_deg: 500 is out of range [0, 360]"), std::string::npos);
+    EXPECT_NE(message([&] { a.set("boids", "5"); }).find("make a new Flock"), std::string::npos);
+    murmur::api::FlockOptions huge = options("gpu");
+    huge.boids = 100000000;
+    EXPECT_NE(message([&] { murmur::api::Flock f(huge); }).find("do not fit this GPU"), std::string::npos)
+        << "a flock the GPU cannot hold (llvmpipe: 128 MiB a storage block)";
+    murmur::api::FlockOptions unknown = options("cpu");
+    unknown.preset = "no-such-preset";
+    EXPECT_NE(message([&] { murmur::api::Flock f(unknown); }).find("no built-in preset 'no-such-preset'"), std::string::npos);
+    EXPECT_FALSE(murmur::api::presets().empty());
+    EXPECT_GT(murmur::api::params().size(), 50u);
+}
