@@ -147,7 +147,8 @@ GL_FILTER = ("-Cases/Parity.*:ParityLong.*:Flight.*:Presets/*:CliGpu.*:Render*:P
              ":GpuRuns.*:GpuMeasure.OrderParametersEqualTheCpuReference")
 
 
-COPIED = ["CMakeLists.txt", "cmake", "src", "shaders", "tests", "presets", "third_party", "scripts", "fuzz"]
+COPIED = ["CMakeLists.txt", "cmake", "src", "include", "python", "examples", "shaders", "tests", "presets", "third_party",
+          "scripts", "fuzz"]
 
 
 def run(cmd, **kw):
