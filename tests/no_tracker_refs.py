@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The repository stands on its own: no file under src/, shaders/, tests/, scripts/, fuzz/ or docs/
+"""The repository stands on its own: no file under src/, include/, python/, examples/, shaders/, tests/, scripts/, fuzz/ or docs/
 (nor the README) cites a tracker number ('#' and digits, as in "#14") or says "the issue", which
 mean nothing to a reader of the repository. Exit 1 listing each hit. Usage: no_tracker_refs.py ROOT"""
 import pathlib
 import re
 import sys
 
-FOLDERS = ["src", "shaders", "tests", "scripts", "fuzz", "docs"]
+FOLDERS = ["src", "include", "python", "examples", "shaders", "tests", "scripts", "fuzz", "docs"]
 TRACKER = re.compile(r"(?<![&\w])#\d+(?![\w])")  # "#14", "(#3)"; not "&#39;", "#1f77b4", "x#1"
 ISSUE = re.compile(r"\bthe issue\b", re.IGNORECASE)
 TEXT = {".cpp", ".hpp", ".h", ".c", ".glsl", ".comp", ".vert", ".frag", ".py", ".sh", ".md", ".txt", ".json", ".cmake"}
