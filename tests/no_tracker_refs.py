@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The repository stands on its own: no file under src/, include/, python/, examples/, shaders/,
-tests/, scripts/, fuzz/ or docs/ (nor the README) cites a tracker number ('#' and digits, as in "#14") or says "the issue", which
-mean nothing to a reader of the repository. Exit 1 listing each hit. Usage: no_tracker_refs.py ROOT"""
+tests/, scripts/, fuzz/ or docs/ (nor the README) cites a tracker number ('#' and digits, as in
+"#14") or says "the issue", which mean nothing to a reader of the repository. Exit 1 listing each
+hit. Usage: no_tracker_refs.py ROOT"""
 import pathlib
 import re
 import sys
