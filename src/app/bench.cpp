@@ -246,8 +246,7 @@ double measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t fra
     render::Camera camera;
     camera.setAspect(float(kW) / float(kH));
     camera.reset(p);
-    const render::FlockView view{gpu.positions().id(), gpu.velocities().id(), gpu.neighbours().id(), gpu.boids(),
-                                 gpu.steering().id()};
+    const render::FlockView view = gpu.buffers();
     std::vector<double> ms;
     for (std::uint32_t f = 0; f < frames + 3; ++f) {  // 3 warm-up frames
         glFinish();

@@ -12,14 +12,7 @@ FlockBuffers HostDrawable::buffers() {
     for (std::size_t i = 0; i < flock.size(); ++i)
         if (flock[i].id < by_id.size()) counts[i] = by_id[flock[i].id];
     host_.update(flock, counts);
-    const render::FlockView v = host_.view();
-    FlockBuffers b;
-    b.pos = v.pos;
-    b.vel = v.vel;
-    b.neighbours = v.neighbours;
-    b.steer = v.steer;
-    b.count = v.count;
-    return b;
+    return host_.view();
 }
 
 std::optional<FoundBoid> HostDrawable::find(std::uint32_t id) {
@@ -39,10 +32,7 @@ std::optional<std::uint32_t> HostDrawable::pick(const PickQuery& query) {
     return flock[*index].id;
 }
 
-render::FlockView FlockDisplay::view() {
-    const FlockBuffers b = drawable_.buffers();
-    return {b.pos, b.vel, b.neighbours, b.count, b.steer};
-}
+render::FlockView FlockDisplay::view() { return drawable_.buffers(); }
 
 std::optional<render::Selection> FlockDisplay::find(std::uint32_t id) {
     const auto found = drawable_.find(id);

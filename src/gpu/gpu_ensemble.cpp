@@ -113,14 +113,15 @@ void GpuSimulation::uploadStepEvents() {
     }
 }
 
+// Flock k of the ensemble, or null for flock 0 of one flock; std::out_of_range past the last.
+const GpuSimulation::EnsembleFlock* GpuSimulation::ensembleFlock(std::uint32_t k) const {
+    if (k >= flockCount()) throw std::out_of_range("flock " + std::to_string(k) + " of " + std::to_string(flockCount()));
+    return ensemble_.empty() ? nullptr : &ensemble_[k];
+}
+
 Flock GpuSimulation::downloadFlock(std::uint32_t k) {
-    if (ensemble_.empty()) {
-        if (k != 0) throw std::out_of_range("flock " + std::to_string(k) + " of 1");
-        return download();
-    }
-    if (k >= ensemble_.size()) throw std::out_of_range("flock " + std::to_string(k) + " of " + std::to_string(ensemble_.size()));
-    const EnsembleFlock& f = ensemble_[k];
-    return downloadSlots(f.first_slot, f.boids);
+    const EnsembleFlock* f = ensembleFlock(k);
+    return f ? downloadSlots(f->first_slot, f->boids) : download();
 }
 
 }  // namespace murmur::gpu

@@ -51,13 +51,9 @@ void GpuSimulation::beginSample() {
 // An ensemble's flock k, now: its passes over its own slots, cells and parameter block, with the
 // same work groups as alone, so the figures are its own alone's to the bit.
 OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
-    if (ensemble_.empty()) {
-        if (k != 0) throw std::out_of_range("flock " + std::to_string(k) + " of 1");
-        return measure();
-    }
-    if (k >= ensemble_.size()) throw std::out_of_range("flock " + std::to_string(k) + " of " + std::to_string(ensemble_.size()));
-    const EnsembleFlock& f = ensemble_[k];
-    startSample(f.params, k, f.boids, false);
+    const EnsembleFlock* f = ensembleFlock(k);
+    if (!f) return measure();
+    startSample(f->params, k, f->boids, false);
     finishSample();
     return sample_.result;
 }

@@ -236,6 +236,7 @@ private:
         std::uint32_t first_slot = 0, first_cell = 0, boids = 0;
     };
     std::vector<EnsembleFlock> ensemble_;
+    const EnsembleFlock* ensembleFlock(std::uint32_t k) const;
     gl::Buffer flock_params_, flock_table_;
     std::uint32_t cell_total_ = 0;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)

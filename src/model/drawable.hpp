@@ -19,8 +19,8 @@ struct FlockBuffers {
     std::uint32_t pos = 0;         // vec4 per slot: position, id in w (as bits)
     std::uint32_t vel = 0;         // vec4 per slot: velocity, species in w (as bits)
     std::uint32_t neighbours = 0;  // uint per slot: the last step's neighbour count
-    std::uint32_t steer = 0;       // vec4 per slot: the kept steering (styles that keep it), else 0
     std::uint32_t count = 0;       // slots
+    std::uint32_t steer = 0;       // vec4 per slot: the kept steering (styles that keep it), else 0
 };
 
 // A boid found by id, with its last neighbour count.

@@ -5,17 +5,16 @@
 
 #include "gl/buffer.hpp"
 #include "model/boid.hpp"
+#include "model/drawable.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace murmur::render {
 
-struct FlockView {
-    GLuint pos = 0, vel = 0, neighbours = 0;
-    std::uint32_t count = 0;
-    GLuint steer = 0;  // vec4 per boid: decarpentier's steering (wing beats follow it); 0: none
-};
+// The buffers' GL names and length (model/drawable.hpp; steer: the kept steering that wing beats
+// follow, 0 for none).
+using FlockView = FlockBuffers;
 
 // Buffers filled from a Flock on the CPU (the CPU backend, and tests with crafted states).
 class HostFlock {
