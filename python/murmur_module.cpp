@@ -7,9 +7,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <string>
 
 namespace py = pybind11;
+using murmur::api::Ensemble;
 using murmur::api::Flock;
 
 namespace {
@@ -47,13 +49,22 @@ py::array_t<std::uint32_t> column(std::vector<std::uint32_t> values) {
     return a;
 }
 
-// flock.params: the flock's parameters as a mapping by key.
+// flock.params: the flock's parameters as a mapping by key. It holds a reference to the Python
+// flock, so the flock lives while it does (murmur.Flock(...).params['dt'] included).
 struct ParamsView {
+    py::object owner;
     Flock* flock;
 };
 
-Flock makeFlock(const std::string& preset, const std::string& backend, std::optional<std::uint64_t> seed,
-                std::optional<std::uint32_t> boids, const std::optional<py::dict>& params) {
+// flock.record(...)'s handle: a context manager that stops the recording on leaving.
+struct Recording {
+    py::object owner;  // the Python flock, kept alive as for ParamsView
+    Flock* flock;
+    std::string path;
+};
+
+murmur::api::FlockOptions flockOptions(const std::string& preset, const std::string& backend, std::optional<std::uint64_t> seed,
+                                       std::optional<std::uint32_t> boids, const std::optional<py::dict>& params) {
     murmur::api::FlockOptions o;
     o.preset = preset;
     o.backend = backend;
@@ -61,12 +72,43 @@ Flock makeFlock(const std::string& preset, const std::string& backend, std::opti
     o.boids = boids;
     if (params)
         for (const auto& [key, value] : *params) o.settings.emplace_back(py::str(key).cast<std::string>(), asSetting(value));
-    return Flock(o);
+    return o;
+}
+
+Flock makeFlock(const std::string& preset, const std::string& backend, std::optional<std::uint64_t> seed,
+                std::optional<std::uint32_t> boids, const std::optional<py::dict>& params) {
+    return Flock(flockOptions(preset, backend, seed, boids, params));
+}
+
+// Ensemble([{preset:, seed:, boids:, params:}, ...], backend=): each dict a flock's options.
+Ensemble makeEnsemble(const py::list& flocks, const std::string& backend) {
+    static const std::vector<std::string> known{"preset", "seed", "boids", "params"};
+    std::vector<murmur::api::FlockOptions> options;
+    for (const py::handle& item : flocks) {
+        if (!py::isinstance<py::dict>(item)) throw murmur::api::Error("Ensemble: each flock is a dict of preset, seed, boids, params");
+        const py::dict d = item.cast<py::dict>();
+        for (const auto& [key, value] : d)
+            if (std::find(known.begin(), known.end(), py::str(key).cast<std::string>()) == known.end())
+                throw murmur::api::Error("Ensemble: unknown flock option '" + py::str(key).cast<std::string>() +
+                                         "'; valid: preset, seed, boids, params");
+        const auto get = [&](const char* k) { return d.contains(k) ? py::object(d[k]) : py::object(py::none()); };
+        options.push_back(flockOptions(get("preset").is_none() ? "" : get("preset").cast<std::string>(), backend,
+                                       get("seed").cast<std::optional<std::uint64_t>>(),
+                                       get("boids").cast<std::optional<std::uint32_t>>(),
+                                       get("params").cast<std::optional<py::dict>>()));
+    }
+    return Ensemble(options);
+}
+
+py::array_t<float> rows3(const std::vector<float>& xyz) {
+    py::array_t<float> a({py::ssize_t(xyz.size() / 3), py::ssize_t(3)});
+    std::copy(xyz.begin(), xyz.end(), a.mutable_data());
+    return a;
 }
 
 }  // namespace
 
-PYBIND11_MODULE(murmur, m) {
+PYBIND11_MODULE(_murmur, m) {
     m.doc() = "murmur: Reynolds' boids and the research models of collective motion, on the GPU (OpenGL compute) "
               "or the CPU reference. murmur.Flock(...) makes a flock; murmur.presets() and murmur.params() list what "
               "it takes.";
@@ -87,6 +129,16 @@ PYBIND11_MODULE(murmur, m) {
             return keys;
         });
 
+    py::class_<Recording>(m, "Recording", "A trajectory being recorded (Flock.record): a context manager; leaving it, or "
+                                          "close(), closes the file and renames it into place.")
+        .def("close", [](Recording& r) { return r.flock->stopRecording(); }, "Closes the file; returns the frames written.")
+        .def("__enter__", [](Recording& r) -> Recording& { return r; }, py::return_value_policy::reference_internal)
+        .def("__exit__", [](Recording& r, const py::object&, const py::object&, const py::object&) {
+            r.flock->stopRecording();
+            return false;
+        })
+        .def_readonly("path", &Recording::path, "The trajectory file's path.");
+
     py::class_<Flock>(m, "Flock", "A flock on the GPU pipeline (backend='gpu', a headless OpenGL 4.5 context) or the "
                                   "CPU reference (backend='cpu').")
         .def(py::init(&makeFlock), py::arg("preset") = "", py::arg("backend") = "gpu", py::arg("seed") = py::none(),
@@ -99,7 +151,7 @@ PYBIND11_MODULE(murmur, m) {
         .def_property_readonly("step_count", &Flock::stepCount, "Steps since the start (an imported state's included).")
         .def_property_readonly("size", &Flock::size, "Number of boids.")
         .def_property_readonly("backend", &Flock::backend, "'gpu' or 'cpu'.")
-        .def_property_readonly("params", [](Flock& f) { return ParamsView{&f}; }, py::keep_alive<0, 1>(),
+        .def_property_readonly("params", [](py::object self) { return ParamsView{self, self.cast<Flock*>()}; },
                                "The parameters by key: flock.params['separation.radius'] = 5.0.")
         .def_property_readonly("positions", [](const Flock& f) { return xyz(f, false); },
                                "Positions, shape (N, 3) float32, in id order (z 0 in 2D).")
@@ -110,10 +162,64 @@ PYBIND11_MODULE(murmur, m) {
         .def("order_parameters", &Flock::orderParameters,
              "The order parameters now, as a dict: polarization, group_polarization, milling, groups, "
              "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids.")
+        .def(
+            "record",
+            [](py::object self, const std::string& path, std::uint64_t every, int deflate) {
+                Flock* f = self.cast<Flock*>();
+                f->record(path, every, deflate);
+                return Recording{self, f, path};
+            },
+            py::arg("path"), py::arg("every") = 1, py::arg("deflate") = 1,
+            "record(path, every=1, deflate=1) -> Recording\n\n"
+            "Records an H5MD trajectory (as murmur --trajectory): a frame now and every `every` steps that step() "
+            "takes, positions and velocities over time, species and ids, the box. deflate: 0 (none, fastest) .. 9. "
+            "Use as a context manager (with flock.record('run.h5', every=10): flock.step(1000)) or call close(); "
+            "the file appears, renamed into place, when it closes. Read it with h5py: "
+            "h5py.File(path)['particles/flock/position/value'] is (frames, N, dims).")
+        .def("stop_recording", &Flock::stopRecording, "Closes the trajectory being recorded; returns its frames (0 if none).")
+        .def_property_readonly(
+            "gl_buffers",
+            [](const Flock& f) -> py::object {
+                const murmur::api::GlBuffers b = f.glBuffers();
+                if (b.positions == 0) return py::none();
+                return py::dict(py::arg("positions") = b.positions, py::arg("velocities") = b.velocities, py::arg("count") = b.count);
+            },
+            "GPU: the GL buffer names of the current state (valid until the next step), for drawing or reading it with "
+            "another GL binding in murmur's context: positions (vec4: xyz, the id's bits in w) and velocities (vec4: "
+            "xyz, the species' bits in w), count of each, in no particular order. None on the CPU backend.")
+        .def_property_readonly("recording", &Flock::recording, "Whether a trajectory is being recorded.")
         .def("export", &Flock::exportState, py::arg("path"), "Writes the state as murmur's CSV (--export's format).")
         .def("import_state", &Flock::importState, py::arg("path"), "Reads a state CSV (--import's), its step count too.")
         .def("__repr__", [](const Flock& f) {
             return "<murmur.Flock " + std::to_string(f.size()) + " boids, " + f.backend() + ", step " + std::to_string(f.stepCount()) + ">";
+        });
+
+    py::class_<Ensemble>(m, "Ensemble",
+                         "K flocks stepped together: on the GPU in one set of buffers and the same dispatches, so many small "
+                         "flocks run at the GPU's width; flock k is, bit for bit on the same backend, what murmur.Flock with its "
+                         "options gives alone. On the GPU the flocks must share style, dims, bounds and switches.")
+        .def(py::init(&makeEnsemble), py::arg("flocks"), py::arg("backend") = "gpu",
+             "Ensemble(flocks, backend='gpu')\n\n"
+             "flocks: a list of dicts, each with any of preset, seed, boids, params (as murmur.Flock takes them), e.g. "
+             "[{'preset': 'vicsek', 'seed': s, 'params': {'vicsek.noise': eta}} for eta in etas for s in range(4)].")
+        .def("step", &Ensemble::step, py::arg("n") = 1, "Steps every flock n times.")
+        .def_property_readonly("step_count", &Ensemble::stepCount, "Steps taken.")
+        .def_property_readonly("backend", &Ensemble::backend, "'gpu' or 'cpu'.")
+        .def("__len__", &Ensemble::flocks, "The number of flocks.")
+        .def("size", &Ensemble::size, py::arg("k"), "Flock k's boid count.")
+        .def("set", [](Ensemble& e, std::uint32_t k, const std::string& key, const py::object& value) { e.set(k, key, asSetting(value)); },
+             py::arg("k"), py::arg("key"), py::arg("value"), "Sets flock k's key (from the next step).")
+        .def("get", [](const Ensemble& e, std::uint32_t k, const std::string& key) { return fromSetting(e.get(k, key)); },
+             py::arg("k"), py::arg("key"), "Flock k's value of key.")
+        .def("positions", [](const Ensemble& e, std::uint32_t k) { return rows3(e.positions(k)); }, py::arg("k"),
+             "Flock k's positions, (N, 3) float32, in id order.")
+        .def("velocities", [](const Ensemble& e, std::uint32_t k) { return rows3(e.velocities(k)); }, py::arg("k"),
+             "Flock k's velocities, (N, 3) float32, in id order.")
+        .def("species", [](const Ensemble& e, std::uint32_t k) { return column(e.species(k)); }, py::arg("k"),
+             "Flock k's species, (N,) uint32, in id order.")
+        .def("order_parameters", &Ensemble::orderParameters, py::arg("k"), "Flock k's order parameters, as a dict.")
+        .def("__repr__", [](const Ensemble& e) {
+            return "<murmur.Ensemble " + std::to_string(e.flocks()) + " flocks, " + e.backend() + ", step " + std::to_string(e.stepCount()) + ">";
         });
 
     m.def("presets", &murmur::api::presets, "The built-in presets' names.");

@@ -86,10 +86,53 @@ public:
     // nn_mean, nn_median, mean_neighbours, mean_speed, boids.
     std::map<std::string, double> orderParameters();
 
+    // A trajectory in H5MD (as --trajectory writes): a frame now and every `every` steps that
+    // step() takes from here (the step counts from now), written as it goes by a thread of its
+    // own; deflate 0 (none) .. 9. stopRecording() (or a new record(), or the Flock's end) closes
+    // the file and renames it into place; until then it is NAME.tmp.XXXXXX beside it. Returns
+    // the frames written.
+    void record(const std::string& path, std::uint64_t every = 1, int deflate = 1);
+    std::uint64_t stopRecording();
+    bool recording() const;
+
     void exportState(const std::string& path) const;  // the CSV of --export (atomic)
-    void importState(const std::string& path);        // the CSV of --import: same boids, step count restored
+    void importState(const std::string& path);        // the CSV of --import, step count restored; ends a recording
 
     GlBuffers glBuffers() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// K flocks stepped together. On the GPU they share one set of buffers and each step's dispatches
+// (many small flocks at the GPU's width); on the CPU each is stepped in turn. Flock k is, bit for
+// bit on the same backend, what a Flock with its options would be alone. Each flock has its own
+// options (preset, settings, boids, seed); the backend and the GL loader are the first flock's.
+// On the GPU the flocks must share the style, dims, bounds and switches (one shader variant) and
+// the parallel update order: otherwise Error names the flock. Flock indices are 0 .. flocks()-1.
+class Ensemble {
+public:
+    explicit Ensemble(const std::vector<FlockOptions>& flocks);
+    ~Ensemble();
+    Ensemble(Ensemble&&) noexcept;
+    Ensemble& operator=(Ensemble&&) noexcept;
+
+    void step(int steps = 1);
+    std::uint64_t stepCount() const;
+    std::uint32_t flocks() const;
+    std::uint32_t size(std::uint32_t k) const;  // flock k's boids
+    std::string backend() const;
+
+    // Flock k's key, as Flock::set and get (from the next step; boids and dims cannot change).
+    void set(std::uint32_t k, const std::string& key, const std::string& value);
+    std::string get(std::uint32_t k, const std::string& key) const;
+
+    // Flock k's state in id order: 3 floats a boid; its ids' species.
+    std::vector<float> positions(std::uint32_t k) const;
+    std::vector<float> velocities(std::uint32_t k) const;
+    std::vector<std::uint32_t> species(std::uint32_t k) const;
+    std::map<std::string, double> orderParameters(std::uint32_t k);
 
 private:
     struct Impl;

@@ -67,3 +67,42 @@ def test_listings():
     keys = {r["key"] for r in murmur.params()}
     assert {"separation.radius", "style", "boids"} <= keys
     assert "Flock(preset=" in murmur.Flock.__init__.__doc__
+
+
+def test_params_of_a_temporary_flock_keep_it_alive():
+    # The view holds the flock: reading through it after the flock's last name is gone is safe.
+    params = murmur.Flock(preset="default", backend="cpu", boids=10).params
+    import gc
+    gc.collect()
+    assert params["dt"] == pytest.approx(1 / 30, rel=1e-6)
+    assert murmur.Flock(preset="default", backend="cpu", boids=10).params["separation.radius"] > 0
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_an_ensemble_flock_is_the_flock_alone(backend):
+    specs = [{"preset": "vicsek", "seed": s, "boids": 100 + 50 * s, "params": {"vicsek.noise": 0.5 + s}} for s in range(3)]
+    ensemble = murmur.Ensemble(specs, backend=backend)
+    assert len(ensemble) == 3
+    ensemble.step(30)
+    ensemble.set(2, "vicsek.noise", 0.1)
+    ensemble.step(5)
+    for k, spec in enumerate(specs):
+        alone = murmur.Flock(backend=backend, **spec)
+        alone.step(30)
+        if k == 2:
+            alone.params["vicsek.noise"] = 0.1
+        alone.step(5)
+        assert ensemble.positions(k).shape == (spec["boids"], 3)
+        assert np.array_equal(ensemble.positions(k), alone.positions)
+        assert np.array_equal(ensemble.velocities(k), alone.velocities)
+        assert ensemble.get(k, "vicsek.noise") == alone.params["vicsek.noise"]
+        assert ensemble.order_parameters(k)["polarization"] == alone.order_parameters()["polarization"]
+
+
+def test_ensemble_bad_input_raises():
+    with pytest.raises(murmur.Error, match="unknown flock option 'seeds'"):
+        murmur.Ensemble([{"seeds": 1}], backend="cpu")
+    with pytest.raises(murmur.Error, match="flock 1"):
+        murmur.Ensemble([{"preset": "default"}, {"preset": "default3d"}], backend="gpu")
+    with pytest.raises(murmur.Error, match="flock 3: valid: 0 .. 0"):
+        murmur.Ensemble([{}], backend="cpu").positions(3)

@@ -3,121 +3,34 @@
 // command line's message.
 #include "murmur/murmur.hpp"
 
+#include "api/api_common.hpp"
 #include "cpu/cpu_simulation.hpp"
-#include "gl/egl_context.hpp"
-#include "gl/gl.hpp"
-#include "gpu/gpu_simulation.hpp"
-#include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
-#include "model/density.hpp"
+#include "io/trajectory.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
 
-#include <dlfcn.h>
-
 #include <algorithm>
-#include <filesystem>
+#include <numeric>
 
 namespace murmur::api {
-namespace {
-
-// Runs f, turning the engine's errors into api::Error (same text).
-template <class F>
-auto translated(F&& f) -> decltype(f()) {
-    try {
-        return f();
-    } catch (const Error&) {
-        throw;
-    } catch (const InputError& e) {
-        throw Error(e.what());
-    } catch (const gpu::CapacityError& e) {
-        throw Error(e.what());
-    } catch (const gpu::LimitError& e) {
-        throw Error(e.what());
-    } catch (const gl::ContextError& e) {
-        throw Error(std::string(e.what()) + " (backend \"cpu\" runs the CPU reference)");
-    } catch (const std::invalid_argument& e) {
-        throw Error(e.what());
-    }
-}
-
-void setKey(Params& p, const std::string& key, const std::string& value) {
-    const ParamInfo* info = findParam(key);
-    if (!info) {
-        const ParamInfo* near = nearestParam(key);
-        throw Error("unknown key '" + echo(key) + "'" +
-                    (near ? std::string("; did you mean ") + near->key + "?" : std::string(" (see murmur.params())")));
-    }
-    if (auto err = setFromText(*info, value, p)) throw Error(key + ": " + *err);
-}
-
-void requireValid(const Params& p) {
-    if (auto problems = validate(p); !problems.empty()) throw Error("invalid parameters:\n" + describe(problems));
-}
-
-// The presets beside this library wherever it is: installed (PREFIX/lib[/ARCH]/libmurmur.so,
-// PREFIX/share/murmur/presets) or in the build tree (lib/, bin/presets).
-void findPresets() {
-    Dl_info info{};
-    if (!dladdr(reinterpret_cast<void*>(&findPresets), &info) || !info.dli_fname) return;
-    const std::filesystem::path lib = std::filesystem::path(info.dli_fname).parent_path();
-    for (const char* rel : {"../share/murmur/presets", "../../share/murmur/presets", "../bin/presets"})
-        if (std::filesystem::is_directory(lib / rel)) addPresetDir((lib / rel).lexically_normal().string());
-}
-
-// Defaults, the preset, each setting, then boids (the world resized to keep the density unless
-// world_size was set) and the seed; validated.
-Params paramsOf(const FlockOptions& o) {
-    findPresets();
-    Params p;
-    if (!o.preset.empty()) p = loadPresetFile(resolvePreset(o.preset), p);
-    bool world_set = false;
-    for (const auto& [key, value] : o.settings) {
-        setKey(p, key, value);
-        world_set = world_set || key == "world_size";
-    }
-    if (o.boids) {
-        const Params before = p;
-        setKey(p, "boids", std::to_string(*o.boids));
-        if (!world_set && p.boids != before.boids) p = keepDensity(before, p.boids, p.dims).params;
-    }
-    if (o.seed) setKey(p, "seed", std::to_string(*o.seed));
-    requireValid(p);
-    return p;
-}
-
-void copyXyz(const murmur::Flock& flock, bool velocity, float* out) {
-    for (std::size_t i = 0; i < flock.size(); ++i) {
-        const glm::vec3& v = velocity ? flock[i].v : flock[i].p;
-        out[3 * i] = v.x;
-        out[3 * i + 1] = v.y;
-        out[3 * i + 2] = v.z;
-    }
-}
-
-// murmur's own headless context, one for every flock made without a loader (EGL displays are
-// shared: a context per flock would end the others' when one is destroyed); it lives while a
-// flock uses it.
-std::shared_ptr<gl::HeadlessContext> sharedContext() {
-    static std::weak_ptr<gl::HeadlessContext> shared;
-    auto context = shared.lock();
-    if (!context) {
-        context = std::make_shared<gl::HeadlessContext>();
-        shared = context;
-    }
-    return context;
-}
-
-}  // namespace
+using namespace detail;
 
 struct Flock::Impl {
     Params params;
     std::string backend;
     std::shared_ptr<gl::HeadlessContext> context;  // murmur's own, when the caller gave no loader
     std::unique_ptr<Simulation> sim;
+    std::unique_ptr<TrajectoryWriter> trajectory;  // Flock::record's
+    std::uint64_t record_every = 1, record_from = 0;
 
     murmur::Flock byId() const { return murmur::byId(sim->download()); }
+    void addFrame() {
+        std::vector<float> pos(std::size_t(params.boids) * 3), vel(pos.size());
+        sim->readXyzById(pos.data(), vel.data());
+        trajectory->add(sim->stepCount(), std::move(pos), std::move(vel));
+    }
 };
 
 Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
@@ -130,8 +43,7 @@ Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
             impl_->sim = std::make_unique<CpuSimulation>();
         } else {
             if (options.gl_loader) {
-                if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(options.gl_loader)) || !GLAD_GL_VERSION_4_5)
-                    throw Error("the current GL context is not OpenGL 4.5 or later (murmur's compute passes need it)");
+                loadCallerGl(options.gl_loader);
             } else {
                 impl_->context = sharedContext();
             }
@@ -143,14 +55,64 @@ Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
     });
 }
 
-Flock::~Flock() = default;
+Flock::~Flock() {
+    if (impl_ && impl_->trajectory) {
+        try {
+            impl_->trajectory->finish();
+        } catch (const std::exception&) {  // a destructor cannot report it: the temporary file is removed
+        }
+    }
+}
 Flock::Flock(Flock&&) noexcept = default;
 Flock& Flock::operator=(Flock&&) noexcept = default;
 
 void Flock::step(int steps) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
-    impl_->sim->step(steps);
+    if (!impl_->trajectory) return impl_->sim->step(steps);
+    translated([&] {  // in runs up to each frame
+        for (int done = 0; done < steps;) {
+            const std::uint64_t since = impl_->sim->stepCount() - impl_->record_from;
+            const std::uint64_t to_frame = impl_->record_every - since % impl_->record_every;
+            const int run = int(std::min<std::uint64_t>(to_frame, std::uint64_t(steps - done)));
+            impl_->sim->step(run);
+            done += run;
+            if (std::uint64_t(run) == to_frame) impl_->addFrame();
+        }
+        return 0;
+    });
 }
+
+void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
+    translated([&] {
+        if (every < 1) throw Error("record(every=" + std::to_string(every) + "): valid: 1 or more steps");
+        if (deflate < 0 || deflate > 9) throw Error("record(deflate=" + std::to_string(deflate) + "): valid: 0 .. 9");
+        stopRecording();
+        TrajectoryLayout layout;
+        layout.boids = impl_->params.boids;
+        layout.dims = impl_->params.dims;
+        layout.periodic = impl_->params.bounds == Bounds::Wrap;
+        layout.world_size = impl_->params.world_size;
+        layout.dt = impl_->params.dt;
+        layout.species = species();
+        layout.creator_version = MURMUR_VERSION;
+        layout.deflate = deflate;
+        impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout);
+        impl_->record_every = every;
+        impl_->record_from = impl_->sim->stepCount();
+        impl_->addFrame();
+        return 0;
+    });
+}
+
+std::uint64_t Flock::stopRecording() {
+    if (!impl_->trajectory) return 0;
+    std::unique_ptr<TrajectoryWriter> writer = std::move(impl_->trajectory);
+    const std::uint64_t frames = writer->frames();
+    translated([&] { return writer->finish(), 0; });
+    return frames;
+}
+
+bool Flock::recording() const { return impl_->trajectory != nullptr; }
 
 std::uint64_t Flock::stepCount() const { return impl_->sim->stepCount(); }
 std::uint32_t Flock::size() const { return impl_->params.boids; }
@@ -188,17 +150,18 @@ std::vector<float> Flock::velocities() const {
 
 void Flock::readPositions(float* xyz, std::size_t count) const {
     if (count != size()) throw Error("readPositions: room for " + std::to_string(count) + " boids, the flock has " + std::to_string(size()));
-    copyXyz(impl_->byId(), false, xyz);
+    impl_->sim->readXyzById(xyz, nullptr);
 }
 
 void Flock::readVelocities(float* xyz, std::size_t count) const {
     if (count != size()) throw Error("readVelocities: room for " + std::to_string(count) + " boids, the flock has " + std::to_string(size()));
-    copyXyz(impl_->byId(), true, xyz);
+    impl_->sim->readXyzById(nullptr, xyz);
 }
 
+// A flock's ids are 0 .. N-1 (spawned so; an imported state is refused otherwise): nothing to read.
 std::vector<std::uint32_t> Flock::ids() const {
-    std::vector<std::uint32_t> out;
-    for (const Boid& b : impl_->byId()) out.push_back(b.id);
+    std::vector<std::uint32_t> out(size());
+    std::iota(out.begin(), out.end(), 0u);
     return out;
 }
 
@@ -208,20 +171,7 @@ std::vector<std::uint32_t> Flock::species() const {
     return out;
 }
 
-std::map<std::string, double> Flock::orderParameters() {
-    const OrderParams o = impl_->sim->measure();
-    return {{"boids", double(o.boids)},
-            {"polarization", o.polarization},
-            {"group_polarization", o.group_polarization},
-            {"milling", o.milling},
-            {"groups", double(o.groups)},
-            {"largest_group_share", o.largest_group_share},
-            {"grouped_share", o.grouped_share},
-            {"nn_mean", o.nn_mean},
-            {"nn_median", o.nn_median},
-            {"mean_neighbours", o.mean_neighbours},
-            {"mean_speed", o.mean_speed}};
-}
+std::map<std::string, double> Flock::orderParameters() { return orderMap(impl_->sim->measure()); }
 
 void Flock::exportState(const std::string& path) const {
     translated([&] {
@@ -231,6 +181,7 @@ void Flock::exportState(const std::string& path) const {
 }
 
 void Flock::importState(const std::string& path) {
+    stopRecording();  // a recording holds one flock's frames: an imported state ends it
     translated([&] {
         std::uint32_t step = 0;
         const murmur::Flock flock = readStateCsv(path, impl_->params, &step);

@@ -149,6 +149,7 @@ std::optional<std::string> sameFileProblem(const CliValues& v) {
     add("--stats-out", v.opt.stats_out);
     add("--screenshot", v.opt.screenshot);
     add("--record", v.opt.record);
+    add("--trajectory", v.opt.trajectory);
     add("--bench-out", v.bench_opt.out_path);
     add("--sweep-out", v.sweep_opt.out);
     add("--sweep-plot", v.sweep_plot);
@@ -172,7 +173,7 @@ std::optional<std::string> sameFileProblem(const CliValues& v) {
 // can draw.
 std::optional<std::string> crossFlagProblem(const CLI::App& app, const CliValues& v) {
     for (const char* flag : {"--export", "--import", "--preset", "--stats-out", "--screenshot", "--bench-out", "--bench-sizes",
-                             "--bench-flocks", "--record", "--bench-compare", "--sweep-out", "--sweep-plot"})
+                             "--bench-flocks", "--record", "--trajectory", "--bench-compare", "--sweep-out", "--sweep-plot"})
         if (app.count(flag) > 0 && app.get_option(flag)->as<std::string>().empty())
             return std::string(flag) + ": an empty value; give a file (or, for --bench-sizes and --bench-flocks, counts)";
     if (auto same = sameFileProblem(v)) return same;
@@ -256,6 +257,12 @@ void checkRunTargets(const Options& opt) {
         checkWritableTarget(opt.screenshot, "--screenshot");
     }
     if (!opt.record.empty()) render::checkRecordTarget(opt.record);
+    if (!opt.trajectory.empty()) {
+        const std::string& t = opt.trajectory;
+        if (!t.ends_with(".h5") && !t.ends_with(".hdf5") && !t.ends_with(".h5md"))
+            throw InputError("--trajectory " + echo(t) + ": the trajectory is H5MD (HDF5); name it FILE.h5, FILE.hdf5 or FILE.h5md");
+        checkWritableTarget(t, "--trajectory");
+    }
 }
 
 // One flock, in the window or headless.

@@ -68,6 +68,13 @@ void declareRun(CLI::App& app, CliValues& v) {
         ->type_name("FILE|DIR/");
     addCount(app, "--record-every", opt.record_every, 1, 1000000, "steps between recorded frames [1, 1000000]");
     addCount(app, "--record-fps", opt.record_fps, 1, 240, "the recorded video's frame rate [1, 240]");
+    app.add_option("--trajectory", opt.trajectory, "headless: write positions and velocities over time as H5MD (HDF5), "
+                                                   "a frame at the start and every --trajectory-every steps; "
+                                                   "Ctrl-C or SIGTERM ends the run with the frames so far")
+        ->type_name("FILE.h5");
+    addCount(app, "--trajectory-every", opt.trajectory_every, 1, 1000000000, "steps between trajectory frames [1, 1000000000]");
+    addCount(app, "--trajectory-deflate", opt.trajectory_deflate, 0, 9,
+             "the trajectory's compression: 0 none (fastest), 1 .. 9 zlib's levels (smaller, slower) [0, 9]");
     app.add_option("--export", opt.export_path, "write the final state as CSV")->type_name("FILE.csv");
     app.add_option("--stats-out", opt.stats_out, "write the order parameters as CSV (step,time,...) every --stats-every steps")
         ->type_name("FILE.csv");

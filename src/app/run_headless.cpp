@@ -6,6 +6,7 @@
 #include "app/renderer_defaults.hpp"
 #include "app/self_test.hpp"
 #include "app/stats_log.hpp"
+#include "app/stop_signal.hpp"
 
 #include "cpu/cpu_simulation.hpp"
 #include "gl/buffer.hpp"
@@ -15,6 +16,7 @@
 #include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"
+#include "io/trajectory.hpp"
 #include "model/flock_stats.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
@@ -24,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -119,26 +122,76 @@ void printRunLine(const Simulation& sim, const Params& p, bool imported, std::os
     out << line;
 }
 
+// What a headless run writes as it goes: stats rows, video frames, trajectory frames.
+struct RunOutputs {
+    StatsLog& log;
+    std::optional<OffscreenView>& view;
+    std::optional<render::Recorder>& recorder;
+    std::optional<TrajectoryWriter>& trajectory;
+    const StopSignal* stop;  // with a trajectory: Ctrl-C and SIGTERM end the run between steps
+};
+
+constexpr std::uint64_t kStepsBetweenStopChecks = 8;
+
+// The current state as a trajectory frame (by id: one pass and two reads on the GPU).
+void addTrajectoryFrame(Simulation& sim, std::uint32_t boids, TrajectoryWriter& trajectory) {
+    std::vector<float> pos(std::size_t(boids) * 3), vel(std::size_t(boids) * 3);
+    sim.readXyzById(pos.data(), vel.data());
+    trajectory.add(sim.stepCount(), std::move(pos), std::move(vel));
+}
+
 // Steps in runs up to the next stats row or recorded frame; measuring and drawing are inside the
-// timing (each waits for the GPU).
-void stepRecorded(Simulation& sim, const Options& opt, const Params& p, StatsLog& log, std::optional<OffscreenView>& view,
-                  std::optional<render::Recorder>& recorder) {
+// timing (each waits for the GPU). Returns the steps done: fewer than --steps when stopped.
+std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p, RunOutputs& o) {
     auto sample = [&](std::uint64_t step) {
         const std::uint64_t before = gl::bytesReadBack();
-        log.add(step, double(step) * p.dt, sim.measure());
-        log.countReadBack(gl::bytesReadBack() - before);
+        o.log.add(step, double(step) * p.dt, sim.measure());
+        o.log.countReadBack(gl::bytesReadBack() - before);
     };
-    if (log.enabled()) sample(0);
-    if (recorder) recorder->add(view->render(p));
+    const auto due = [](std::uint64_t done, std::uint64_t every) { return (done / every + 1) * every; };
+    if (o.log.enabled()) sample(0);
+    if (o.recorder) o.recorder->add(o.view->render(p));
+    if (o.trajectory) addTrajectoryFrame(sim, p.boids, *o.trajectory);
     for (std::uint64_t done = 0; done < opt.steps;) {
+        if (o.stop && o.stop->requested()) return done;
         std::uint64_t next = opt.steps;
-        if (log.enabled()) next = std::min(next, (done / log.every() + 1) * log.every());
-        if (recorder) next = std::min(next, (done / opt.record_every + 1) * opt.record_every);
+        if (o.log.enabled()) next = std::min(next, due(done, o.log.every()));
+        if (o.recorder) next = std::min(next, due(done, opt.record_every));
+        if (o.trajectory) next = std::min({next, due(done, opt.trajectory_every), done + kStepsBetweenStopChecks});
         sim.step(int(next - done));
         done = next;
-        if (log.enabled() && log.due(done)) sample(done);
-        if (recorder && done % opt.record_every == 0) recorder->add(view->render(p));
+        if (o.log.enabled() && o.log.due(done)) sample(done);
+        if (o.recorder && done % opt.record_every == 0) o.recorder->add(o.view->render(p));
+        if (o.trajectory && done % opt.trajectory_every == 0) addTrajectoryFrame(sim, p.boids, *o.trajectory);
     }
+    return opt.steps;
+}
+
+void openTrajectory(const Options& opt, const Params& p, const Flock& start, std::optional<TrajectoryWriter>& trajectory) {
+    if (opt.trajectory.empty()) return;
+    TrajectoryLayout layout;
+    layout.boids = p.boids;
+    layout.dims = p.dims;
+    layout.periodic = p.bounds == Bounds::Wrap;
+    layout.world_size = p.world_size;
+    layout.dt = p.dt;
+    layout.species.assign(start.size(), 0);
+    for (const Boid& b : start) layout.species.at(b.id) = b.species;
+    layout.creator_version = MURMUR_VERSION;
+    layout.deflate = opt.trajectory_deflate;
+    trajectory.emplace(opt.trajectory, layout);
+}
+
+// A run stopped by a signal: the trajectory closed with its frames, nothing else written; the
+// exit code a shell gives a process the signal ended (128 + the signal).
+int reportStopped(const StopSignal& stop, std::uint64_t done, TrajectoryWriter& trajectory, std::optional<render::Recorder>& recorder,
+                  std::ostream& out, std::ostream& err) {
+    if (recorder) recorder->abandon();
+    const std::uint64_t frames = trajectory.frames();
+    const std::string path = trajectory.finish();
+    err << "murmur: stopped by " << (stop.signal() == SIGINT ? "SIGINT" : "SIGTERM") << " after " << done << " steps\n";
+    out << "wrote " << path << " (" << frames << " frames; the run's other outputs were not written)\n";
+    return 128 + stop.signal();
 }
 
 // The order parameters of the last state (mean neighbours and polarization among them). The
@@ -172,6 +225,28 @@ void printPassTimes(gpu::GpuSimulation* gpu_sim, std::ostream& out) {
     out << s << line;
 }
 
+void printSpeed(std::uint64_t steps, double seconds, std::uint32_t boids, std::ostream& out) {
+    const double sps = seconds > 0 ? double(steps) / seconds : 0.0;
+    char line[256];
+    std::snprintf(line, sizeof line, "ran %llu %s in %.3f s: %.1f steps/s, %.3g boid-steps/s\n",
+                  static_cast<unsigned long long>(steps), steps == 1 ? "step" : "steps", seconds, sps, sps * boids);
+    out << line;
+}
+
+// The files written whole at the end: the stats log and the exported state.
+void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uint32_t step, std::ostream& out) {
+    if (log.enabled()) {
+        log.write();
+        out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps";
+        if (log.readBack() > 0 && log.rows() > 0) out << "; " << log.readBack() / log.rows() << " bytes read back from the GPU per row";
+        out << ")\n";
+    }
+    if (!opt.export_path.empty()) {
+        writeStateCsv(opt.export_path, end, step);
+        out << "wrote " << opt.export_path << " (" << end.size() << " boids)\n";
+    }
+}
+
 }  // namespace
 
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err) {
@@ -181,8 +256,16 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     gpu::GpuSimulation* gpu_sim = nullptr;
     const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);
     printRunLine(*sim, p, imported != nullptr, out);
-    sim->upload(imported ? *imported : spawn(p), p);  // capacity was checked above, before spawning
+    std::optional<TrajectoryWriter> trajectory;
+    {
+        const Flock spawned = imported ? Flock{} : spawn(p);  // capacity was checked above, before spawning
+        const Flock& start = imported ? *imported : spawned;
+        openTrajectory(opt, p, start, trajectory);
+        sim->upload(start, p);
+    }
     if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
+    std::optional<StopSignal> stop;
+    if (trajectory) stop.emplace();
 
     StatsLog log(opt.stats_out, opt.stats_every);
     std::optional<OffscreenView> view;
@@ -192,7 +275,9 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         recorder.emplace(opt.record, opt.width, opt.height, opt.record_fps);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    stepRecorded(*sim, opt, p, log, view, recorder);
+    RunOutputs outputs{log, view, recorder, trajectory, stop ? &*stop : nullptr};
+    if (const std::uint64_t done = stepRecorded(*sim, opt, p, outputs); done < opt.steps)
+        return reportStopped(*stop, done, *trajectory, recorder, out, err);
     const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (const Boid* b = firstNonFinite(end)) {
@@ -201,14 +286,14 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
             << "(a speed limit, a smaller dt or smaller weights keep the flock finite)\n";
         return 1;
     }
-    const double sps = seconds > 0 ? double(opt.steps) / seconds : 0.0;
-    char line[256];
-    std::snprintf(line, sizeof line, "ran %llu %s in %.3f s: %.1f steps/s, %.3g boid-steps/s\n",
-                  static_cast<unsigned long long>(opt.steps), opt.steps == 1 ? "step" : "steps", seconds, sps, sps * p.boids);
-    out << line;
+    printSpeed(opt.steps, seconds, p.boids, out);
     printOrder(*sim, end, p, opt.steps, log.enabled(), out);
     printPassTimes(gpu_sim, out);
     if (recorder) out << "wrote " << recorder->finish() << "\n";
+    if (trajectory) {
+        const std::uint64_t frames = trajectory->frames();
+        out << "wrote " << trajectory->finish() << " (" << frames << " frames, H5MD)\n";
+    }
     if (!opt.screenshot.empty()) {
         if (!view) view.emplace(*sim, p, opt);
         render::writePng(opt.screenshot, opt.width, opt.height, view->render(p));
@@ -218,16 +303,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         err << "murmur: error: the GL driver reported errors (above)\n";
         return 1;
     }
-    if (log.enabled()) {
-        log.write();
-        out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps";
-        if (log.readBack() > 0 && log.rows() > 0) out << "; " << log.readBack() / log.rows() << " bytes read back from the GPU per row";
-        out << ")\n";
-    }
-    if (!opt.export_path.empty()) {
-        writeStateCsv(opt.export_path, end, sim->stepCount());
-        out << "wrote " << opt.export_path << " (" << end.size() << " boids)\n";
-    }
+    writeEndFiles(opt, log, end, sim->stepCount(), out);
     return 0;
 }
 

@@ -29,4 +29,16 @@ Flock CpuEnsemble::download(std::uint32_t k) {
     return flocks_[k]->download();
 }
 
+OrderParams CpuEnsemble::measure(std::uint32_t k) {
+    if (k >= flocks_.size()) throw std::out_of_range("flock " + std::to_string(k) + " of " + std::to_string(flocks_.size()));
+    return flocks_[k]->measure();
+}
+
+void CpuEnsemble::setParams(const std::vector<Params>& params) {
+    if (params.size() != flocks_.size())
+        throw std::invalid_argument("an ensemble of " + std::to_string(flocks_.size()) + " flocks needs as many parameter sets, not " +
+                                    std::to_string(params.size()));
+    for (std::size_t k = 0; k < params.size(); ++k) flocks_[k]->setParams(params[k]);
+}
+
 }  // namespace murmur

@@ -15,6 +15,8 @@ public:
     void step(int steps = 1) override;
     std::uint32_t flocks() const override { return std::uint32_t(flocks_.size()); }
     Flock download(std::uint32_t k) override;
+    OrderParams measure(std::uint32_t k) override;
+    void setParams(const std::vector<Params>& params) override;
     std::string name() const override { return "cpu"; }
 
 private:

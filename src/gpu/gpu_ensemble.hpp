@@ -16,6 +16,8 @@ public:
     void step(int steps = 1) override { sim_.step(steps); }
     std::uint32_t flocks() const override { return sim_.flockCount(); }
     Flock download(std::uint32_t k) override { return sim_.downloadFlock(k); }
+    OrderParams measure(std::uint32_t k) override { return sim_.measureFlock(k); }
+    void setParams(const std::vector<Params>& params) override { sim_.setEnsembleParams(params); }
     std::string name() const override { return "gpu"; }
     GpuSimulation& pipeline() { return sim_; }
 

@@ -196,7 +196,8 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "grid_order.comp", defs), gl::buildCompute(lib, "grid_order_large.comp", defs),
             gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
             gl::buildCompute(lib, "flock_measure.comp", defs), gl::buildCompute(lib, "measure_reduce.comp", defs),
-            gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "group_init.comp", defs),
+            gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "state_by_id.comp", defs),
+            gl::buildCompute(lib, "group_init.comp", defs),
             gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
             gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "boid_under.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs))};
@@ -530,6 +531,21 @@ std::vector<std::uint32_t> GpuSimulation::neighbourCounts() {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
     return neighbours_by_id_.read<std::uint32_t>(n_);
+}
+
+void GpuSimulation::readXyzById(float* positions, float* velocities) {
+    if (n_ == 0 || (!positions && !velocities)) return;
+    if (!ensemble_.empty()) return Simulation::readXyzById(positions, velocities);
+    const std::size_t array_bytes = std::size_t(n_) * 3 * sizeof(float);
+    if (xyz_by_id_.size() < 2 * array_bytes) xyz_by_id_ = gl::Buffer(2 * array_bytes);
+    bindState();
+    xyz_by_id_.bindBase(kSsbo, BIND_XYZ_BY_ID);
+    programs_->state_by_id.use();
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (positions) xyz_by_id_.download(positions, array_bytes);
+    if (velocities) xyz_by_id_.download(velocities, array_bytes, array_bytes);
 }
 
 FlockBuffers GpuSimulation::buffers() {

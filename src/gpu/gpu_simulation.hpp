@@ -90,6 +90,9 @@ public:
     void setStepCount(std::uint32_t steps) override { step_count_ = steps; }
     Flock download() override;
     std::vector<std::uint32_t> neighbourCounts() override;
+    // One pass (state_by_id.comp) places the state by id on the GPU; each array then comes back
+    // in one read of 12 bytes a boid into the caller's memory. An ensemble downloads and sorts.
+    void readXyzById(float* positions, float* velocities) override;
     OrderParams measure() override;
     void beginSample() override;
     bool advanceSample(std::uint64_t boids) override;
@@ -163,7 +166,7 @@ public:
 
 private:
     struct Programs {
-        gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids;
+        gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids, state_by_id;
         gl::Program group_init, group_sums, group_spin, group_totals, under;
         GridScan scan;
     };
@@ -216,6 +219,7 @@ private:
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
     gl::Buffer neighbours_by_id_;  // neighbour_ids.comp's output, made on first use
+    gl::Buffer xyz_by_id_;         // state_by_id.comp's output, made on first use
     gl::Buffer large_cells_;       // grid_order.comp's list of large cells, an indirect dispatch's arguments first
     gl::Buffer cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/boid.hpp"
+#include "model/order_params.hpp"
 #include "model/params.hpp"
 
 #include <cstdint>
@@ -25,6 +26,9 @@ public:
     virtual void step(int steps = 1) = 0;
     virtual std::uint32_t flocks() const = 0;
     virtual Flock download(std::uint32_t k) = 0;  // flock k's state, in any order
+    virtual OrderParams measure(std::uint32_t k) = 0;  // flock k's order parameters
+    // New parameters for every flock from the next step (the same sizes and, on the GPU, variant).
+    virtual void setParams(const std::vector<Params>& params) = 0;
     virtual std::string name() const = 0;
 };
 

@@ -34,6 +34,16 @@ public:
     // Per boid, indexed by id: neighbours within the largest radius and the field of view,
     // as counted during the last step (zeros before the first step).
     virtual std::vector<std::uint32_t> neighbourCounts() = 0;
+    // Positions and velocities in id order, 3 floats a boid each (z 0 in 2D), into the caller's
+    // memory; either may be null. The default downloads the flock and places it by id.
+    virtual void readXyzById(float* positions, float* velocities) {
+        const Flock flock = download();
+        for (const Boid& b : flock)
+            for (int k = 0; k < 3; ++k) {
+                if (positions) positions[3 * std::size_t(b.id) + k] = b.p[k];
+                if (velocities) velocities[3 * std::size_t(b.id) + k] = b.v[k];
+            }
+    }
     // The order parameters of the current state (docs/model.md, "Order parameters").
     virtual OrderParams measure() = 0;
     // The same, taken in slices for a caller that must not stall (a window: a slice a frame):

@@ -102,3 +102,65 @@ TEST(PublicApi, ASettingTakesEffectAndBadInputThrowsTheCliMessage) {
     EXPECT_FALSE(murmur::api::presets().empty());
     EXPECT_GT(murmur::api::params().size(), 50u);
 }
+
+// An ensemble of flocks with different parameters, sizes and worlds: flock k is, bit for bit,
+// the Flock made alone with the same options, on each backend; set() reaches only flock k.
+TEST(PublicApi, AnEnsembleFlockIsTheFlockAlone) {
+    MURMUR_REQUIRE_GL();
+    for (const char* backend : {"cpu", "gpu"}) {
+        SCOPED_TRACE(backend);
+        std::vector<murmur::api::FlockOptions> opts;
+        for (std::uint32_t k = 0; k < 3; ++k) {
+            murmur::api::FlockOptions o = options(backend);
+            o.boids = 100 + 70 * k;
+            o.seed = 11 + k;
+            o.settings = {{"alignment.weight", std::to_string(0.5 + 0.5 * k)}};
+            opts.push_back(o);
+        }
+        murmur::api::Ensemble ensemble(opts);
+        ASSERT_EQ(ensemble.flocks(), 3u);
+        ensemble.step(15);
+        ensemble.set(1, "cohesion.weight", "2");
+        ensemble.step(10);
+        EXPECT_EQ(ensemble.stepCount(), 25u);
+        for (std::uint32_t k = 0; k < 3; ++k) {
+            SCOPED_TRACE(k);
+            murmur::api::Flock alone(opts[k]);
+            alone.step(15);
+            if (k == 1) alone.set("cohesion.weight", "2");
+            alone.step(10);
+            EXPECT_EQ(ensemble.size(k), alone.size());
+            EXPECT_EQ(ensemble.positions(k), alone.positions());  // bit for bit
+            EXPECT_EQ(ensemble.velocities(k), alone.velocities());
+            EXPECT_EQ(ensemble.get(k, "cohesion.weight"), alone.get("cohesion.weight"));
+            EXPECT_EQ(ensemble.orderParameters(k).at("polarization"), alone.orderParameters().at("polarization"));
+        }
+        EXPECT_NE(ensemble.positions(0).size(), ensemble.positions(2).size());
+        EXPECT_THROW(ensemble.positions(3), murmur::api::Error);
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+TEST(PublicApi, AnEnsembleRefusesWhatItCannotStep) {
+    MURMUR_REQUIRE_GL();
+    auto a = options("gpu"), b = options("gpu");
+    b.settings = {{"dims", "3"}};  // another shader variant
+    try {
+        murmur::api::Ensemble e({a, b});
+        FAIL() << "an ensemble of 2D and 3D flocks was made";
+    } catch (const murmur::api::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("flock 1"), std::string::npos) << e.what();
+    }
+    b = options("cpu");
+    b.settings = {{"separation.radius", "-1"}};
+    try {
+        murmur::api::Ensemble e({options("cpu"), b});
+        FAIL() << "a bad setting was taken";
+    } catch (const murmur::api::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("flock 1: separation.radius"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(murmur::api::Ensemble({}), murmur::api::Error);
+    murmur::api::Ensemble one({options("cpu")});
+    EXPECT_THROW(one.set(0, "dims", "3"), murmur::api::Error);
+    EXPECT_THROW(one.step(-1), murmur::api::Error);
+}

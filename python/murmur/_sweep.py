@@ -1,0 +1,93 @@
+"""murmur.sweep: the command line's --sweep from Python, its rows as a pandas DataFrame."""
+import csv
+import os
+import shutil
+import subprocess
+import tempfile
+
+from ._murmur import Error
+
+
+def _murmur_binary():
+    """The murmur command: $MURMUR_BIN, else beside this package (the build tree's bin/, an
+    install's PREFIX/bin from LIBDIR/python3/dist-packages), else on PATH."""
+    if os.environ.get("MURMUR_BIN"):
+        return os.environ["MURMUR_BIN"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for rel in ("../../bin/murmur", "../../../../bin/murmur", "../../../../../bin/murmur"):
+        path = os.path.normpath(os.path.join(here, rel))
+        if os.access(path, os.X_OK):
+            return path
+    found = shutil.which("murmur")
+    if not found:
+        raise Error("murmur.sweep runs the murmur command: it is not beside the module nor on PATH; "
+                    "set MURMUR_BIN to its path")
+    return found
+
+
+def _axis(key, spec):
+    if isinstance(spec, str):
+        return f"{key}={spec}"
+    try:
+        lo, hi, count = spec
+    except (TypeError, ValueError):
+        raise Error(f"sweep {key!r}: expected (FROM, TO, COUNT) or 'FROM:TO:COUNT', not {spec!r}") from None
+    return f"{key}={lo}:{hi}:{count}"
+
+
+def _value(text):
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
+def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend="gpu", boids=None, seed=None,
+          params=None, carry=False, batch=None, as_dataframe=True):
+    """Runs a sweep (murmur --sweep) and returns its rows: one per run, the swept values and seed,
+    each order parameter's mean and standard deviation over the run's samples.
+
+    axes: {key: (FROM, TO, COUNT)} (or 'FROM:TO:COUNT'), one to three numeric keys: a grid.
+    steps, seeds, burn_in, every, carry, batch: as --steps, --sweep-seeds, --sweep-burn-in,
+    --sweep-every, --sweep-carry, --sweep-batch; params: {key: value} as --set.
+    Returns a pandas DataFrame where pandas is installed (as_dataframe=False, or without pandas:
+    a list of dicts). Raises murmur.Error with the command line's message on bad input.
+    """
+    if not axes:
+        raise Error("sweep: give at least one key to sweep, {key: (FROM, TO, COUNT)}")
+    args = [_murmur_binary(), "--headless", "--backend", backend, "--steps", str(steps),
+            "--sweep-seeds", str(seeds), "--sweep-burn-in", str(burn_in), "--sweep-every", str(every)]
+    for key, spec in axes.items():
+        args += ["--sweep", _axis(key, spec)]
+    if preset:
+        args += ["--preset", preset]
+    if boids is not None:
+        args += ["--boids", str(boids)]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    for key, value in (params or {}).items():
+        if isinstance(value, bool):
+            value = "on" if value else "off"
+        args += ["--set", f"{key}={value}"]
+    if carry:
+        args.append("--sweep-carry")
+    if batch is not None:
+        args += ["--sweep-batch", str(batch)]
+    with tempfile.TemporaryDirectory(prefix="murmur-sweep-") as tmp:
+        out = os.path.join(tmp, "sweep.csv")
+        run = subprocess.run(args + ["--sweep-out", out], capture_output=True, text=True)
+        if run.returncode != 0:
+            lines = [l.removeprefix("murmur: ").removeprefix("error: ") for l in run.stderr.splitlines() if l.strip()]
+            raise Error("\n".join(lines[-3:]) or f"murmur exited with {run.returncode}")
+        with open(out, newline="") as f:
+            rows = [{k: _value(v) for k, v in row.items()} for row in csv.DictReader(l for l in f if not l.startswith("#"))]
+    if as_dataframe:
+        try:
+            import pandas
+        except ImportError:
+            return rows
+        return pandas.DataFrame(rows)
+    return rows

@@ -1,0 +1,45 @@
+"""murmur.sweep: the rows of murmur --sweep as a DataFrame, equal to the CLI's CSV; bad input
+raises murmur.Error with the CLI's message."""
+import csv
+import os
+import subprocess
+
+import pandas
+import pytest
+
+import murmur
+
+MURMUR_BIN = os.environ["MURMUR_BIN"]
+
+
+def test_sweep_returns_the_cli_rows_as_a_dataframe(tmp_path):
+    table = murmur.sweep({"couzin.orientation_width": (0, 8, 3)}, preset="couzin-torus", backend="cpu", steps=60,
+                         every=10, seeds=2, burn_in=20)
+    assert isinstance(table, pandas.DataFrame)
+    assert len(table) == 6 and list(table["couzin.orientation_width"]) == [0, 0, 4, 4, 8, 8]
+    out = tmp_path / "cli.csv"
+    subprocess.run([MURMUR_BIN, "--headless", "--backend", "cpu", "--preset", "couzin-torus", "--steps", "60",
+                    "--sweep", "couzin.orientation_width=0:8:3", "--sweep-seeds", "2", "--sweep-burn-in", "20",
+                    "--sweep-every", "10", "--sweep-out", str(out)], check=True, capture_output=True)
+    with open(out) as f:
+        rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    assert list(table.columns) == list(rows[0].keys())
+    for i, row in enumerate(rows):
+        for key, text in row.items():
+            assert table[key][i] == pytest.approx(float(text), rel=0, abs=0), key  # the same text, parsed
+
+
+def test_sweep_without_dataframe_gives_dicts():
+    rows = murmur.sweep({"vicsek.noise": "0.1:0.5:2"}, preset="vicsek", backend="cpu", boids=50, steps=20, every=10,
+                        as_dataframe=False)
+    assert isinstance(rows, list) and len(rows) == 2 and rows[1]["vicsek.noise"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("axes,message", [
+    ({"nope": (0, 1, 2)}, "unknown key 'nope'"),
+    ({"couzin.orientation_width": (0, 8)}, "FROM, TO, COUNT"),
+    ({}, "at least one key"),
+])
+def test_sweep_bad_input_raises(axes, message):
+    with pytest.raises(murmur.Error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        murmur.sweep(axes, backend="cpu", steps=10)

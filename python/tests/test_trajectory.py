@@ -1,0 +1,171 @@
+"""Trajectories in H5MD, read back with h5py: what --trajectory and Flock.record write (layout,
+attributes, frames, values against the state exports), Ctrl-C/SIGTERM closing the file with the
+frames so far, an existing file left whole until the new one is complete, and bad input refused.
+Run by ctest: PYTHONPATH holds the built module, MURMUR_BIN the CLI."""
+import os
+import signal
+import subprocess
+import time
+
+import h5py
+import numpy as np
+import pytest
+
+import murmur
+
+MURMUR_BIN = os.environ["MURMUR_BIN"]
+
+
+def run_cli(*args, check=True):
+    return subprocess.run([MURMUR_BIN, "--headless", *args], check=check, capture_output=True, text=True)
+
+
+def export_by_id(path):
+    rows = np.loadtxt(path, delimiter=",", skiprows=2, dtype=np.float64, ndmin=2)
+    rows = rows[np.argsort(rows[:, 0])]
+    return rows[:, 1].astype(np.int32), rows[:, 2:5].astype(np.float32), rows[:, 5:8].astype(np.float32)
+
+
+@pytest.mark.parametrize("backend,dims", [("cpu", 3), ("gpu", 3), ("gpu", 2)])
+def test_cli_trajectory_layout_and_last_frame_equal_the_export(tmp_path, backend, dims):
+    traj, csv = tmp_path / "run.h5", tmp_path / "end.csv"
+    run_cli("--backend", backend, "--preset", "default", "--boids", "400", "--dims", str(dims), "--seed", "7",
+            "--set", "species_count=2", "--set", "world_size=150", "--steps", "25", "--trajectory", str(traj), "--trajectory-every", "10",
+            "--export", str(csv))
+    species, pos, vel = export_by_id(csv)
+    with h5py.File(traj, "r") as f:
+        assert list(f["h5md"].attrs["version"]) == [1, 1]
+        assert f["h5md/creator"].attrs["name"] == "murmur"
+        flock = f["particles/flock"]
+        box = flock["box"]
+        assert box.attrs["dimension"] == dims
+        assert list(box.attrs["boundary"]) == ["periodic"] * dims
+        assert box["edges"][:].tolist() == [150.0] * dims
+        assert list(flock["position/step"][:]) == [0, 10, 20]  # every 10 steps from 0; 25 is not a multiple
+        dt = murmur.Flock(preset="default", backend="cpu", boids=10).params["dt"]
+        assert np.allclose(flock["position/time"][:], flock["position/step"][:] * dt, rtol=1e-6, atol=0)
+        assert flock["velocity/step"][:].tolist() == [0, 10, 20]
+        value = flock["position/value"]
+        assert value.shape == (3, 400, dims) and value.dtype == np.float32
+        assert value.chunks[0] == 1 and value.compression == "gzip"
+        assert np.array_equal(flock["id"][:], np.arange(400))
+        assert np.array_equal(flock["species"][:], species)
+        assert set(np.unique(species)) == {0, 1}
+    # The last frame is step 20: run the same flock 20 steps and compare bit for bit.
+    csv20 = tmp_path / "end20.csv"
+    run_cli("--backend", backend, "--preset", "default", "--boids", "400", "--dims", str(dims), "--seed", "7",
+            "--set", "species_count=2", "--set", "world_size=150", "--steps", "20", "--export", str(csv20))
+    _, pos20, vel20 = export_by_id(csv20)
+    with h5py.File(traj, "r") as f:
+        assert np.array_equal(f["particles/flock/position/value"][2], pos20[:, :dims])
+        assert np.array_equal(f["particles/flock/velocity/value"][2], vel20[:, :dims])
+        assert not np.array_equal(f["particles/flock/position/value"][0], pos20[:, :dims])
+
+
+def test_soft_bounds_are_not_periodic_and_deflate_0_is_uncompressed(tmp_path):
+    traj = tmp_path / "soft.h5"
+    run_cli("--backend", "cpu", "--boids", "50", "--set", "bounds=soft", "--steps", "3", "--trajectory", str(traj),
+            "--trajectory-deflate", "0")
+    with h5py.File(traj, "r") as f:
+        assert list(f["particles/flock/box"].attrs["boundary"]) == ["none"] * f["particles/flock/box"].attrs["dimension"]
+        assert f["particles/flock/position/value"].compression is None
+        assert f["particles/flock/position/value"].shape[0] == 4
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_flock_record_equals_the_cli_trajectory(tmp_path, backend):
+    cli = tmp_path / "cli.h5"
+    run_cli("--backend", backend, "--preset", "couzin-torus", "--boids", "300", "--seed", "4", "--steps", "30",
+            "--trajectory", str(cli), "--trajectory-every", "6")
+    flock = murmur.Flock(preset="couzin-torus", backend=backend, seed=4, boids=300)
+    with flock.record(str(tmp_path / "py.h5"), every=6) as recording:
+        assert flock.recording
+        flock.step(13)
+        flock.step(17)
+    assert not flock.recording and recording.path.endswith("py.h5")
+    with h5py.File(cli, "r") as a, h5py.File(tmp_path / "py.h5", "r") as b:
+        for name in ("position/step", "position/value", "velocity/value", "species", "id", "box/edges"):
+            assert np.array_equal(a["particles/flock/" + name][()], b["particles/flock/" + name][()]), name
+        assert np.array_equal(b["particles/flock/position/value"][-1], flock.positions)
+
+
+def test_sigterm_closes_the_file_with_the_frames_so_far(tmp_path):
+    traj = tmp_path / "long.h5"
+    proc = subprocess.Popen([MURMUR_BIN, "--headless", "--backend", "cpu", "--boids", "3000", "--dims", "3",
+                             "--steps", "100000000", "--trajectory", str(traj), "--trajectory-every", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not list(tmp_path.glob("long.h5.tmp.*")) and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "stopped by SIGTERM" in err and "wrote" in out
+    assert not list(tmp_path.glob("long.h5.tmp.*"))
+    with h5py.File(traj, "r") as f:
+        steps = f["particles/flock/position/step"][:]
+        assert len(steps) >= 2 and list(steps) == list(range(0, 2 * len(steps), 2))
+        assert f["particles/flock/position/value"].shape == (len(steps), 3000, 3)
+        assert np.all(np.isfinite(f["particles/flock/position/value"][-1]))
+
+
+def test_an_existing_file_is_untouched_until_the_new_one_is_complete(tmp_path):
+    traj = tmp_path / "keep.h5"
+    traj.write_bytes(b"an earlier trajectory")
+    proc = subprocess.Popen([MURMUR_BIN, "--headless", "--backend", "cpu", "--boids", "3000", "--steps", "100000000",
+                             "--trajectory", str(traj)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not list(tmp_path.glob("keep.h5.tmp.*")) and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    assert traj.read_bytes() == b"an earlier trajectory"
+    proc.kill()  # SIGKILL: nothing can run; the old file must still be whole
+    proc.wait()
+    assert traj.read_bytes() == b"an earlier trajectory"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--trajectory", "/nonexistent-dir/t.h5"], "does not exist"),
+    (["--trajectory", "t.csv"], "name it FILE.h5"),
+    (["--trajectory", "t.h5", "--trajectory-deflate", "10"], "[0, 9]"),
+    (["--trajectory-every", "5"], "--trajectory"),
+    (["--trajectory", "t.h5", "--trajectory-every", "0"], "[1, 1000000000]"),
+])
+def test_bad_trajectory_input_exits_2_naming_the_problem(tmp_path, args, message):
+    run = subprocess.run([MURMUR_BIN, "--headless", "--backend", "cpu", "--boids", "10", "--steps", "1", *args],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert message in run.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_window_refuses_a_trajectory(tmp_path):
+    run = subprocess.run([MURMUR_BIN, "--trajectory", "t.h5"], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2 and "--headless" in run.stderr
+
+
+def test_record_bad_input_raises(tmp_path):
+    flock = murmur.Flock(backend="cpu", boids=20)
+    with pytest.raises(ValueError, match="every"):
+        flock.record(str(tmp_path / "a.h5"), every=0)
+    with pytest.raises(ValueError, match="deflate"):
+        flock.record(str(tmp_path / "a.h5"), deflate=12)
+    with pytest.raises(murmur.Error, match="cannot write"):
+        flock.record(str(tmp_path / "no-such-dir" / "a.h5"))
+    assert not flock.recording and not list(tmp_path.iterdir())
+
+
+def test_two_flocks_record_at_once(tmp_path):
+    # Two writer threads share the HDF5 library (built without its thread safety) through a lock.
+    a = murmur.Flock(backend="cpu", boids=2000, seed=1)
+    b = murmur.Flock(backend="cpu", boids=1500, seed=2, params={"dims": 3})
+    with a.record(str(tmp_path / "a.h5")), b.record(str(tmp_path / "b.h5"), deflate=0):
+        for _ in range(20):
+            a.step(1)
+            b.step(1)
+    with h5py.File(tmp_path / "a.h5", "r") as fa, h5py.File(tmp_path / "b.h5", "r") as fb:
+        assert fa["particles/flock/position/value"].shape == (21, 2000, 2)
+        assert fb["particles/flock/position/value"].shape == (21, 1500, 3)
+        assert np.array_equal(fa["particles/flock/position/value"][-1], a.positions[:, :2])
+        assert np.array_equal(fb["particles/flock/velocity/value"][-1], b.velocities)

@@ -1,0 +1,93 @@
+// See api_common.hpp.
+#include "api/api_common.hpp"
+
+#include "gl/gl.hpp"
+#include "io/preset_json.hpp"
+#include "model/density.hpp"
+#include "model/param_table.hpp"
+
+#include <dlfcn.h>
+
+#include <filesystem>
+
+namespace murmur::api::detail {
+
+void setKey(Params& p, const std::string& key, const std::string& value) {
+    const ParamInfo* info = findParam(key);
+    if (!info) {
+        const ParamInfo* near = nearestParam(key);
+        throw Error("unknown key '" + echo(key) + "'" +
+                    (near ? std::string("; did you mean ") + near->key + "?" : std::string(" (see murmur.params())")));
+    }
+    if (auto err = setFromText(*info, value, p)) throw Error(key + ": " + *err);
+}
+
+void requireValid(const Params& p) {
+    if (auto problems = validate(p); !problems.empty()) throw Error("invalid parameters:\n" + describe(problems));
+}
+
+// The presets beside this library wherever it is: installed (PREFIX/lib[/ARCH]/libmurmur.so,
+// PREFIX/share/murmur/presets) or in the build tree (lib/, bin/presets).
+void findPresets() {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&findPresets), &info) || !info.dli_fname) return;
+    const std::filesystem::path lib = std::filesystem::path(info.dli_fname).parent_path();
+    for (const char* rel : {"../share/murmur/presets", "../../share/murmur/presets", "../bin/presets"})
+        if (std::filesystem::is_directory(lib / rel)) addPresetDir((lib / rel).lexically_normal().string());
+}
+
+// Defaults, the preset, each setting, then boids (the world resized to keep the density unless
+// world_size was set) and the seed; validated.
+Params paramsOf(const FlockOptions& o) {
+    findPresets();
+    Params p;
+    if (!o.preset.empty()) p = loadPresetFile(resolvePreset(o.preset), p);
+    bool world_set = false;
+    for (const auto& [key, value] : o.settings) {
+        setKey(p, key, value);
+        world_set = world_set || key == "world_size";
+    }
+    if (o.boids) {
+        const Params before = p;
+        setKey(p, "boids", std::to_string(*o.boids));
+        if (!world_set && p.boids != before.boids) p = keepDensity(before, p.boids, p.dims).params;
+    }
+    if (o.seed) setKey(p, "seed", std::to_string(*o.seed));
+    requireValid(p);
+    return p;
+}
+
+// murmur's own headless context, one for every flock made without a loader (EGL displays are
+// shared: a context per flock would end the others' when one is destroyed); it lives while a
+// flock uses it.
+std::shared_ptr<gl::HeadlessContext> sharedContext() {
+    static std::weak_ptr<gl::HeadlessContext> shared;
+    auto context = shared.lock();
+    if (!context) {
+        context = std::make_shared<gl::HeadlessContext>();
+        shared = context;
+    }
+    return context;
+}
+
+
+void loadCallerGl(GlLoader loader) {
+    if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(loader)) || !GLAD_GL_VERSION_4_5)
+        throw Error("the current GL context is not OpenGL 4.5 or later (murmur's compute passes need it)");
+}
+
+std::map<std::string, double> orderMap(const OrderParams& o) {
+    return {{"boids", double(o.boids)},
+            {"polarization", o.polarization},
+            {"group_polarization", o.group_polarization},
+            {"milling", o.milling},
+            {"groups", double(o.groups)},
+            {"largest_group_share", o.largest_group_share},
+            {"grouped_share", o.grouped_share},
+            {"nn_mean", o.nn_mean},
+            {"nn_median", o.nn_median},
+            {"mean_neighbours", o.mean_neighbours},
+            {"mean_speed", o.mean_speed}};
+}
+
+}  // namespace murmur::api::detail

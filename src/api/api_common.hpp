@@ -1,0 +1,55 @@
+// What the public API's classes share (src/api): engine errors as api::Error, parameters from
+// FlockOptions, murmur's own headless context, order parameters as a map.
+#pragma once
+
+#include "murmur/murmur.hpp"
+
+#include "gl/egl_context.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "io/input_error.hpp"
+#include "model/order_params.hpp"
+#include "model/params.hpp"
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace murmur::api::detail {
+
+// Runs f, turning the engine's errors into api::Error (same text).
+template <class F>
+auto translated(F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (const Error&) {
+        throw;
+    } catch (const InputError& e) {
+        throw Error(e.what());
+    } catch (const gpu::CapacityError& e) {
+        throw Error(e.what());
+    } catch (const gpu::LimitError& e) {
+        throw Error(e.what());
+    } catch (const gl::ContextError& e) {
+        throw Error(std::string(e.what()) + " (backend \"cpu\" runs the CPU reference)");
+    } catch (const std::invalid_argument& e) {
+        throw Error(e.what());
+    } catch (const std::runtime_error& e) {  // a file that cannot be read or written
+        throw Error(e.what());
+    }
+}
+
+// Adds the presets beside this library wherever it is (installed or in the build tree).
+void findPresets();
+void setKey(Params& p, const std::string& key, const std::string& value);
+void requireValid(const Params& p);
+// Defaults, the preset, each setting, then boids (the world resized to keep the density unless
+// world_size was set) and the seed; validated.
+Params paramsOf(const FlockOptions& o);
+// murmur's own headless context, shared by every flock made without a loader.
+std::shared_ptr<gl::HeadlessContext> sharedContext();
+// The caller's context through its loader: GL 4.5 or Error.
+void loadCallerGl(GlLoader loader);
+std::map<std::string, double> orderMap(const OrderParams& o);
+
+}  // namespace murmur::api::detail

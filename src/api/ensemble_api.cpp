@@ -1,0 +1,112 @@
+// murmur::api::Ensemble (include/murmur/murmur.hpp) over the engine's Ensemble: CpuEnsemble or
+// gpu::GpuEnsemble, each flock's parameters kept here for get() and set().
+#include "murmur/murmur.hpp"
+
+#include "api/api_common.hpp"
+#include "cpu/cpu_ensemble.hpp"
+#include "gpu/gpu_ensemble.hpp"
+#include "model/param_table.hpp"
+#include "model/spawn.hpp"
+
+namespace murmur::api {
+using namespace detail;
+
+struct Ensemble::Impl {
+    std::vector<Params> params;
+    std::string backend;
+    std::shared_ptr<gl::HeadlessContext> context;  // murmur's own, when the first flock gave no loader
+    std::unique_ptr<murmur::Ensemble> ensemble;
+    std::uint64_t steps = 0;
+
+    std::uint32_t index(std::uint32_t k) const {
+        if (k >= params.size())
+            throw Error("flock " + std::to_string(k) + ": valid: 0 .. " + std::to_string(params.size() - 1));
+        return k;
+    }
+    murmur::Flock byId(std::uint32_t k) const { return murmur::byId(ensemble->download(index(k))); }
+};
+
+Ensemble::Ensemble(const std::vector<FlockOptions>& flocks) : impl_(std::make_unique<Impl>()) {
+    translated([&] {
+        if (flocks.empty()) throw Error("an ensemble needs at least one flock");
+        const FlockOptions& first = flocks.front();
+        if (first.backend != "gpu" && first.backend != "cpu") throw Error("backend '" + echo(first.backend) + "': valid: gpu|cpu");
+        std::vector<murmur::Flock> spawned;
+        for (std::size_t k = 0; k < flocks.size(); ++k) {
+            try {
+                impl_->params.push_back(paramsOf(flocks[k]));
+            } catch (const std::exception& e) {
+                throw Error("flock " + std::to_string(k) + ": " + e.what());
+            }
+        }
+        impl_->backend = first.backend;
+        if (first.backend == "cpu") {
+            impl_->ensemble = std::make_unique<CpuEnsemble>();
+        } else {
+            if (first.gl_loader) loadCallerGl(first.gl_loader);
+            else impl_->context = sharedContext();
+            for (const Params& p : impl_->params) gpu::checkCapacity(p);
+            impl_->ensemble = std::make_unique<gpu::GpuEnsemble>();
+        }
+        for (const Params& p : impl_->params) spawned.push_back(spawn(p));
+        impl_->ensemble->upload(spawned, impl_->params);
+        return 0;
+    });
+}
+
+Ensemble::~Ensemble() = default;
+Ensemble::Ensemble(Ensemble&&) noexcept = default;
+Ensemble& Ensemble::operator=(Ensemble&&) noexcept = default;
+
+void Ensemble::step(int steps) {
+    if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
+    impl_->ensemble->step(steps);
+    impl_->steps += std::uint64_t(steps);
+}
+
+std::uint64_t Ensemble::stepCount() const { return impl_->steps; }
+std::uint32_t Ensemble::flocks() const { return std::uint32_t(impl_->params.size()); }
+std::uint32_t Ensemble::size(std::uint32_t k) const { return impl_->params[impl_->index(k)].boids; }
+std::string Ensemble::backend() const { return impl_->backend; }
+
+void Ensemble::set(std::uint32_t k, const std::string& key, const std::string& value) {
+    translated([&] {
+        if (key == "boids" || key == "dims") throw Error(key + " cannot change on a live flock: make a new Ensemble");
+        std::vector<Params> all = impl_->params;
+        setKey(all[impl_->index(k)], key, value);
+        requireValid(all[k]);
+        impl_->ensemble->setParams(all);
+        impl_->params = all;
+        return 0;
+    });
+}
+
+std::string Ensemble::get(std::uint32_t k, const std::string& key) const {
+    const ParamInfo* info = findParam(key);
+    if (!info) throw Error("unknown key '" + echo(key) + "' (see murmur.params())");
+    return formatValue(*info, impl_->params[impl_->index(k)]);
+}
+
+std::vector<float> Ensemble::positions(std::uint32_t k) const {
+    std::vector<float> out;
+    for (const Boid& b : impl_->byId(k)) out.insert(out.end(), {b.p.x, b.p.y, b.p.z});
+    return out;
+}
+
+std::vector<float> Ensemble::velocities(std::uint32_t k) const {
+    std::vector<float> out;
+    for (const Boid& b : impl_->byId(k)) out.insert(out.end(), {b.v.x, b.v.y, b.v.z});
+    return out;
+}
+
+std::vector<std::uint32_t> Ensemble::species(std::uint32_t k) const {
+    std::vector<std::uint32_t> out;
+    for (const Boid& b : impl_->byId(k)) out.push_back(b.species);
+    return out;
+}
+
+std::map<std::string, double> Ensemble::orderParameters(std::uint32_t k) {
+    return translated([&] { return orderMap(impl_->ensemble->measure(impl_->index(k))); });
+}
+
+}  // namespace murmur::api

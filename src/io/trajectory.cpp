@@ -1,0 +1,342 @@
+// H5MD trajectories through HDF5's C API; see trajectory.hpp.
+#include "io/trajectory.hpp"
+
+#include "io/atomic_file.hpp"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace murmur {
+namespace {
+
+constexpr hsize_t kMaxChunkBoids = hsize_t(1) << 20;  // a chunk stays well under HDF5's 4 GiB
+constexpr std::size_t kMaxWaiting = 2;
+
+// Debian's HDF5 is built without its thread-safety option: two writers (two flocks recording at
+// once) take turns through this lock for every HDF5 call.
+std::mutex g_hdf5;
+
+// An HDF5 identifier closed with its kind's close function.
+class Id {
+public:
+    Id() = default;
+    Id(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(id), close_(close) {
+        if (id < 0) throw std::runtime_error(std::string("HDF5 could not create ") + what);
+    }
+    ~Id() {
+        if (id_ >= 0) close_(id_);
+    }
+    Id(Id&& o) noexcept : id_(std::exchange(o.id_, -1)), close_(o.close_) {}
+    Id& operator=(Id&& o) noexcept {
+        std::swap(id_, o.id_);
+        std::swap(close_, o.close_);
+        return *this;
+    }
+    operator hid_t() const { return id_; }
+
+private:
+    hid_t id_ = -1;
+    herr_t (*close_)(hid_t) = nullptr;
+};
+
+void check(herr_t status, const char* what) {
+    if (status < 0) throw std::runtime_error(std::string("HDF5 could not write ") + what);
+}
+
+Id group(hid_t parent, const char* name) {
+    return Id(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, name);
+}
+
+Id simpleSpace(std::initializer_list<hsize_t> dims, std::initializer_list<hsize_t> max = {}) {
+    const std::vector<hsize_t> d(dims), m(max);
+    return Id(H5Screate_simple(int(d.size()), d.data(), m.empty() ? nullptr : m.data()), H5Sclose, "a data space");
+}
+
+// Variable-length UTF-8 strings: h5py reads them as str.
+Id stringType() {
+    Id t(H5Tcopy(H5T_C_S1), H5Tclose, "a string type");
+    check(H5Tset_size(t, H5T_VARIABLE), "a string type");
+    check(H5Tset_cset(t, H5T_CSET_UTF8), "a string type");
+    return t;
+}
+
+void stringAttribute(hid_t on, const char* name, const std::vector<std::string>& values, bool scalar = false) {
+    const Id type = stringType();
+    const Id space = scalar ? Id(H5Screate(H5S_SCALAR), H5Sclose, name) : simpleSpace({values.size()});
+    const Id attr(H5Acreate2(on, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
+    std::vector<const char*> text;
+    for (const auto& v : values) text.push_back(v.c_str());
+    check(H5Awrite(attr, type, text.data()), name);
+}
+
+void intAttribute(hid_t on, const char* name, const std::vector<int>& values, bool scalar = false) {
+    const Id space = scalar ? Id(H5Screate(H5S_SCALAR), H5Sclose, name) : simpleSpace({values.size()});
+    const Id attr(H5Acreate2(on, name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
+    check(H5Awrite(attr, H5T_NATIVE_INT, values.data()), name);
+}
+
+void fixedDataset(hid_t on, const char* name, hid_t file_type, hid_t mem_type, hsize_t count, const void* data) {
+    const Id space = simpleSpace({count});
+    const Id set(H5Dcreate2(on, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose, name);
+    check(H5Dwrite(set, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+}
+
+// A dataset that grows a frame at a time along its first axis; shape (0, rest...);
+// deflate: 0 (none) or zlib's level, 1 .. 9; -1: a small dataset of one number a frame (chunks of
+// 1024 frames, uncompressed).
+Id growingDataset(hid_t on, const char* name, hid_t type, std::vector<hsize_t> rest, int deflate) {
+    std::vector<hsize_t> dims{0}, max{H5S_UNLIMITED}, chunk{deflate < 0 ? hsize_t(1024) : hsize_t(1)};
+    for (hsize_t r : rest) {
+        dims.push_back(r);
+        max.push_back(r);
+        chunk.push_back(std::max<hsize_t>(1, std::min(r, kMaxChunkBoids)));
+    }
+    const Id space(H5Screate_simple(int(dims.size()), dims.data(), max.data()), H5Sclose, name);
+    const Id props(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, name);
+    check(H5Pset_chunk(props, int(chunk.size()), chunk.data()), name);
+    if (deflate > 0) {
+        check(H5Pset_shuffle(props), name);  // bytes grouped by significance: floats compress better
+        check(H5Pset_deflate(props, unsigned(deflate)), name);
+    }
+    return Id(H5Dcreate2(on, name, type, space, H5P_DEFAULT, props, H5P_DEFAULT), H5Dclose, name);
+}
+
+// Appends one frame (`count` elements of the rest of the shape) to a growing dataset.
+void append(hid_t set, hsize_t frame, hid_t mem_type, const void* data, const char* what) {
+    std::array<hsize_t, 3> dims{}, start{};
+    int rank = 0;
+    {
+        const Id space(H5Dget_space(set), H5Sclose, what);
+        rank = H5Sget_simple_extent_ndims(space);
+        if (rank < 1 || rank > 3) throw std::runtime_error(std::string("HDF5 could not read the shape of ") + what);
+        H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+    }
+    dims[0] = frame + 1;
+    check(H5Dset_extent(set, dims.data()), what);
+    const Id file_space(H5Dget_space(set), H5Sclose, what);
+    start[0] = frame;
+    std::array<hsize_t, 3> count = dims;
+    count[0] = 1;
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), what);
+    const Id mem_space(H5Screate_simple(rank, count.data(), nullptr), H5Sclose, what);
+    check(H5Dwrite(set, mem_type, mem_space, file_space, H5P_DEFAULT, data), what);
+}
+
+struct Frame {
+    std::uint64_t step = 0;
+    std::vector<float> pos, vel;
+};
+
+// The finished temporary file into place: flushed to disk, a replaced file's permissions (a new
+// file's: 0666 less the umask), renamed over the target (through symlinks).
+void renameIntoPlace(const std::string& temp, const std::string& given) {
+    const std::string target = resolvedTarget(given);
+    const int fd = ::open(temp.c_str(), O_RDONLY);
+    const bool synced = fd >= 0 && ::fsync(fd) == 0;
+    if (fd >= 0) ::close(fd);
+    struct stat old {};
+    if (::stat(target.c_str(), &old) == 0) {
+        ::chmod(temp.c_str(), old.st_mode & 07777);
+    } else {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ::chmod(temp.c_str(), 0666 & ~mask);
+    }
+    if (!synced || std::rename(temp.c_str(), target.c_str()) != 0)
+        throw std::runtime_error("cannot write " + given + ": " + std::strerror(errno ? errno : EIO));
+}
+
+}  // namespace
+
+struct TrajectoryWriter::Impl {
+    std::string path, temp;
+    TrajectoryLayout layout;
+    Id file, position, velocity, step, time;  // the last three: position's datasets
+    std::uint64_t written = 0, added = 0;
+    bool finished = false;
+
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<Frame> waiting;
+    bool closing = false;
+    std::string error;
+    std::thread worker;
+
+    void create();
+    void write(const Frame& f);
+    void run();
+};
+
+void TrajectoryWriter::Impl::create() {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by the status codes
+    file = Id(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, temp.c_str());
+    {
+        const Id h5md = group(file, "h5md");
+        intAttribute(h5md, "version", {1, 1});
+        const Id author = group(h5md, "author");
+        stringAttribute(author, "name", {"murmur"}, true);
+        const Id creator = group(h5md, "creator");
+        stringAttribute(creator, "name", {"murmur"}, true);
+        stringAttribute(creator, "version", {layout.creator_version}, true);
+    }
+    const Id particles = group(file, "particles");
+    const Id flock = group(particles, "flock");
+    const hsize_t n = layout.boids, d = hsize_t(layout.dims);
+    {
+        const Id box = group(flock, "box");
+        intAttribute(box, "dimension", {layout.dims}, true);
+        stringAttribute(box, "boundary", std::vector<std::string>(d, layout.periodic ? "periodic" : "none"));
+        const std::vector<float> edges(d, layout.world_size);
+        fixedDataset(box, "edges", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, d, edges.data());
+    }
+    std::vector<std::int32_t> species(layout.species.begin(), layout.species.end()), ids(n);
+    for (hsize_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
+    fixedDataset(flock, "species", H5T_STD_I32LE, H5T_NATIVE_INT32, n, species.data());
+    fixedDataset(flock, "id", H5T_STD_I32LE, H5T_NATIVE_INT32, n, ids.data());
+    position = group(flock, "position");
+    velocity = group(flock, "velocity");
+    step = growingDataset(position, "step", H5T_STD_I64LE, {}, -1);
+    time = growingDataset(position, "time", H5T_IEEE_F64LE, {}, -1);
+    check(H5Lcreate_hard(position, "step", velocity, "step", H5P_DEFAULT, H5P_DEFAULT), "velocity/step");
+    check(H5Lcreate_hard(position, "time", velocity, "time", H5P_DEFAULT, H5P_DEFAULT), "velocity/time");
+    const Id pos_value = growingDataset(position, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
+    const Id vel_value = growingDataset(velocity, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
+}
+
+// One frame appended: step, time, and the vectors cut to the flock's dims.
+void TrajectoryWriter::Impl::write(const Frame& f) {
+    const std::size_t n = layout.boids, d = std::size_t(layout.dims);
+    std::vector<float> packed(n * d);
+    const auto pack = [&](const std::vector<float>& xyz) {
+        if (d == 3) return xyz.data();
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < d; ++k) packed[i * d + k] = xyz[i * 3 + k];
+        return static_cast<const float*>(packed.data());
+    };
+    const std::int64_t s = std::int64_t(f.step);
+    const double t = double(f.step) * layout.dt;
+    append(step, written, H5T_NATIVE_INT64, &s, "position/step");
+    append(time, written, H5T_NATIVE_DOUBLE, &t, "position/time");
+    const Id pos_value(H5Dopen2(position, "value", H5P_DEFAULT), H5Dclose, "position/value");
+    append(pos_value, written, H5T_NATIVE_FLOAT, pack(f.pos), "position/value");
+    const Id vel_value(H5Dopen2(velocity, "value", H5P_DEFAULT), H5Dclose, "velocity/value");
+    append(vel_value, written, H5T_NATIVE_FLOAT, pack(f.vel), "velocity/value");
+    ++written;
+}
+
+// The writer thread: frames in order until closing with none waiting, or the first failure.
+void TrajectoryWriter::Impl::run() {
+    for (;;) {
+        Frame f;
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return closing || !waiting.empty(); });
+            if (waiting.empty()) return;
+            f = std::move(waiting.front());
+        }
+        std::string failure;
+        try {
+            const std::lock_guard hdf5(g_hdf5);
+            write(f);
+            if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) throw std::runtime_error("HDF5 could not flush the file");
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+        std::lock_guard lock(mutex);
+        waiting.pop_front();
+        changed.notify_all();
+        if (!failure.empty()) {
+            error = failure;
+            waiting.clear();
+            return;
+        }
+    }
+}
+
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayout& layout) : impl_(std::make_unique<Impl>()) {
+    impl_->path = path;
+    impl_->layout = layout;
+    if (layout.species.size() != layout.boids) throw std::runtime_error("trajectory: species for every boid expected");
+    if (layout.deflate < 0 || layout.deflate > 9) throw std::runtime_error("trajectory: deflate level in [0, 9] expected");
+    const std::string target = resolvedTarget(path);
+    if (const auto problem = targetProblem(target)) throw std::runtime_error("cannot write " + path + ": it " + *problem);
+    std::string pattern = target + ".tmp.XXXXXX";
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    ::close(fd);
+    impl_->temp = pattern;
+    try {
+        const std::lock_guard hdf5(g_hdf5);
+        impl_->create();
+    } catch (const std::exception& e) {
+        const std::lock_guard hdf5(g_hdf5);
+        impl_->position = Id(), impl_->velocity = Id(), impl_->step = Id(), impl_->time = Id(), impl_->file = Id();
+        ::unlink(impl_->temp.c_str());
+        throw std::runtime_error("cannot write " + path + ": " + e.what());
+    }
+    impl_->worker = std::thread([this] { impl_->run(); });
+}
+
+TrajectoryWriter::~TrajectoryWriter() {
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->closing = true;
+        impl_->waiting.clear();
+    }
+    impl_->changed.notify_all();
+    if (impl_->worker.joinable()) impl_->worker.join();
+    if (!impl_->finished) {
+        const std::lock_guard hdf5(g_hdf5);
+        impl_->position = Id(), impl_->velocity = Id(), impl_->step = Id(), impl_->time = Id(), impl_->file = Id();
+        ::unlink(impl_->temp.c_str());
+    }
+}
+
+void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities) {
+    const std::size_t floats = std::size_t(impl_->layout.boids) * 3;
+    if (positions.size() != floats || velocities.size() != floats)
+        throw std::runtime_error("trajectory: a frame needs 3 floats a boid for each vector");
+    std::unique_lock lock(impl_->mutex);
+    impl_->changed.wait(lock, [&] { return impl_->waiting.size() < kMaxWaiting || !impl_->error.empty(); });
+    if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
+    impl_->waiting.push_back({step, std::move(positions), std::move(velocities)});
+    ++impl_->added;
+    impl_->changed.notify_all();
+}
+
+std::uint64_t TrajectoryWriter::frames() const { return impl_->added; }
+
+std::string TrajectoryWriter::finish() {
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->closing = true;
+    }
+    impl_->changed.notify_all();
+    if (impl_->worker.joinable()) impl_->worker.join();
+    if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
+    {
+        const std::lock_guard hdf5(g_hdf5);
+        impl_->position = Id(), impl_->velocity = Id(), impl_->step = Id(), impl_->time = Id();
+        impl_->file = Id();  // H5Fclose: everything is on disk in the temporary file
+    }
+    renameIntoPlace(impl_->temp, impl_->path);
+    impl_->finished = true;
+    return impl_->path;
+}
+
+}  // namespace murmur

@@ -1,0 +1,53 @@
+// Trajectories in H5MD (the HDF5 layout for particle trajectories, h5md.nongnu.org):
+//   /h5md                          version 1.1, author and creator (murmur and its version)
+//   /particles/flock/box           dimension, boundary ("periodic" or "none" per axis), edges
+//   /particles/flock/position      step (F), time (F), value (F, N, D) float32
+//   /particles/flock/velocity      the same (its step and time hard links to position's)
+//   /particles/flock/species, id   (N) int32, fixed: boid i of every frame is id i
+// D is the flock's dims; value is chunked a frame at a time (at most 2^20 boids a chunk) and
+// compressed (shuffle + deflate, level 1 unless chosen; 0 writes it uncompressed). Frames are written as they come, by a thread of the writer's
+// own, at most two waiting (memory stays constant over a long run). The file is written beside
+// the target (NAME.tmp.XXXXXX) and renamed into place by finish(), so an existing file is never
+// damaged and a reader never sees half a file.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+struct TrajectoryLayout {
+    std::uint32_t boids = 0;
+    int dims = 3;
+    bool periodic = true;
+    float world_size = 0.0f;              // the box's edge on every axis: [0, world_size)
+    double dt = 0.0;                      // time = step * dt
+    std::vector<std::uint32_t> species;   // by id, boids of them
+    std::string creator_version;          // murmur's version
+    int deflate = 1;                      // the vectors' compression: 0 none, 1 .. 9 zlib's levels
+};
+
+class TrajectoryWriter {
+public:
+    // Creates the temporary file beside `path` with the layout; throws std::runtime_error naming
+    // the path and the cause.
+    TrajectoryWriter(const std::string& path, const TrajectoryLayout& layout);
+    ~TrajectoryWriter();  // an unfinished file is removed
+    TrajectoryWriter(const TrajectoryWriter&) = delete;
+    TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
+
+    // A frame: positions and velocities by id, 3 floats a boid each (z ignored in 2D). Waits while
+    // two frames are already waiting; throws std::runtime_error if writing has failed.
+    void add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities);
+    std::uint64_t frames() const;  // added so far
+    // Writes what is waiting, closes the file and renames it into place; returns the path.
+    std::string finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace murmur
