@@ -113,6 +113,8 @@ PYBIND11_MODULE(_murmur, m) {
               "or the CPU reference. murmur.Flock(...) makes a flock; murmur.presets() and murmur.params() list what "
               "it takes.";
     py::register_exception<murmur::api::Error>(m, "Error", PyExc_ValueError);
+    // Registered after Error, so tried first: a missing GL context is a RuntimeError, not bad input.
+    py::register_exception<murmur::api::ContextError>(m, "ContextError", PyExc_RuntimeError);
 
     py::class_<ParamsView>(m, "Params", "A flock's parameters by key (murmur.params() lists them): flock.params[key], "
                                         "flock.params[key] = value (from the next step).")

@@ -28,6 +28,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// No OpenGL 4.5 context for a GPU flock: the caller gave none and murmur could not make one
+// (the message says what was tried and how to get one). Python: murmur.ContextError, a
+// RuntimeError.
+class ContextError : public Error {
+public:
+    using Error::Error;
+};
+
 // Where a GPU flock runs: a GL 4.5 context current on the calling thread (the caller's window)
 // whose functions `gl_loader` finds (glfwGetProcAddress and eglGetProcAddress fit as they are),
 // or, without one, a headless EGL context murmur makes (one for all such flocks) and keeps while

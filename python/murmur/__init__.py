@@ -12,9 +12,10 @@ compute) or the CPU reference.
     many = murmur.Ensemble([{"preset": "vicsek", "seed": s} for s in range(64)])   # stepped together
 
 murmur.presets() and murmur.params() list what a flock takes; errors raise murmur.Error (a
-ValueError) with the command line's messages.
+ValueError) with the command line's messages; a GPU flock with no OpenGL 4.5 context to run in
+raises murmur.ContextError (a RuntimeError) saying how to get one.
 """
-from ._murmur import Ensemble, Error, Flock, Params, Recording, params, presets
+from ._murmur import ContextError, Ensemble, Error, Flock, Params, Recording, params, presets
 from ._sweep import sweep
 
-__all__ = ["Ensemble", "Error", "Flock", "Params", "Recording", "params", "presets", "sweep"]
+__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "params", "presets", "sweep"]

@@ -106,3 +106,17 @@ def test_ensemble_bad_input_raises():
         murmur.Ensemble([{"preset": "default"}, {"preset": "default3d"}], backend="gpu")
     with pytest.raises(murmur.Error, match="flock 3: valid: 0 .. 0"):
         murmur.Ensemble([{}], backend="cpu").positions(3)
+
+
+def test_a_gpu_flock_without_a_context_raises_runtime_error_saying_how_to_get_one():
+    # GLVND with no vendor library finds no EGL display: murmur cannot make a context.
+    script = ("import murmur\n"
+              "try:\n"
+              "    murmur.Flock(backend='gpu', boids=10)\n"
+              "except RuntimeError as e:\n"
+              "    print(type(e).__name__, e)\n")
+    env = dict(os.environ, __EGL_VENDOR_LIBRARY_FILENAMES="/nonexistent.json")
+    run = subprocess.run(["/usr/bin/python3", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert run.stdout.startswith("ContextError no OpenGL 4.5 context could be created"), run.stdout + run.stderr
+    assert 'backend "cpu"' in run.stdout and "gl_loader" in run.stdout
+    assert murmur.Flock(backend="cpu", boids=10).size == 10  # the CPU reference needs none

@@ -31,7 +31,10 @@ auto translated(F&& f) -> decltype(f()) {
     } catch (const gpu::LimitError& e) {
         throw Error(e.what());
     } catch (const gl::ContextError& e) {
-        throw Error(std::string(e.what()) + " (backend \"cpu\" runs the CPU reference)");
+        throw ContextError(std::string(e.what()) +
+                           "\nA GPU flock needs OpenGL 4.5: on a machine without a GPU, Mesa's llvmpipe through EGL (Debian: "
+                           "libegl-mesa0 libgl1-mesa-dri); in your own window, pass gl_loader with its context current; "
+                           "or use backend \"cpu\", the CPU reference");
     } catch (const std::invalid_argument& e) {
         throw Error(e.what());
     } catch (const std::runtime_error& e) {  // a file that cannot be read or written
