@@ -8,6 +8,7 @@
 #include "gpu/gpu_ensemble.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
+#include "model/grid_spec.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
 
@@ -360,9 +361,20 @@ void runBatch(gpu::GpuSimulation& gpu, const Options& opt, const SweepOptions& s
     }
 }
 
+// The most boids one ensemble of flocks like p may hold on this GPU: its storage-block and
+// buffer-texture limits, and three quarters of its free memory where the driver reports it; at
+// most kSweepBatchBoids. A batch beyond it is split (one run alone always fits: checked first).
+std::uint64_t ensembleBoidLimit(const Params& p) {
+    const gpu::Capacity cap = gpu::queryCapacity(makeGridSpec(p));
+    std::uint64_t limit = std::min(kSweepBatchBoids, cap.max_boids);
+    if (cap.available_bytes > 0) limit = std::min(limit, cap.available_bytes / 4 * 3 / gpu::bytesPerBoid(p));
+    return std::max<std::uint64_t>(limit, 1);
+}
+
 // The runs (or, with --sweep-carry, the seeds' chains) in batches for GPU ensembles: consecutive
 // ones whose flocks share a shader variant, at most --sweep-batch (or kSweepBatchAuto) of them and
-// kSweepBatchBoids boids. Empty when a run cannot be in an ensemble (the sequential order).
+// as many boids as fit (ensembleBoidLimit). Empty when a run cannot be in an ensemble (the
+// sequential order).
 std::vector<std::vector<std::vector<SweepRun>>> ensembleBatches(const Options& opt, const SweepOptions& s,
                                                                 const std::vector<SweepRun>& mine) {
     std::vector<std::vector<SweepRun>> chains;
@@ -372,12 +384,13 @@ std::vector<std::vector<std::vector<SweepRun>>> ensembleBatches(const Options& o
     const std::uint32_t limit = s.batch == 0 ? kSweepBatchAuto : s.batch;
     std::vector<std::vector<std::vector<SweepRun>>> batches;
     std::string variant;
-    std::uint64_t boids = 0;
+    std::uint64_t boids = 0, boid_limit = 0;
     for (const auto& chain : chains) {
         const Params p = runParams(opt.params, s, chain[0]);
         if (p.update == UpdateOrder::Sequential) return {};
         const std::string v = gpu::variantOf(p, true);
-        if (batches.empty() || v != variant || batches.back().size() >= limit || boids + p.boids > kSweepBatchBoids) {
+        if (batches.empty() || v != variant) boid_limit = ensembleBoidLimit(p);
+        if (batches.empty() || v != variant || batches.back().size() >= limit || boids + p.boids > boid_limit) {
             batches.emplace_back();
             variant = v;
             boids = 0;

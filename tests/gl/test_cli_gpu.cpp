@@ -313,6 +313,31 @@ TEST(CliGpu, ASweepInEnsemblesWritesTheRunByRunSweepsBytes) {
     std::filesystem::remove_all(dir);
 }
 
+// Runs whose flocks together exceed what one set of buffers holds on this GPU (llvmpipe's and
+// lavapipe's 128 MiB storage blocks: 8,388,608 boids) are split into several ensembles, never
+// refused: three runs of 3,000,000 boids.
+TEST(CliGpu, ASweepTooLargeForOneEnsembleIsSplit) {
+    MURMUR_REQUIRE_GL();
+    GLint block = 0;  // asked first: the run in-process ends with no context current
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    const std::string path = (std::filesystem::temp_directory_path() / ("murmur_split_" + std::to_string(::getpid()) + ".csv")).string();
+    std::string out, err;
+    ASSERT_EQ(run({"--sweep", "separation.weight=1:2:3", "--boids", "3000000", "--steps", "1", "--sweep-burn-in", "1",
+                   "--sweep-every", "1", "--sweep-out", path.c_str()},
+                  out, err),
+              0)
+        << err;
+    std::ifstream in(path);
+    std::string line;
+    int rows = 0;
+    while (std::getline(in, line)) rows += line.rfind("#", 0) != 0 && line.rfind("run,", 0) != 0 ? 1 : 0;
+    EXPECT_EQ(rows, 3);
+    if (std::uint64_t(block) / 16 < 9000000u) {  // the three cannot share one set of buffers here
+        EXPECT_NE(err.find("an ensemble of 1"), std::string::npos) << err;
+    }
+    std::filesystem::remove(path);
+}
+
 TEST(CliGpu, ARadiusIsCheckedAgainstTheWorldTheWindowsCountChooses) {
     MURMUR_REQUIRE_GL();
     const std::string shot = (std::filesystem::temp_directory_path() / ("murmur_radius_" + std::to_string(::getpid()) + ".png")).string();
