@@ -14,8 +14,10 @@
 // each with its own parameter block, grid and world. A boid pass first selects its boid's flock;
 // P is then that flock's block, and a boid's neighbours are all of its flock.
 layout(std430, binding = BIND_FLOCK_PARAMS) readonly buffer FlockParams { SimParams flock_params[]; };
-// ensemble_totals: x boids of all flocks, y cells of all flocks, z flocks; then each flock's
-// first slot, ascending.
+// ensemble_totals: x boids of all flocks, y cells of all flocks, z flocks, w the work groups of
+// a measure pass over all flocks; then each flock's first slot, ascending; then each flock's
+// first work group in such a pass (its groups counted as alone, one after another); then each
+// flock's nearest-neighbour and group radii (float bits, GpuSimulation::measureFlocks).
 layout(std430, binding = BIND_FLOCK_TABLE) readonly buffer FlockTable {
     uvec4 ensemble_totals;
     uint flock_first_slot[];
@@ -25,6 +27,10 @@ uint g_flock = 0u;
 #define TOTAL_BOIDS (ensemble_totals.x)
 #define TOTAL_CELLS (ensemble_totals.y)
 #define FIRST_SLOT (flock_first_slot[g_flock])
+#define FLOCK_COUNT (ensemble_totals.z)
+#define FLOCK_FIRST_GROUP(k) (flock_first_slot[FLOCK_COUNT + (k)])
+#define FLOCK_NN_RADIUS(k) (uintBitsToFloat(flock_first_slot[2u * FLOCK_COUNT + 2u * (k)]))
+#define FLOCK_GROUP_RADIUS(k) (uintBitsToFloat(flock_first_slot[2u * FLOCK_COUNT + 2u * (k) + 1u]))
 
 // The flock slot i belongs to: the last whose first slot is at most i.
 void selectFlockOfSlot(uint i) {

@@ -16,15 +16,29 @@ layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neig
 layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
 layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
 
-uniform float u_nn_radius;
+uniform float u_nn_radius;  // one flock's; an all-flocks pass reads each flock's from the table
+
+// The measured flock's radii (slices.glsl: one flock, or this work group's in an all-flocks pass).
+float nnRadius() {
+#if ENSEMBLE
+    if (allFlocks()) return FLOCK_NN_RADIUS(g_flock);
+#endif
+    return u_nn_radius;
+}
+float groupRadius() {
+#if ENSEMBLE
+    if (allFlocks()) return FLOCK_GROUP_RADIUS(g_flock);
+#endif
+    return u_group_radius;
+}
 
 shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
 shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
 shared uint s_histogram[NN_BINS + 1];
 
-// Squared distance to the nearest other boid, or u_nn_radius^2 when none is nearer.
+// Squared distance to the nearest other boid, or the radius squared when none is nearer.
 float nearestNeighbour2(uint i, vec3 p) {
-    float best = u_nn_radius * u_nn_radius;
+    float best = nnRadius() * nnRadius();
     uvec3 c = cellOf(p);
     AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
     AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
@@ -48,7 +62,7 @@ float nearestNeighbour2(uint i, vec3 p) {
 
 // Links boid i to every later slot closer than the group radius (each pair once).
 void linkNeighbours(uint i, vec3 p) {
-    float link2 = u_group_radius * u_group_radius;
+    float link2 = groupRadius() * groupRadius();
     uint root = i;  // a slot of i's tree, carried from link to link: the next find starts near the top
     uvec3 c = cellOf(p);
     AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
@@ -81,8 +95,8 @@ void main() {
         if (speed > 0.0) heading = vec4(v / speed, 1.0);
         // "None within the radius" decided on the squared distance, as the CPU does (a driver's
         // sqrt need not be correctly rounded).
-        float r = u_nn_radius, nn = 0.0;
-        if (u_group_radius > 0.0) linkNeighbours(i, posAt(i));
+        float r = nnRadius(), nn = 0.0;
+        if (groupRadius() > 0.0) linkNeighbours(i, posAt(i));
         if (r > 0.0) {
             float best = nearestNeighbour2(i, posAt(i));
             bool found = best < r * r;
@@ -101,10 +115,11 @@ void main() {
         }
         barrier();
     }
-    uint group = sliceGroup();
-    if (lid == 0u && group * uint(STEP_GROUP_SIZE) < BOIDS) {  // not the padding groups of a split dispatch
+    uint group = sliceGroup();  // an all-flocks pass: each flock's partials after the flocks' before it
+    if (lid == 0u && measuredLocalGroup() * uint(STEP_GROUP_SIZE) < BOIDS) {  // not a split dispatch's padding
         sums[2u * group] = s_heading[0];
         sums[2u * group + 1u] = s_other[0];
     }
-    if (lid <= uint(NN_BINS) && s_histogram[lid] > 0u) atomicAdd(histogram[lid], s_histogram[lid]);
+    uint bins = measuredFlockIndex() * uint(NN_BINS + 1);
+    if (lid <= uint(NN_BINS) && s_histogram[lid] > 0u) atomicAdd(histogram[bins + lid], s_histogram[lid]);
 }

@@ -17,11 +17,13 @@ layout(std430, binding = BIND_GROUP_SUMS) coherent buffer GroupSums { uint group
 #define SUM_SPIN 13u
 #define SUM_STRIDE 20u
 // The flock's totals: [0] groups, [1] boids in groups, [2] the largest group; [4, 5] the sum of
-// the groups' |heading sums|, [6, 7] of their |spin sums| (fixed point, as above).
-layout(std430, binding = BIND_GROUP_TOTALS) coherent buffer GroupTotals { uint totals[8]; };
+// the groups' |heading sums|, [6, 7] of their |spin sums| (fixed point, as above). An
+// all-flocks pass (slices.glsl) writes flock k's eight at 8k.
+layout(std430, binding = BIND_GROUP_TOTALS) coherent buffer GroupTotals { uint totals[]; };
+#define TOTALS_STRIDE 8u
 #define FIXED_SCALE 1048576.0  // 2^20 steps a unit (or per unit vector component)
 
-uniform float u_group_radius;
+uniform float u_group_radius;  // one flock's; an all-flocks pass reads each flock's (groupRadius)
 
 // The root of slot x's tree, halving the path on the way (each visited slot skips to its
 // grandparent: an ancestor, so a race with another halving or a hook loses nothing; hooks only

@@ -218,13 +218,14 @@ using Samples = std::vector<std::vector<double>>;  // per measure, its samples
 // steps every run, `measure(k)` measures run k of `runs`. A flock that is no longer finite ends
 // the sweep (no file is written with NaN in it).
 std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step,
-                                const std::function<OrderParams(std::size_t)>& measure, const Options& opt, const SweepOptions& s,
+                                const std::function<std::vector<OrderParams>()>& measure, const Options& opt, const SweepOptions& s,
                                 const std::function<std::string(std::size_t)>& which) {
     step(int(s.burn_in));
     std::vector<Samples> samples(runs, Samples(std::size(kMeasures)));
     for (std::uint64_t t = s.burn_in;;) {
+        const std::vector<OrderParams> measured = measure();  // every run's, at once
         for (std::size_t k = 0; k < runs; ++k) {
-            const OrderParams o = measure(k);
+            const OrderParams& o = measured.at(k);
             for (std::size_t m = 0; m < std::size(kMeasures); ++m) {
                 const double x = kMeasures[m].get(o);
                 if (!std::isfinite(x))
@@ -243,7 +244,8 @@ std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>
 
 Samples sampleRun(Simulation& sim, const Options& opt, const SweepOptions& s, const std::string& which) {
     return sampleRuns(
-        1, [&](int n) { sim.step(n); }, [&](std::size_t) { return sim.measure(); }, opt, s, [&](std::size_t) { return which; })[0];
+        1, [&](int n) { sim.step(n); }, [&] { return std::vector<OrderParams>{sim.measure()}; }, opt, s,
+        [&](std::size_t) { return which; })[0];
 }
 
 // The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
@@ -351,7 +353,7 @@ void runBatch(gpu::GpuSimulation& gpu, const Options& opt, const SweepOptions& s
             }
         };
         const auto samples = sampleRuns(
-            runs.size(), step, [&](std::size_t k) { return gpu.measureFlock(std::uint32_t(k)); }, opt, s,
+            runs.size(), step, [&] { return gpu.measureFlocks(); }, opt, s,
             [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); });
         for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);
         progress.done += runs.size();

@@ -7,8 +7,10 @@
 #include "gpu/gpu_simulation.hpp"
 
 #include "gpu/dispatch.hpp"
+#include "model/order_params.hpp"
 #include "model/rng.hpp"
 
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <stdexcept>
@@ -64,7 +66,7 @@ void GpuSimulation::setEnsembleParams(const std::vector<Params>& params) {
 // Each flock's grid and its cells after the flocks' before it, the programs, the cell buffers,
 // the blocks (each flock's first cell in counts.w) and the table; the next step counts afresh.
 void GpuSimulation::layOutEnsemble(const std::vector<Params>& params) {
-    std::uint32_t slots = 0, cells = 0;
+    std::uint32_t slots = 0, cells = 0, groups = 0;
     for (std::size_t k = 0; k < params.size(); ++k) {
         EnsembleFlock& f = ensemble_[k];
         f.params = params[k];
@@ -72,9 +74,14 @@ void GpuSimulation::layOutEnsemble(const std::vector<Params>& params) {
         f.grid = makeGridSpec(f.params);
         f.first_slot = slots;
         f.first_cell = cells;
+        f.first_group = groups;
+        const MeasureRadii radii = measureRadiiOf(f.params);
+        f.groups_on_gpu = radii.group > 0.0f && radii.group <= f.params.largestRadius();
         slots += f.boids;
         cells += f.grid.total();
+        groups += groupsFor(f.boids, STEP_GROUP_SIZE);
     }
+    ensemble_groups_ = groups;
     if (GridScan::outCount(cells) > gl::maxBufferTexels())
         throw CapacityError("the ensemble's " + std::to_string(cells) + " cells do not fit a buffer texture of " +
                             std::to_string(gl::maxBufferTexels()) + " texels");
@@ -88,12 +95,19 @@ void GpuSimulation::layOutEnsemble(const std::vector<Params>& params) {
     params_.boids = slots;
     grid_ = ensemble_[0].grid;
     std::vector<SimParams> blocks;
-    std::vector<std::uint32_t> table = {slots, cells, std::uint32_t(ensemble_.size()), 0u};
+    // The table (common.glsl): totals, first slots, first groups, then each flock's measure radii.
+    std::vector<std::uint32_t> table = {slots, cells, std::uint32_t(ensemble_.size()), groups};
     for (const EnsembleFlock& f : ensemble_) {
         blocks.push_back(packParams(f.params, f.grid, f.boids));
         blocks.back().counts.w = f.first_cell;
         blocks.back().events.x = step_count_;
         table.push_back(f.first_slot);
+    }
+    for (const EnsembleFlock& f : ensemble_) table.push_back(f.first_group);
+    for (const EnsembleFlock& f : ensemble_) {
+        const MeasureRadii radii = measureRadiiOf(f.params);
+        table.push_back(std::bit_cast<std::uint32_t>(radii.nn));
+        table.push_back(std::bit_cast<std::uint32_t>(f.groups_on_gpu ? radii.group : 0.0f));
     }
     flock_params_ = gl::Buffer(blocks.size() * sizeof(SimParams), blocks.data());
     flock_table_ = gl::Buffer(table.size() * 4, table.data());

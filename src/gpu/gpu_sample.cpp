@@ -21,6 +21,7 @@ namespace murmur::gpu {
 namespace {
 
 constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
+constexpr std::uint32_t kAllFlocks = 0xFFFFFFFFu;  // slices.glsl's ALL_FLOCKS
 
 // The stages of a sample, in order; a stage over the boids runs in slices of work groups.
 enum Stage { kRoots, kWalk, kReduce, kSums, kSpin, kTotals, kDone };
@@ -63,10 +64,12 @@ OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
 // slices (else of the live buffers, finished before anything else runs).
 void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy) {
     sample_.active = false;
+    sample_.all = false;
     sample_.result = OrderParams{};
     sample_.result.boids = boids;
     sample_.flock = flock;
     sample_.copied = copy;
+    sample_.groups = groupsFor(boids, STEP_GROUP_SIZE);
     if (boids == 0) {
         sample_.stage = kDone;
         return;
@@ -78,21 +81,60 @@ void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint3
     sample_.group_radius = groups_on_gpu ? radii.group : 0.0f;
     if (radii.group > 0.0f && !groups_on_gpu)  // beyond the grid's reach: the CPU's walk over a download
         measureGroups(ensemble_.empty() ? download() : downloadFlock(flock), p, sample_.result);
-    prepareSample(boids);
+    sample_.boids = boids;
+    prepareSample(1);
     sample_.stage = groups_on_gpu ? kRoots : kWalk;
     sample_.next_group = 0;
     sample_.active = true;
 }
 
-// The passes' outputs zeroed and, for a sample in slices, what they read copied on the GPU (36
-// bytes a boid, the cell starts and the parameter block).
-void GpuSimulation::prepareSample(std::uint32_t boids) {
+std::vector<OrderParams> GpuSimulation::measureFlocks() {
+    if (ensemble_.empty()) return {measure()};
+    finishSample();
+    startAllFlocksSample();
+    finishSample();
+    sample_.all = false;
+    return std::move(sample_.results);
+}
+
+// A sample of every flock of the ensemble, of the live buffers: each flock's radii are in the
+// flock table (layOutEnsemble); a flock whose group radius is beyond the grid's reach has its
+// groups walked on the CPU over its download, as alone.
+void GpuSimulation::startAllFlocksSample() {
+    Sample& s = sample_;
+    s.active = false;
+    s.all = true;
+    s.flock = kAllFlocks;
+    s.copied = false;
+    s.groups = ensemble_groups_;
+    s.boids = n_;
+    s.results.assign(ensemble_.size(), OrderParams{});
+    binUntimed();
+    bool any_on_gpu = false;
+    for (std::size_t k = 0; k < ensemble_.size(); ++k) {
+        const EnsembleFlock& f = ensemble_[k];
+        const MeasureRadii radii = measureRadiiOf(f.params);
+        s.results[k].boids = f.boids;
+        s.results[k].nn_radius = radii.nn;
+        any_on_gpu = any_on_gpu || f.groups_on_gpu;
+        if (radii.group > 0.0f && !f.groups_on_gpu) measureGroups(downloadFlock(std::uint32_t(k)), f.params, s.results[k]);
+    }
+    s.group_radius = any_on_gpu ? 1.0f : 0.0f;  // the group stages run; each flock's radius is its own
+    prepareSample(std::uint32_t(ensemble_.size()));
+    s.stage = any_on_gpu ? kRoots : kWalk;
+    s.next_group = 0;
+    s.active = true;
+}
+
+// The passes' outputs zeroed (a histogram and eight totals a flock) and, for a sample in slices,
+// what they read copied on the GPU (36 bytes a boid, the cell starts and the parameter block).
+void GpuSimulation::prepareSample(std::uint32_t flocks) {
     Sample& s = sample_;
     const std::size_t vec_bytes = std::size_t(n_) * 16, cell_bytes = (std::size_t(cell_total_) + 1) * 4;
-    const std::uint32_t groups = groupsFor(boids, STEP_GROUP_SIZE);
-    if (s.sums.size() < std::size_t(groups + 1) * 32) s.sums = gl::Buffer(std::size_t(groups + 1) * 32);
-    if (!s.histogram) s.histogram = gl::Buffer((NN_BINS + 1) * 4);
-    if (!s.totals) s.totals = gl::Buffer(32);
+    const std::size_t sums_bytes = std::size_t(s.groups + flocks) * 32, histogram_bytes = std::size_t(flocks) * (NN_BINS + 1) * 4;
+    if (s.sums.size() < sums_bytes) s.sums = gl::Buffer(sums_bytes);
+    if (s.histogram.size() < histogram_bytes) s.histogram = gl::Buffer(histogram_bytes);
+    if (s.totals.size() < std::size_t(flocks) * 32) s.totals = gl::Buffer(std::size_t(flocks) * 32);
     if (s.group_radius > 0.0f && s.parent.size() < std::size_t(n_) * 4) {  // by slot of the whole state
         s.parent = gl::Buffer(std::size_t(n_) * 4);
         s.group_sums = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
@@ -100,7 +142,6 @@ void GpuSimulation::prepareSample(std::uint32_t boids) {
     s.histogram.clearToZero();
     s.totals.clearToZero();
     if (s.group_radius > 0.0f) s.group_sums.clearToZero();
-    s.boids = boids;
     s.cells = cell_total_;
     if (!s.copied) return;
     if (s.pos.size() < vec_bytes) {
@@ -160,7 +201,7 @@ bool GpuSimulation::advanceSample(std::uint64_t boids) {
 // least one (the reduction costs nothing); false when the stage is not finished.
 bool GpuSimulation::runSampleStage(double& budget) {
     Sample& s = sample_;
-    const std::uint32_t groups = groupsFor(s.boids, STEP_GROUP_SIZE);
+    const std::uint32_t groups = s.groups;
     gl::Program* program = nullptr;
     switch (s.stage) {
         case kRoots: program = &programs_->group_init; break;
@@ -171,8 +212,9 @@ bool GpuSimulation::runSampleStage(double& budget) {
         case kReduce:
             programs_->measure_reduce.use();
             glUniform1ui(programs_->measure_reduce.uniform("u_partials"), groups);
+            glUniform1ui(programs_->measure_reduce.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            glDispatchCompute(1, 1, 1);
+            glDispatchCompute(sampleFlocks(), 1, 1);
             readWalkSums();
             s.stage = s.group_radius > 0.0f ? kSums : kDone;
             s.next_group = 0;
@@ -206,36 +248,44 @@ bool GpuSimulation::runSampleStage(double& budget) {
 }
 
 void GpuSimulation::readWalkSums() {
-    OrderParams& o = sample_.result;
-    const std::uint32_t groups = groupsFor(sample_.boids, STEP_GROUP_SIZE);
+    const std::uint32_t flocks = sampleFlocks();
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    const auto sums = sample_.sums.read<glm::vec4>(2, std::size_t(groups) * 2);  // the totals only
-    const auto histogram = sample_.histogram.read<std::uint32_t>(NN_BINS + 1);
-    const glm::dvec4 heading(sums[0]), other(sums[1]);
-    const double n = double(sample_.boids);
-    o.polarization = heading.w > 0.0 ? glm::length(glm::dvec3(heading)) / heading.w : 0.0;
-    o.mean_speed = other.x / n;
-    o.mean_neighbours = other.z / n;
-    if (o.nn_radius > 0.0f) {
-        o.nn_mean = other.y / n;
-        std::copy(histogram.begin(), histogram.end(), o.nn_histogram.begin());
-        o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
+    const auto sums = sample_.sums.read<glm::vec4>(2 * std::size_t(flocks), std::size_t(sample_.groups) * 2);  // the totals only
+    const auto histograms = sample_.histogram.read<std::uint32_t>(std::size_t(flocks) * (NN_BINS + 1));
+    for (std::uint32_t f = 0; f < flocks; ++f) {
+        OrderParams& o = sampleResult(f);
+        const glm::dvec4 heading(sums[2 * f]), other(sums[2 * f + 1]);
+        const double n = double(sampleBoids(f));
+        o.polarization = heading.w > 0.0 ? glm::length(glm::dvec3(heading)) / heading.w : 0.0;
+        o.mean_speed = other.x / n;
+        o.mean_neighbours = other.z / n;
+        if (o.nn_radius > 0.0f) {
+            o.nn_mean = other.y / n;
+            const auto first = histograms.begin() + std::ptrdiff_t(f) * (NN_BINS + 1);
+            std::copy(first, first + (NN_BINS + 1), o.nn_histogram.begin());
+            o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
+        }
     }
 }
 
 void GpuSimulation::readGroupTotals() {
-    OrderParams& o = sample_.result;
+    const std::uint32_t flocks = sampleFlocks();
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    const auto totals = sample_.totals.read<std::uint32_t>(8);
-    const double n = double(sample_.boids);
-    o.groups = totals[0];
-    o.grouped_share = double(totals[1]) / n;
-    o.largest_group_share = double(totals[2]) / n;
-    // The two fixed-point sums (groups.glsl): 64-bit two's complement, 2^20 steps a unit.
-    auto fixedSum = [&](int at) { return double(std::int64_t(std::uint64_t(totals[at + 1]) << 32 | totals[at])) / 1048576.0; };
-    if (totals[1] > 0) {
-        o.group_polarization = fixedSum(4) / double(totals[1]);
-        o.milling = fixedSum(6) / double(totals[1]);
+    const auto all_totals = sample_.totals.read<std::uint32_t>(std::size_t(flocks) * 8);
+    for (std::uint32_t f = 0; f < flocks; ++f) {
+        if (sample_.all && !ensemble_[f].groups_on_gpu) continue;  // walked on the CPU, or not measured
+        OrderParams& o = sampleResult(f);
+        const std::uint32_t* totals = all_totals.data() + std::size_t(f) * 8;
+        const double n = double(sampleBoids(f));
+        o.groups = totals[0];
+        o.grouped_share = double(totals[1]) / n;
+        o.largest_group_share = double(totals[2]) / n;
+        // The two fixed-point sums (groups.glsl): 64-bit two's complement, 2^20 steps a unit.
+        auto fixedSum = [&](int at) { return double(std::int64_t(std::uint64_t(totals[at + 1]) << 32 | totals[at])) / 1048576.0; };
+        if (totals[1] > 0) {
+            o.group_polarization = fixedSum(4) / double(totals[1]);
+            o.milling = fixedSum(6) / double(totals[1]);
+        }
     }
 }
 

@@ -160,6 +160,11 @@ public:
     std::uint32_t flockCount() const { return ensemble_.empty() ? 1u : std::uint32_t(ensemble_.size()); }
     Flock downloadFlock(std::uint32_t k);
     OrderParams measureFlock(std::uint32_t k);  // flock k's order parameters (measure() for one flock)
+    // Every flock's order parameters in one set of passes over the whole ensemble (each flock in
+    // its own work groups, so flock k's figures are measureFlock(k)'s to the bit): one binning,
+    // seven dispatches and three reads (2 vec4, the histograms, the group totals a flock) for all
+    // K. One flock: {measure()}.
+    std::vector<OrderParams> measureFlocks();
     // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,
     // the same variant; a flock's grid may change, and the cells are laid out again).
     void setEnsembleParams(const std::vector<Params>& params);
@@ -193,7 +198,10 @@ private:
     struct Sample {
         bool active = false;
         bool copied = true;        // of copies (a sample in slices), else of the live buffers
-        std::uint32_t flock = 0;   // an ensemble's flock being measured
+        bool all = false;          // every flock of an ensemble at once (measureFlocks): results
+        std::uint32_t flock = 0;   // an ensemble's flock being measured (all: ALL_FLOCKS)
+        std::uint32_t groups = 0;  // work groups of a pass over the boids measured
+        std::vector<OrderParams> results;
         OrderParams result;
         float group_radius = 0.0f;  // 0: the groups are not measured on the GPU
         int stage = 0;
@@ -204,11 +212,15 @@ private:
         gl::Buffer sums, histogram, parent, group_sums, totals;
     };
     void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy);
-    void prepareSample(std::uint32_t boids);
+    void startAllFlocksSample();
+    void prepareSample(std::uint32_t flocks);
+    OrderParams& sampleResult(std::uint32_t f) { return sample_.all ? sample_.results[f] : sample_.result; }
     void bindSample() const;
     bool runSampleStage(double& budget);
     void readWalkSums();
     void readGroupTotals();
+    std::uint32_t sampleFlocks() const { return sample_.all ? std::uint32_t(ensemble_.size()) : 1u; }
+    std::uint32_t sampleBoids(std::uint32_t f) const { return sample_.all ? ensemble_[f].boids : sample_.boids; }
     void finishSample();  // runs what is left of a sample in progress (before the state changes shape)
 
     gl::ShaderLibrary shaders_;
@@ -238,7 +250,10 @@ private:
         Params params;
         GridSpec grid;
         std::uint32_t first_slot = 0, first_cell = 0, boids = 0;
+        std::uint32_t first_group = 0;  // in a measure pass over all flocks (measureFlocks)
+        bool groups_on_gpu = false;     // its group radius within the grid's reach
     };
+    std::uint32_t ensemble_groups_ = 0;  // work groups of a measure pass over all flocks
     std::vector<EnsembleFlock> ensemble_;
     const EnsembleFlock* ensembleFlock(std::uint32_t k) const;
     gl::Buffer flock_params_, flock_table_;
