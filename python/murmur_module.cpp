@@ -219,7 +219,10 @@ PYBIND11_MODULE(_murmur, m) {
              "Flock k's velocities, (N, 3) float32, in id order.")
         .def("species", [](const Ensemble& e, std::uint32_t k) { return column(e.species(k)); }, py::arg("k"),
              "Flock k's species, (N,) uint32, in id order.")
-        .def("order_parameters", &Ensemble::orderParameters, py::arg("k"), "Flock k's order parameters, as a dict.")
+        .def("order_parameters", py::overload_cast<std::uint32_t>(&Ensemble::orderParameters), py::arg("k"),
+             "Flock k's order parameters, as a dict.")
+        .def("order_parameters", py::overload_cast<>(&Ensemble::orderParameters),
+             "Every flock's order parameters, a list of dicts in flock order (on the GPU measured in one set of passes).")
         .def("__repr__", [](const Ensemble& e) {
             return "<murmur.Ensemble " + std::to_string(e.flocks()) + " flocks, " + e.backend() + ", step " + std::to_string(e.stepCount()) + ">";
         });

@@ -141,6 +141,8 @@ public:
     std::vector<float> velocities(std::uint32_t k) const;
     std::vector<std::uint32_t> species(std::uint32_t k) const;
     std::map<std::string, double> orderParameters(std::uint32_t k);
+    // Every flock's, in flock order (on the GPU in one set of passes for all K).
+    std::vector<std::map<std::string, double>> orderParameters();
 
 private:
     struct Impl;

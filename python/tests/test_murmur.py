@@ -97,6 +97,7 @@ def test_an_ensemble_flock_is_the_flock_alone(backend):
         assert np.array_equal(ensemble.velocities(k), alone.velocities)
         assert ensemble.get(k, "vicsek.noise") == alone.params["vicsek.noise"]
         assert ensemble.order_parameters(k)["polarization"] == alone.order_parameters()["polarization"]
+        assert ensemble.order_parameters()[k] == alone.order_parameters()  # all at once: every figure, to the bit
 
 
 def test_ensemble_bad_input_raises():

@@ -109,4 +109,12 @@ std::map<std::string, double> Ensemble::orderParameters(std::uint32_t k) {
     return translated([&] { return orderMap(impl_->ensemble->measure(impl_->index(k))); });
 }
 
+std::vector<std::map<std::string, double>> Ensemble::orderParameters() {
+    return translated([&] {
+        std::vector<std::map<std::string, double>> out;
+        for (const OrderParams& o : impl_->ensemble->measureAll()) out.push_back(orderMap(o));
+        return out;
+    });
+}
+
 }  // namespace murmur::api

@@ -34,6 +34,12 @@ OrderParams CpuEnsemble::measure(std::uint32_t k) {
     return flocks_[k]->measure();
 }
 
+std::vector<OrderParams> CpuEnsemble::measureAll() {
+    std::vector<OrderParams> out;
+    for (auto& f : flocks_) out.push_back(f->measure());
+    return out;
+}
+
 void CpuEnsemble::setParams(const std::vector<Params>& params) {
     if (params.size() != flocks_.size())
         throw std::invalid_argument("an ensemble of " + std::to_string(flocks_.size()) + " flocks needs as many parameter sets, not " +

@@ -16,6 +16,7 @@ public:
     std::uint32_t flocks() const override { return std::uint32_t(flocks_.size()); }
     Flock download(std::uint32_t k) override;
     OrderParams measure(std::uint32_t k) override;
+    std::vector<OrderParams> measureAll() override;
     void setParams(const std::vector<Params>& params) override;
     std::string name() const override { return "cpu"; }
 

@@ -17,6 +17,7 @@ public:
     std::uint32_t flocks() const override { return sim_.flockCount(); }
     Flock download(std::uint32_t k) override { return sim_.downloadFlock(k); }
     OrderParams measure(std::uint32_t k) override { return sim_.measureFlock(k); }
+    std::vector<OrderParams> measureAll() override { return sim_.measureFlocks(); }
     void setParams(const std::vector<Params>& params) override { sim_.setEnsembleParams(params); }
     std::string name() const override { return "gpu"; }
     GpuSimulation& pipeline() { return sim_; }

@@ -27,6 +27,8 @@ public:
     virtual std::uint32_t flocks() const = 0;
     virtual Flock download(std::uint32_t k) = 0;  // flock k's state, in any order
     virtual OrderParams measure(std::uint32_t k) = 0;  // flock k's order parameters
+    // Every flock's, each equal to measure(k)'s (the GPU: in one set of passes).
+    virtual std::vector<OrderParams> measureAll() = 0;
     // New parameters for every flock from the next step (the same sizes and, on the GPU, variant).
     virtual void setParams(const std::vector<Params>& params) = 0;
     virtual std::string name() const = 0;
