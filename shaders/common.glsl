@@ -14,8 +14,8 @@
 // each with its own parameter block, grid and world. A boid pass first selects its boid's flock;
 // P is then that flock's block, and a boid's neighbours are all of its flock.
 layout(std430, binding = BIND_FLOCK_PARAMS) readonly buffer FlockParams { SimParams flock_params[]; };
-// ensemble_totals: x boids of all flocks, y cells of all flocks, z flocks, w the work groups of
-// a measure pass over all flocks; then each flock's first slot, ascending; then each flock's
+// ensemble_totals: x boids of all flocks, y cells of all flocks, z flocks, w the step index
+// (the flocks step together); then each flock's first slot, ascending; then each flock's
 // first work group in such a pass (its groups counted as alone, one after another); then each
 // flock's nearest-neighbour and group radii (float bits, GpuSimulation::measureFlocks).
 layout(std430, binding = BIND_FLOCK_TABLE) readonly buffer FlockTable {
@@ -74,7 +74,11 @@ void selectFlockOfSlot(uint i) {}
 #define WANDER (P.influence.w)
 #define LEADER_AT (P.leader.xyz)
 #define LEADER_ON (P.leader.w)
+#if ENSEMBLE
+#define STEP_INDEX (ensemble_totals.w)  // every flock's: one word uploaded a step, not a block a flock
+#else
 #define STEP_INDEX (P.events.x)
+#endif
 #define SEED_LO (P.events.y)
 #define STEPS_PER_STEER (P.events.z)
 #define PERCH_GROUND (P.perch.x)

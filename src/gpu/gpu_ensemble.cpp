@@ -96,7 +96,7 @@ void GpuSimulation::layOutEnsemble(const std::vector<Params>& params) {
     grid_ = ensemble_[0].grid;
     std::vector<SimParams> blocks;
     // The table (common.glsl): totals, first slots, first groups, then each flock's measure radii.
-    std::vector<std::uint32_t> table = {slots, cells, std::uint32_t(ensemble_.size()), groups};
+    std::vector<std::uint32_t> table = {slots, cells, std::uint32_t(ensemble_.size()), step_count_};
     for (const EnsembleFlock& f : ensemble_) {
         blocks.push_back(packParams(f.params, f.grid, f.boids));
         blocks.back().counts.w = f.first_cell;
@@ -113,18 +113,15 @@ void GpuSimulation::layOutEnsemble(const std::vector<Params>& params) {
     flock_table_ = gl::Buffer(table.size() * 4, table.data());
 }
 
-// The step index into each flock's block (one flock: the uniform block): 16 bytes a flock up.
+// The step index: one flock's into its uniform block (16 bytes), an ensemble's into the flock
+// table (4 bytes, whatever K: every flock steps together, common.glsl's STEP_INDEX).
 void GpuSimulation::uploadStepEvents() {
     if (ensemble_.empty()) {
         const glm::uvec4 events{step_count_, seedLow(params_.seed), params_.stepsPerSteer(), 0u};
         params_ubo_.upload(&events, sizeof events, offsetof(SimParams, events));
         return;
     }
-    for (std::size_t k = 0; k < ensemble_.size(); ++k) {
-        const Params& p = ensemble_[k].params;
-        const glm::uvec4 events{step_count_, seedLow(p.seed), p.stepsPerSteer(), 0u};
-        flock_params_.upload(&events, sizeof events, k * sizeof(SimParams) + offsetof(SimParams, events));
-    }
+    flock_table_.upload(&step_count_, sizeof step_count_, 3 * sizeof(std::uint32_t));
 }
 
 // Flock k of the ensemble, or null for flock 0 of one flock; std::out_of_range past the last.
