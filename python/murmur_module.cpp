@@ -80,6 +80,12 @@ Flock makeFlock(const std::string& preset, const std::string& backend, std::opti
     return Flock(flockOptions(preset, backend, seed, boids, params));
 }
 
+// Closes the recording this handle began, not a later one of the same flock.
+std::uint64_t closeRecording(Recording& r) {
+    if (r.flock->recordingPath() != r.path) return 0;
+    return r.flock->stopRecording();
+}
+
 // Ensemble([{preset:, seed:, boids:, params:}, ...], backend=): each dict a flock's options.
 Ensemble makeEnsemble(const py::list& flocks, const std::string& backend) {
     static const std::vector<std::string> known{"preset", "seed", "boids", "params"};
@@ -92,10 +98,15 @@ Ensemble makeEnsemble(const py::list& flocks, const std::string& backend) {
                 throw murmur::api::Error("Ensemble: unknown flock option '" + py::str(key).cast<std::string>() +
                                          "'; valid: preset, seed, boids, params");
         const auto get = [&](const char* k) { return d.contains(k) ? py::object(d[k]) : py::object(py::none()); };
-        options.push_back(flockOptions(get("preset").is_none() ? "" : get("preset").cast<std::string>(), backend,
-                                       get("seed").cast<std::optional<std::uint64_t>>(),
-                                       get("boids").cast<std::optional<std::uint32_t>>(),
-                                       get("params").cast<std::optional<py::dict>>()));
+        try {
+            options.push_back(flockOptions(get("preset").is_none() ? "" : get("preset").cast<std::string>(), backend,
+                                           get("seed").cast<std::optional<std::uint64_t>>(),
+                                           get("boids").cast<std::optional<std::uint32_t>>(),
+                                           get("params").cast<std::optional<py::dict>>()));
+        } catch (const py::cast_error&) {
+            throw murmur::api::Error("Ensemble: flock " + std::to_string(options.size()) +
+                                     ": preset is a name, seed and boids whole numbers of 0 or more, params a dict");
+        }
     }
     return Ensemble(options);
 }
@@ -133,10 +144,10 @@ PYBIND11_MODULE(_murmur, m) {
 
     py::class_<Recording>(m, "Recording", "A trajectory being recorded (Flock.record): a context manager; leaving it, or "
                                           "close(), closes the file and renames it into place.")
-        .def("close", [](Recording& r) { return r.flock->stopRecording(); }, "Closes the file; returns the frames written.")
+        .def("close", &closeRecording, "Closes the file; returns the frames written (0 if it was closed already).")
         .def("__enter__", [](Recording& r) -> Recording& { return r; }, py::return_value_policy::reference_internal)
         .def("__exit__", [](Recording& r, const py::object&, const py::object&, const py::object&) {
-            r.flock->stopRecording();
+            closeRecording(r);
             return false;
         })
         .def_readonly("path", &Recording::path, "The trajectory file's path.");

@@ -21,7 +21,8 @@
 #define BIND_LARGE_CELLS 9    // grid_order.comp's list of large cells (the scan's input slot: the scan has run)
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 #define BIND_NEIGHBOURS_BY_ID 12  // neighbour_ids.comp output: uint per id (the pick's slot; never in one pass)
-#define BIND_XYZ_BY_ID 12   // state_by_id.comp output: positions then velocities, 3 floats per id (the same)
+#define BIND_XYZ_BY_ID 12   // state_by_id.comp output: positions, 3 floats per id (the same)
+#define BIND_VEL_XYZ_BY_ID 13  // and velocities (the perch slot: that pass binds no perch times)
 // The group measures' passes (groups.glsl) reuse the scan's and the pick's slots (never bound in
 // the same pass): the union-find parents, the per-root sums, the flock's totals.
 #define BIND_GROUP_PARENT 9

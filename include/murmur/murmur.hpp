@@ -95,13 +95,14 @@ public:
     std::map<std::string, double> orderParameters();
 
     // A trajectory in H5MD (as --trajectory writes): a frame now and every `every` steps that
-    // step() takes from here (the step counts from now), written as it goes by a thread of its
-    // own; deflate 0 (none) .. 9. stopRecording() (or a new record(), or the Flock's end) closes
-    // the file and renames it into place; until then it is NAME.tmp.XXXXXX beside it. Returns
-    // the frames written.
+    // step() takes from here (the step counts from now), written as it goes, on the calling
+    // thread; deflate 0 (none) .. 9. stopRecording() (or a new record(), an importState(), or
+    // the Flock's end) closes the file and renames it into place; until then it is
+    // NAME.tmp.XXXXXX beside it. While recording, dt, world_size and bounds cannot change.
     void record(const std::string& path, std::uint64_t every = 1, int deflate = 1);
-    std::uint64_t stopRecording();
+    std::uint64_t stopRecording();  // the frames written (0: none being recorded)
     bool recording() const;
+    std::string recordingPath() const;  // the path being recorded, or empty
 
     void exportState(const std::string& path) const;  // the CSV of --export (atomic)
     void importState(const std::string& path);        // the CSV of --import, step count restored; ends a recording

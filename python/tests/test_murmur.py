@@ -105,6 +105,10 @@ def test_ensemble_bad_input_raises():
         murmur.Ensemble([{"seeds": 1}], backend="cpu")
     with pytest.raises(murmur.Error, match="flock 1"):
         murmur.Ensemble([{"preset": "default"}, {"preset": "default3d"}], backend="gpu")
+    with pytest.raises(murmur.Error, match="seed and boids whole numbers"):
+        murmur.Ensemble([{"seed": -1}], backend="cpu")
+    with pytest.raises(murmur.Error, match="preset is a name"):
+        murmur.Ensemble([{"preset": 3}], backend="cpu")
     with pytest.raises(murmur.Error, match="flock 3: valid: 0 .. 0"):
         murmur.Ensemble([{}], backend="cpu").positions(3)
 

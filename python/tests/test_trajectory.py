@@ -89,7 +89,8 @@ def test_flock_record_equals_the_cli_trajectory(tmp_path, backend):
         assert np.array_equal(b["particles/flock/position/value"][-1], flock.positions)
 
 
-def test_sigterm_closes_the_file_with_the_frames_so_far(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_closes_the_file_with_the_frames_so_far(tmp_path, sig):
     traj = tmp_path / "long.h5"
     proc = subprocess.Popen([MURMUR_BIN, "--headless", "--backend", "cpu", "--boids", "3000", "--dims", "3",
                              "--steps", "100000000", "--trajectory", str(traj), "--trajectory-every", "2"],
@@ -97,11 +98,12 @@ def test_sigterm_closes_the_file_with_the_frames_so_far(tmp_path):
     deadline = time.time() + 60
     while not list(tmp_path.glob("long.h5.tmp.*")) and time.time() < deadline:
         time.sleep(0.1)
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGTERM)
+    assert proc.poll() is None, "the run ended before the signal"
+    time.sleep(1.5)  # some frames written (at least the first: the file exists whatever the wait)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 128 + signal.SIGTERM, err
-    assert "stopped by SIGTERM" in err and "wrote" in out
+    assert proc.returncode == 128 + sig, err
+    assert f"stopped by {signal.Signals(sig).name}" in err and "wrote" in out
     assert not list(tmp_path.glob("long.h5.tmp.*"))
     with h5py.File(traj, "r") as f:
         steps = f["particles/flock/position/step"][:]
@@ -119,10 +121,21 @@ def test_an_existing_file_is_untouched_until_the_new_one_is_complete(tmp_path):
     while not list(tmp_path.glob("keep.h5.tmp.*")) and time.time() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)
+    assert list(tmp_path.glob("keep.h5.tmp.*")), "the new trajectory is written beside the old file"
+    assert proc.poll() is None, "the run ended before it could be killed"
     assert traj.read_bytes() == b"an earlier trajectory"
     proc.kill()  # SIGKILL: nothing can run; the old file must still be whole
     proc.wait()
     assert traj.read_bytes() == b"an earlier trajectory"
+
+
+def test_a_flock_gone_non_finite_leaves_no_trajectory(tmp_path):
+    # flock.rb's sums without a speed limit overflow within 2,000 steps: exit 1, nothing written.
+    traj = tmp_path / "nan.h5"
+    run = run_cli("--backend", "cpu", "--preset", "flockrb", "--set", "speed_limit=off", "--boids", "200", "--steps", "2000",
+                  "--trajectory", str(traj), check=False)
+    assert run.returncode == 1 and "not finite" in run.stderr
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("args,message", [
@@ -143,6 +156,20 @@ def test_bad_trajectory_input_exits_2_naming_the_problem(tmp_path, args, message
 def test_the_window_refuses_a_trajectory(tmp_path):
     run = subprocess.run([MURMUR_BIN, "--trajectory", "t.h5"], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 2 and "--headless" in run.stderr
+
+
+def test_while_recording_the_box_and_times_cannot_change_and_an_old_handle_closes_nothing(tmp_path):
+    flock = murmur.Flock(backend="cpu", boids=30)
+    first = flock.record(str(tmp_path / "a.h5"))
+    for key, value in (("dt", 0.05), ("world_size", 300), ("bounds", "soft")):
+        with pytest.raises(murmur.Error, match=f"{key} cannot change while a trajectory is recorded"):
+            flock.params[key] = value
+    flock.params["separation.weight"] = 2.0  # any other key may
+    assert first.close() == 1
+    second = flock.record(str(tmp_path / "b.h5"), every=2)
+    flock.step(4)
+    assert first.close() == 0 and flock.recording  # the first handle does not end the second recording
+    assert second.close() == 3
 
 
 def test_record_bad_input_raises(tmp_path):

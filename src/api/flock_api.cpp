@@ -24,6 +24,17 @@ struct Flock::Impl {
     std::unique_ptr<Simulation> sim;
     std::unique_ptr<TrajectoryWriter> trajectory;  // Flock::record's
     std::uint64_t record_every = 1, record_from = 0;
+    std::string record_path;
+
+    // A recording still open when the flock ends (its destructor, or a move over it) is closed
+    // and renamed into place; a failure then cannot be reported, and the temporary file goes.
+    ~Impl() {
+        if (!trajectory) return;
+        try {
+            trajectory->finish();
+        } catch (const std::exception&) {
+        }
+    }
 
     murmur::Flock byId() const { return murmur::byId(sim->download()); }
     void addFrame() {
@@ -55,14 +66,7 @@ Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
     });
 }
 
-Flock::~Flock() {
-    if (impl_ && impl_->trajectory) {
-        try {
-            impl_->trajectory->finish();
-        } catch (const std::exception&) {  // a destructor cannot report it: the temporary file is removed
-        }
-    }
-}
+Flock::~Flock() = default;
 Flock::Flock(Flock&&) noexcept = default;
 Flock& Flock::operator=(Flock&&) noexcept = default;
 
@@ -96,7 +100,10 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
         layout.species = species();
         layout.creator_version = MURMUR_VERSION;
         layout.deflate = deflate;
-        impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout);
+        // On the caller's thread: the caller's process may use HDF5 itself (h5py), and Debian's
+        // HDF5 is not thread-safe.
+        impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout, TrajectoryWriter::Threading::CallersThread);
+        impl_->record_path = path;
         impl_->record_every = every;
         impl_->record_from = impl_->sim->stepCount();
         impl_->addFrame();
@@ -113,6 +120,7 @@ std::uint64_t Flock::stopRecording() {
 }
 
 bool Flock::recording() const { return impl_->trajectory != nullptr; }
+std::string Flock::recordingPath() const { return impl_->trajectory ? impl_->record_path : std::string(); }
 
 std::uint64_t Flock::stepCount() const { return impl_->sim->stepCount(); }
 std::uint32_t Flock::size() const { return impl_->params.boids; }
@@ -121,6 +129,9 @@ std::string Flock::backend() const { return impl_->backend; }
 void Flock::set(const std::string& key, const std::string& value) {
     translated([&] {
         if (key == "boids" || key == "dims") throw Error(key + " cannot change on a live flock: make a new Flock");
+        if (impl_->trajectory && (key == "dt" || key == "world_size" || key == "bounds"))
+            throw Error(key + " cannot change while a trajectory is recorded (its times and box are fixed when it begins): "
+                              "stop the recording first");
         Params p = impl_->params;
         setKey(p, key, value);
         requireValid(p);

@@ -149,19 +149,30 @@ std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p,
         o.log.countReadBack(gl::bytesReadBack() - before);
     };
     const auto due = [](std::uint64_t done, std::uint64_t every) { return (done / every + 1) * every; };
+    const auto stopped = [&] { return o.stop && o.stop->requested(); };
+    // A video frame; when a stop was asked, ffmpeg (in the terminal's process group) may have
+    // had the same Ctrl-C and be gone: then the run stops, the trajectory kept.
+    const auto videoFrame = [&] {
+        try {
+            o.recorder->add(o.view->render(p));
+        } catch (const std::exception&) {
+            if (!stopped()) throw;
+        }
+    };
     if (o.log.enabled()) sample(0);
-    if (o.recorder) o.recorder->add(o.view->render(p));
+    if (o.recorder) videoFrame();
     if (o.trajectory) addTrajectoryFrame(sim, p.boids, *o.trajectory);
     for (std::uint64_t done = 0; done < opt.steps;) {
-        if (o.stop && o.stop->requested()) return done;
+        if (stopped()) return done;
         std::uint64_t next = opt.steps;
         if (o.log.enabled()) next = std::min(next, due(done, o.log.every()));
         if (o.recorder) next = std::min(next, due(done, opt.record_every));
         if (o.trajectory) next = std::min({next, due(done, opt.trajectory_every), done + kStepsBetweenStopChecks});
         sim.step(int(next - done));
         done = next;
+        if (stopped()) return done;
         if (o.log.enabled() && o.log.due(done)) sample(done);
-        if (o.recorder && done % opt.record_every == 0) o.recorder->add(o.view->render(p));
+        if (o.recorder && done % opt.record_every == 0) videoFrame();
         if (o.trajectory && done % opt.trajectory_every == 0) addTrajectoryFrame(sim, p.boids, *o.trajectory);
     }
     return opt.steps;
@@ -256,6 +267,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     gpu::GpuSimulation* gpu_sim = nullptr;
     const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);
     printRunLine(*sim, p, imported != nullptr, out);
+    std::optional<StopSignal> stop;  // from before the file exists: a signal never leaves its temporary file behind
+    if (!opt.trajectory.empty()) stop.emplace();
     std::optional<TrajectoryWriter> trajectory;
     {
         const Flock spawned = imported ? Flock{} : spawn(p);  // capacity was checked above, before spawning
@@ -264,8 +277,6 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         sim->upload(start, p);
     }
     if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
-    std::optional<StopSignal> stop;
-    if (trajectory) stop.emplace();
 
     StatsLog log(opt.stats_out, opt.stats_every);
     std::optional<OffscreenView> view;
@@ -276,8 +287,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     }
     const auto t0 = std::chrono::steady_clock::now();
     RunOutputs outputs{log, view, recorder, trajectory, stop ? &*stop : nullptr};
-    if (const std::uint64_t done = stepRecorded(*sim, opt, p, outputs); done < opt.steps)
-        return reportStopped(*stop, done, *trajectory, recorder, out, err);
+    const std::uint64_t done = stepRecorded(*sim, opt, p, outputs);
+    if (stop && stop->requested()) return reportStopped(*stop, done, *trajectory, recorder, out, err);
     const Flock end = sim->download();  // waits for the GPU, so the timing below is honest
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (const Boid* b = firstNonFinite(end)) {

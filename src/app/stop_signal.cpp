@@ -17,6 +17,7 @@ StopSignal::StopSignal() {
     g_stop_signal = 0;
     struct sigaction sa {};
     sa.sa_handler = noteStopSignal;
+    sa.sa_flags = SA_RESTART;  // a write or read under way goes on; the run polls the flag
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, nullptr, &g_old_int);
     ::sigaction(SIGTERM, nullptr, &g_old_term);

@@ -537,15 +537,20 @@ void GpuSimulation::readXyzById(float* positions, float* velocities) {
     if (n_ == 0 || (!positions && !velocities)) return;
     if (!ensemble_.empty()) return Simulation::readXyzById(positions, velocities);
     const std::size_t array_bytes = std::size_t(n_) * 3 * sizeof(float);
-    if (xyz_by_id_.size() < 2 * array_bytes) xyz_by_id_ = gl::Buffer(2 * array_bytes);
+    if (pos_by_id_.size() < array_bytes) {
+        pos_by_id_ = gl::Buffer(array_bytes);
+        vel_by_id_ = gl::Buffer(array_bytes);
+    }
     bindState();
-    xyz_by_id_.bindBase(kSsbo, BIND_XYZ_BY_ID);
+    pos_by_id_.bindBase(kSsbo, BIND_XYZ_BY_ID);
+    vel_by_id_.bindBase(kSsbo, BIND_VEL_XYZ_BY_ID);
     programs_->state_by_id.use();
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(groupsFor(n_, STEP_GROUP_SIZE));
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (positions) xyz_by_id_.download(positions, array_bytes);
-    if (velocities) xyz_by_id_.download(velocities, array_bytes, array_bytes);
+    bindState();  // the perch slot back to what the step expects
+    if (positions) pos_by_id_.download(positions, array_bytes);
+    if (velocities) vel_by_id_.download(velocities, array_bytes);
 }
 
 FlockBuffers GpuSimulation::buffers() {

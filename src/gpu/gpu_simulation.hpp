@@ -231,7 +231,7 @@ private:
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
     gl::Buffer neighbours_by_id_;  // neighbour_ids.comp's output, made on first use
-    gl::Buffer xyz_by_id_;         // state_by_id.comp's output, made on first use
+    gl::Buffer pos_by_id_, vel_by_id_;  // state_by_id.comp's output, made on first use
     gl::Buffer large_cells_;       // grid_order.comp's list of large cells, an indirect dispatch's arguments first
     gl::Buffer cell_start_, picked_, perch_, sorted_perch_, steer_, sorted_steer_;
     // Cell counts, double-buffered: the step reads counts[current_] (of the state it starts from)

@@ -9,6 +9,8 @@
 #include <array>
 #include <cerrno>
 #include <condition_variable>
+#include <csignal>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -18,6 +20,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,7 +38,7 @@ std::mutex g_hdf5;
 class Id {
 public:
     Id() = default;
-    Id(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(id), close_(close) {
+    Id(hid_t id, herr_t (*closer)(hid_t), const char* what) : id_(id), close_(closer) {
         if (id < 0) throw std::runtime_error(std::string("HDF5 could not create ") + what);
     }
     ~Id() {
@@ -48,6 +51,8 @@ public:
         return *this;
     }
     operator hid_t() const { return id_; }
+    // Closes now; the status (negative: HDF5 failed, e.g. could not write its last metadata).
+    herr_t close() { return id_ >= 0 ? close_(std::exchange(id_, -1)) : 0; }
 
 private:
     hid_t id_ = -1;
@@ -157,8 +162,9 @@ void renameIntoPlace(const std::string& temp, const std::string& given) {
         ::umask(mask);
         ::chmod(temp.c_str(), 0666 & ~mask);
     }
-    if (!synced || std::rename(temp.c_str(), target.c_str()) != 0)
-        throw std::runtime_error("cannot write " + given + ": " + std::strerror(errno ? errno : EIO));
+    const int sync_error = synced ? 0 : (errno ? errno : EIO);
+    if (!synced) throw std::runtime_error("cannot write " + given + ": " + std::strerror(sync_error));
+    if (std::rename(temp.c_str(), target.c_str()) != 0) throw std::runtime_error("cannot write " + given + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -170,16 +176,22 @@ struct TrajectoryWriter::Impl {
     std::uint64_t written = 0, added = 0;
     bool finished = false;
 
+    bool threaded = true;  // frames written by `worker`; else by add(), on the caller's thread
     std::mutex mutex;
     std::condition_variable changed;
     std::deque<Frame> waiting;
+    bool busy = false;  // the worker is writing a frame it took from `waiting`
     bool closing = false;
     std::string error;
     std::thread worker;
 
     void create();
     void write(const Frame& f);
+    std::string writeNow(const Frame& f);
     void run();
+    void closeAll() {  // the groups and datasets (under g_hdf5); the file stays open
+        position.close(), velocity.close(), step.close(), time.close();
+    }
 };
 
 void TrajectoryWriter::Impl::create() {
@@ -239,7 +251,21 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
     ++written;
 }
 
-// The writer thread: frames in order until closing with none waiting, or the first failure.
+// A frame written and flushed; the first failure's message, or empty.
+std::string TrajectoryWriter::Impl::writeNow(const Frame& f) {
+    try {
+        const std::lock_guard hdf5(g_hdf5);
+        write(f);
+        if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) throw std::runtime_error("HDF5 could not flush the file");
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
+// The writer thread: frames in order until closing with none waiting, or the first failure. A
+// frame leaves the queue before it is written (`busy` counts it meanwhile), so that the
+// destructor may empty the queue at any time.
 void TrajectoryWriter::Impl::run() {
     for (;;) {
         Frame f;
@@ -248,17 +274,12 @@ void TrajectoryWriter::Impl::run() {
             changed.wait(lock, [&] { return closing || !waiting.empty(); });
             if (waiting.empty()) return;
             f = std::move(waiting.front());
+            waiting.pop_front();
+            busy = true;
         }
-        std::string failure;
-        try {
-            const std::lock_guard hdf5(g_hdf5);
-            write(f);
-            if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) throw std::runtime_error("HDF5 could not flush the file");
-        } catch (const std::exception& e) {
-            failure = e.what();
-        }
+        const std::string failure = writeNow(f);
         std::lock_guard lock(mutex);
-        waiting.pop_front();
+        busy = false;
         changed.notify_all();
         if (!failure.empty()) {
             error = failure;
@@ -268,9 +289,23 @@ void TrajectoryWriter::Impl::run() {
     }
 }
 
-TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayout& layout) : impl_(std::make_unique<Impl>()) {
+// A thread that SIGINT and SIGTERM never interrupt (the process's handlers run on the others).
+std::thread startWithoutStopSignals(std::function<void()> body) {
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
+    std::thread t(std::move(body));
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    return t;
+}
+
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayout& layout, Threading threading)
+    : impl_(std::make_unique<Impl>()) {
     impl_->path = path;
     impl_->layout = layout;
+    impl_->threaded = threading == Threading::WriterThread;
     if (layout.species.size() != layout.boids) throw std::runtime_error("trajectory: species for every boid expected");
     if (layout.deflate < 0 || layout.deflate > 9) throw std::runtime_error("trajectory: deflate level in [0, 9] expected");
     const std::string target = resolvedTarget(path);
@@ -289,7 +324,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayo
         ::unlink(impl_->temp.c_str());
         throw std::runtime_error("cannot write " + path + ": " + e.what());
     }
-    impl_->worker = std::thread([this] { impl_->run(); });
+    if (impl_->threaded) impl_->worker = startWithoutStopSignals([this] { impl_->run(); });
 }
 
 TrajectoryWriter::~TrajectoryWriter() {
@@ -302,7 +337,8 @@ TrajectoryWriter::~TrajectoryWriter() {
     if (impl_->worker.joinable()) impl_->worker.join();
     if (!impl_->finished) {
         const std::lock_guard hdf5(g_hdf5);
-        impl_->position = Id(), impl_->velocity = Id(), impl_->step = Id(), impl_->time = Id(), impl_->file = Id();
+        impl_->closeAll();
+        impl_->file.close();
         ::unlink(impl_->temp.c_str());
     }
 }
@@ -311,8 +347,17 @@ void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std
     const std::size_t floats = std::size_t(impl_->layout.boids) * 3;
     if (positions.size() != floats || velocities.size() != floats)
         throw std::runtime_error("trajectory: a frame needs 3 floats a boid for each vector");
+    if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
+    if (!impl_->threaded) {
+        impl_->error = impl_->writeNow({step, std::move(positions), std::move(velocities)});
+        if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
+        ++impl_->added;
+        return;
+    }
     std::unique_lock lock(impl_->mutex);
-    impl_->changed.wait(lock, [&] { return impl_->waiting.size() < kMaxWaiting || !impl_->error.empty(); });
+    impl_->changed.wait(lock, [&] {
+        return impl_->waiting.size() + (impl_->busy ? 1u : 0u) < kMaxWaiting || !impl_->error.empty();
+    });
     if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
     impl_->waiting.push_back({step, std::move(positions), std::move(velocities)});
     ++impl_->added;
@@ -331,8 +376,10 @@ std::string TrajectoryWriter::finish() {
     if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
     {
         const std::lock_guard hdf5(g_hdf5);
-        impl_->position = Id(), impl_->velocity = Id(), impl_->step = Id(), impl_->time = Id();
-        impl_->file = Id();  // H5Fclose: everything is on disk in the temporary file
+        impl_->closeAll();
+        // H5Fclose writes what HDF5 still holds (its metadata): a failure there leaves the
+        // temporary file incomplete, so it is removed (by the destructor), never renamed.
+        if (impl_->file.close() < 0) throw std::runtime_error("cannot write " + impl_->path + ": HDF5 could not close the file");
     }
     renameIntoPlace(impl_->temp, impl_->path);
     impl_->finished = true;

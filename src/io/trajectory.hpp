@@ -5,8 +5,9 @@
 //   /particles/flock/velocity      the same (its step and time hard links to position's)
 //   /particles/flock/species, id   (N) int32, fixed: boid i of every frame is id i
 // D is the flock's dims; value is chunked a frame at a time (at most 2^20 boids a chunk) and
-// compressed (shuffle + deflate, level 1 unless chosen; 0 writes it uncompressed). Frames are written as they come, by a thread of the writer's
-// own, at most two waiting (memory stays constant over a long run). The file is written beside
+// compressed (shuffle + deflate, level 1 unless chosen; 0 writes it uncompressed). Frames are
+// written as they come, by a thread of the writer's own (at most two waiting: memory stays
+// constant over a long run) or by the caller's (Threading). The file is written beside
 // the target (NAME.tmp.XXXXXX) and renamed into place by finish(), so an existing file is never
 // damaged and a reader never sees half a file.
 #pragma once
@@ -31,9 +32,13 @@ struct TrajectoryLayout {
 
 class TrajectoryWriter {
 public:
+    // Where frames are written: by a thread of the writer's own while the caller steps on (the
+    // command line), or by add() itself (a library in someone else's process, which may use
+    // HDF5 on its own threads, as h5py does: Debian's HDF5 is not thread-safe).
+    enum class Threading { WriterThread, CallersThread };
     // Creates the temporary file beside `path` with the layout; throws std::runtime_error naming
     // the path and the cause.
-    TrajectoryWriter(const std::string& path, const TrajectoryLayout& layout);
+    TrajectoryWriter(const std::string& path, const TrajectoryLayout& layout, Threading threading = Threading::WriterThread);
     ~TrajectoryWriter();  // an unfinished file is removed
     TrajectoryWriter(const TrajectoryWriter&) = delete;
     TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
