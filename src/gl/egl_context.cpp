@@ -129,6 +129,7 @@ HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()) {
 
 HeadlessContext::~HeadlessContext() {
     if (impl_->display != EGL_NO_DISPLAY) {
+        if (eglGetCurrentContext() == impl_->context) glFinish();  // no work in flight while the driver tears down
         eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(impl_->display, impl_->context);
         eglTerminate(impl_->display);

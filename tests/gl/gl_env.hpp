@@ -5,6 +5,7 @@
 
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
+#include "gl/gl.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +32,15 @@ public:
             context_.reset();
         }
     }
-    void TearDown() override { context_.reset(); }
+    // The context is left to the process's exit, not destroyed here: Mesa 22.3's zink over
+    // lavapipe aborted once in this teardown ("free(): invalid pointer", after the test had
+    // passed; one of about 1,100 test processes in the zink stage). Contexts made and destroyed
+    // within a test (the command line run in-process, the public API's) still exercise
+    // HeadlessContext's destructor on both drivers.
+    void TearDown() override {
+        if (context_) glFinish();  // nothing in flight when the process ends
+        (void)context_.release();
+    }
     static bool ready() { return instance().context_ != nullptr; }
     static const std::string& error() { return instance().error_; }
     static GlEnvironment& instance() {
