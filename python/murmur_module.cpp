@@ -21,8 +21,36 @@ std::string asSetting(const py::handle& value) {
     if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "on" : "off";
     if (py::isinstance<py::str>(value)) return value.cast<std::string>();
     if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) return py::str(value).cast<std::string>();
+    // numpy's scalars (np.int64, np.float32, ...): whole numbers by __index__, others by __float__
+    if (py::hasattr(value, "__index__")) return py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+    if (py::hasattr(value, "__float__")) return py::str(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
     throw murmur::api::Error("a parameter's value must be a number or a name, not " +
                              py::str(py::type::of(value)).cast<std::string>());
+}
+
+// A whole number in [lo, hi] from Python (an int or anything with __index__, numpy's included), or
+// murmur.Error naming it and the range: pybind11's own conversion would say only "incompatible
+// function arguments".
+std::uint64_t wholeNumber(const py::handle& value, const std::string& what, std::uint64_t lo, std::uint64_t hi) {
+    const auto refuse = [&] {
+        return murmur::api::Error(what + " = " + py::repr(value).cast<std::string>() + ": valid: a whole number in [" +
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    };
+    if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__")) throw refuse();
+    const py::int_ n(py::reinterpret_borrow<py::object>(value));
+    if (n < py::int_(lo) || n > py::int_(hi)) throw refuse();
+    return n.cast<std::uint64_t>();
+}
+
+std::optional<std::uint64_t> optionalWhole(const py::object& value, const std::string& what, std::uint64_t lo, std::uint64_t hi) {
+    if (value.is_none()) return std::nullopt;
+    return wholeNumber(value, what, lo, hi);
+}
+
+constexpr std::uint64_t kMaxStepsACall = 0x7FFFFFFF;  // the API's step(int)
+
+std::uint32_t flockIndex(const Ensemble& e, const py::handle& k) {
+    return std::uint32_t(wholeNumber(k, "flock", 0, e.flocks() - 1));
 }
 
 // A key's value back as Python: a float where it reads as a number, else the name.
@@ -75,9 +103,11 @@ murmur::api::FlockOptions flockOptions(const std::string& preset, const std::str
     return o;
 }
 
-Flock makeFlock(const std::string& preset, const std::string& backend, std::optional<std::uint64_t> seed,
-                std::optional<std::uint32_t> boids, const std::optional<py::dict>& params) {
-    return Flock(flockOptions(preset, backend, seed, boids, params));
+Flock makeFlock(const std::string& preset, const std::string& backend, const py::object& seed, const py::object& boids,
+                const std::optional<py::dict>& params) {
+    const auto count = optionalWhole(boids, "boids", 0, 0xFFFFFFFFu);
+    return Flock(flockOptions(preset, backend, optionalWhole(seed, "seed", 0, ~std::uint64_t(0)),
+                              count ? std::optional<std::uint32_t>(std::uint32_t(*count)) : std::nullopt, params));
 }
 
 // Closes the recording this handle began, not a later one of the same flock.
@@ -87,7 +117,7 @@ std::uint64_t closeRecording(Recording& r) {
 }
 
 // Ensemble([{preset:, seed:, boids:, params:}, ...], backend=): each dict a flock's options.
-Ensemble makeEnsemble(const py::list& flocks, const std::string& backend) {
+Ensemble makeEnsemble(const py::sequence& flocks, const std::string& backend) {
     static const std::vector<std::string> known{"preset", "seed", "boids", "params"};
     std::vector<murmur::api::FlockOptions> options;
     for (const py::handle& item : flocks) {
@@ -150,7 +180,10 @@ PYBIND11_MODULE(_murmur, m) {
             closeRecording(r);
             return false;
         })
-        .def_readonly("path", &Recording::path, "The trajectory file's path.");
+        .def_readonly("path", &Recording::path, "The trajectory file's path.")
+        .def("__repr__", [](const Recording& r) {
+            return "<murmur.Recording " + r.path + (r.flock->recordingPath() == r.path ? ", open>" : ", closed>");
+        });
 
     py::class_<Flock>(m, "Flock", "A flock on the GPU pipeline (backend='gpu', a headless OpenGL 4.5 context) or the "
                                   "CPU reference (backend='cpu').")
@@ -160,7 +193,8 @@ PYBIND11_MODULE(_murmur, m) {
              "preset: a built-in name (murmur.presets()) or a .json file; params: {key: value} applied in order after it, "
              "as --set; boids resizes the world to keep the preset's density unless params sets world_size. "
              "Raises murmur.Error with the reason and the valid range.")
-        .def("step", &Flock::step, py::arg("n") = 1, "Steps the flock n times.")
+        .def("step", [](Flock& f, const py::object& n) { f.step(int(wholeNumber(n, "step(n)", 0, kMaxStepsACall))); },
+             py::arg("n") = 1, "Steps the flock n times.")
         .def_property_readonly("step_count", &Flock::stepCount, "Steps since the start (an imported state's included).")
         .def_property_readonly("size", &Flock::size, "Number of boids.")
         .def_property_readonly("backend", &Flock::backend, "'gpu' or 'cpu'.")
@@ -177,9 +211,9 @@ PYBIND11_MODULE(_murmur, m) {
              "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids.")
         .def(
             "record",
-            [](py::object self, const std::string& path, std::uint64_t every, int deflate) {
+            [](py::object self, const std::string& path, const py::object& every, const py::object& deflate) {
                 Flock* f = self.cast<Flock*>();
-                f->record(path, every, deflate);
+                f->record(path, wholeNumber(every, "record(every)", 1, ~std::uint64_t(0)), int(wholeNumber(deflate, "record(deflate)", 0, 9)));
                 return Recording{self, f, path};
             },
             py::arg("path"), py::arg("every") = 1, py::arg("deflate") = 1,
@@ -215,22 +249,26 @@ PYBIND11_MODULE(_murmur, m) {
              "Ensemble(flocks, backend='gpu')\n\n"
              "flocks: a list of dicts, each with any of preset, seed, boids, params (as murmur.Flock takes them), e.g. "
              "[{'preset': 'vicsek', 'seed': s, 'params': {'vicsek.noise': eta}} for eta in etas for s in range(4)].")
-        .def("step", &Ensemble::step, py::arg("n") = 1, "Steps every flock n times.")
+        .def("step", [](Ensemble& e, const py::object& n) { e.step(int(wholeNumber(n, "step(n)", 0, kMaxStepsACall))); },
+             py::arg("n") = 1, "Steps every flock n times.")
         .def_property_readonly("step_count", &Ensemble::stepCount, "Steps taken.")
         .def_property_readonly("backend", &Ensemble::backend, "'gpu' or 'cpu'.")
         .def("__len__", &Ensemble::flocks, "The number of flocks.")
-        .def("size", &Ensemble::size, py::arg("k"), "Flock k's boid count.")
-        .def("set", [](Ensemble& e, std::uint32_t k, const std::string& key, const py::object& value) { e.set(k, key, asSetting(value)); },
+        .def("size", [](const Ensemble& e, const py::object& k) { return e.size(flockIndex(e, k)); }, py::arg("k"),
+             "Flock k's boid count.")
+        .def("set", [](Ensemble& e, const py::object& k, const std::string& key, const py::object& value) {
+                 e.set(flockIndex(e, k), key, asSetting(value));
+             },
              py::arg("k"), py::arg("key"), py::arg("value"), "Sets flock k's key (from the next step).")
-        .def("get", [](const Ensemble& e, std::uint32_t k, const std::string& key) { return fromSetting(e.get(k, key)); },
+        .def("get", [](const Ensemble& e, const py::object& k, const std::string& key) { return fromSetting(e.get(flockIndex(e, k), key)); },
              py::arg("k"), py::arg("key"), "Flock k's value of key.")
-        .def("positions", [](const Ensemble& e, std::uint32_t k) { return rows3(e.positions(k)); }, py::arg("k"),
+        .def("positions", [](const Ensemble& e, const py::object& k) { return rows3(e.positions(flockIndex(e, k))); }, py::arg("k"),
              "Flock k's positions, (N, 3) float32, in id order.")
-        .def("velocities", [](const Ensemble& e, std::uint32_t k) { return rows3(e.velocities(k)); }, py::arg("k"),
+        .def("velocities", [](const Ensemble& e, const py::object& k) { return rows3(e.velocities(flockIndex(e, k))); }, py::arg("k"),
              "Flock k's velocities, (N, 3) float32, in id order.")
-        .def("species", [](const Ensemble& e, std::uint32_t k) { return column(e.species(k)); }, py::arg("k"),
+        .def("species", [](const Ensemble& e, const py::object& k) { return column(e.species(flockIndex(e, k))); }, py::arg("k"),
              "Flock k's species, (N,) uint32, in id order.")
-        .def("order_parameters", py::overload_cast<std::uint32_t>(&Ensemble::orderParameters), py::arg("k"),
+        .def("order_parameters", [](Ensemble& e, const py::object& k) { return e.orderParameters(flockIndex(e, k)); }, py::arg("k"),
              "Flock k's order parameters, as a dict.")
         .def("order_parameters", py::overload_cast<>(&Ensemble::orderParameters),
              "Every flock's order parameters, a list of dicts in flock order (on the GPU measured in one set of passes).")

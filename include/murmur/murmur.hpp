@@ -96,9 +96,10 @@ public:
 
     // A trajectory in H5MD (as --trajectory writes): a frame now and every `every` steps that
     // step() takes from here (the step counts from now), written as it goes, on the calling
-    // thread; deflate 0 (none) .. 9. stopRecording() (or a new record(), an importState(), or
-    // the Flock's end) closes the file and renames it into place; until then it is
-    // NAME.tmp.XXXXXX beside it. While recording, dt, world_size and bounds cannot change.
+    // thread; deflate 0 (none) .. 9; the path ends in .h5, .hdf5 or .h5md. stopRecording() (or
+    // an importState(), or the Flock's end) closes the file and renames it into place; until
+    // then it is NAME.tmp.XXXXXX beside it. One recording at a time: record() while one is open
+    // is refused. While recording, dt, world_size and bounds cannot change.
     void record(const std::string& path, std::uint64_t every = 1, int deflate = 1);
     std::uint64_t stopRecording();  // the frames written (0: none being recorded)
     bool recording() const;

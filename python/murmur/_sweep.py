@@ -56,8 +56,8 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
     Returns a pandas DataFrame where pandas is installed (as_dataframe=False, or without pandas:
     a list of dicts). Raises murmur.Error with the command line's message on bad input.
     """
-    if not axes:
-        raise Error("sweep: give at least one key to sweep, {key: (FROM, TO, COUNT)}")
+    if not isinstance(axes, dict) or not axes:
+        raise Error("sweep: give the keys to sweep as a dict, {key: (FROM, TO, COUNT)}, at least one")
     args = [_murmur_binary(), "--headless", "--backend", backend, "--steps", str(steps),
             "--sweep-seeds", str(seeds), "--sweep-burn-in", str(burn_in), "--sweep-every", str(every)]
     for key, spec in axes.items():
@@ -80,7 +80,8 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
         out = os.path.join(tmp, "sweep.csv")
         run = subprocess.run(args + ["--sweep-out", out], capture_output=True, text=True)
         if run.returncode != 0:
-            lines = [l.removeprefix("murmur: ").removeprefix("error: ") for l in run.stderr.splitlines() if l.strip()]
+            lines = [l.removeprefix("murmur: ").removeprefix("error: ") for l in run.stderr.splitlines()
+                     if l.strip() and not l.startswith("Run with --help")]
             raise Error("\n".join(lines[-3:]) or f"murmur exited with {run.returncode}")
         with open(out, newline="") as f:
             rows = [{k: _value(v) for k, v in row.items()} for row in csv.DictReader(l for l in f if not l.startswith("#"))]

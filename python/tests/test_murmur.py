@@ -109,7 +109,7 @@ def test_ensemble_bad_input_raises():
         murmur.Ensemble([{"seed": -1}], backend="cpu")
     with pytest.raises(murmur.Error, match="preset is a name"):
         murmur.Ensemble([{"preset": 3}], backend="cpu")
-    with pytest.raises(murmur.Error, match="flock 3: valid: 0 .. 0"):
+    with pytest.raises(murmur.Error, match=r"flock = 3: valid: a whole number in \[0, 0\]"):
         murmur.Ensemble([{}], backend="cpu").positions(3)
 
 
@@ -125,3 +125,22 @@ def test_a_gpu_flock_without_a_context_raises_runtime_error_saying_how_to_get_on
     assert run.stdout.startswith("ContextError no OpenGL 4.5 context could be created"), run.stdout + run.stderr
     assert 'backend "cpu"' in run.stdout and "gl_loader" in run.stdout
     assert murmur.Flock(backend="cpu", boids=10).size == 10  # the CPU reference needs none
+
+
+def test_whole_numbers_and_numpy_scalars_are_checked_with_their_ranges():
+    for kwargs, message in (({"boids": -1}, "boids = -1"), ({"seed": -1}, "seed = -1"), ({"boids": 10**30}, "boids = 10"),
+                            ({"boids": "5"}, "boids = '5'")):
+        with pytest.raises(murmur.Error, match=message + ".*valid: a whole number in"):
+            murmur.Flock(backend="cpu", **kwargs)
+    flock = murmur.Flock(backend="cpu", boids=np.int64(20), seed=np.uint32(3))
+    assert flock.size == 20
+    for n in (-1, 2**32, 10**30, 1.5):
+        with pytest.raises(murmur.Error, match=r"step\(n\) = .*valid: a whole number in \[0, 2147483647\]"):
+            flock.step(n)
+    flock.step(np.int32(2))
+    flock.params["separation.weight"] = np.float32(1.25)
+    flock.params["species_count"] = np.int64(2)
+    assert flock.params["separation.weight"] == 1.25 and flock.params["species_count"] == 2
+    ensemble = murmur.Ensemble(({"seed": 1}, {"seed": 2}), backend="cpu")  # any sequence of dicts
+    with pytest.raises(murmur.Error, match=r"flock = -1: valid: a whole number in \[0, 1\]"):
+        ensemble.positions(-1)

@@ -38,7 +38,8 @@ def test_sweep_without_dataframe_gives_dicts():
 @pytest.mark.parametrize("axes,message", [
     ({"nope": (0, 1, 2)}, "unknown key 'nope'"),
     ({"couzin.orientation_width": (0, 8)}, "FROM, TO, COUNT"),
-    ({}, "at least one key"),
+    ({}, "at least one"),
+    (["vicsek.noise"], "as a dict"),
 ])
 def test_sweep_bad_input_raises(axes, message):
     with pytest.raises(murmur.Error, match=message.replace("(", r"\(").replace(")", r"\)")):

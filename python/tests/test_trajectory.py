@@ -178,9 +178,19 @@ def test_record_bad_input_raises(tmp_path):
         flock.record(str(tmp_path / "a.h5"), every=0)
     with pytest.raises(ValueError, match="deflate"):
         flock.record(str(tmp_path / "a.h5"), deflate=12)
-    with pytest.raises(murmur.Error, match="cannot write"):
+    with pytest.raises(murmur.Error, match="does not exist"):
         flock.record(str(tmp_path / "no-such-dir" / "a.h5"))
+    with pytest.raises(murmur.Error, match="name it FILE.h5"):
+        flock.record(str(tmp_path / "a.txt"))
+    with pytest.raises(murmur.Error, match="name it FILE.h5"):
+        flock.record("")
+    with pytest.raises(murmur.Error, match=r"record\(every\) = -1: valid: a whole number in \[1, "):
+        flock.record(str(tmp_path / "a.h5"), every=-1)
     assert not flock.recording and not list(tmp_path.iterdir())
+    first = flock.record(str(tmp_path / "a.h5"))
+    with pytest.raises(murmur.Error, match="a.h5 is being recorded; stop that recording first"):
+        flock.record(str(tmp_path / "b.h5"))
+    assert flock.recording and first.close() == 1 and repr(first).endswith(", closed>")
 
 
 def test_two_flocks_record_at_once(tmp_path):

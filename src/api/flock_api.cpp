@@ -6,6 +6,7 @@
 #include "api/api_common.hpp"
 #include "cpu/cpu_simulation.hpp"
 #include "io/preset_json.hpp"
+#include "io/atomic_file.hpp"
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
 #include "model/param_table.hpp"
@@ -90,7 +91,11 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
     translated([&] {
         if (every < 1) throw Error("record(every=" + std::to_string(every) + "): valid: 1 or more steps");
         if (deflate < 0 || deflate > 9) throw Error("record(deflate=" + std::to_string(deflate) + "): valid: 0 .. 9");
-        stopRecording();
+        if (impl_->trajectory)
+            throw Error("record(" + echo(path) + "): " + impl_->record_path + " is being recorded; stop that recording first");
+        if (!path.ends_with(".h5") && !path.ends_with(".hdf5") && !path.ends_with(".h5md"))
+            throw Error("record(" + echo(path) + "): the trajectory is H5MD (HDF5); name it FILE.h5, FILE.hdf5 or FILE.h5md");
+        checkWritableTarget(path, "record");
         TrajectoryLayout layout;
         layout.boids = impl_->params.boids;
         layout.dims = impl_->params.dims;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cerrno>
 #include <condition_variable>
 #include <csignal>
@@ -142,6 +143,16 @@ void append(hid_t set, hsize_t frame, hid_t mem_type, const void* data, const ch
     check(H5Dwrite(set, mem_type, mem_space, file_space, H5P_DEFAULT, data), what);
 }
 
+// A float as the shortest decimal that reads back as it (std::to_chars), then as a double: a
+// time step given as 0.1 gives times 0.1, 0.2, ..., not multiples of float(0.1).
+double decimalOf(float x) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+    double d = double(x);
+    std::from_chars(text, end, d);
+    return d;
+}
+
 struct Frame {
     std::uint64_t step = 0;
     std::vector<float> pos, vel;
@@ -172,6 +183,7 @@ void renameIntoPlace(const std::string& temp, const std::string& given) {
 struct TrajectoryWriter::Impl {
     std::string path, temp;
     TrajectoryLayout layout;
+    double dt = 0.0;  // layout.dt as the decimal it was given as (0.1, not 0.100000001490116)
     Id file, position, velocity, step, time;  // the last three: position's datasets
     std::uint64_t written = 0, added = 0;
     bool finished = false;
@@ -241,7 +253,7 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
         return static_cast<const float*>(packed.data());
     };
     const std::int64_t s = std::int64_t(f.step);
-    const double t = double(f.step) * layout.dt;
+    const double t = double(f.step) * dt;
     append(step, written, H5T_NATIVE_INT64, &s, "position/step");
     append(time, written, H5T_NATIVE_DOUBLE, &t, "position/time");
     const Id pos_value(H5Dopen2(position, "value", H5P_DEFAULT), H5Dclose, "position/value");
@@ -306,6 +318,8 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayo
     impl_->path = path;
     impl_->layout = layout;
     impl_->threaded = threading == Threading::WriterThread;
+    impl_->dt = decimalOf(float(layout.dt));
+    if (path.empty() || path.ends_with("/")) throw std::runtime_error("cannot write '" + path + "': not a file name");
     if (layout.species.size() != layout.boids) throw std::runtime_error("trajectory: species for every boid expected");
     if (layout.deflate < 0 || layout.deflate > 9) throw std::runtime_error("trajectory: deflate level in [0, 9] expected");
     const std::string target = resolvedTarget(path);
