@@ -93,18 +93,9 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
         if (deflate < 0 || deflate > 9) throw Error("record(deflate=" + std::to_string(deflate) + "): valid: 0 .. 9");
         if (impl_->trajectory)
             throw Error("record(" + echo(path) + "): " + impl_->record_path + " is being recorded; stop that recording first");
-        if (!path.ends_with(".h5") && !path.ends_with(".hdf5") && !path.ends_with(".h5md"))
-            throw Error("record(" + echo(path) + "): the trajectory is H5MD (HDF5); name it FILE.h5, FILE.hdf5 or FILE.h5md");
+        if (const auto problem = trajectoryNameProblem(path)) throw Error("record(" + echo(path) + "): " + *problem);
         checkWritableTarget(path, "record");
-        TrajectoryLayout layout;
-        layout.boids = impl_->params.boids;
-        layout.dims = impl_->params.dims;
-        layout.periodic = impl_->params.bounds == Bounds::Wrap;
-        layout.world_size = impl_->params.world_size;
-        layout.dt = impl_->params.dt;
-        layout.species = species();
-        layout.creator_version = MURMUR_VERSION;
-        layout.deflate = deflate;
+        const TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION);
         // On the caller's thread: the caller's process may use HDF5 itself (h5py), and Debian's
         // HDF5 is not thread-safe.
         impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout, TrajectoryWriter::Threading::CallersThread);

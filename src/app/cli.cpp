@@ -16,6 +16,7 @@
 #include "model/density.hpp"
 #include "model/styles.hpp"
 #include "model/param_table.hpp"
+#include "io/trajectory.hpp"
 #include "render/recorder.hpp"
 
 #include <algorithm>
@@ -259,8 +260,7 @@ void checkRunTargets(const Options& opt) {
     if (!opt.record.empty()) render::checkRecordTarget(opt.record);
     if (!opt.trajectory.empty()) {
         const std::string& t = opt.trajectory;
-        if (!t.ends_with(".h5") && !t.ends_with(".hdf5") && !t.ends_with(".h5md"))
-            throw InputError("--trajectory " + echo(t) + ": the trajectory is H5MD (HDF5); name it FILE.h5, FILE.hdf5 or FILE.h5md");
+        if (const auto problem = trajectoryNameProblem(t)) throw InputError("--trajectory " + echo(t) + ": " + *problem);
         checkWritableTarget(t, "--trajectory");
     }
 }

@@ -180,17 +180,9 @@ std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p,
 
 void openTrajectory(const Options& opt, const Params& p, const Flock& start, std::optional<TrajectoryWriter>& trajectory) {
     if (opt.trajectory.empty()) return;
-    TrajectoryLayout layout;
-    layout.boids = p.boids;
-    layout.dims = p.dims;
-    layout.periodic = p.bounds == Bounds::Wrap;
-    layout.world_size = p.world_size;
-    layout.dt = p.dt;
-    layout.species.assign(start.size(), 0);
-    for (const Boid& b : start) layout.species.at(b.id) = b.species;
-    layout.creator_version = MURMUR_VERSION;
-    layout.deflate = opt.trajectory_deflate;
-    trajectory.emplace(opt.trajectory, layout);
+    std::vector<std::uint32_t> species(start.size(), 0);
+    for (const Boid& b : start) species.at(b.id) = b.species;
+    trajectory.emplace(opt.trajectory, trajectoryLayout(p, std::move(species), opt.trajectory_deflate, MURMUR_VERSION));
 }
 
 // A run stopped by a signal: the trajectory closed with its frames, nothing else written; the

@@ -113,13 +113,22 @@ std::string resolvedTarget(const std::string& path) {
     return target;
 }
 
+void giveReplacementMode(const std::string& temp, const std::string& target) {
+    struct stat old {};
+    if (::stat(target.c_str(), &old) == 0) {
+        ::chmod(temp.c_str(), old.st_mode & 07777);
+    } else {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ::chmod(temp.c_str(), 0666 & ~mask);
+    }
+}
+
 void writeFileAtomic(const std::string& given, const std::string& contents) {
     // Write beside the real file (through symlinks) and rename over it, keeping its permissions;
     // refuse what a rename would destroy (a device, FIFO, socket) or what is read-only.
     const std::string path = resolvedTarget(given);
     if (const auto problem = targetProblem(path)) throw std::runtime_error("cannot write " + given + ": it " + *problem);
-    struct stat old {};
-    const bool existed = ::stat(path.c_str(), &old) == 0;
     SignalSafeTempFile temp(path + ".tmp.XXXXXX");
     const int fd = temp.create();
     const std::string tmpl = temp.path();
@@ -139,15 +148,7 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
     int saved = ok ? 0 : errno;  // the first failure's cause, taken where it happened
     if (ok && ::fsync(fd) != 0) ok = false, saved = errno;
     if (::close(fd) != 0 && ok) ok = false, saved = errno;
-    // mkstemp creates 0600: a replaced file keeps its permissions, a new one gets the usual
-    // ones (subject to umask).
-    if (ok && existed) {
-        ::chmod(tmpl.c_str(), old.st_mode & 07777);
-    } else if (ok) {
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        ::chmod(tmpl.c_str(), 0666 & ~mask);
-    }
+    if (ok) giveReplacementMode(tmpl, path);  // a replaced file keeps its permissions
     if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
         const int err = ok ? errno : saved;  // `temp` removes the file as the throw unwinds
         throw std::runtime_error("cannot write " + given + ": " + std::strerror(err ? err : EIO));

@@ -38,6 +38,10 @@ void writeFileAtomic(const std::string& path, const std::string& contents);
 // Why writeFileAtomic would refuse the existing file at path (following symlinks), if it would.
 std::optional<std::string> targetProblem(const std::string& path);
 
+// A finished temporary file given the permissions of the file it will replace at target, or,
+// for a new file, the usual ones (0666 less the umask): mkstemp made it 0600.
+void giveReplacementMode(const std::string& temp, const std::string& target);
+
 // path with its symlinks followed to the file a write should replace.
 std::string resolvedTarget(const std::string& path);
 

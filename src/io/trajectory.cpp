@@ -165,20 +165,31 @@ void renameIntoPlace(const std::string& temp, const std::string& given) {
     const int fd = ::open(temp.c_str(), O_RDONLY);
     const bool synced = fd >= 0 && ::fsync(fd) == 0;
     if (fd >= 0) ::close(fd);
-    struct stat old {};
-    if (::stat(target.c_str(), &old) == 0) {
-        ::chmod(temp.c_str(), old.st_mode & 07777);
-    } else {
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        ::chmod(temp.c_str(), 0666 & ~mask);
-    }
+    giveReplacementMode(temp, target);
     const int sync_error = synced ? 0 : (errno ? errno : EIO);
     if (!synced) throw std::runtime_error("cannot write " + given + ": " + std::strerror(sync_error));
     if (std::rename(temp.c_str(), target.c_str()) != 0) throw std::runtime_error("cannot write " + given + ": " + std::strerror(errno));
 }
 
 }  // namespace
+
+TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version) {
+    TrajectoryLayout layout;
+    layout.boids = p.boids;
+    layout.dims = p.dims;
+    layout.periodic = p.bounds == Bounds::Wrap;
+    layout.world_size = p.world_size;
+    layout.dt = p.dt;
+    layout.species = std::move(species);
+    layout.creator_version = std::move(creator_version);
+    layout.deflate = deflate;
+    return layout;
+}
+
+std::optional<std::string> trajectoryNameProblem(const std::string& path) {
+    if (path.ends_with(".h5") || path.ends_with(".hdf5") || path.ends_with(".h5md")) return std::nullopt;
+    return "the trajectory is H5MD (HDF5); name it FILE.h5, FILE.hdf5 or FILE.h5md";
+}
 
 struct TrajectoryWriter::Impl {
     std::string path, temp;

@@ -12,8 +12,11 @@
 // damaged and a reader never sees half a file.
 #pragma once
 
+#include "model/params.hpp"
+
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,13 @@ struct TrajectoryLayout {
     std::string creator_version;          // murmur's version
     int deflate = 1;                      // the vectors' compression: 0 none, 1 .. 9 zlib's levels
 };
+
+// The layout of a flock with these parameters (count, dims, bounds, world, dt) and species by id.
+TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version);
+
+// Why `path` cannot name a trajectory (it must end in .h5, .hdf5 or .h5md), if it cannot: the
+// command line and the library refuse the same names with the same words.
+std::optional<std::string> trajectoryNameProblem(const std::string& path);
 
 class TrajectoryWriter {
 public:
