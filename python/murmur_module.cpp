@@ -208,7 +208,8 @@ PYBIND11_MODULE(_murmur, m) {
         .def_property_readonly("species", [](const Flock& f) { return column(f.species()); }, "Species, shape (N,) uint32.")
         .def("order_parameters", &Flock::orderParameters,
              "The order parameters now, as a dict: polarization, group_polarization, milling, groups, "
-             "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids.")
+             "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids; the four "
+             "largest groups' groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest).")
         .def(
             "record",
             [](py::object self, const std::string& path, const py::object& every, const py::object& deflate) {

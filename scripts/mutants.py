@@ -134,6 +134,10 @@ MUTANTS = [
     ("Parker's lone boid adds half its velocity", [
         (cpu("offset"), "else if (p.offset.lone) dv += self.v;", "else if (p.offset.lone) dv += 0.5f * self.v;", 1),
         (gpu("offset"), "else dv += v;", "else dv += 0.5 * v;", 1)]),
+    ("the largest groups: equal sizes listed by the higher first id", [
+        ("src/model/order_params.hpp", "(a.boids == b.boids && a.first_id < b.first_id)",
+         "(a.boids == b.boids && a.first_id > b.first_id)", 1),
+        ("shaders/group_largest.comp", "(a.boids == b.boids && a.id < b.id)", "(a.boids == b.boids && a.id > b.id)", 1)]),
 ]
 
 # The fast tests: the CPU tests and the GL tests that check the GPU against hand-computed or

@@ -1,12 +1,14 @@
 #version 430
 // Group measures, pass 4: each root of a group of at least MIN_GROUP_SIZE boids adds its count,
-// |heading sum| and |spin sum| to the flock's totals (the only thing read back: 32 bytes a flock).
+// |heading sum| and |spin sum| to the flock's totals (read back: 32 bytes a flock), and lists its
+// slot for group_largest.comp.
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
+layout(std430, binding = BIND_GROUP_LIST) writeonly buffer GroupList { uint group_list[]; };
 
 uniform uint u_min_group;
 
@@ -18,7 +20,7 @@ void main() {
     if (count < u_min_group) return;
     vec3 heading = fixedVec3(at + SUM_HEADING), spin = fixedVec3(at + SUM_SPIN);
     uint base = measuredFlockIndex() * TOTALS_STRIDE;
-    atomicAdd(totals[base], 1u);
+    group_list[FIRST_SLOT + atomicAdd(totals[base], 1u)] = i;
     atomicAdd(totals[base + 1u], count);
     atomicMax(totals[base + 2u], count);
     addFixedTotal(base + 4u, length(heading));

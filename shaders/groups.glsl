@@ -59,9 +59,15 @@ uint unite(uint a, uint b) {
 }
 
 // x in fixed point, split into the two words of a 64-bit two's-complement number (|x| below
-// 2^43 / FIXED_SCALE: every sum here is far below).
+// 2^43 / FIXED_SCALE: every sum here is far below). Within 2^31 steps the signed low word is the
+// whole number (a small negative one as f + 2^32 in a float would lose its low 8 bits); beyond,
+// f is a multiple of 256 and f - high * 2^32 is exact in a float.
 uvec2 fixedWords(float x) {
     float f = floor(x * FIXED_SCALE + 0.5);
+    if (abs(f) < 2147483648.0) {
+        int i = int(f);
+        return uvec2(uint(i), i < 0 ? 0xFFFFFFFFu : 0u);
+    }
     float high = floor(f / 4294967296.0);
     return uvec2(uint(f - high * 4294967296.0), uint(int(high)));
 }
@@ -82,8 +88,13 @@ void addFixedTotal(uint index, float x) {
     if (high != 0u) atomicAdd(totals[index + 1u], high);
 }
 
+// The sum at words [index, index + 1] as a float: within 2^31 steps of 0 the signed low word, so
+// a small negative sum keeps its precision; beyond, high and low words apart.
 float fixedValue(uint index) {
-    return (float(int(group_sums[index + 1u])) * 4294967296.0 + float(group_sums[index])) / FIXED_SCALE;
+    uint low = group_sums[index];
+    int high = int(group_sums[index + 1u]);
+    if ((high == 0 && low < 0x80000000u) || (high == -1 && low >= 0x80000000u)) return float(int(low)) / FIXED_SCALE;
+    return (float(high) * 4294967296.0 + float(low)) / FIXED_SCALE;
 }
 
 vec3 fixedVec3(uint index) { return vec3(fixedValue(index), fixedValue(index + 2u), fixedValue(index + 4u)); }

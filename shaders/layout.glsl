@@ -37,7 +37,9 @@
 #define BIND_NEXT_COUNT 19    // uint per cell: boids counted into it for the next step (grid_bin.glsl)
 #define BIND_FLOCK_PARAMS 20  // ENSEMBLE: SimParams per flock (common.glsl)
 #define BIND_FLOCK_TABLE 21   // ENSEMBLE: the totals, then each flock's first slot (common.glsl)
-#define BIND_COUNT 22         // bindings used: 0 .. BIND_COUNT - 1
+#define BIND_GROUP_LIST 22    // group_totals.comp: the groups' root slots, each flock's from its first slot
+#define BIND_GROUP_LARGEST 23 // group_largest.comp: each flock's largest groups' figures
+#define BIND_COUNT 24         // bindings used: 0 .. BIND_COUNT - 1
 
 // Texture units: the passes after the binning (steer, measure) read the sorted copy and the
 // resolved grid through buffer textures over the same buffers (sorted_reads.glsl).
@@ -46,6 +48,9 @@
 #define TEX_CELL_START 2      // R32UI over BIND_CELL_START (starts resolved by the order pass)
 #define TEX_SORTED_PERCH 3    // R32UI (float bits) over BIND_SORTED_PERCH
 #define TEX_COUNT 4           // units used: 0 .. TEX_COUNT - 1
+
+#define LARGEST_GROUPS 4        // groups listed one by one a flock (kLargestGroups in model/order_params.hpp)
+#define GROUP_FIGURE_WORDS 24u  // words a listed group takes in group_largest.comp's output
 
 #define GRID_REACH 2  // cells searched either side of a boid's (kGridReach in model/grid_spec.hpp)
 #define GRID_SPAN 5   // 2 * GRID_REACH + 1

@@ -91,7 +91,9 @@ public:
     void readVelocities(float* xyz, std::size_t count) const;
 
     // polarization, group_polarization, milling, groups, largest_group_share, grouped_share,
-    // nn_mean, nn_median, mean_neighbours, mean_speed, boids.
+    // nn_mean, nn_median, mean_neighbours, mean_speed, boids; and the four largest groups' own
+    // figures, groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest;
+    // groupK_boids 0: fewer groups).
     std::map<std::string, double> orderParameters();
 
     // A trajectory in H5MD (as --trajectory writes): a frame now and every `every` steps that

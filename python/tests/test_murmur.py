@@ -50,6 +50,30 @@ def test_a_parameter_set_from_python_takes_effect():
     assert 0.0 <= order["polarization"] <= 1.0 and order["boids"] == 200
 
 
+def test_the_largest_groups_are_in_the_order_parameters_on_both_backends(tmp_path):
+    # The same state on both backends (18 groups, two pairs of equal sizes among the four
+    # largest): the same four groups, their figures within the GPU's fixed-point tolerance (1e-5
+    # on polarization and milling, 1e-3 units on a centre).
+    cpu = murmur.Flock(preset="default", backend="cpu", seed=2, boids=400, params={"world_size": 600})
+    cpu.step(400)
+    path = str(tmp_path / "state.csv")
+    cpu.export(path)
+    gpu = murmur.Flock(preset="default", backend="gpu", seed=2, boids=400, params={"world_size": 600})
+    gpu.import_state(path)
+    c, g = cpu.order_parameters(), gpu.order_parameters()
+    assert c["groups"] >= 4 and c["group1_boids"] == round(c["largest_group_share"] * 400)
+    assert c["group4_boids"] > 0
+    for k in range(1, 5):
+        assert g[f"group{k}_boids"] == c[f"group{k}_boids"]
+        assert g[f"group{k}_first_id"] == c[f"group{k}_first_id"]
+        for field in ("polarization", "milling"):
+            assert g[f"group{k}_{field}"] == pytest.approx(c[f"group{k}_{field}"], abs=1e-5), (k, field)
+        world = cpu.params["world_size"]
+        for axis in "xyz":  # a centre on the wrap may fold to either side
+            d = g[f"group{k}_{axis}"] - c[f"group{k}_{axis}"]
+            assert abs(d - world * round(d / world)) < 1e-3, (k, axis)
+
+
 def test_errors_raise_with_the_cli_messages():
     flock = murmur.Flock(backend="cpu", boids=50)
     with pytest.raises(murmur.Error, match="did you mean separation.weight"):

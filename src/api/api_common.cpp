@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 
 #include <filesystem>
+#include <iterator>
 
 namespace murmur::api::detail {
 
@@ -77,17 +78,21 @@ void loadCallerGl(GlLoader loader) {
 }
 
 std::map<std::string, double> orderMap(const OrderParams& o) {
-    return {{"boids", double(o.boids)},
-            {"polarization", o.polarization},
-            {"group_polarization", o.group_polarization},
-            {"milling", o.milling},
-            {"groups", double(o.groups)},
-            {"largest_group_share", o.largest_group_share},
-            {"grouped_share", o.grouped_share},
-            {"nn_mean", o.nn_mean},
-            {"nn_median", o.nn_median},
-            {"mean_neighbours", o.mean_neighbours},
-            {"mean_speed", o.mean_speed}};
+    std::map<std::string, double> m{{"boids", double(o.boids)},
+                                    {"polarization", o.polarization},
+                                    {"group_polarization", o.group_polarization},
+                                    {"milling", o.milling},
+                                    {"groups", double(o.groups)},
+                                    {"largest_group_share", o.largest_group_share},
+                                    {"grouped_share", o.grouped_share},
+                                    {"nn_mean", o.nn_mean},
+                                    {"nn_median", o.nn_median},
+                                    {"mean_neighbours", o.mean_neighbours},
+                                    {"mean_speed", o.mean_speed}};
+    for (std::size_t k = 0; k < o.largest_groups.size(); ++k)
+        for (std::size_t f = 0; f < std::size(kGroupFigureFields); ++f)
+            m["group" + std::to_string(k + 1) + "_" + kGroupFigureFields[f]] = groupFigure(o.largest_groups[k], f);
+    return m;
 }
 
 }  // namespace murmur::api::detail

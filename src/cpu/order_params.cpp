@@ -50,25 +50,35 @@ void measureNearestNeighbours(const Flock& flock, const Params& params, const Ru
     o.nn_median = histogramMedian(o.nn_histogram, r);
 }
 
-// One group's share of the sums: |sum of unit velocities| and |sum of r̂ × v̂| about its centre,
-// with positions unwrapped along the walk that found the group.
-void addGroup(const Flock& flock, const std::vector<std::uint32_t>& members, const std::vector<glm::dvec3>& unwrapped,
-              int dims, double& polar_sum, double& mill_sum) {
+// One group's figures: |sum of unit velocities| and |sum of r̂ × v̂| about its centre over its
+// size, with positions unwrapped along the walk that found the group (members[0] its first boid).
+// |heading| and |spin| come back too: the flock's sums add them as they are.
+GroupFigures groupFigures(const Flock& flock, const std::vector<std::uint32_t>& members,
+                          const std::vector<glm::dvec3>& unwrapped, const Params& params, double& heading_len,
+                          double& spin_len) {
     glm::dvec3 centre(0.0), heading(0.0);
     for (std::uint32_t i : members) {
         centre += unwrapped[i];
         heading += unitOf(flock[i].v);
     }
-    centre /= double(members.size());
+    const double n = double(members.size());
+    centre /= n;
     glm::dvec3 spin(0.0);
     for (std::uint32_t i : members) {
         const glm::dvec3 r = unwrapped[i] - centre;
         const double len = glm::length(r);
         if (len > 0.0) spin += glm::cross(r / len, unitOf(flock[i].v));
     }
-    if (dims == 2) spin = glm::dvec3(0.0, 0.0, spin.z);
-    polar_sum += glm::length(heading);
-    mill_sum += glm::length(spin);
+    if (params.dims == 2) spin = glm::dvec3(0.0, 0.0, spin.z);
+    heading_len = glm::length(heading);
+    spin_len = glm::length(spin);
+    GroupFigures g;
+    g.boids = std::uint32_t(members.size());
+    g.first_id = flock[members[0]].id;
+    g.polarization = heading_len / n;
+    g.milling = spin_len / n;
+    g.centre = foldCentre(centre, params);
+    return g;
 }
 
 }  // namespace
@@ -79,6 +89,7 @@ void measureGroups(const Flock& any_order, const Params& params, OrderParams& o)
     std::sort(flock.begin(), flock.end(), [](const Boid& a, const Boid& b) { return a.id < b.id; });
     o.groups = 0;
     o.largest_group_share = o.grouped_share = o.group_polarization = o.milling = 0.0;
+    o.largest_groups = {};
     const float r = measureRadiiOf(params).group;
     if (!(r > 0.0f) || flock.empty()) return;
     const RuleContext ctx(params);
@@ -86,6 +97,7 @@ void measureGroups(const Flock& any_order, const Params& params, OrderParams& o)
     std::vector<bool> seen(flock.size(), false);
     std::vector<glm::dvec3> unwrapped(flock.size());
     std::vector<std::uint32_t> members;
+    std::vector<GroupFigures> listed;
     std::size_t largest = 0, grouped = 0;
     double polar_sum = 0.0, mill_sum = 0.0;
     for (std::uint32_t start = 0; start < flock.size(); ++start) {
@@ -111,8 +123,14 @@ void measureGroups(const Flock& any_order, const Params& params, OrderParams& o)
         ++o.groups;
         largest = std::max(largest, members.size());
         grouped += members.size();
-        addGroup(flock, members, unwrapped, params.dims, polar_sum, mill_sum);
+        double heading_len = 0.0, spin_len = 0.0;
+        listed.push_back(groupFigures(flock, members, unwrapped, params, heading_len, spin_len));
+        polar_sum += heading_len;
+        mill_sum += spin_len;
     }
+    const std::size_t shown = std::min<std::size_t>(listed.size(), kLargestGroups);
+    std::partial_sort(listed.begin(), listed.begin() + std::ptrdiff_t(shown), listed.end(), listedBefore);
+    std::copy(listed.begin(), listed.begin() + std::ptrdiff_t(shown), o.largest_groups.begin());
     const double n = double(flock.size());
     o.largest_group_share = double(largest) / n;
     o.grouped_share = double(grouped) / n;

@@ -1,9 +1,9 @@
 // The order parameters on the GPU (GpuSimulation::measure and the sample taken in slices): the
 // per-boid measures by reduction (flock_measure.comp per work group, measure_reduce.comp over
 // the groups: two vec4 and a 33-bin histogram come back at any N, never the flock) and the group
-// measures by union-find (groups.glsl: 32 bytes back). A sample first bins the state (the next
-// step reuses that binning) and copies what its passes read, so that steps taken between its
-// slices do not move what it measures.
+// measures by union-find (groups.glsl: 32 bytes back, and 384 for the four largest groups). A
+// sample first bins the state (the next step reuses that binning) and copies what its passes
+// read, so that steps taken between its slices do not move what it measures.
 #include "gpu/gpu_simulation.hpp"
 
 #include "cpu/order_params.hpp"
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -69,6 +70,7 @@ void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint3
     sample_.result.boids = boids;
     sample_.flock = flock;
     sample_.copied = copy;
+    sample_.folded = p;
     sample_.groups = groupsFor(boids, STEP_GROUP_SIZE);
     if (boids == 0) {
         sample_.stage = kDone;
@@ -138,7 +140,10 @@ void GpuSimulation::prepareSample(std::uint32_t flocks) {
     if (s.group_radius > 0.0f && s.parent.size() < std::size_t(n_) * 4) {  // by slot of the whole state
         s.parent = gl::Buffer(std::size_t(n_) * 4);
         s.group_sums = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
+        s.group_list = gl::Buffer(std::size_t(n_) * 4);
     }
+    const std::size_t largest_bytes = std::size_t(flocks) * kLargestGroups * GROUP_FIGURE_WORDS * 4;
+    if (s.group_radius > 0.0f && s.largest.size() < largest_bytes) s.largest = gl::Buffer(largest_bytes);
     s.histogram.clearToZero();
     s.totals.clearToZero();
     if (s.group_radius > 0.0f) s.group_sums.clearToZero();
@@ -182,6 +187,8 @@ void GpuSimulation::bindSample() const {
     if (s.group_radius > 0.0f) {
         s.parent.bindBase(kSsbo, BIND_GROUP_PARENT);
         s.group_sums.bindBase(kSsbo, BIND_GROUP_SUMS);
+        s.group_list.bindBase(kSsbo, BIND_GROUP_LIST);
+        s.largest.bindBase(kSsbo, BIND_GROUP_LARGEST);
     }
     s.totals.bindBase(kSsbo, BIND_GROUP_TOTALS);
 }
@@ -239,6 +246,10 @@ bool GpuSimulation::runSampleStage(double& budget) {
     if (s.next_group < groups) return false;
     s.next_group = 0;
     if (s.stage == kTotals) {
+        programs_->group_largest.use();  // one work group a flock
+        glUniform1ui(programs_->group_largest.uniform("u_flock"), s.flock);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glDispatchCompute(sampleFlocks(), 1, 1);
         readGroupTotals();
         s.stage = kDone;
     } else {
@@ -285,6 +296,37 @@ void GpuSimulation::readGroupTotals() {
         if (totals[1] > 0) {
             o.group_polarization = fixedSum(4) / double(totals[1]);
             o.milling = fixedSum(6) / double(totals[1]);
+        }
+    }
+    readLargestGroups(flocks);
+}
+
+// group_largest.comp's entries: a group's figures from its root's position and fixed-point sums.
+void GpuSimulation::readLargestGroups(std::uint32_t flocks) {
+    const std::size_t words = std::size_t(kLargestGroups) * GROUP_FIGURE_WORDS;
+    const auto all = sample_.largest.read<std::uint32_t>(std::size_t(flocks) * words);
+    auto fixedVec3 = [](const std::uint32_t* w) {
+        glm::dvec3 v;
+        for (int a = 0; a < 3; ++a)
+            v[a] = double(std::int64_t(std::uint64_t(w[2 * a + 1]) << 32 | w[2 * a])) / 1048576.0;
+        return v;
+    };
+    for (std::uint32_t f = 0; f < flocks; ++f) {
+        if (sample_.all && !ensemble_[f].groups_on_gpu) continue;
+        const Params& p = sample_.all ? ensemble_[f].params : sample_.folded;
+        for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
+            const std::uint32_t* w = all.data() + f * words + k * GROUP_FIGURE_WORDS;
+            GroupFigures& g = sampleResult(f).largest_groups[k];
+            g = GroupFigures{};
+            if (w[0] == 0) continue;
+            const double n = double(w[0]);
+            glm::vec3 root;
+            std::memcpy(&root, w + 2, sizeof root);
+            g.boids = w[0];
+            g.first_id = w[1];
+            g.centre = foldCentre(glm::dvec3(root) + fixedVec3(w + 6) / n, p);
+            g.polarization = glm::length(fixedVec3(w + 12)) / n;
+            g.milling = glm::length(fixedVec3(w + 18)) / n;
         }
     }
 }

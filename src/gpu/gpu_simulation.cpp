@@ -199,7 +199,8 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "state_by_id.comp", defs),
             gl::buildCompute(lib, "group_init.comp", defs),
             gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
-            gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "boid_under.comp", defs),
+            gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "group_largest.comp", defs),
+            gl::buildCompute(lib, "boid_under.comp", defs),
             GridScan(gl::buildCompute(lib, "grid_scan.comp", defs))};
 }
 

@@ -162,8 +162,8 @@ public:
     OrderParams measureFlock(std::uint32_t k);  // flock k's order parameters (measure() for one flock)
     // Every flock's order parameters in one set of passes over the whole ensemble (each flock in
     // its own work groups, so flock k's figures are measureFlock(k)'s to the bit): one binning,
-    // seven dispatches and three reads (2 vec4, the histograms, the group totals a flock) for all
-    // K. One flock: {measure()}.
+    // eight dispatches and four reads (2 vec4, the histograms, the group totals and the four
+    // largest groups a flock) for all K. One flock: {measure()}.
     std::vector<OrderParams> measureFlocks();
     // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,
     // the same variant; a flock's grid may change, and the cells are laid out again).
@@ -172,7 +172,7 @@ public:
 private:
     struct Programs {
         gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids, state_by_id;
-        gl::Program group_init, group_sums, group_spin, group_totals, under;
+        gl::Program group_init, group_sums, group_spin, group_totals, group_largest, under;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
@@ -209,7 +209,8 @@ private:
         std::uint32_t boids = 0, cells = 0;
         gl::Buffer params, pos, vel, cell_start, neighbours;
         gl::BufferTexture pos_tex, vel_tex, cell_start_tex;
-        gl::Buffer sums, histogram, parent, group_sums, totals;
+        gl::Buffer sums, histogram, parent, group_sums, totals, group_list, largest;
+        Params folded;  // the one flock's world and bounds when it began (its groups' centres fold by them)
     };
     void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy);
     void startAllFlocksSample();
@@ -219,6 +220,7 @@ private:
     bool runSampleStage(double& budget);
     void readWalkSums();
     void readGroupTotals();
+    void readLargestGroups(std::uint32_t flocks);
     std::uint32_t sampleFlocks() const { return sample_.all ? std::uint32_t(ensemble_.size()) : 1u; }
     std::uint32_t sampleBoids(std::uint32_t f) const { return sample_.all ? ensemble_[f].boids : sample_.boids; }
     void finishSample();  // runs what is left of a sample in progress (before the state changes shape)

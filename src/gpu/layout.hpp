@@ -23,6 +23,7 @@ static_assert(offsetof(SimParams, species) == (11 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
 static_assert(MAX_STYLE_VALUES == 4, "StyleBlock (cpu/flock_step.hpp) holds four vec4s");
 static_assert(NN_BINS == kNnBins, "the GPU histogram has the CPU's bins");
+static_assert(LARGEST_GROUPS == kLargestGroups, "the GPU lists as many groups as the CPU");
 static_assert(float(GRADED_CORE) == kGradedCore);
 static_assert(float(GLOSS_CANCEL) == kGlossCancel);
 static_assert(offsetof(SimParams, events) == (11 + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include <cmath>
 #include <cstdio>
 
 namespace murmur {
@@ -30,9 +31,32 @@ double histogramMedian(const std::array<std::uint32_t, kNnBins + 1>& histogram, 
     return radius;  // half or more have no neighbour within the radius
 }
 
+glm::dvec3 foldCentre(glm::dvec3 centre, const Params& params) {
+    if (params.bounds != Bounds::Wrap) return centre;
+    const double L = params.world_size;
+    for (int a = 0; a < params.dims; ++a) {
+        centre[a] -= L * std::floor(centre[a] / L);
+        if (centre[a] >= L) centre[a] = 0.0;
+    }
+    return centre;
+}
+
+double groupFigure(const GroupFigures& g, std::size_t field) {
+    switch (field) {
+        case 0: return double(g.boids);
+        case 1: return double(g.first_id);
+        case 2: return g.polarization;
+        case 3: return g.milling;
+        default: return g.centre[int(field - 4) % 3];
+    }
+}
+
 std::string orderParamsHeader() {
-    return "boids,polarization,group_polarization,milling,groups,largest_group_share,grouped_share,"
-           "nn_mean,nn_median,mean_neighbours,mean_speed";
+    std::string header = "boids,polarization,group_polarization,milling,groups,largest_group_share,grouped_share,"
+                         "nn_mean,nn_median,mean_neighbours,mean_speed";
+    for (std::uint32_t k = 1; k <= kLargestGroups; ++k)
+        for (const char* field : kGroupFigureFields) header += ",group" + std::to_string(k) + "_" + field;
+    return header;
 }
 
 std::string orderParamsRow(const OrderParams& o) {
@@ -40,7 +64,13 @@ std::string orderParamsRow(const OrderParams& o) {
     std::snprintf(line, sizeof line, "%u,%.6f,%.6f,%.6f,%u,%.6f,%.6f,%.6g,%.6g,%.6g,%.6g", o.boids, o.polarization,
                   o.group_polarization, o.milling, o.groups, o.largest_group_share, o.grouped_share, o.nn_mean,
                   o.nn_median, o.mean_neighbours, o.mean_speed);
-    return line;
+    std::string row = line;
+    for (const GroupFigures& g : o.largest_groups) {
+        std::snprintf(line, sizeof line, ",%u,%u,%.6f,%.6f,%.6g,%.6g,%.6g", g.boids, g.first_id, g.polarization, g.milling,
+                      g.centre.x, g.centre.y, g.centre.z);
+        row += line;
+    }
+    return row;
 }
 
 }  // namespace murmur

@@ -5,6 +5,8 @@
 
 #include "model/params.hpp"
 
+#include <glm/vec3.hpp>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -18,12 +20,25 @@ inline constexpr std::uint32_t kNnBins = 32;
 // A group is a connected component of at least this many boids (smaller ones are stragglers).
 inline constexpr std::uint32_t kMinGroupSize = 5;
 
+// The largest groups reported one by one (by size, then by lowest id).
+inline constexpr std::uint32_t kLargestGroups = 4;
+
 // The radii the measures use, from the flock's parameters.
 struct MeasureRadii {
     float nn = 0.0f;     // nearest-neighbour search: the largest rule radius of species 0
     float group = 0.0f;  // boids closer than this are linked into one group: the alignment radius
 };
 MeasureRadii measureRadiiOf(const Params& p);
+
+// One group's own figures.
+struct GroupFigures {
+    std::uint32_t boids = 0;      // 0: fewer groups than kLargestGroups
+    std::uint32_t first_id = 0;   // its lowest id
+    double polarization = 0.0;    // |mean unit velocity| of its boids
+    double milling = 0.0;         // |mean r̂ × v̂| about its centre
+    glm::dvec3 centre{0.0};       // the mean of its positions (unwrapped from its first boid),
+                                  // folded into the world in wrap mode (z 0 in 2D)
+};
 
 struct OrderParams {
     std::uint32_t boids = 0;
@@ -40,10 +55,24 @@ struct OrderParams {
     double grouped_share = 0.0;        // boids in some group / all boids
     double group_polarization = 0.0;   // per group |mean unit velocity|, weighted by group size
     double milling = 0.0;              // per group |mean of r̂ × v̂| about its centre, weighted by size
+    std::array<GroupFigures, kLargestGroups> largest_groups{};  // the largest first
 };
+
+// A group's centre folded into [0, L) on each used axis in wrap mode (unchanged in soft mode).
+glm::dvec3 foldCentre(glm::dvec3 centre, const Params& params);
+
+// Orders groups as largest_groups lists them: more boids first, then the lower first id.
+inline bool listedBefore(const GroupFigures& a, const GroupFigures& b) {
+    return a.boids > b.boids || (a.boids == b.boids && a.first_id < b.first_id);
+}
 
 // The median of a nearest-neighbour histogram over [0, radius) (last bin: at the radius).
 double histogramMedian(const std::array<std::uint32_t, kNnBins + 1>& histogram, float radius);
+
+// A listed group's figures by name, in this order: columns groupK_<field> (K = 1 the largest)
+// of the CSV and keys of the library's order parameters.
+inline constexpr const char* kGroupFigureFields[] = {"boids", "first_id", "polarization", "milling", "x", "y", "z"};
+double groupFigure(const GroupFigures& g, std::size_t field);
 
 // CSV: the column names after "step,time", and one row's values in the same order.
 std::string orderParamsHeader();

@@ -206,6 +206,29 @@ void viewSection(Session& session, PanelState& state) {
                                                         : state.recording.c_str());
 }
 
+// The largest groups one by one: size, first id, polarization and milling within it, centre.
+void largestGroupsTable(const OrderParams& o) {
+    if (o.largest_groups[0].boids == 0) return;
+    if (!ImGui::BeginTable("largest groups", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
+    for (const char* name : {"boids", "first id", "polar.", "milling", "centre"}) ImGui::TableSetupColumn(name);
+    ImGui::TableHeadersRow();
+    for (const GroupFigures& g : o.largest_groups) {
+        if (g.boids == 0) break;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", g.boids);
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", g.first_id);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", g.polarization);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", g.milling);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f, %.0f, %.0f", g.centre.x, g.centre.y, g.centre.z);
+    }
+    ImGui::EndTable();
+}
+
 void statsSection(const FrameStats& stats) {
     if (!ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::TextWrapped("%s (%s backend)", stats.renderer.c_str(), stats.backend.c_str());
@@ -224,6 +247,7 @@ void statsSection(const FrameStats& stats) {
     if (!stats.paused_why.empty()) ImGui::TextWrapped("order parameters paused: %s", stats.paused_why.c_str());
     const OrderParams& o = stats.order;
     ImGui::Text("%u groups (largest %.0f%%, grouped %.0f%%)", o.groups, 100.0 * o.largest_group_share, 100.0 * o.grouped_share);
+    largestGroupsTable(o);
     auto plot = [](const char* label, const Series& s, float lo, float hi, const char* format, double now) {
         char overlay[64];
         std::snprintf(overlay, sizeof overlay, format, now);

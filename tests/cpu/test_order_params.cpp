@@ -144,3 +144,51 @@ TEST(OrderParams, HistogramMedianInterpolatesWithinItsBin) {
     h[kNnBins] = 5;  // nobody has a neighbour within the radius
     EXPECT_NEAR(histogramMedian(h, 8.0f), 8.0, 0.0);
 }
+
+// The largest groups one by one, hand-built in a 2D wrap world of 100: a ring of 24 milling about
+// (50, 50); a row of 10 across the wrap (x 95 .. 113, so 95 .. 99 and 1 .. 13); two rows of 5
+// (equal sizes: the lower first id first); a pair (no group). Listed: the ring, the wrapped row,
+// then the rows of 5 by first id; the fourth slot holds the second row of 5.
+TEST(OrderParams, TheLargestGroupsAreListedWithTheirOwnFigures) {
+    Flock f;
+    addRow(f, 5, 20.0f, 80.0f, 2.0f, {0.0f, 2.0f, 0.0f});  // ids 0-4
+    for (int k = 0; k < 24; ++k) {                         // ids 5-28
+        const double a = 2.0 * M_PI * k / 24.0;
+        const glm::vec3 r(std::cos(a), std::sin(a), 0.0);
+        f.push_back(boid(std::uint32_t(f.size()), glm::vec3(50.0f, 50.0f, 0.0f) + 8.0f * r, 3.0f * glm::vec3(-r.y, r.x, 0.0f)));
+    }
+    addRow(f, 10, 95.0f, 10.0f, 2.0f, {1.0f, 0.0f, 0.0f});  // ids 29-38, across x = 100
+    for (Boid& b : f)
+        if (b.p.x >= 100.0f) b.p.x -= 100.0f;
+    addRow(f, 5, 20.0f, 30.0f, 2.0f, {-1.0f, 0.0f, 0.0f});  // ids 39-43
+    addRow(f, 2, 70.0f, 90.0f, 2.0f, {1.0f, 0.0f, 0.0f});   // ids 44-45: a pair, no group
+    const OrderParams o = measureFlock(f, measured(), {});
+    ASSERT_EQ(o.groups, 4u);
+    const GroupFigures& ring = o.largest_groups[0];
+    EXPECT_EQ(ring.boids, 24u);
+    EXPECT_EQ(ring.first_id, 5u);
+    EXPECT_NEAR(ring.milling, 1.0, 1e-6);
+    EXPECT_NEAR(ring.polarization, 0.0, 1e-6);
+    EXPECT_NEAR(ring.centre.x, 50.0, 1e-5);
+    EXPECT_NEAR(ring.centre.y, 50.0, 1e-5);
+    const GroupFigures& wrapped = o.largest_groups[1];
+    EXPECT_EQ(wrapped.boids, 10u);
+    EXPECT_EQ(wrapped.first_id, 29u);
+    EXPECT_NEAR(wrapped.polarization, 1.0, 1e-9);
+    EXPECT_NEAR(wrapped.milling, 0.0, 1e-9);
+    EXPECT_NEAR(wrapped.centre.x, 4.0, 1e-5) << "the mean of 95 .. 113, folded into the world";
+    EXPECT_NEAR(wrapped.centre.y, 10.0, 1e-5);
+    EXPECT_EQ(o.largest_groups[2].boids, 5u);
+    EXPECT_EQ(o.largest_groups[2].first_id, 0u) << "equal sizes: the lower first id first";
+    EXPECT_NEAR(o.largest_groups[2].centre.x, 24.0, 1e-5);
+    EXPECT_NEAR(o.largest_groups[2].centre.y, 80.0, 1e-5);
+    EXPECT_EQ(o.largest_groups[3].boids, 5u);
+    EXPECT_EQ(o.largest_groups[3].first_id, 39u);
+    EXPECT_NEAR(o.largest_groups[3].polarization, 1.0, 1e-9);
+    // One group fewer than listed: the last slot is empty.
+    f.resize(39);
+    const OrderParams fewer = measureFlock(f, measured(), {});
+    ASSERT_EQ(fewer.groups, 3u);
+    EXPECT_EQ(fewer.largest_groups[3].boids, 0u);
+    EXPECT_EQ(fewer.largest_groups[3].centre, glm::dvec3(0.0));
+}

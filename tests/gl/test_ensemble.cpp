@@ -54,6 +54,14 @@ void expectSameMeasures(const OrderParams& got, const OrderParams& want, const s
     EXPECT_EQ(got.largest_group_share, want.largest_group_share) << what;
     EXPECT_EQ(got.group_polarization, want.group_polarization) << what;
     EXPECT_EQ(got.milling, want.milling) << what;
+    for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
+        const GroupFigures &g = got.largest_groups[k], &w = want.largest_groups[k];
+        EXPECT_EQ(g.boids, w.boids) << what << ", listed group " << k;
+        EXPECT_EQ(g.first_id, w.first_id) << what << ", listed group " << k;
+        EXPECT_EQ(g.polarization, w.polarization) << what << ", listed group " << k;
+        EXPECT_EQ(g.milling, w.milling) << what << ", listed group " << k;
+        EXPECT_EQ(g.centre, w.centre) << what << ", listed group " << k;
+    }
 }
 
 void expectEachFlockIsItself(Style style, std::uint32_t dims, Bounds bounds, int steps) {

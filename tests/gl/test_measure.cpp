@@ -25,7 +25,26 @@ namespace {
 // group_tol: the group measures are the GPU's (float terms, summed in 64-bit fixed point of 2^-20)
 // against the CPU's in double: within 1e-5 on the same state and on states a step of float noise
 // apart.
-void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::string& what, double group_tol) {
+// The largest groups, listed: the same groups (sizes and first ids exactly), their polarization
+// and milling within group_tol, their centres within 1e-4 of the world's size by minimum image
+// (the GPU's offsets are summed in 2^-20 fixed point; a centre on the wrap may fold either way).
+void expectSameLargestGroups(const OrderParams& gpu, const OrderParams& cpu, double group_tol, double world = 0.0) {
+    for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
+        SCOPED_TRACE("listed group " + std::to_string(k + 1));
+        const GroupFigures &g = gpu.largest_groups[k], &c = cpu.largest_groups[k];
+        EXPECT_EQ(g.boids, c.boids);
+        EXPECT_EQ(g.first_id, c.first_id);
+        EXPECT_NEAR(g.polarization, c.polarization, group_tol);
+        EXPECT_NEAR(g.milling, c.milling, group_tol);
+        for (int a = 0; a < 3; ++a) {
+            double d = g.centre[a] - c.centre[a];
+            if (world > 0.0) d -= world * std::round(d / world);
+            EXPECT_NEAR(d, 0.0, 1e-4 * std::max(world, 1.0)) << "centre axis " << a;
+        }
+    }
+}
+
+void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::string& what, double group_tol, double world) {
     SCOPED_TRACE(what);
     EXPECT_EQ(gpu.boids, cpu.boids);
     EXPECT_NEAR(gpu.polarization, cpu.polarization, 1e-5);
@@ -42,6 +61,7 @@ void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::stri
     EXPECT_NEAR(gpu.largest_group_share, cpu.largest_group_share, 0.0);
     EXPECT_NEAR(gpu.group_polarization, cpu.group_polarization, group_tol);
     EXPECT_NEAR(gpu.milling, cpu.milling, group_tol);
+    expectSameLargestGroups(gpu, cpu, group_tol, world);
 }
 
 }  // namespace
@@ -66,7 +86,7 @@ TEST(GpuMeasure, OrderParametersEqualTheCpuReference) {
             gpu.step(1);
             const OrderParams c1 = cpu.measure();
             EXPECT_GT(c1.mean_neighbours, 1.0) << what;
-            expectClose(gpu.measure(), c1, what + " after a step", 1e-5);
+            expectClose(gpu.measure(), c1, what + " after a step", 1e-5, p.world_size);
             // A flown state (the CPU's, uploaded to the GPU): the same figures but the neighbour
             // counts, which the GPU has not counted yet.
             cpu.step(80);
@@ -78,7 +98,7 @@ TEST(GpuMeasure, OrderParametersEqualTheCpuReference) {
             EXPECT_EQ(again.milling, g.milling) << what;
             EXPECT_EQ(g.mean_neighbours, 0.0);
             g.mean_neighbours = c.mean_neighbours;
-            expectClose(g, c, what + " after 81 steps", 1e-5);
+            expectClose(g, c, what + " after 81 steps", 1e-5, p.world_size);
         }
     EXPECT_NO_GL_ERRORS();
 }
@@ -113,9 +133,9 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
 }
 
 // What comes back from the GPU (gl::bytesReadBack, which every buffer read passes): a step reads
-// nothing; a sample the same 196 bytes at any N (the per-boid measures' two vec4 and 33-bin
-// histogram, 164; the group measures' totals, 32); the neighbour counts 4 bytes a boid, by id,
-// without the positions.
+// nothing; a sample the same 580 bytes at any N (the per-boid measures' two vec4 and 33-bin
+// histogram, 164; the group measures' totals, 32; the four largest groups' figures, 4 x 96); the
+// neighbour counts 4 bytes a boid, by id, without the positions.
 TEST(GpuMeasure, WhatASampleReadsBackIsCounted) {
     MURMUR_REQUIRE_GL();
     for (std::uint32_t n : {1000u, 200000u}) {
@@ -128,7 +148,7 @@ TEST(GpuMeasure, WhatASampleReadsBackIsCounted) {
         EXPECT_EQ(gl::bytesReadBack() - before, 0u) << n << " boids: a step reads nothing back";
         before = gl::bytesReadBack();
         (void)sim.measure();
-        EXPECT_EQ(gl::bytesReadBack() - before, 196u) << n << " boids: a sample";
+        EXPECT_EQ(gl::bytesReadBack() - before, 580u) << n << " boids: a sample";
         before = gl::bytesReadBack();
         EXPECT_EQ(sim.neighbourCounts().size(), n);
         EXPECT_EQ(gl::bytesReadBack() - before, 4u * n) << n << " boids: the counts by id, not the positions";
@@ -168,7 +188,7 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
             }
         }
         const OrderParams got = sliced.takeSample();
-        EXPECT_EQ(gl::bytesReadBack() - before, 196u);
+        EXPECT_EQ(gl::bytesReadBack() - before, 580u);
         EXPECT_EQ(slices, 30) << "5000 boids, 20 work groups: over 30 slices, but the style change ended it";
         EXPECT_GT(want.groups, 0u);
         EXPECT_EQ(got.polarization, want.polarization);
@@ -180,6 +200,13 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
         EXPECT_EQ(got.largest_group_share, want.largest_group_share);
         EXPECT_EQ(got.group_polarization, want.group_polarization);
         EXPECT_EQ(got.milling, want.milling);
+        EXPECT_GT(want.largest_groups[0].boids, 0u);
+        for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
+            EXPECT_EQ(got.largest_groups[k].boids, want.largest_groups[k].boids) << k;
+            EXPECT_EQ(got.largest_groups[k].first_id, want.largest_groups[k].first_id) << k;
+            EXPECT_EQ(got.largest_groups[k].centre, want.largest_groups[k].centre) << k << ": folded by the world it began in";
+            EXPECT_EQ(got.largest_groups[k].milling, want.largest_groups[k].milling) << k;
+        }
         EXPECT_NE(sliced.measure().polarization, want.polarization) << "the flock moved on meanwhile";
         // measure() during a sample in slices answers for now, and the sample still for then.
         sliced.beginSample();
@@ -245,6 +272,20 @@ TEST(GpuMeasure, CraftedGroupsEqualTheCpuReference) {
         EXPECT_NEAR(g.milling, c.milling, 1e-5);
         // The ring alone mills (|sum of r x v| = 12 of its 12): milling is at least 12/70.
         EXPECT_GT(c.milling, 12.0 / 70.0 - 1e-6);
+        // Listed: the chain (40, ids 31-70), the ring (12, from id 6), then of the three groups
+        // of 6 the two with the lowest first ids: the one across the wrap (0) and a row (18).
+        const std::uint32_t sizes[] = {40, 12, 6, 6}, first_ids[] = {31, 6, 0, 18};
+        for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
+            EXPECT_EQ(c.largest_groups[k].boids, sizes[k]) << k;
+            EXPECT_EQ(c.largest_groups[k].first_id, first_ids[k]) << k;
+        }
+        EXPECT_NEAR(c.largest_groups[0].polarization, 1.0, 1e-9);
+        EXPECT_NEAR(c.largest_groups[0].centre.x, 250.0 + 5.0 * 19.5, 1e-4);
+        EXPECT_NEAR(c.largest_groups[0].centre.y, 20.0 + 5.0 * 19.5, 1e-4);
+        EXPECT_NEAR(c.largest_groups[1].milling, 1.0, 1e-6);
+        EXPECT_NEAR(c.largest_groups[1].centre.x, 100.0, 1e-4);
+        EXPECT_NEAR(std::remainder(c.largest_groups[2].centre.x, 500.0), 0.0, 1e-4) << "495 .. 505: on the wrap";
+        expectSameLargestGroups(g, c, 1e-5, 500.0);
     }
     EXPECT_NO_GL_ERRORS();
 }
