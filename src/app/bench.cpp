@@ -38,13 +38,6 @@ namespace {
 
 using nlohmann::json;
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
 // Compulsory traffic of one step, by our own count (docs/performance.md): scatter reads state,
 // cell + rank and start, writes the sorted copy (76 B/boid); steer reads the sorted copy, writes
 // state + neighbour count and bins it for the next step, cell + rank + an atomic (80 B); per cell:
@@ -260,6 +253,13 @@ double measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t fra
 }
 
 }  // namespace
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
 
 Params benchParams(std::uint64_t n, Style style) {
     Params p;

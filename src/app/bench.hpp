@@ -28,6 +28,9 @@ struct BenchOptions {
 // radii, weights and speeds, the graded one.
 Params benchParams(std::uint64_t n, Style style = Style::Steering);
 
+// The median (of an even count, the mean of the middle two), as every benchmark figure quotes it.
+double median(std::vector<double> v);
+
 int runBench(const Options& opt, const BenchOptions& bench, std::ostream& out, std::ostream& err);
 
 // The ensemble benchmark (--bench --bench-flocks K,...): for each size N of --bench-sizes and each

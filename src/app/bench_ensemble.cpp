@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 namespace murmur {
 namespace {
@@ -25,8 +26,7 @@ double medianStepMs(Ensemble& e, bool gpu, std::uint32_t steps) {
         if (gpu) glFinish();
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    return median(std::move(ms));
 }
 
 void printEnsembleRow(std::ostream& out, std::uint64_t n, std::uint32_t k, double ms) {

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <filesystem>
 
 namespace murmur {
@@ -130,9 +131,10 @@ std::vector<std::uint64_t> parseSizes(const std::string& list) {
 std::vector<std::uint32_t> parseFlockCounts(const std::string& list) {
     std::vector<std::uint32_t> counts;
     for (const std::string& item : listItems(list)) {
-        char* end = nullptr;
-        const unsigned long k = item.empty() || item.size() > 6 ? 0ul : std::strtoul(item.c_str(), &end, 10);
-        if (item.empty() || !end || *end != '\0' || k < 1 || k > 65536 || item[0] == '-' || item[0] == '+')
+        // Digits only (from_chars takes no sign, space or base prefix), the whole item.
+        std::uint32_t k = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), k);
+        if (item.empty() || ec != std::errc() || end != item.data() + item.size() || k < 1 || k > 65536)
             throw InputError("--bench-flocks: '" + echo(item) + "' is not a flock count in [1, 65536]");
         counts.push_back(std::uint32_t(k));
     }

@@ -83,7 +83,7 @@ TEST_F(Cli, BadFlagsExit2) {
         EXPECT_EQ(r.code, 2) << r.err;
         EXPECT_NE(r.err.find(want), std::string::npos) << "stderr: " << r.err;
     };
-    for (const char* k : {"0", "x", "1,,2", "65537", "-1", "+3"})
+    for (const char* k : {"0", "x", "1,,2", "65537", "-1", "+3", " 4", "4 ", "0x10", "99999999999999999999"})
         expectRefused({"--bench", "--backend", "cpu", "--bench-flocks", k}, "is not a flock count in [1, 65536]");
     expectRefused({"--bench", "--backend", "cpu", "--bench-flocks", ""}, "--bench-flocks: an empty value");
     expectRefused({"--sweep", "vicsek.noise=0:1:2", "--sweep-out", out_csv, "--sweep-batch", "70000"}, "[0, 65536]");
