@@ -71,6 +71,13 @@ std::shared_ptr<gl::HeadlessContext> sharedContext() {
     return context;
 }
 
+std::shared_ptr<gl::HeadlessContext> prepareBackend(const FlockOptions& o) {
+    if (o.backend != "gpu" && o.backend != "cpu") throw Error("backend '" + echo(o.backend) + "': valid: gpu|cpu");
+    if (o.backend == "cpu") return nullptr;
+    if (!o.gl_loader) return sharedContext();
+    loadCallerGl(o.gl_loader);
+    return nullptr;
+}
 
 void loadCallerGl(GlLoader loader) {
     if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(loader)) || !GLAD_GL_VERSION_4_5)

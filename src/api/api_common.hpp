@@ -53,6 +53,10 @@ Params paramsOf(const FlockOptions& o);
 std::shared_ptr<gl::HeadlessContext> sharedContext();
 // The caller's context through its loader: GL 4.5 or Error.
 void loadCallerGl(GlLoader loader);
+// The backend o names: Error unless "gpu" or "cpu"; for "gpu", a GL 4.5 context made current, the
+// caller's (through o.gl_loader) or murmur's shared one, which is returned for the flock to hold
+// (null otherwise).
+std::shared_ptr<gl::HeadlessContext> prepareBackend(const FlockOptions& o);
 std::map<std::string, double> orderMap(const OrderParams& o);
 
 }  // namespace murmur::api::detail

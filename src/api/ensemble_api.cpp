@@ -40,11 +40,10 @@ Ensemble::Ensemble(const std::vector<FlockOptions>& flocks) : impl_(std::make_un
             }
         }
         impl_->backend = first.backend;
+        impl_->context = prepareBackend(first);
         if (first.backend == "cpu") {
             impl_->ensemble = std::make_unique<CpuEnsemble>();
         } else {
-            if (first.gl_loader) loadCallerGl(first.gl_loader);
-            else impl_->context = sharedContext();
             for (const Params& p : impl_->params) gpu::checkCapacity(p);
             impl_->ensemble = std::make_unique<gpu::GpuEnsemble>();
         }

@@ -51,14 +51,10 @@ Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
             throw Error("backend '" + echo(options.backend) + "': valid: gpu|cpu");
         impl_->params = paramsOf(options);
         impl_->backend = options.backend;
+        impl_->context = prepareBackend(options);
         if (options.backend == "cpu") {
             impl_->sim = std::make_unique<CpuSimulation>();
         } else {
-            if (options.gl_loader) {
-                loadCallerGl(options.gl_loader);
-            } else {
-                impl_->context = sharedContext();
-            }
             gpu::checkCapacity(impl_->params);
             impl_->sim = std::make_unique<gpu::GpuSimulation>();
         }
