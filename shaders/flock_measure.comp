@@ -36,16 +36,27 @@ shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
 shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
 shared uint s_histogram[NN_BINS + 1];
 
-// Squared distance to the nearest other boid, or the radius squared when none is nearer.
-float nearestNeighbour2(uint i, vec3 p) {
-    float best = nnRadius() * nnRadius();
+// One walk over the cells around boid i at p for both searches: the squared distance to the
+// nearest other boid within the nearest-neighbour radius (the radius squared when none is
+// nearer), and, with a group radius, a link to every later slot closer than that (each pair
+// once). Rows and x cells beyond the larger radius are skipped as the steer pass's gather skips
+// them (cellCull: only boids that can be neither are left out), so the answers are the full
+// walk's to the bit.
+float walkNeighbours(uint i, vec3 p) {
+    float nn2 = nnRadius() * nnRadius(), link2 = groupRadius() * groupRadius(), best = nn2;
+    uint root = i;  // a slot of i's tree, carried from link to link: the next find starts near the top
     uvec3 c = cellOf(p);
     AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
     AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
-    ivec4 runs = xRuns(ax);
-    for (int iz = 0; iz < az.count; ++iz)
+    CellCull cull = cellCull(p, c);
+    float reach2 = max(nn2, link2) * (1.0 + 2.0 * CULL_SLACK);
+    for (int iz = 0; iz < az.count; ++iz) {
+        float gz2 = DIMS == 3 ? axisGap2(cull, 2, az.first + iz - int(c.z)) : 0.0;
         for (int iy = 0; iy < ay.count; ++iy) {
+            float rem2 = reach2 - gz2 - axisGap2(cull, 1, ay.first + iy - int(c.y));
+            if (!(rem2 > 0.0)) continue;
             uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+            ivec4 runs = xRuns(narrowedX(ax, cull, c.x, rem2));
             for (int r = 0; r < 2; ++r) {
                 ivec2 run = r == 0 ? runs.xy : runs.zw;
                 if (run.x > run.y) continue;
@@ -53,34 +64,14 @@ float nearestNeighbour2(uint i, vec3 p) {
                 for (uint j = cellStart(row + uint(run.x)); j < end; ++j) {
                     if (j == i) continue;
                     vec3 d = offsetBetween(p, posAt(j));
-                    best = min(best, dot(d, d));
+                    float d2 = dot(d, d);
+                    best = min(best, d2);
+                    if (j > i && d2 < link2) root = unite(root, j);
                 }
             }
         }
+    }
     return best;
-}
-
-// Links boid i to every later slot closer than the group radius (each pair once).
-void linkNeighbours(uint i, vec3 p) {
-    float link2 = groupRadius() * groupRadius();
-    uint root = i;  // a slot of i's tree, carried from link to link: the next find starts near the top
-    uvec3 c = cellOf(p);
-    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
-    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
-    ivec4 runs = xRuns(ax);
-    for (int iz = 0; iz < az.count; ++iz)
-        for (int iy = 0; iy < ay.count; ++iy) {
-            uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
-            for (int r = 0; r < 2; ++r) {
-                ivec2 run = r == 0 ? runs.xy : runs.zw;
-                if (run.x > run.y) continue;
-                uint end = cellEnd(row + uint(run.y));
-                for (uint j = max(cellStart(row + uint(run.x)), i + 1u); j < end; ++j) {
-                    vec3 d = offsetBetween(p, posAt(j));
-                    if (dot(d, d) < link2) root = unite(root, j);
-                }
-            }
-        }
 }
 
 void main() {
@@ -96,9 +87,8 @@ void main() {
         // "None within the radius" decided on the squared distance, as the CPU does (a driver's
         // sqrt need not be correctly rounded).
         float r = nnRadius(), nn = 0.0;
-        if (groupRadius() > 0.0) linkNeighbours(i, posAt(i));
+        float best = r > 0.0 || groupRadius() > 0.0 ? walkNeighbours(i, posAt(i)) : 0.0;
         if (r > 0.0) {
-            float best = nearestNeighbour2(i, posAt(i));
             bool found = best < r * r;
             nn = found ? sqrt(best) : r;
             atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);
