@@ -221,7 +221,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
             glUniform1ui(programs_->measure_reduce.uniform("u_partials"), groups);
             glUniform1ui(programs_->measure_reduce.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            glDispatchCompute(sampleFlocks(), 1, 1);
+            dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
             readWalkSums();
             s.stage = s.group_radius > 0.0f ? kSums : kDone;
             s.next_group = 0;
@@ -249,7 +249,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
         programs_->group_largest.use();  // one work group a flock
         glUniform1ui(programs_->group_largest.uniform("u_flock"), s.flock);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glDispatchCompute(sampleFlocks(), 1, 1);
+        dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
         readGroupTotals();
         s.stage = kDone;
     } else {

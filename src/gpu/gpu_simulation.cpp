@@ -134,7 +134,10 @@ void checkGlLimits(const Params& p) {
     // active), 2 more for perch times and 2 for the stored steering (the steer pass uses 5, 1 and
     // 2, and reads TEX_COUNT buffer textures).
     const std::int64_t blocks = 7 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
-    const std::int64_t shared = std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4;  // flock_measure.comp
+    // flock_measure.comp: two vec4 and a uint an invocation and the histogram; group_largest.comp:
+    // LARGEST_GROUPS candidates of three uints an invocation.
+    const std::int64_t shared = std::max<std::int64_t>(std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4,
+                                                       std::int64_t(STEP_GROUP_SIZE) * LARGEST_GROUPS * 12);
     const struct {
         const char* name;
         std::int64_t have, need;

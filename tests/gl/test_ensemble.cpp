@@ -2,6 +2,7 @@
 // measures, to the bit as it does alone, whatever the other flocks' sizes, worlds, radii and
 // seeds; and what an ensemble refuses.
 #include "cpu/cpu_ensemble.hpp"
+#include "gpu/dispatch.hpp"
 #include "gpu/gpu_ensemble.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/grid_spec.hpp"
@@ -22,6 +23,12 @@ namespace {
 
 // Three flocks of one style that differ in every way an ensemble allows: size, world, radii,
 // weights, speed and seed.
+std::vector<Flock> spawnEach(const std::vector<Params>& params) {
+    std::vector<Flock> flocks;
+    for (const Params& p : params) flocks.push_back(spawn(p));
+    return flocks;
+}
+
 std::vector<Params> threeFlocks(Style style, std::uint32_t dims, Bounds bounds) {
     std::vector<Params> out;
     for (int k = 0; k < 3; ++k) {
@@ -66,8 +73,7 @@ void expectSameMeasures(const OrderParams& got, const OrderParams& want, const s
 
 void expectEachFlockIsItself(Style style, std::uint32_t dims, Bounds bounds, int steps) {
     std::vector<Params> params = threeFlocks(style, dims, bounds);
-    std::vector<Flock> flocks;
-    for (const Params& p : params) flocks.push_back(spawn(p));
+    const std::vector<Flock> flocks = spawnEach(params);
     gpu::GpuSimulation ensemble;
     ensemble.uploadEnsemble(flocks, params);
     ASSERT_EQ(ensemble.flockCount(), 3u);
@@ -111,11 +117,32 @@ TEST(GpuEnsemble, EachFlockStepsAsItDoesAloneInEveryStyle) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// A sample of all flocks dispatches one work group a flock for its sums and its largest groups;
+// past MAX_DISPATCH_X flocks that goes in rows (forced here at 2 a row: three flocks, two rows, one
+// padding group), and each flock's figures are still its own to the bit.
+TEST(GpuEnsemble, AllFlocksAtOnceInDispatchRowsAreEachFlocksOwn) {
+    MURMUR_REQUIRE_GL();
+    std::vector<Params> params = threeFlocks(Style::Graded, 2, Bounds::Wrap);
+    const std::vector<Flock> flocks = spawnEach(params);
+    gpu::GpuSimulation ensemble;
+    ensemble.uploadEnsemble(flocks, params);
+    ensemble.step(30);
+    gpu::setDispatchRowLimit(2);
+    const std::vector<OrderParams> all = ensemble.measureFlocks();
+    gpu::setDispatchRowLimit(MAX_DISPATCH_X);
+    ASSERT_EQ(all.size(), 3u);
+    for (std::uint32_t k = 0; k < 3; ++k) {
+        const OrderParams one = ensemble.measureFlock(k);
+        EXPECT_GT(one.largest_groups[0].boids, 0u) << "flock " << k << " has groups to list";
+        expectSameMeasures(all[k], one, "flock " + std::to_string(k) + " in dispatch rows");
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
 TEST(GpuEnsemble, RefusesFlocksThatNeedOtherShadersOrTheSequentialOrder) {
     MURMUR_REQUIRE_GL();
     std::vector<Params> params = threeFlocks(Style::Graded, 2, Bounds::Wrap);
-    std::vector<Flock> flocks;
-    for (const Params& p : params) flocks.push_back(spawn(p));
+    const std::vector<Flock> flocks = spawnEach(params);
     gpu::GpuSimulation sim;
     params[2].dims = 3;
     EXPECT_THROW(sim.uploadEnsemble(flocks, params), std::invalid_argument);
@@ -136,8 +163,7 @@ TEST(GpuEnsemble, MatchesTheCpuReferenceEnsemble) {
     for (std::uint32_t dims : {2u, 3u}) {
         SCOPED_TRACE(dims);
         const std::vector<Params> params = threeFlocks(Style::Graded, dims, Bounds::Wrap);
-        std::vector<Flock> flocks;
-        for (const Params& p : params) flocks.push_back(spawn(p));
+        const std::vector<Flock> flocks = spawnEach(params);
         CpuEnsemble cpu;
         gpu::GpuEnsemble gpu;
         cpu.upload(flocks, params);

@@ -37,8 +37,10 @@ TEST(GlObjects, ContextHasTheLimitsTheShadersUse) {
     EXPECT_GE(invocations, STEP_GROUP_SIZE);
     EXPECT_GE(size_x, std::max(STEP_GROUP_SIZE, SCAN_GROUP_SIZE));
     EXPECT_GE(groups_x, GLint(MAX_DISPATCH_X)) << "dispatch rows assume this many groups per row";
-    // flock_measure.comp: two vec4 and a uint per invocation plus the histogram.
+    // flock_measure.comp: two vec4 and a uint per invocation plus the histogram; group_largest.comp:
+    // LARGEST_GROUPS candidates of three uints per invocation.
     EXPECT_GE(shared_bytes, STEP_GROUP_SIZE * 32 + (NN_BINS + 1) * 4);
+    EXPECT_GE(shared_bytes, STEP_GROUP_SIZE * LARGEST_GROUPS * 12);
     EXPECT_NO_GL_ERRORS();
 }
 

@@ -26,9 +26,11 @@ namespace {
 // against the CPU's in double: within 1e-5 on the same state and on states a step of float noise
 // apart.
 // The largest groups, listed: the same groups (sizes and first ids exactly), their polarization
-// and milling within group_tol, their centres within 1e-4 of the world's size by minimum image
-// (the GPU's offsets are summed in 2^-20 fixed point; a centre on the wrap may fold either way).
-void expectSameLargestGroups(const OrderParams& gpu, const OrderParams& cpu, double group_tol, double world = 0.0) {
+// and milling within group_tol, their centres within 1e-3 units (the GPU adds a work group's
+// float offsets, then 2^-20 fixed point: errors of about 1e-5 units at these sizes), by minimum
+// image in a wrapped world of `wrap_world` units (0: soft walls), where a centre on the wrap may
+// fold to either side.
+void expectSameLargestGroups(const OrderParams& gpu, const OrderParams& cpu, double group_tol, double wrap_world) {
     for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
         SCOPED_TRACE("listed group " + std::to_string(k + 1));
         const GroupFigures &g = gpu.largest_groups[k], &c = cpu.largest_groups[k];
@@ -38,13 +40,13 @@ void expectSameLargestGroups(const OrderParams& gpu, const OrderParams& cpu, dou
         EXPECT_NEAR(g.milling, c.milling, group_tol);
         for (int a = 0; a < 3; ++a) {
             double d = g.centre[a] - c.centre[a];
-            if (world > 0.0) d -= world * std::round(d / world);
-            EXPECT_NEAR(d, 0.0, 1e-4 * std::max(world, 1.0)) << "centre axis " << a;
+            if (wrap_world > 0.0) d -= wrap_world * std::round(d / wrap_world);
+            EXPECT_NEAR(d, 0.0, 1e-3) << "centre axis " << a;
         }
     }
 }
 
-void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::string& what, double group_tol, double world) {
+void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::string& what, double group_tol, double wrap_world) {
     SCOPED_TRACE(what);
     EXPECT_EQ(gpu.boids, cpu.boids);
     EXPECT_NEAR(gpu.polarization, cpu.polarization, 1e-5);
@@ -61,7 +63,7 @@ void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::stri
     EXPECT_NEAR(gpu.largest_group_share, cpu.largest_group_share, 0.0);
     EXPECT_NEAR(gpu.group_polarization, cpu.group_polarization, group_tol);
     EXPECT_NEAR(gpu.milling, cpu.milling, group_tol);
-    expectSameLargestGroups(gpu, cpu, group_tol, world);
+    expectSameLargestGroups(gpu, cpu, group_tol, wrap_world);
 }
 
 }  // namespace
@@ -82,11 +84,12 @@ TEST(GpuMeasure, OrderParametersEqualTheCpuReference) {
             cpu.upload(start, p);
             gpu.upload(start, p);
             const std::string what = std::to_string(dims) + "D " + (bounds == Bounds::Wrap ? "wrap" : "soft");
+            const double wrap_world = bounds == Bounds::Wrap ? p.world_size : 0.0;
             cpu.step(1);
             gpu.step(1);
             const OrderParams c1 = cpu.measure();
             EXPECT_GT(c1.mean_neighbours, 1.0) << what;
-            expectClose(gpu.measure(), c1, what + " after a step", 1e-5, p.world_size);
+            expectClose(gpu.measure(), c1, what + " after a step", 1e-5, wrap_world);
             // A flown state (the CPU's, uploaded to the GPU): the same figures but the neighbour
             // counts, which the GPU has not counted yet.
             cpu.step(80);
@@ -98,7 +101,7 @@ TEST(GpuMeasure, OrderParametersEqualTheCpuReference) {
             EXPECT_EQ(again.milling, g.milling) << what;
             EXPECT_EQ(g.mean_neighbours, 0.0);
             g.mean_neighbours = c.mean_neighbours;
-            expectClose(g, c, what + " after 81 steps", 1e-5, p.world_size);
+            expectClose(g, c, what + " after 81 steps", 1e-5, wrap_world);
         }
     EXPECT_NO_GL_ERRORS();
 }
@@ -158,7 +161,7 @@ TEST(GpuMeasure, WhatASampleReadsBackIsCounted) {
 
 // A sample taken in slices (the window's: a slice a frame) with steps and a parameter change
 // between its slices gives, to the bit, what measure() gives for the state it began with; and it
-// reads back the same 196 bytes.
+// reads back the same 580 bytes.
 TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
     MURMUR_REQUIRE_GL();
     for (std::uint32_t dims : {2u, 3u}) {
@@ -204,7 +207,7 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
         for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
             EXPECT_EQ(got.largest_groups[k].boids, want.largest_groups[k].boids) << k;
             EXPECT_EQ(got.largest_groups[k].first_id, want.largest_groups[k].first_id) << k;
-            EXPECT_EQ(got.largest_groups[k].centre, want.largest_groups[k].centre) << k << ": folded by the world it began in";
+            EXPECT_EQ(got.largest_groups[k].centre, want.largest_groups[k].centre) << k;
             EXPECT_EQ(got.largest_groups[k].milling, want.largest_groups[k].milling) << k;
         }
         EXPECT_NE(sliced.measure().polarization, want.polarization) << "the flock moved on meanwhile";
