@@ -24,8 +24,10 @@ struct GridSpec {
     std::uint32_t total() const { return cells.x * cells.y * cells.z; }
 };
 
-// Most cells we allocate: at least 4096, else twice the boid count, so memory stays O(N)
-// even with tiny radii (the cell edge then grows past the radius, which stays correct).
+// Most cells we allocate: twice the boid count (at least 64), so memory and the per-cell passes
+// stay O(N) even with tiny radii or a small flock in a large world (the cell edge then grows past
+// the radius, which stays correct). A floor of 4096 cells made a 100-boid flock's per-cell
+// passes cost more than its neighbour walks.
 std::uint32_t cellBudget(std::uint32_t boids);
 
 GridSpec makeGridSpec(const Params& params);

@@ -165,8 +165,10 @@ TEST(Grid, SpecKeepsCellsAtLeastTheRadiusOverTheReachAndWithinBudget) {
     p.dims = 3;
     p.boids = 10;
     g = makeGridSpec(p);
+    EXPECT_EQ(cellBudget(10), 64u);
     EXPECT_LE(g.total(), cellBudget(10));
-    EXPECT_EQ(g.cells.x, 16u);  // 16^3 = 4096
+    EXPECT_EQ(g.cells.x, 4u);  // 4^3 = 64
+    EXPECT_EQ(cellBudget(100000), 200000u) << "twice the boids";
     p.species[0].cohesion = {0.0f, 0.0f};  // radius 0: any grid is fine, still within budget
     EXPECT_LE(makeGridSpec(p).total(), cellBudget(10));
 }

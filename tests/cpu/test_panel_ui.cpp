@@ -231,18 +231,19 @@ TEST_F(PanelUi, ThePresetsComboShowsTheLoadedPreset) {
 }
 
 // A radius edit that makes a step costlier says so (candidate pairs, the factor, the steps per
-// second left at today's rate) before it is applied; none while the edit costs the same.
+// second left at today's rate) before it is applied; none while the edit costs the same. (60
+// boids: a budget of 120 cells, 10 x 10 of 30 units; a radius of 100 makes them 6 x 6 of 50.)
 TEST_F(PanelUi, AnEditsCostIsShownBeforeItIsApplied) {
     stats.steps_per_s = 100;
     frame();
     EXPECT_EQ(state.rects.count("edit cost"), 0u) << "a cost line with no edit";
-    session->edit().species[0].alignment.radius *= 3;
+    session->edit().species[0].alignment.radius *= 10;
     ImGui::GetIO().DeltaTime = 1.0f / 60;
     input.feed(ImGui::GetIO());
     ImGui::NewFrame();
     ui::drawPanel(*session, state, stats);  // drawn before the window commits the edit
     ImGui::Render();
-    EXPECT_EQ(state.rects.count("edit cost"), 1u) << "the tripled radius's cost not shown";
+    EXPECT_EQ(state.rects.count("edit cost"), 1u) << "the tenfold radius's cost not shown";
 }
 
 // The colourings' names are the parameter table's, in ColourBy's order (one list of them).

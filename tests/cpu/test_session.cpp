@@ -120,9 +120,11 @@ TEST(Session, BoidCountAppliesOnlyWhenItFits) {
 // checked as a count is; one that does not is never refused by the check.
 TEST(Session, AnEditTheGpuCannotHoldIsRefused) {
     SpySimulation sim;
-    const float world = small().world_size;
+    Params start = small();
+    start.boids = 5000;  // a budget of 10,000 cells: the default world's 60 x 60 fit, three times it does not
+    const float world = start.world_size;
     int checks = 0;
-    Session s(sim, small(), [world, &checks](const Params& p) -> std::optional<std::string> {
+    Session s(sim, start, [world, &checks](const Params& p) -> std::optional<std::string> {
         ++checks;
         if (p.world_size > world * 2.0f) return "their grid needs more texels than the GPU holds";
         return std::nullopt;
