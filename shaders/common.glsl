@@ -231,12 +231,14 @@ float axisGap2(CellCull k, int a, int o) {
 }
 
 // The listed x cells within reach given what the row's y and z gaps leave (rem2 = r2 - gy2 - gz2,
-// > 0): the list narrowed to offsets o_lo .. o_hi around c.
+// > 0): the list narrowed to offsets o_lo .. o_hi around c. The own cell (offset 0) always stays:
+// with soft walls a boid past the wall is binned into the edge cell, which then holds every boid
+// on that side, so its reach may lie wholly outside the cell's nominal slab (f < 0 or f >= h).
 AxisCells narrowedX(AxisCells a, CellCull k, uint c, float rem2) {
     if (!k.on.x) return a;
     float ext = sqrt(rem2) + k.slack;
-    int lo = max(int(floor((k.f.x - ext) / k.h.x)), -GRID_REACH);
-    int hi = min(int(ceil((k.f.x + ext) / k.h.x)) - 1, GRID_REACH);
+    int lo = clamp(int(floor((k.f.x - ext) / k.h.x)), -GRID_REACH, 0);
+    int hi = clamp(int(ceil((k.f.x + ext) / k.h.x)) - 1, 0, GRID_REACH);
     int first = max(int(c) + lo, a.first), last = min(int(c) + hi, a.first + a.count - 1);
     return AxisCells(first, max(last - first + 1, 0), a.n);
 }

@@ -267,7 +267,8 @@ void GpuSimulation::readWalkSums() {
         OrderParams& o = sampleResult(f);
         const glm::dvec4 heading(sums[2 * f]), other(sums[2 * f + 1]);
         const double n = double(sampleBoids(f));
-        o.polarization = heading.w > 0.0 ? glm::length(glm::dvec3(heading)) / heading.w : 0.0;
+        // At most 1, as the CPU's is: float sums of unit vectors may come out a few ulps long.
+        o.polarization = heading.w > 0.0 ? std::min(1.0, glm::length(glm::dvec3(heading)) / heading.w) : 0.0;
         o.mean_speed = other.x / n;
         o.mean_neighbours = other.z / n;
         if (o.nn_radius > 0.0f) {
@@ -294,8 +295,8 @@ void GpuSimulation::readGroupTotals() {
         // The two fixed-point sums (groups.glsl): 64-bit two's complement, 2^20 steps a unit.
         auto fixedSum = [&](int at) { return double(std::int64_t(std::uint64_t(totals[at + 1]) << 32 | totals[at])) / 1048576.0; };
         if (totals[1] > 0) {
-            o.group_polarization = fixedSum(4) / double(totals[1]);
-            o.milling = fixedSum(6) / double(totals[1]);
+            o.group_polarization = std::min(1.0, fixedSum(4) / double(totals[1]));
+            o.milling = std::min(1.0, fixedSum(6) / double(totals[1]));
         }
     }
     readLargestGroups(flocks);
@@ -325,8 +326,8 @@ void GpuSimulation::readLargestGroups(std::uint32_t flocks) {
             g.boids = w[0];
             g.first_id = w[1];
             g.centre = foldCentre(glm::dvec3(root) + fixedVec3(w + 6) / n, p);
-            g.polarization = glm::length(fixedVec3(w + 12)) / n;
-            g.milling = glm::length(fixedVec3(w + 18)) / n;
+            g.polarization = std::min(1.0, glm::length(fixedVec3(w + 12)) / n);  // float terms: at most 1, as on the CPU
+            g.milling = std::min(1.0, glm::length(fixedVec3(w + 18)) / n);
         }
     }
 }

@@ -5,12 +5,16 @@
 #include "cpu/order_params.hpp"
 #include "gl/buffer.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "model/boid.hpp"
 #include "model/spawn.hpp"
 
 #include "gl_env.hpp"
 
 #include <gtest/gtest.h>
 
+#include <glm/geometric.hpp>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -45,6 +49,16 @@ void expectSameLargestGroups(const OrderParams& gpu, const OrderParams& cpu, dou
         }
     }
 }
+
+// The same state on both backends.
+struct BothBackends {
+    CpuSimulation cpu;
+    gpu::GpuSimulation gpu;
+    BothBackends(const Flock& f, const Params& p) {
+        cpu.upload(f, p);
+        gpu.upload(f, p);
+    }
+};
 
 void expectClose(const OrderParams& gpu, const OrderParams& cpu, const std::string& what, double group_tol, double wrap_world) {
     SCOPED_TRACE(what);
@@ -132,6 +146,14 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
     EXPECT_EQ(o.nn_histogram[6], 20u) << "2 / (10/32) = 6.4: bin 6";
     EXPECT_EQ(o.groups, 2u);
     EXPECT_NEAR(o.group_polarization, 1.0, 1e-9);
+    // One boid: polarization 1 (within 1e-6), never past it (a float sum of unit vectors may be
+    // a few ulps long; the figure is a fraction, as on the CPU).
+    Flock one(f.begin(), f.begin() + 1);
+    one[0].v = {0.3f, 0.7f, 0.0f};
+    gpu.upload(one, p);
+    const OrderParams single = gpu.measure();
+    EXPECT_NEAR(single.polarization, 1.0, 1e-6);
+    EXPECT_LE(single.polarization, 1.0);
     EXPECT_NO_GL_ERRORS();
 }
 
@@ -259,10 +281,9 @@ TEST(GpuMeasure, CraftedGroupsEqualTheCpuReference) {
         p.species_count = 2;
         const Flock f = craftedGroups(dims);
         p.boids = std::uint32_t(f.size());
-        CpuSimulation cpu;
-        gpu::GpuSimulation gpu;
-        cpu.upload(f, p);
-        gpu.upload(f, p);
+        BothBackends both(f, p);
+        CpuSimulation& cpu = both.cpu;
+        gpu::GpuSimulation& gpu = both.gpu;
         const OrderParams c = cpu.measure(), g = gpu.measure();
         SCOPED_TRACE(std::to_string(dims) + "D");
         EXPECT_EQ(c.groups, 5u);
@@ -289,6 +310,55 @@ TEST(GpuMeasure, CraftedGroupsEqualTheCpuReference) {
         EXPECT_NEAR(c.largest_groups[1].centre.x, 100.0, 1e-4);
         EXPECT_NEAR(std::remainder(c.largest_groups[2].centre.x, 500.0), 0.0, 1e-4) << "495 .. 505: on the wrap";
         expectSameLargestGroups(g, c, 1e-5, 500.0);
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Soft walls let boids overshoot; one past the wall is binned into the edge cell. Rows of six
+// boids 0.5 apart, 15-20 units past each wall of a world of 200 (radius 10: more than a radius
+// out), on x, y and (3D) z: the GPU's culled walks (the steer pass's and the measure's) must still
+// search the edge cell, so both backends find three or more groups of six and step the same.
+TEST(GpuMeasure, BoidsFarPastASoftWallKeepTheirNeighbours) {
+    MURMUR_REQUIRE_GL();
+    for (int dims : {2, 3}) {
+        SCOPED_TRACE(std::to_string(dims) + "D");
+        Params p;
+        p.dims = dims;
+        p.bounds = Bounds::Soft;
+        p.world_size = 200.0f;
+        Flock f;
+        auto row = [&](glm::vec3 from, glm::vec3 step) {
+            for (int k = 0; k < 6; ++k) {
+                Boid b;
+                b.id = std::uint32_t(f.size());
+                b.p = from + float(k) * step;
+                b.v = {1.0f, 0.5f, 0.0f};
+                f.push_back(b);
+            }
+        };
+        const float z = dims == 3 ? 100.0f : 0.0f;
+        row({-20.0f, 100.0f, z}, {0.5f, 0.0f, 0.0f});
+        row({215.0f, 60.0f, z}, {0.5f, 0.0f, 0.0f});
+        row({100.0f, -20.0f, z}, {0.0f, 0.5f, 0.0f});
+        if (dims == 3) row({60.0f, 60.0f, 217.0f}, {0.0f, 0.0f, 0.5f});
+        p.boids = std::uint32_t(f.size());
+        BothBackends both(f, p);
+        CpuSimulation& cpu = both.cpu;
+        gpu::GpuSimulation& gpu = both.gpu;
+        const OrderParams c = cpu.measure(), g = gpu.measure();
+        EXPECT_EQ(c.groups, dims == 3 ? 4u : 3u);
+        EXPECT_NEAR(c.nn_mean, 0.5, 1e-6);
+        EXPECT_EQ(g.groups, c.groups);
+        EXPECT_NEAR(g.nn_mean, c.nn_mean, 1e-6);
+        expectSameLargestGroups(g, c, 1e-5, 0.0);
+        cpu.step(1);
+        gpu.step(1);
+        const Flock a = byId(cpu.download()), b = byId(gpu.download());
+        ASSERT_EQ(a.size(), b.size());
+        float worst = 0.0f;
+        for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::length(a[i].v - b[i].v));
+        EXPECT_LT(worst, 1e-4f) << "a step from the same state: velocities within 1e-4 (float rounding only)";
+        EXPECT_EQ(gpu.measure().mean_neighbours, cpu.measure().mean_neighbours) << "every boid counted its five";
     }
     EXPECT_NO_GL_ERRORS();
 }
