@@ -111,11 +111,12 @@ void selectFlockOfSlot(uint i) {}
 #define DC_PREFERRED_DISTANCE(s) ((s).dc_shape.x)
 #define DC_SMOOTHING(s) ((s).dc_shape.y)
 
-// Flat index of this invocation, for dispatches split into rows of MAX_DISPATCH_X groups.
-uint flatIndex(uint group_size) {
-    uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    return group * group_size + gl_LocalInvocationID.x;
-}
+// Flat index of this work group, for dispatches split into rows of MAX_DISPATCH_X groups
+// (dispatchGroups in src/gpu/dispatch.hpp; a last row's padding groups come after the count).
+uint flatGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
+// Flat index of this invocation, for dispatches split into rows.
+uint flatIndex(uint group_size) { return flatGroup() * group_size + gl_LocalInvocationID.x; }
 
 // Cell coordinate of a position: wrap mode bins the folded position; soft mode clamps boids
 // outside the box into the edge cells.

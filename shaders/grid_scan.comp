@@ -69,7 +69,7 @@ uint scanInPlace(uint t, uint first, uint count, uint carry) {
 }
 
 void main() {
-    uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    uint group = flatGroup();
     uint blocks = (u_count + uint(SCAN_BLOCK) - 1u) / uint(SCAN_BLOCK);
     if (group >= blocks) return;  // a padding group of a dispatch split into rows
     uint t = gl_LocalInvocationID.x;

@@ -71,7 +71,7 @@ void writeFigures(uint out_at, Candidate c) {
 void main() {
     uint lid = gl_LocalInvocationID.x, index = 0u;
 #if ENSEMBLE
-    g_flock = allFlocks() ? gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x : u_flock;  // in rows
+    g_flock = allFlocks() ? flatGroup() : u_flock;  // dispatched in rows
     if (g_flock >= FLOCK_COUNT) return;  // a row's padding (the whole work group)
     index = allFlocks() ? g_flock : 0u;
 #endif

@@ -3,8 +3,8 @@
 // sample reads back two vec4 (and the histogram) whatever the flock's size. One work group: each
 // invocation adds a strided share in order, then a tree in shared memory, the same order every
 // time. The totals go after the partials, at 2 * u_partials. After an all-flocks pass
-// (slices.glsl), work group k (counted across dispatch rows) adds up flock k's partials, in the same order as alone, and puts
-// its totals at 2 * (u_partials + k).
+// (slices.glsl), work group k (counted across dispatch rows) adds up flock k's partials, in the
+// same order as alone, and puts its totals at 2 * (u_partials + k).
 #include "common.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
@@ -23,7 +23,7 @@ void main() {
     uint first = 0u, count = u_partials, out_at = u_partials;
 #if ENSEMBLE
     if (u_flock == 0xFFFFFFFFu) {
-        g_flock = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;  // dispatched in rows
+        g_flock = flatGroup();  // dispatched in rows
         if (g_flock >= FLOCK_COUNT) return;  // a row's padding (the whole work group)
         first = FLOCK_FIRST_GROUP(g_flock);
         count = (BOIDS + uint(STEP_GROUP_SIZE) - 1u) / uint(STEP_GROUP_SIZE);

@@ -7,7 +7,7 @@
 uniform uint u_first_group;
 
 // This invocation's work group and boid slot in the whole pass.
-uint sliceGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x + u_first_group; }
+uint sliceGroup() { return flatGroup() + u_first_group; }
 uint sliceIndex() { return sliceGroup() * uint(STEP_GROUP_SIZE) + gl_LocalInvocationID.x; }
 
 // The measure passes go over one flock's slots: an ensemble's flock u_flock (its work groups

@@ -71,8 +71,12 @@ std::shared_ptr<gl::HeadlessContext> sharedContext() {
     return context;
 }
 
+void checkBackendName(const std::string& backend) {
+    if (backend != "gpu" && backend != "cpu") throw Error("backend '" + echo(backend) + "': valid: gpu|cpu");
+}
+
 std::shared_ptr<gl::HeadlessContext> prepareBackend(const FlockOptions& o) {
-    if (o.backend != "gpu" && o.backend != "cpu") throw Error("backend '" + echo(o.backend) + "': valid: gpu|cpu");
+    checkBackendName(o.backend);
     if (o.backend == "cpu") return nullptr;
     if (!o.gl_loader) return sharedContext();
     loadCallerGl(o.gl_loader);

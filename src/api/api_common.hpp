@@ -53,6 +53,9 @@ Params paramsOf(const FlockOptions& o);
 std::shared_ptr<gl::HeadlessContext> sharedContext();
 // The caller's context through its loader: GL 4.5 or Error.
 void loadCallerGl(GlLoader loader);
+// Error unless backend is "gpu" or "cpu" (checked before the parameters, so it is the first
+// complaint).
+void checkBackendName(const std::string& backend);
 // The backend o names: Error unless "gpu" or "cpu"; for "gpu", a GL 4.5 context made current, the
 // caller's (through o.gl_loader) or murmur's shared one, which is returned for the flock to hold
 // (null otherwise).

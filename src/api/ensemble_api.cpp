@@ -30,7 +30,7 @@ Ensemble::Ensemble(const std::vector<FlockOptions>& flocks) : impl_(std::make_un
     translated([&] {
         if (flocks.empty()) throw Error("an ensemble needs at least one flock");
         const FlockOptions& first = flocks.front();
-        if (first.backend != "gpu" && first.backend != "cpu") throw Error("backend '" + echo(first.backend) + "': valid: gpu|cpu");
+        checkBackendName(first.backend);
         std::vector<murmur::Flock> spawned;
         for (std::size_t k = 0; k < flocks.size(); ++k) {
             try {

@@ -47,8 +47,7 @@ struct Flock::Impl {
 
 Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
     translated([&] {
-        if (options.backend != "gpu" && options.backend != "cpu")
-            throw Error("backend '" + echo(options.backend) + "': valid: gpu|cpu");
+        checkBackendName(options.backend);
         impl_->params = paramsOf(options);
         impl_->backend = options.backend;
         impl_->context = prepareBackend(options);

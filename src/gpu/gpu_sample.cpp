@@ -32,6 +32,13 @@ enum Stage { kRoots, kWalk, kReduce, kSums, kSpin, kTotals, kDone };
 // budget is in walks.
 constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 4.0, 4.0, 4.0};
 
+// A fixed-point sum as groups.glsl keeps it (words[0] low, words[1] high: 64-bit two's
+// complement, FIXED_SCALE = 2^20 steps a unit), in double; and three of them side by side.
+double fixedSum(const std::uint32_t* words) {
+    return double(std::int64_t(std::uint64_t(words[1]) << 32 | words[0])) / 1048576.0;
+}
+glm::dvec3 fixedVec3(const std::uint32_t* words) { return {fixedSum(words), fixedSum(words + 2), fixedSum(words + 4)}; }
+
 }  // namespace
 
 // A sample in slices in progress ends first; its answer is still what takeSample() returns.
@@ -292,11 +299,9 @@ void GpuSimulation::readGroupTotals() {
         o.groups = totals[0];
         o.grouped_share = double(totals[1]) / n;
         o.largest_group_share = double(totals[2]) / n;
-        // The two fixed-point sums (groups.glsl): 64-bit two's complement, 2^20 steps a unit.
-        auto fixedSum = [&](int at) { return double(std::int64_t(std::uint64_t(totals[at + 1]) << 32 | totals[at])) / 1048576.0; };
         if (totals[1] > 0) {
-            o.group_polarization = std::min(1.0, fixedSum(4) / double(totals[1]));
-            o.milling = std::min(1.0, fixedSum(6) / double(totals[1]));
+            o.group_polarization = std::min(1.0, fixedSum(totals + 4) / double(totals[1]));
+            o.milling = std::min(1.0, fixedSum(totals + 6) / double(totals[1]));
         }
     }
     readLargestGroups(flocks);
@@ -306,12 +311,6 @@ void GpuSimulation::readGroupTotals() {
 void GpuSimulation::readLargestGroups(std::uint32_t flocks) {
     const std::size_t words = std::size_t(kLargestGroups) * GROUP_FIGURE_WORDS;
     const auto all = sample_.largest.read<std::uint32_t>(std::size_t(flocks) * words);
-    auto fixedVec3 = [](const std::uint32_t* w) {
-        glm::dvec3 v;
-        for (int a = 0; a < 3; ++a)
-            v[a] = double(std::int64_t(std::uint64_t(w[2 * a + 1]) << 32 | w[2 * a])) / 1048576.0;
-        return v;
-    };
     for (std::uint32_t f = 0; f < flocks; ++f) {
         if (sample_.all && !ensemble_[f].groups_on_gpu) continue;
         const Params& p = sample_.all ? ensemble_[f].params : sample_.folded;
