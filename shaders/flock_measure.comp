@@ -3,9 +3,10 @@
 // boid its unit velocity, speed, neighbour count and nearest-neighbour distance within
 // u_nn_radius over the cells around it, summed per work group in shared memory; one pair of
 // vec4 partial sums per group goes out (GpuSimulation::measure adds them up), plus a histogram of
-// the nearest-neighbour distances. The same dispatch links every pair closer than
-// u_group_radius (0: none) in the groups' union-find forest (groups.glsl; group_init.comp made
-// every slot its own root). Reads the sorted copy the binning passes just wrote.
+// the nearest-neighbour distances. The same dispatch starts the groups' union-find forest
+// (groups.glsl; group_init.comp made every slot its own root): each boid is linked to the first
+// two boids it finds closer than u_group_radius (0: none); group_giant.comp and group_links.comp
+// link the rest. Reads the sorted copy the binning passes just wrote.
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
@@ -16,62 +17,43 @@ layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neig
 layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
 layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
 
-uniform float u_nn_radius;  // one flock's; an all-flocks pass reads each flock's from the table
-
-// The measured flock's radii (slices.glsl: one flock, or this work group's in an all-flocks pass).
-float nnRadius() {
-#if ENSEMBLE
-    if (allFlocks()) return FLOCK_NN_RADIUS(g_flock);
-#endif
-    return u_nn_radius;
-}
-float groupRadius() {
-#if ENSEMBLE
-    if (allFlocks()) return FLOCK_GROUP_RADIUS(g_flock);
-#endif
-    return u_group_radius;
-}
-
 shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
 shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
 shared uint s_histogram[NN_BINS + 1];
 
-// One walk over the cells around boid i at p for both searches: the squared distance to the
-// nearest other boid within the nearest-neighbour radius (the radius squared when none is
-// nearer), and, with a group radius, a link to every later slot closer than that (each pair
-// once). Rows and x cells beyond the larger radius are skipped as the steer pass's gather skips
-// them (cellCull: only boids that can be neither are left out), so the answers are the full
-// walk's to the bit.
-float walkNeighbours(uint i, vec3 p) {
-    float nn2 = nnRadius() * nnRadius(), link2 = groupRadius() * groupRadius(), best = nn2;
-    uint root = i;  // a slot of i's tree, carried from link to link: the next find starts near the top
-    uvec3 c = cellOf(p);
-    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
-    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
-    CellCull cull = cellCull(p, c);
-    float reach2 = max(nn2, link2) * (1.0 + 2.0 * CULL_SLACK);
-    for (int iz = 0; iz < az.count; ++iz) {
-        float gz2 = DIMS == 3 ? axisGap2(cull, 2, az.first + iz - int(c.z)) : 0.0;
-        for (int iy = 0; iy < ay.count; ++iy) {
-            float rem2 = reach2 - gz2 - axisGap2(cull, 1, ay.first + iy - int(c.y));
-            if (!(rem2 > 0.0)) continue;
-            uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
-            ivec4 runs = xRuns(narrowedX(ax, cull, c.x, rem2));
-            for (int r = 0; r < 2; ++r) {
-                ivec2 run = r == 0 ? runs.xy : runs.zw;
-                if (run.x > run.y) continue;
-                uint end = cellEnd(row + uint(run.y));
-                for (uint j = cellStart(row + uint(run.x)); j < end; ++j) {
-                    if (j == i) continue;
-                    vec3 d = offsetBetween(p, posAt(j));
-                    float d2 = dot(d, d);
-                    best = min(best, d2);
-                    if (j > i && d2 < link2) root = unite(root, j);
-                }
-            }
-        }
+// What the walk keeps: the squared distance to the nearest other boid within the
+// nearest-neighbour radius (the radius squared when none is nearer), and the first two boids
+// closer than the group radius (NO_SLOT: none).
+struct WalkState {
+    float best;
+    float link2;
+    uint first, second;
+};
+
+void visitCandidate(inout WalkState w, uint j, float d2) {
+    w.best = min(w.best, d2);
+    if (d2 < w.link2) {
+        if (w.first == NO_SLOT) w.first = j;
+        else if (w.second == NO_SLOT) w.second = j;
     }
-    return best;
+}
+
+#include "measure_walk.glsl"
+
+// One walk for both searches; then boid i is linked to the first two boids closer than the
+// group radius (Afforest's first round: most of a flock's groups are formed by then, and
+// group_links.comp walks again only for the boids outside the largest of them).
+float walkNeighbours(uint i, vec3 p) {
+    WalkState w;
+    w.best = nnRadius() * nnRadius();
+    w.link2 = groupRadius() * groupRadius();
+    w.first = NO_SLOT;
+    w.second = NO_SLOT;
+    walkCells(i, p, max(w.best, w.link2), w);
+    uint root = i;
+    if (w.first != NO_SLOT) root = unite(root, w.first);
+    if (w.second != NO_SLOT) unite(root, w.second);
+    return w.best;
 }
 
 void main() {

@@ -16,11 +16,14 @@ layout(std430, binding = BIND_GROUP_SUMS) coherent buffer GroupSums { uint group
 #define SUM_HEADING 7u
 #define SUM_SPIN 13u
 #define SUM_STRIDE 20u
-// The flock's totals: [0] groups, [1] boids in groups, [2] the largest group; [4, 5] the sum of
-// the groups' |heading sums|, [6, 7] of their |spin sums| (fixed point, as above). An
-// all-flocks pass (slices.glsl) writes flock k's eight at 8k.
+// The flock's totals: [0] groups, [1] boids in groups, [2] the largest group, [3] the root
+// group_giant.comp chose; [4, 5] the sum of the groups' |heading sums|, [6, 7] of their |spin
+// sums| (fixed point, as above). An all-flocks pass (slices.glsl) writes flock k's eight at 8k.
 layout(std430, binding = BIND_GROUP_TOTALS) coherent buffer GroupTotals { uint totals[]; };
 #define TOTALS_STRIDE 8u
+// Word 3 of a flock's totals: 1 + the root slot group_giant.comp chose (0: none yet).
+#define TOTALS_GIANT 3u
+#define NO_SLOT 0xFFFFFFFFu
 #define FIXED_SCALE 1048576.0  // 2^20 steps a unit (or per unit vector component)
 
 uniform float u_group_radius;  // one flock's; an all-flocks pass reads each flock's (groupRadius)

@@ -25,12 +25,12 @@ constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
 constexpr std::uint32_t kAllFlocks = 0xFFFFFFFFu;  // slices.glsl's ALL_FLOCKS
 
 // The stages of a sample, in order; a stage over the boids runs in slices of work groups.
-enum Stage { kRoots, kWalk, kReduce, kSums, kSpin, kTotals, kDone };
+enum Stage { kRoots, kWalk, kReduce, kGiant, kLinks, kSums, kSpin, kTotals, kDone };
 
 // Boids of each stage's pass that cost about as much as one boid's neighbour walk (on llvmpipe
-// at 2x10^5 boids the walk takes 55 ms, the sums 10, the spin 6, the totals 2): advanceSample's
-// budget is in walks.
-constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 4.0, 4.0, 4.0};
+// at 2x10^5 boids the walk takes 27 ms, the sums 11, the spin 7, the totals 2; the second walk
+// as much as the first where no group is large): advanceSample's budget is in walks.
+constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 0.0, 1.0, 2.0, 4.0, 4.0};
 
 // A fixed-point sum as groups.glsl keeps it (words[0] low, words[1] high: 64-bit two's
 // complement, FIXED_SCALE = 2^20 steps a unit), in double; and three of them side by side.
@@ -220,6 +220,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
     switch (s.stage) {
         case kRoots: program = &programs_->group_init; break;
         case kWalk: program = &programs_->measure; break;
+        case kLinks: program = &programs_->group_links; break;
         case kSums: program = &programs_->group_sums; break;
         case kSpin: program = &programs_->group_spin; break;
         case kTotals: program = &programs_->group_totals; break;
@@ -230,14 +231,21 @@ bool GpuSimulation::runSampleStage(double& budget) {
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
             readWalkSums();
-            s.stage = s.group_radius > 0.0f ? kSums : kDone;
+            s.stage = s.group_radius > 0.0f ? kGiant : kDone;
             s.next_group = 0;
+            return true;
+        case kGiant:
+            programs_->group_giant.use();
+            glUniform1ui(programs_->group_giant.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
+            s.stage = kLinks;
             return true;
         default: return true;
     }
     program->use();
     glUniform1ui(program->uniform("u_flock"), s.flock);  // no such uniform outside an ensemble: ignored
-    if (s.stage == kWalk) {
+    if (s.stage == kWalk || s.stage == kLinks) {
         glUniform1f(program->uniform("u_nn_radius"), s.result.nn_radius);
         glUniform1f(program->uniform("u_group_radius"), s.group_radius);
     }

@@ -172,7 +172,7 @@ public:
 private:
     struct Programs {
         gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids, state_by_id;
-        gl::Program group_init, group_sums, group_spin, group_totals, group_largest, under;
+        gl::Program group_init, group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under;
         GridScan scan;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
@@ -194,7 +194,8 @@ private:
     // A sample in progress (gpu_sample.cpp): what it reads, copied from the state when it began
     // (the sorted copy, cell starts, neighbour counts and the parameter block), its passes' outputs,
     // and how far it has gone. Passes (stage): the groups' roots, the walk, the walk's reduction,
-    // the groups' sums, spin and totals; a stage runs in slices of work groups.
+    // the groups' largest root so far and the links outside it, the groups' sums, spin and totals;
+    // a stage runs in slices of work groups.
     struct Sample {
         bool active = false;
         bool copied = true;        // of copies (a sample in slices), else of the live buffers

@@ -363,6 +363,47 @@ TEST(GpuMeasure, BoidsFarPastASoftWallKeepTheirNeighbours) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// The GPU links each boid to the first two boids its walk meets (cells in order, a cell's boids by
+// id), then walks again only for the boids outside the largest tree so far (group_giant.comp,
+// group_links.comp). Here that first round leaves a group in two: 31 boids (a grid, ids 2-31, and
+// a at id 32) and three more (q1, q2 at ids 0 and 1, and b at id 33) whose one link to the rest,
+// a-b (8 apart), is neither end's first two (a meets grid boids first, b meets q1 and q2). Only
+// b's second walk joins them, and b comes after a in the sorted copy: a second walk over later
+// slots only, or none, leaves two groups. Group radius 10, every boid in one cell.
+TEST(GpuMeasure, AGroupJoinedOnlyByALaterLinkIsOneGroup) {
+    MURMUR_REQUIRE_GL();
+    for (int dims : {2, 3}) {
+        SCOPED_TRACE(std::to_string(dims) + "D");
+        Params p;
+        p.dims = dims;
+        p.world_size = 500.0f;
+        const float z = dims == 3 ? 300.0f : 0.0f;
+        Flock f;
+        auto add = [&](float x, float y) {
+            Boid b;
+            b.id = std::uint32_t(f.size());
+            b.p = {x, y, z};
+            b.v = {1.0f, 0.0f, 0.0f};
+            f.push_back(b);
+        };
+        add(21.0f, 34.9f);  // q1: 10.25 from a, 9.52 from b
+        add(21.0f, 34.8f);  // q2: 10.2 from a, 9.55 from b
+        for (int row = 0; row < 5; ++row)
+            for (int col = 0; col < 6; ++col) add(30.0f + 2.0f * float(col), 19.0f + 2.0f * float(row));
+        add(30.0f, 30.0f);  // a: 3 from the grid's top row
+        add(30.0f, 38.0f);  // b: 11 or more from every grid boid
+        p.boids = std::uint32_t(f.size());
+        BothBackends both(f, p);
+        const OrderParams c = both.cpu.measure(), g = both.gpu.measure();
+        EXPECT_EQ(c.groups, 1u);
+        EXPECT_EQ(c.largest_groups[0].boids, 34u);
+        EXPECT_EQ(g.groups, c.groups);
+        EXPECT_EQ(g.largest_group_share, c.largest_group_share);
+        expectSameLargestGroups(g, c, 1e-5, 500.0);
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
 // The window's per-pass times (one profiled step per sample) charge each pass for its own work:
 // in a flock of 200+ neighbours per boid the steer pass takes the bulk, the passes add up to no
 // more than the step's wall-clock time (plus 1 ms of clock granularity), and only a step asked to

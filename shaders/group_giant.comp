@@ -1,0 +1,44 @@
+#version 430
+// Group measures, pass 2 (Afforest's sampling): after flock_measure.comp linked each boid to its
+// first two links, the root most of GIANT_SAMPLES boids spread over the flock share, chosen by one
+// work group per flock and kept in the flock's totals (TOTALS_GIANT). group_links.comp then skips
+// every boid already under that root: all of their links are inside one tree, or reached from the
+// other end. Any root would give the same groups; a large one saves the most walks.
+#include "common.glsl"
+#include "slices.glsl"
+#include "sorted_reads.glsl"
+#include "groups.glsl"
+
+#define GIANT_SAMPLES 64u
+
+layout(local_size_x = STEP_GROUP_SIZE) in;
+
+shared uint s_root[GIANT_SAMPLES];
+
+// The root most samples share (the lower slot on a tie), of the first `samples`.
+uint mostShared(uint samples) {
+    uint best = s_root[0], best_count = 0u;
+    for (uint t = 0u; t < samples; ++t) {
+        uint count = 0u;
+        for (uint u = 0u; u < samples; ++u) count += s_root[u] == s_root[t] ? 1u : 0u;
+        if (count > best_count || (count == best_count && s_root[t] < best)) {
+            best = s_root[t];
+            best_count = count;
+        }
+    }
+    return best;
+}
+
+void main() {
+    uint lid = gl_LocalInvocationID.x, index = 0u;
+#if ENSEMBLE
+    g_flock = allFlocks() ? flatGroup() : u_flock;  // dispatched in rows
+    if (g_flock >= FLOCK_COUNT) return;  // a row's padding (the whole work group)
+    index = allFlocks() ? g_flock : 0u;
+#endif
+    uint samples = min(BOIDS, GIANT_SAMPLES);
+    if (samples == 0u) return;
+    if (lid < samples) s_root[lid] = findRoot(FIRST_SLOT + lid * (BOIDS / samples));
+    barrier();
+    if (lid == 0u) totals[index * TOTALS_STRIDE + TOTALS_GIANT] = 1u + mostShared(samples);
+}

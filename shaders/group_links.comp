@@ -1,0 +1,35 @@
+#version 430
+// Group measures, pass 3 (Afforest's last round): every boid not under the root group_giant.comp
+// chose walks the cells around it again and links every boid closer than the group radius, in
+// either direction (a link between two such boids is made twice, the second time a no-op). The
+// forest then holds the groups of docs/model.md "Order parameters": a link whose two ends are both
+// under the chosen root joins nothing new, and any other has an end that walks here.
+#include "common.glsl"
+#include "slices.glsl"
+#include "sorted_reads.glsl"
+#include "groups.glsl"
+
+layout(local_size_x = STEP_GROUP_SIZE) in;
+
+struct WalkState {
+    float link2;
+    uint root;  // a slot of the walking boid's tree, carried from link to link
+};
+
+void visitCandidate(inout WalkState w, uint j, float d2) {
+    if (d2 < w.link2) w.root = unite(w.root, j);
+}
+
+#include "measure_walk.glsl"
+
+void main() {
+    uint i = measuredSlot();
+    if (!inMeasuredFlock(i)) return;
+    WalkState w;
+    w.link2 = groupRadius() * groupRadius();
+    if (!(w.link2 > 0.0)) return;
+    w.root = findRoot(i);
+    uint giant = totals[measuredFlockIndex() * TOTALS_STRIDE + TOTALS_GIANT];
+    if (giant != 0u && w.root == giant - 1u) return;
+    walkCells(i, posAt(i), w.link2, w);
+}
