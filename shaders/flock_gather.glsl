@@ -69,6 +69,20 @@ void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
 #endif
 }
 
+#if !UPDATE_SEQUENTIAL
+// What a sweep over the cells around self carries (cell_walk.glsl hands it each candidate).
+struct WalkState {
+    SpeciesBlock S;
+    Self self;
+    int sweep;
+    Sweep w;
+};
+
+void visitCandidate(inout WalkState g, uint j) { visit(g.S, g.self, g.sweep, j, g.w); }
+
+#include "cell_walk.glsl"
+#endif
+
 // Every candidate in the cells around self, in each sweep (gather in src/cpu/flock_step.hpp).
 Sweep gather(SpeciesBlock S, Self self) {
     Sweep w;
@@ -84,30 +98,12 @@ Sweep gather(SpeciesBlock S, Self self) {
     for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
         for (uint j = FIRST_SLOT; j < FIRST_SLOT + BOIDS; ++j) visit(S, self, sweep, j, w);
 #else
-    uvec3 c = cellOf(self.p);
-    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
-    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
-    CellCull cull = cellCull(self.p, c);
-    float reach2 = LOOK_R2(S) * (1.0 + 2.0 * CULL_SLACK);
-    // Each row's consecutive x cells as one range: the same boids in the same order as cell by
-    // cell (UniformGrid::forEachCandidate), with fewer lookups; rows and x cells out of reach
-    // skipped (cellCull: only boids that cannot be neighbours are left out).
-    for (int sweep = FIRST_SWEEP; sweep < 2; ++sweep)
-        for (int iz = 0; iz < az.count; ++iz) {
-            float gz2 = DIMS == 3 ? axisGap2(cull, 2, az.first + iz - int(c.z)) : 0.0;
-            for (int iy = 0; iy < ay.count; ++iy) {
-                float rem2 = reach2 - gz2 - axisGap2(cull, 1, ay.first + iy - int(c.y));
-                if (!(rem2 > 0.0)) continue;
-                uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
-                ivec4 runs = xRuns(narrowedX(ax, cull, c.x, rem2));
-                for (int r = 0; r < 2; ++r) {
-                    ivec2 run = r == 0 ? runs.xy : runs.zw;
-                    if (run.x > run.y) continue;
-                    uint end = cellEnd(row + uint(run.y));
-                    for (uint j = cellStart(row + uint(run.x)); j < end; ++j) visit(S, self, sweep, j, w);
-                }
-            }
-        }
+    WalkState g;
+    g.S = S;
+    g.self = self;
+    g.w = w;
+    for (g.sweep = FIRST_SWEEP; g.sweep < 2; ++g.sweep) walkCells(self.slot, self.p, LOOK_R2(S), g);
+    w = g.w;
 #endif
     return w;
 }

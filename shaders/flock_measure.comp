@@ -25,12 +25,13 @@ shared uint s_histogram[NN_BINS + 1];
 // nearest-neighbour radius (the radius squared when none is nearer), and the first two boids
 // closer than the group radius (NO_SLOT: none).
 struct WalkState {
+    vec3 p;
     float best;
     float link2;
     uint first, second;
 };
 
-void visitCandidate(inout WalkState w, uint j, float d2) {
+void visitNear(inout WalkState w, uint j, float d2) {
     w.best = min(w.best, d2);
     if (d2 < w.link2) {
         if (w.first == NO_SLOT) w.first = j;
@@ -45,6 +46,7 @@ void visitCandidate(inout WalkState w, uint j, float d2) {
 // group_links.comp walks again only for the boids outside the largest of them).
 float walkNeighbours(uint i, vec3 p) {
     WalkState w;
+    w.p = p;
     w.best = nnRadius() * nnRadius();
     w.link2 = groupRadius() * groupRadius();
     w.first = NO_SLOT;

@@ -12,11 +12,12 @@
 layout(local_size_x = STEP_GROUP_SIZE) in;
 
 struct WalkState {
+    vec3 p;
     float link2;
     uint root;  // a slot of the walking boid's tree, carried from link to link
 };
 
-void visitCandidate(inout WalkState w, uint j, float d2) {
+void visitNear(inout WalkState w, uint j, float d2) {
     if (d2 < w.link2) w.root = unite(w.root, j);
 }
 
@@ -28,8 +29,9 @@ void main() {
     WalkState w;
     w.link2 = groupRadius() * groupRadius();
     if (!(w.link2 > 0.0)) return;
+    w.p = posAt(i);
     w.root = findRoot(i);
     uint giant = totals[measuredFlockIndex() * TOTALS_STRIDE + TOTALS_GIANT];
     if (giant != 0u && w.root == giant - 1u) return;
-    walkCells(i, posAt(i), w.link2, w);
+    walkCells(i, w.p, w.link2, w);
 }

@@ -1,0 +1,35 @@
+// The walk over the grid cells around one boid that the steer pass's gather (flock_gather.glsl)
+// and the measure passes (measure_walk.glsl) share. The including file defines WalkState and
+// visitCandidate(inout WalkState w, uint j) before including this.
+#ifndef MURMUR_CELL_WALK_GLSL
+#define MURMUR_CELL_WALK_GLSL
+
+// Every other boid in the cells around boid i at p that can be within sqrt(reach2) of it, handed
+// to visitCandidate in the grid's order (the CPU's UniformGrid::forEachCandidate): each row's
+// consecutive x cells as one range, rows and x cells out of reach skipped (cellCull: only boids
+// that cannot be within reach are left out).
+void walkCells(uint i, vec3 p, float reach2, inout WalkState w) {
+    uvec3 c = cellOf(p);
+    AxisCells ax = axisCells(c.x, CELLS_PER_AXIS.x), ay = axisCells(c.y, CELLS_PER_AXIS.y);
+    AxisCells az = DIMS == 3 ? axisCells(c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
+    CellCull cull = cellCull(p, c);
+    reach2 *= 1.0 + 2.0 * CULL_SLACK;
+    for (int iz = 0; iz < az.count; ++iz) {
+        float gz2 = DIMS == 3 ? axisGap2(cull, 2, az.first + iz - int(c.z)) : 0.0;
+        for (int iy = 0; iy < ay.count; ++iy) {
+            float rem2 = reach2 - gz2 - axisGap2(cull, 1, ay.first + iy - int(c.y));
+            if (!(rem2 > 0.0)) continue;
+            uint row = FIRST_CELL + (listedCell(az, iz) * CELLS_PER_AXIS.y + listedCell(ay, iy)) * CELLS_PER_AXIS.x;
+            ivec4 runs = xRuns(narrowedX(ax, cull, c.x, rem2));
+            for (int r = 0; r < 2; ++r) {
+                ivec2 run = r == 0 ? runs.xy : runs.zw;
+                if (run.x > run.y) continue;
+                uint end = cellEnd(row + uint(run.y));
+                for (uint j = cellStart(row + uint(run.x)); j < end; ++j)
+                    if (j != i) visitCandidate(w, j);
+            }
+        }
+    }
+}
+
+#endif
