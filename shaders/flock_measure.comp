@@ -42,8 +42,9 @@ void visitNear(inout WalkState w, uint j, float d2) {
 #include "measure_walk.glsl"
 
 // One walk for both searches; then boid i is linked to the first two boids closer than the
-// group radius (Afforest's first round: most of a flock's groups are formed by then, and
-// group_links.comp walks again only for the boids outside the largest of them).
+// group radius (Afforest's first round: in a flock that is mostly one group, most of that group
+// is one tree by then, and group_links.comp walks again only for the boids outside the tree
+// group_giant.comp finds most often among its samples).
 float walkNeighbours(uint i, vec3 p) {
     WalkState w;
     w.p = p;

@@ -2,8 +2,9 @@
 // Group measures, pass 2 (Afforest's sampling): after flock_measure.comp linked each boid to its
 // first two links, the root most of GIANT_SAMPLES boids spread over the flock share, chosen by one
 // work group per flock and kept in the flock's totals (TOTALS_GIANT). group_links.comp then skips
-// every boid already under that root: all of their links are inside one tree, or reached from the
-// other end. Any root would give the same groups; a large one saves the most walks.
+// every boid in that root's tree (its root found again at each check: it may have been hooked
+// under another): all of their links are inside one tree, or reached from the other end. Any root
+// would give the same groups; a large tree saves the most walks.
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
@@ -38,7 +39,9 @@ void main() {
 #endif
     uint samples = min(BOIDS, GIANT_SAMPLES);
     if (samples == 0u) return;
-    if (lid < samples) s_root[lid] = findRoot(FIRST_SLOT + lid * (BOIDS / samples));
+    // Slot lid * BOIDS / samples, without the product (it may pass 2^32).
+    uint step = BOIDS / samples, rest = BOIDS % samples;
+    if (lid < samples) s_root[lid] = findRoot(FIRST_SLOT + lid * step + lid * rest / samples);
     barrier();
     if (lid == 0u) totals[index * TOTALS_STRIDE + TOTALS_GIANT] = 1u + mostShared(samples);
 }

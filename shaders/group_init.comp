@@ -1,7 +1,7 @@
 #version 430
 // Group measures, pass 0: every slot its own root in the union-find forest (groups.glsl), before
-// flock_measure.comp's walk links every pair closer than the group radius in one dispatch (the
-// passes do not depend on a group's diameter).
+// the links: flock_measure.comp's walk (pass 1), group_giant.comp and group_links.comp (no pass
+// depends on a group's diameter).
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"

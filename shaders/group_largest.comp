@@ -1,5 +1,5 @@
 #version 430
-// Group measures, pass 5: each flock's LARGEST_GROUPS largest groups (more boids first, then the
+// Group measures, pass 7: each flock's LARGEST_GROUPS largest groups (more boids first, then the
 // lower root id: a strict order, so the choice does not depend on the order group_totals.comp
 // listed the roots in), chosen by one work group per flock, and each one's figures copied out:
 // GROUP_FIGURE_WORDS words, the only thing read back besides the totals (GpuSimulation decodes

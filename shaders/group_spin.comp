@@ -1,5 +1,5 @@
 #version 430
-// Group measures, pass 3: each boid's r̂ × v̂ about its group's centre (the root plus the mean
+// Group measures, pass 5: each boid's r̂ × v̂ about its group's centre (the root plus the mean
 // offset from it) added to the root's spin sum; a work group's boids of its first invocation's
 // group summed in shared memory first, as in group_sums.comp.
 #include "common.glsl"

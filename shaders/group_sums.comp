@@ -1,5 +1,5 @@
 #version 430
-// Group measures, pass 2: each boid's tree flattened to its root, and its share added to the
+// Group measures, pass 4: each boid's tree flattened to its root, and its share added to the
 // root's sums: its offset from the root (minimum image), 1 to the count, its unit velocity. The
 // boids of a work group are neighbours in the sorted copy and mostly of one group: those of the
 // first invocation's group are summed in shared memory and added once; the others add their own.

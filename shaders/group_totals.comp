@@ -1,5 +1,5 @@
 #version 430
-// Group measures, pass 4: each root of a group of at least MIN_GROUP_SIZE boids adds its count,
+// Group measures, pass 6: each root of a group of at least MIN_GROUP_SIZE boids adds its count,
 // |heading sum| and |spin sum| to the flock's totals (read back: 32 bytes a flock), and lists its
 // slot for group_largest.comp.
 #include "common.glsl"

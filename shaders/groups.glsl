@@ -1,5 +1,6 @@
 // The group measures' shared state (docs/model.md, "Order parameters"): a union-find forest over
-// the sorted copy's slots (flock_measure.comp's walk hooks, group_sums.comp flattens), per-root
+// the sorted copy's slots (flock_measure.comp's walk and group_links.comp hook, group_sums.comp
+// flattens), per-root
 // sums, and the flock's totals. A group's root is its member with the lowest id, as the CPU
 // reference's walk starts from it; positions are taken relative to the root by minimum image.
 #ifndef MURMUR_GROUPS_GLSL
@@ -30,7 +31,7 @@ uniform float u_group_radius;  // one flock's; an all-flocks pass reads each flo
 
 // The root of slot x's tree, halving the path on the way (each visited slot skips to its
 // grandparent: an ancestor, so a race with another halving or a hook loses nothing; hooks only
-// write roots, halving only non-roots). Roots never move once the linking walk has finished.
+// write roots, halving only non-roots). Roots never move once group_links.comp has finished.
 uint findRoot(uint x) {
     uint p = parent[x];
     while (p != x) {

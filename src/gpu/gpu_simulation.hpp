@@ -162,7 +162,7 @@ public:
     OrderParams measureFlock(std::uint32_t k);  // flock k's order parameters (measure() for one flock)
     // Every flock's order parameters in one set of passes over the whole ensemble (each flock in
     // its own work groups, so flock k's figures are measureFlock(k)'s to the bit): one binning,
-    // eight dispatches and four reads (2 vec4, the histograms, the group totals and the four
+    // nine dispatches and four reads (2 vec4, the histograms, the group totals and the four
     // largest groups a flock) for all K. One flock: {measure()}.
     std::vector<OrderParams> measureFlocks();
     // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,

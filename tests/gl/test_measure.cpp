@@ -203,7 +203,7 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
         int slices = 1;
         Params changed = p;
         changed.species[0].alignment.weight *= 2.0f;
-        while (!sliced.advanceSample(256)) {  // a work group of the walk a slice (4 of the sums)
+        while (!sliced.advanceSample(256)) {  // a work group of the walk a slice (2 of the sums)
             sliced.step(1);
             ++slices;
             if (slices == 4) sliced.setParams(changed);  // the same programs: the sample goes on
@@ -369,7 +369,8 @@ TEST(GpuMeasure, BoidsFarPastASoftWallKeepTheirNeighbours) {
 // a at id 32) and three more (q1, q2 at ids 0 and 1, and b at id 33) whose one link to the rest,
 // a-b (8 apart), is neither end's first two (a meets grid boids first, b meets q1 and q2). Only
 // b's second walk joins them, and b comes after a in the sorted copy: a second walk over later
-// slots only, or none, leaves two groups. Group radius 10, every boid in one cell.
+// slots only, or none, leaves them apart (one group of 31; three are too few for a group). Group
+// radius 10, every boid in one cell (a grid of at most 68 cells over a world of 500).
 TEST(GpuMeasure, AGroupJoinedOnlyByALaterLinkIsOneGroup) {
     MURMUR_REQUIRE_GL();
     for (int dims : {2, 3}) {
