@@ -237,7 +237,7 @@ PYBIND11_MODULE(_murmur, m) {
             "xyz, the species' bits in w), count of each, in no particular order. None on the CPU backend.")
         .def_property_readonly("recording", &Flock::recording, "Whether a trajectory is being recorded.")
         .def("export", &Flock::exportState, py::arg("path"), "Writes the state as murmur's CSV (--export's format).")
-        .def("import_state", &Flock::importState, py::arg("path"), "Reads a state CSV (--import's), its step count too.")
+        .def("import_state", &Flock::importState, py::arg("path"), "Reads a state CSV (--import's), its step count and world too.")
         .def("__repr__", [](const Flock& f) {
             return "<murmur.Flock " + std::to_string(f.size()) + " boids, " + f.backend() + ", step " + std::to_string(f.stepCount()) + ">";
         });

@@ -35,7 +35,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 3 --boids 300 --width 
 code=$?
 [ "$code" = 0 ] || fail "window run with --export exited $code"
 lines=$(wc -l <"$tmp/w_export.csv" 2>/dev/null || echo 0)
-[ "$lines" = 302 ] || fail "window --export wrote $lines lines for 300 boids, the header and the step line"
+[ "$lines" = 303 ] || fail "window --export wrote $lines lines for 300 boids, the header, the step and the world lines"
 
 # Esc answers while steps are slow: the window must close within 3 s of the key.
 # esc_closes NAME murmur-flags...: starts the window, presses Esc after 3 s, times the close.

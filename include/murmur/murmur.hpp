@@ -108,7 +108,7 @@ public:
     std::string recordingPath() const;  // the path being recorded, or empty
 
     void exportState(const std::string& path) const;  // the CSV of --export (atomic)
-    void importState(const std::string& path);        // the CSV of --import, step count restored; ends a recording
+    void importState(const std::string& path);        // the CSV of --import, step count and world restored; ends a recording
 
     GlBuffers glBuffers() const;
 

@@ -16,7 +16,8 @@ def cli_export(tmp_path, backend):
     path = tmp_path / f"cli-{backend}.csv"
     subprocess.run([MURMUR_BIN, "--headless", "--backend", backend, "--preset", "default", "--boids", "300",
                     "--seed", "5", "--steps", "20", "--export", str(path)], check=True, capture_output=True)
-    rows = np.loadtxt(path, delimiter=",", skiprows=2, dtype=np.float64)
+    lines = [line for line in open(path) if not line.startswith("#")]  # "# step", "# world"
+    rows = np.loadtxt(lines, delimiter=",", skiprows=1, dtype=np.float64)
     rows = rows[np.argsort(rows[:, 0])]
     return rows[:, 0].astype(np.uint32), rows[:, 2:5].astype(np.float32), rows[:, 5:8].astype(np.float32)
 
@@ -58,8 +59,9 @@ def test_the_largest_groups_are_in_the_order_parameters_on_both_backends(tmp_pat
     cpu.step(400)
     path = str(tmp_path / "state.csv")
     cpu.export(path)
-    gpu = murmur.Flock(preset="default", backend="gpu", seed=2, boids=400, params={"world_size": 600})
-    gpu.import_state(path)
+    gpu = murmur.Flock(preset="default", backend="gpu", seed=2, boids=400, params={"world_size": 500})
+    gpu.import_state(path)  # the file names its world (600): the flock takes it
+    assert gpu.params["world_size"] == 600
     c, g = cpu.order_parameters(), gpu.order_parameters()
     assert c["groups"] >= 4 and c["group1_boids"] == round(c["largest_group_share"] * 400)
     sizes = [c[f"group{k}_boids"] for k in range(1, 5)]

@@ -21,7 +21,8 @@ def run_cli(*args, check=True):
 
 
 def export_by_id(path):
-    rows = np.loadtxt(path, delimiter=",", skiprows=2, dtype=np.float64, ndmin=2)
+    lines = [line for line in open(path) if not line.startswith("#")]  # "# step", "# world"
+    rows = np.loadtxt(lines, delimiter=",", skiprows=1, dtype=np.float64, ndmin=2)
     rows = rows[np.argsort(rows[:, 0])]
     return rows[:, 1].astype(np.int32), rows[:, 2:5].astype(np.float32), rows[:, 5:8].astype(np.float32)
 

@@ -177,7 +177,7 @@ std::map<std::string, double> Flock::orderParameters() { return orderMap(impl_->
 
 void Flock::exportState(const std::string& path) const {
     translated([&] {
-        writeStateCsv(path, impl_->sim->download(), impl_->sim->stepCount());
+        writeStateCsv(path, impl_->sim->download(), impl_->sim->stepCount(), impl_->params.world_size);
         return 0;
     });
 }
@@ -186,8 +186,9 @@ void Flock::importState(const std::string& path) {
     stopRecording();  // a recording holds one flock's frames: an imported state ends it
     translated([&] {
         std::uint32_t step = 0;
-        const murmur::Flock flock = readStateCsv(path, impl_->params, &step);
         Params p = impl_->params;
+        if (const float world = readStateWorld(path); world > 0.0f) p.world_size = world;  // where it was written
+        const murmur::Flock flock = readStateCsv(path, p, &step);
         p.boids = std::uint32_t(flock.size());
         requireValid(p);
         impl_->sim->upload(flock, p);

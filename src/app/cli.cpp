@@ -267,6 +267,18 @@ void checkRunTargets(const Options& opt) {
     }
 }
 
+// A state file written by murmur names its world: --import runs there (a resume continues in the
+// world it ran in, whatever --boids made of the preset's), unless --set world_size chose one.
+void adoptStateWorld(CliValues& v, std::ostream& out) {
+    Params& p = v.opt.params;
+    const float world = readStateWorld(v.opt.import_path);
+    if (world <= 0.0f || v.opt.world_size_set || world == p.world_size) return;
+    p.world_size = world;
+    out << "murmur: " << v.opt.import_path << " was written in a world of " << world << " units; --set world_size=L to choose\n";
+    if (auto problems = validate(p); !problems.empty())
+        throw InputError("--import " + echo(v.opt.import_path) + ": its world does not suit the parameters:\n" + describe(problems));
+}
+
 // One flock, in the window or headless.
 int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     Options& opt = v.opt;
@@ -278,6 +290,7 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     Params& p = opt.params;
     Flock imported;
     if (!opt.import_path.empty()) {
+        adoptStateWorld(v, out);
         imported = readStateCsv(opt.import_path, p, &opt.import_step);
         if (v.boids && std::uint32_t(imported.size()) != p.boids)
             throw InputError("--boids " + echo(*v.boids) + " conflicts with --import " + echo(opt.import_path) + ", which holds " +

@@ -245,7 +245,7 @@ void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uin
         out << ")\n";
     }
     if (!opt.export_path.empty()) {
-        writeStateCsv(opt.export_path, end, step);
+        writeStateCsv(opt.export_path, end, step, opt.params.world_size);
         out << "wrote " << opt.export_path << " (" << end.size() << " boids)\n";
     }
 }

@@ -462,7 +462,7 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
         return 1;
     }
     if (!opt_.export_path.empty()) {  // the state the window closed on
-        writeStateCsv(opt_.export_path, end, sim_.stepCount());
+        writeStateCsv(opt_.export_path, end, sim_.stepCount(), session_.live().world_size);
         out << "wrote " << opt_.export_path << " (" << end.size() << " boids)\n";
     }
     if (gl::takeErrorCount() > 0) {

@@ -11,6 +11,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <limits>
 #include <sstream>
 #include <string_view>
 
@@ -45,10 +47,12 @@ std::string fmt(double v) {
 
 }  // namespace
 
-std::string formatStateCsv(const Flock& flock, std::uint32_t step) {
+std::string formatStateCsv(const Flock& flock, std::uint32_t step, float world) {
     Flock sorted = flock;
     std::sort(sorted.begin(), sorted.end(), [](const Boid& a, const Boid& b) { return a.id < b.id; });
-    std::string out = "# step " + std::to_string(step) + "\nid,species,x,y,z,vx,vy,vz,perch,sx,sy,sz,sn\n";
+    std::string out = "# step " + std::to_string(step) + "\n";
+    if (world > 0.0f) out += "# world " + fmt(double(world)) + "\n";
+    out += "id,species,x,y,z,vx,vy,vz,perch,sx,sy,sz,sn\n";
     char line[512];
     for (const Boid& b : sorted) {
         std::snprintf(line, sizeof line, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", b.id, b.species,
@@ -92,6 +96,10 @@ public:
     StateReader(std::istream& in, const Params& params, const std::string& source) : in_(in), params_(params), source_(source) {}
 
     Flock read(std::uint32_t* step_out);
+    float world() {  // the header's "# world L" (0: none), reading the header alone
+        readHeader(nullptr);
+        return world_;
+    }
 
 private:
     struct Row {
@@ -104,6 +112,7 @@ private:
     bool nextLine();
     std::size_t readHeader(std::uint32_t* step_out);
     void readStep(std::uint32_t* step_out);
+    void readWorld();
     Values readValues(std::size_t n_fields);
     Boid boidOf(const Values& v);
     void setAxis(Boid& b, const Values& v, int a);
@@ -114,6 +123,7 @@ private:
     const std::string& source_;
     std::string raw_;
     int line_no_ = 0;
+    float world_ = 0.0f;
     std::array<int, kColumns.size()> col_{};
 };
 
@@ -135,6 +145,15 @@ void StateReader::readStep(std::uint32_t* step_out) {
     if (step_out) *step_out = std::uint32_t(s);
 }
 
+void StateReader::readWorld() {
+    double w = 0.0;
+    const char* end = raw_.data() + raw_.size();
+    auto [ptr, ec] = std::from_chars(raw_.data() + 8, end, w);
+    if (ec != std::errc() || ptr != end || !(w > 0.0) || !(w <= double(std::numeric_limits<float>::max())))
+        fail("'" + echo(raw_.substr(0, 40)) + "': the world must be a number > 0");
+    world_ = float(w);
+}
+
 // Header: every column once, nothing else. Returns the number of fields (0: no header).
 std::size_t StateReader::readHeader(std::uint32_t* step_out) {
     col_.fill(-1);
@@ -143,6 +162,10 @@ std::size_t StateReader::readHeader(std::uint32_t* step_out) {
         if (raw_.empty()) continue;
         if (raw_.starts_with("# step ")) {  // the step counter of a resumable state
             readStep(step_out);
+            continue;
+        }
+        if (raw_.starts_with("# world ")) {  // the world it was written in
+            readWorld();
             continue;
         }
         const auto fields = splitFields(raw_);
@@ -254,18 +277,29 @@ Flock parseStateCsv(std::istream& in, const Params& params, const std::string& s
     return StateReader(in, params, source).read(step_out);
 }
 
-void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step) {
-    writeFileAtomic(path, formatStateCsv(flock, step));
+void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step, float world) {
+    writeFileAtomic(path, formatStateCsv(flock, step, world));
 }
 
-Flock readStateCsv(const std::string& path, const Params& params, std::uint32_t* step) {
-    std::ifstream in;
+namespace {
+std::ifstream openState(const std::string& path) {
     try {
-        in = openForReading(path);
+        return openForReading(path);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
+}
+}  // namespace
+
+Flock readStateCsv(const std::string& path, const Params& params, std::uint32_t* step) {
+    std::ifstream in = openState(path);
     return parseStateCsv(in, params, path, step);
+}
+
+float readStateWorld(const std::string& path) {
+    std::ifstream in = openState(path);
+    const Params unused;
+    return StateReader(in, unused, path).world();
 }
 
 }  // namespace murmur

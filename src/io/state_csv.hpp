@@ -1,7 +1,8 @@
 // Flock state as CSV with header id,species,x,y,z,vx,vy,vz (columns in any order), and the rest of
 // the state for an exact resume: optional columns perch (s on the ground), sx,sy,sz,sn (a stored
-// acceleration and its neighbour count: decarpentier, gloss) and a first line "# step N" (the
-// step counter). Files of the 8 columns alone still read (the rest then starts at 0). Reading
+// acceleration and its neighbour count: decarpentier, gloss), a first line "# step N" (the
+// step counter) and a line "# world L" (the world's edge it was written in, so that a resume
+// runs in the same world). Files of the 8 columns alone still read (the rest then starts at 0). Reading
 // checks every row against the parameters and reports the first problem with its line number.
 #pragma once
 
@@ -14,15 +15,19 @@
 namespace murmur {
 
 
-// Rows sorted by id, every column, floats round-trip exactly; "# step N" first.
-std::string formatStateCsv(const Flock& flock, std::uint32_t step = 0);
+// Rows sorted by id, every column, floats round-trip exactly; "# step N" first, then "# world L"
+// when a world is given (> 0).
+std::string formatStateCsv(const Flock& flock, std::uint32_t step = 0, float world = 0.0f);
 // Throws InputError("<source>:<line>: ...") on a bad file. step (if given) receives the file's
 // step counter, 0 without one.
 Flock parseStateCsv(const std::string& text, const Params& params, const std::string& source, std::uint32_t* step = nullptr);
 // The same from a stream, read line by line (a line of more than 4,096 bytes is refused).
 Flock parseStateCsv(std::istream& in, const Params& params, const std::string& source, std::uint32_t* step = nullptr);
 
-void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step = 0);  // atomic
+void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step = 0, float world = 0.0f);  // atomic
 Flock readStateCsv(const std::string& path, const Params& params, std::uint32_t* step = nullptr);
+// The world a state file says it was written in ("# world L"), 0 when it does not say; its header
+// is checked as readStateCsv checks it.
+float readStateWorld(const std::string& path);
 
 }  // namespace murmur

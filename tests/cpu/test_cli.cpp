@@ -63,6 +63,30 @@ TEST_F(Cli, ImportThenExportContinuesTheState) {
     EXPECT_EQ(readStateCsv(second, Params{}).size(), 50u);
 }
 
+// The same command line with --import added resumes the run it exported: --boids resized the
+// preset's world, and the state file names that world ("# world L"), so 10 + 10 steps write the
+// same file as 20.
+TEST_F(Cli, ImportWithTheSameBoidsResumesInTheSameWorld) {
+    const std::vector<std::string> base = {"--backend", "cpu", "--headless", "--preset", "default3d", "--boids", "300"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = base;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return run(a);
+    };
+    const std::string straight = (dir / "straight.csv").string(), half = (dir / "half.csv").string();
+    const Result a = with({"--steps", "20", "--export", straight});
+    ASSERT_EQ(a.code, 0) << a.err;
+    ASSERT_EQ(with({"--steps", "10", "--export", half}).code, 0);
+    const Result b = with({"--steps", "10", "--import", half, "--export", out_csv});
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_NE(b.out.find("world"), std::string::npos) << "the resized world is printed: " << b.out;
+    auto slurp = [](const std::string& path) {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    EXPECT_EQ(slurp(out_csv), slurp(straight));
+}
+
 TEST_F(Cli, ListsParamsAndPresets) {
     Result r = run({"--list-params"});
     EXPECT_EQ(r.code, 0);

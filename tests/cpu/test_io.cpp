@@ -69,6 +69,29 @@ TEST(StateCsv, RoundTripIsExact) {
     }
 }
 
+// A state file names the world it was written in (exactly: a resume must run in the same one);
+// a bad world line is refused with its line number; files without one still read.
+TEST(StateCsv, TheWorldLineRoundTripsAndIsChecked) {
+    Params p;
+    p.boids = 20;
+    p.world_size = 42.1696129f;
+    const std::string text = formatStateCsv(spawn(p), 7, p.world_size);
+    EXPECT_EQ(text.rfind("# step 7\n# world 42.1696129\n", 0), 0u) << text.substr(0, 40);
+    std::uint32_t step = 0;
+    EXPECT_EQ(parseStateCsv(text, p, "mem", &step).size(), 20u);
+    EXPECT_EQ(step, 7u);
+    const std::string path = (std::filesystem::temp_directory_path() / ("murmur_world_" + std::to_string(::getpid()) + ".csv")).string();
+    writeStateCsv(path, spawn(p), 7, p.world_size);
+    EXPECT_EQ(readStateWorld(path), p.world_size);
+    writeStateCsv(path, spawn(p), 7);
+    EXPECT_EQ(readStateWorld(path), 0.0f) << "no world given: none written";
+    std::filesystem::remove(path);
+    EXPECT_NE(csvError("# step 1\n# world -3\n" + kHeader).find("f.csv:2: '# world -3': the world must be a number > 0"),
+              std::string::npos);
+    EXPECT_NE(csvError("# world 1e40\n" + kHeader).find("the world must be a number > 0"), std::string::npos);
+    EXPECT_NE(csvError("# world abc\n" + kHeader).find("f.csv:1:"), std::string::npos);
+}
+
 TEST(StateCsv, ColumnsInAnyOrderAndCrlf) {
     Params two;
     two.species_count = 2;
