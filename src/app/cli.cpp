@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdio>
 #include <filesystem>
 
 namespace murmur {
@@ -268,15 +269,22 @@ void checkRunTargets(const Options& opt) {
 }
 
 // A state file written by murmur names its world: --import runs there (a resume continues in the
-// world it ran in, whatever --boids made of the preset's), unless --set world_size chose one.
+// world it ran in, whatever --boids made of the preset's), unless --set world_size chose one. The
+// parameters are checked in the world the run will have.
 void adoptStateWorld(CliValues& v, std::ostream& out) {
     Params& p = v.opt.params;
     const float world = readStateWorld(v.opt.import_path);
-    if (world <= 0.0f || v.opt.world_size_set || world == p.world_size) return;
-    p.world_size = world;
-    out << "murmur: " << v.opt.import_path << " was written in a world of " << world << " units; --set world_size=L to choose\n";
+    const bool adopted = world > 0.0f && !v.opt.world_size_set && world != p.world_size;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", double(world));  // exact: --set world_size=L gives the same world
+    if (adopted) {
+        p.world_size = world;
+        out << "murmur: " << v.opt.import_path << " was written in a world of " << text << " units; --set world_size=L to choose\n";
+    }
     if (auto problems = validate(p); !problems.empty())
-        throw InputError("--import " + echo(v.opt.import_path) + ": its world does not suit the parameters:\n" + describe(problems));
+        throw InputError(adopted ? "--import " + echo(v.opt.import_path) + " was written in a world of " + text +
+                                       " units, which does not suit the parameters:\n" + describe(problems)
+                                 : "invalid parameters:\n" + describe(problems));
 }
 
 // One flock, in the window or headless.
@@ -286,7 +294,7 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     // parameters are checked once that world is known (a radius fine there may not be in the
     // preset's smaller world).
     opt.auto_boids = !opt.headless && !v.boids && !setsKey(v, "boids") && v.preset.empty() && opt.import_path.empty();
-    applySettings(v, out, !opt.auto_boids);
+    applySettings(v, out, !opt.auto_boids && opt.import_path.empty());  // an import's world first
     Params& p = opt.params;
     Flock imported;
     if (!opt.import_path.empty()) {

@@ -237,7 +237,8 @@ void printSpeed(std::uint64_t steps, double seconds, std::uint32_t boids, std::o
 }
 
 // The files written whole at the end: the stats log and the exported state.
-void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uint32_t step, std::ostream& out) {
+// `world`: the world the run flew in (the no-display fallback may have grown it from opt's).
+void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uint32_t step, float world, std::ostream& out) {
     if (log.enabled()) {
         log.write();
         out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps";
@@ -245,7 +246,7 @@ void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uin
         out << ")\n";
     }
     if (!opt.export_path.empty()) {
-        writeStateCsv(opt.export_path, end, step, opt.params.world_size);
+        writeStateCsv(opt.export_path, end, step, world);
         out << "wrote " << opt.export_path << " (" << end.size() << " boids)\n";
     }
 }
@@ -306,7 +307,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         err << "murmur: error: the GL driver reported errors (above)\n";
         return 1;
     }
-    writeEndFiles(opt, log, end, sim->stepCount(), out);
+    writeEndFiles(opt, log, end, sim->stepCount(), p.world_size, out);
     return 0;
 }
 

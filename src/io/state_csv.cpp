@@ -146,11 +146,13 @@ void StateReader::readStep(std::uint32_t* step_out) {
 }
 
 void StateReader::readWorld() {
+    const ParamInfo& range = *findParam("world_size");
     double w = 0.0;
     const char* end = raw_.data() + raw_.size();
     auto [ptr, ec] = std::from_chars(raw_.data() + 8, end, w);
-    if (ec != std::errc() || ptr != end || !(w > 0.0) || !(w <= double(std::numeric_limits<float>::max())))
-        fail("'" + echo(raw_.substr(0, 40)) + "': the world must be a number > 0");
+    if (ec != std::errc() || ptr != end || !(w >= range.min && w <= range.max))
+        fail("'" + echo(raw_.substr(0, 40)) + "': the world must be a number in " + rangeText(range));
+    if (world_ > 0.0f) fail("a second world line");
     world_ = float(w);
 }
 

@@ -85,6 +85,16 @@ TEST_F(Cli, ImportWithTheSameBoidsResumesInTheSameWorld) {
         return std::string(std::istreambuf_iterator<char>(in), {});
     };
     EXPECT_EQ(slurp(out_csv), slurp(straight));
+    // The parameters are checked in the file's world, not the preset's: a radius of 160 fits the
+    // 355-unit world --boids 2800 makes, not the default preset's 300.
+    const std::vector<std::string> wide = {"--backend", "cpu", "--headless", "--preset", "default", "--boids", "2800",
+                                           "--set", "alignment.radius=160", "--steps", "1"};
+    std::vector<std::string> first = wide, again = wide;
+    first.insert(first.end(), {"--export", half});
+    again.insert(again.end(), {"--import", half, "--export", out_csv});
+    ASSERT_EQ(run(first).code, 0);
+    const Result c = run(again);
+    EXPECT_EQ(c.code, 0) << c.err;
 }
 
 TEST_F(Cli, ListsParamsAndPresets) {

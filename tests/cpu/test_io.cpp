@@ -86,10 +86,12 @@ TEST(StateCsv, TheWorldLineRoundTripsAndIsChecked) {
     writeStateCsv(path, spawn(p), 7);
     EXPECT_EQ(readStateWorld(path), 0.0f) << "no world given: none written";
     std::filesystem::remove(path);
-    EXPECT_NE(csvError("# step 1\n# world -3\n" + kHeader).find("f.csv:2: '# world -3': the world must be a number > 0"),
+    EXPECT_NE(csvError("# step 1\n# world -3\n" + kHeader).find("f.csv:2: '# world -3': the world must be a number in [1, 100000]"),
               std::string::npos);
-    EXPECT_NE(csvError("# world 1e40\n" + kHeader).find("the world must be a number > 0"), std::string::npos);
-    EXPECT_NE(csvError("# world abc\n" + kHeader).find("f.csv:1:"), std::string::npos);
+    for (const char* bad : {"1e40", "1e-50", "0.5", "1e6", "inf", "nan", "abc", "150 "})
+        EXPECT_NE(csvError("# world " + std::string(bad) + "\n" + kHeader).find("f.csv:1: '# world "), std::string::npos) << bad;
+    EXPECT_NE(csvError("# world 150\n# world 150\n" + kHeader).find("f.csv:2: a second world line"), std::string::npos);
+    EXPECT_EQ(csvError("# world 300\n" + kHeader), "");
 }
 
 TEST(StateCsv, ColumnsInAnyOrderAndCrlf) {
