@@ -1,8 +1,8 @@
 // The group measures' shared state (docs/model.md, "Order parameters"): a union-find forest over
 // the sorted copy's slots (flock_measure.comp's walk and group_links.comp hook, group_sums.comp
-// flattens), per-root
-// sums, and the flock's totals. A group's root is its member with the lowest id, as the CPU
-// reference's walk starts from it; positions are taken relative to the root by minimum image.
+// flattens), per-root sums, and the flock's totals. A group's root is its member with the lowest
+// id, as the CPU reference's walk starts from it; positions are taken relative to the root by
+// minimum image.
 #ifndef MURMUR_GROUPS_GLSL
 #define MURMUR_GROUPS_GLSL
 

@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdio>
 #include <filesystem>
 
 namespace murmur {
@@ -275,8 +274,7 @@ void adoptStateWorld(CliValues& v, std::ostream& out) {
     Params& p = v.opt.params;
     const float world = readStateWorld(v.opt.import_path);
     const bool adopted = world > 0.0f && !v.opt.world_size_set && world != p.world_size;
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", double(world));  // exact: --set world_size=L gives the same world
+    const std::string text = floatText(world);  // exact: --set world_size=L gives the same world
     if (adopted) {
         p.world_size = world;
         out << "murmur: " << v.opt.import_path << " was written in a world of " << text << " units; --set world_size=L to choose\n";

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <limits>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -111,6 +111,7 @@ private:
     [[noreturn]] void fail(const std::string& what) const { throw InputError(source_ + ":" + std::to_string(line_no_) + ": " + what); }
     bool nextLine();
     std::size_t readHeader(std::uint32_t* step_out);
+    std::optional<double> numberAfter(std::size_t prefix) const;
     void readStep(std::uint32_t* step_out);
     void readWorld();
     Values readValues(std::size_t n_fields);
@@ -136,24 +137,29 @@ bool StateReader::nextLine() {
     return true;
 }
 
-void StateReader::readStep(std::uint32_t* step_out) {
-    double s = -1;
+// The header line's number after its first `prefix` characters, the rest of the line (else none).
+std::optional<double> StateReader::numberAfter(std::size_t prefix) const {
+    double v = 0.0;
     const char* end = raw_.data() + raw_.size();
-    auto [ptr, ec] = std::from_chars(raw_.data() + 7, end, s);
-    if (ec != std::errc() || ptr != end || s < 0 || s != std::floor(s) || s > 4294967295.0)
+    auto [ptr, ec] = std::from_chars(raw_.data() + prefix, end, v);
+    if (ec != std::errc() || ptr != end) return std::nullopt;
+    return v;
+}
+
+void StateReader::readStep(std::uint32_t* step_out) {
+    const std::optional<double> s = numberAfter(7);  // "# step "
+    if (!s || *s < 0 || *s != std::floor(*s) || *s > 4294967295.0)
         fail("'" + raw_.substr(0, 40) + "': the step must be a whole number in [0, 4294967295]");
-    if (step_out) *step_out = std::uint32_t(s);
+    if (step_out) *step_out = std::uint32_t(*s);
 }
 
 void StateReader::readWorld() {
     const ParamInfo& range = *findParam("world_size");
-    double w = 0.0;
-    const char* end = raw_.data() + raw_.size();
-    auto [ptr, ec] = std::from_chars(raw_.data() + 8, end, w);
-    if (ec != std::errc() || ptr != end || !(w >= range.min && w <= range.max))
+    const std::optional<double> w = numberAfter(8);  // "# world "
+    if (!w || !(*w >= range.min && *w <= range.max))
         fail("'" + echo(raw_.substr(0, 40)) + "': the world must be a number in " + rangeText(range));
     if (world_ > 0.0f) fail("a second world line");
-    world_ = float(w);
+    world_ = float(*w);
 }
 
 // Header: every column once, nothing else. Returns the number of fields (0: no header).

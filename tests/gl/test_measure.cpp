@@ -22,6 +22,16 @@ using namespace murmur;
 
 namespace {
 
+// Appends a boid with the next id to a crafted flock.
+void appendBoid(Flock& f, glm::vec3 p, glm::vec3 v, std::uint32_t species = 0) {
+    Boid b;
+    b.id = std::uint32_t(f.size());
+    b.species = species;
+    b.p = p;
+    b.v = v;
+    f.push_back(b);
+}
+
 // Tolerances: sums of 256 floats per work group, then of the groups' sums in a float tree
 // (measure_reduce.comp): relative 1e-5 on
 // means; a nearest distance within a float ulp of a bin edge may land in the next bin, so the
@@ -130,13 +140,8 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
     p.species[0].alignment = {10.0f, 1.0f};
     p.species[0].cohesion = {10.0f, 1.0f};
     Flock f;
-    for (int k = 0; k < 20; ++k) {
-        Boid b;
-        b.id = std::uint32_t(k);
-        b.p = {10.0f + 2.0f * float(k % 10), k < 10 ? 20.0f : 60.0f, 0.0f};
-        b.v = k < 10 ? glm::vec3(5, 0, 0) : glm::vec3(-3, 0, 0);
-        f.push_back(b);
-    }
+    for (int k = 0; k < 20; ++k)
+        appendBoid(f, {10.0f + 2.0f * float(k % 10), k < 10 ? 20.0f : 60.0f, 0.0f}, k < 10 ? glm::vec3(5, 0, 0) : glm::vec3(-3, 0, 0));
     gpu::GpuSimulation gpu;
     gpu.upload(f, p);
     const OrderParams o = gpu.measure();
@@ -252,14 +257,7 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
 Flock craftedGroups(int dims) {
     Flock f;
     const float z = dims == 3 ? 250.0f : 0.0f;
-    auto add = [&](glm::vec3 p, glm::vec3 v) {
-        Boid b;
-        b.id = std::uint32_t(f.size());
-        b.species = b.id % 2;
-        b.p = p;
-        b.v = v;
-        f.push_back(b);
-    };
+    auto add = [&](glm::vec3 p, glm::vec3 v) { appendBoid(f, p, v, std::uint32_t(f.size()) % 2); };  // species interleaved
     for (float x : {495.0f, 497.0f, 499.0f, 1.0f, 3.0f, 5.0f}) add({x, 250, z}, {1, 0, 0});
     for (int k = 0; k < 12; ++k) {
         const float a = float(k) * 0.5235988f;
@@ -328,13 +326,7 @@ TEST(GpuMeasure, BoidsFarPastASoftWallKeepTheirNeighbours) {
         p.world_size = 200.0f;
         Flock f;
         auto row = [&](glm::vec3 from, glm::vec3 step) {
-            for (int k = 0; k < 6; ++k) {
-                Boid b;
-                b.id = std::uint32_t(f.size());
-                b.p = from + float(k) * step;
-                b.v = {1.0f, 0.5f, 0.0f};
-                f.push_back(b);
-            }
+            for (int k = 0; k < 6; ++k) appendBoid(f, from + float(k) * step, {1.0f, 0.5f, 0.0f});
         };
         const float z = dims == 3 ? 100.0f : 0.0f;
         row({-20.0f, 100.0f, z}, {0.5f, 0.0f, 0.0f});
@@ -380,13 +372,7 @@ TEST(GpuMeasure, AGroupJoinedOnlyByALaterLinkIsOneGroup) {
         p.world_size = 500.0f;
         const float z = dims == 3 ? 300.0f : 0.0f;
         Flock f;
-        auto add = [&](float x, float y) {
-            Boid b;
-            b.id = std::uint32_t(f.size());
-            b.p = {x, y, z};
-            b.v = {1.0f, 0.0f, 0.0f};
-            f.push_back(b);
-        };
+        auto add = [&](float x, float y) { appendBoid(f, {x, y, z}, {1.0f, 0.0f, 0.0f}); };
         add(21.0f, 34.9f);  // q1: 10.25 from a, 9.52 from b
         add(21.0f, 34.8f);  // q2: 10.2 from a, 9.55 from b
         for (int row = 0; row < 5; ++row)
