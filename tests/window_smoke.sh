@@ -47,6 +47,7 @@ esc_closes() {
         "$@" --width 480 --height 300 >"$out" 2>&1 &
         pid=$!
         for i in $(seq 1 150); do wid=$(xdotool search --pid $pid 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.2; done
+        if [ -z "$wid" ]; then kill $pid 2>/dev/null; echo "no window appeared within 30 s"; exit 1; fi
         sleep 3
         xdotool windowfocus --sync "$wid" 2>/dev/null; xdotool key Escape
         start=$(date +%s%N)
