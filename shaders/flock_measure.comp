@@ -11,6 +11,7 @@
 #include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
+#include "work_group_sum.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
@@ -83,15 +84,13 @@ void main() {
     s_heading[lid] = heading;
     s_other[lid] = other;
     barrier();
-    for (uint stride = STEP_GROUP_SIZE / 2u; stride > 0u; stride >>= 1u) {
-        if (lid < stride) {
-            s_heading[lid] += s_heading[lid + stride];
-            s_other[lid] += s_other[lid + stride];
-        }
-        barrier();
-    }
+    SUM_LEVEL_ONE(s_heading, lid);
+    SUM_LEVEL_ONE(s_other, lid);
+    barrier();
     uint group = sliceGroup();  // an all-flocks pass: each flock's partials after the flocks' before it
     if (lid == 0u && measuredLocalGroup() * uint(STEP_GROUP_SIZE) < BOIDS) {  // not a split dispatch's padding
+        SUM_LEVEL_TWO(s_heading);
+        SUM_LEVEL_TWO(s_other);
         sums[2u * group] = s_heading[0];
         sums[2u * group + 1u] = s_other[0];
     }

@@ -6,6 +6,7 @@
 #include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
+#include "work_group_sum.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 
@@ -41,10 +42,11 @@ void main() {
     bool together = live && root == s_root;
     s_spin[lid] = together ? vec4(spin, 0.0) : vec4(0.0);
     barrier();
-    for (uint stride = STEP_GROUP_SIZE / 2u; stride > 0u; stride >>= 1u) {
-        if (lid < stride) s_spin[lid] += s_spin[lid + stride];
-        barrier();
+    SUM_LEVEL_ONE(s_spin, lid);
+    barrier();
+    if (lid == 0u && live) {
+        SUM_LEVEL_TWO(s_spin);
+        addSpin(root, s_spin[0].xyz);
     }
-    if (lid == 0u && live) addSpin(root, s_spin[0].xyz);
     if (live && !together) addSpin(root, spin);
 }

@@ -7,6 +7,7 @@
 #include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
+#include "work_group_sum.glsl"
 
 layout(local_size_x = STEP_GROUP_SIZE) in;
 
@@ -41,13 +42,13 @@ void main() {
     s_offset[lid] = together ? vec4(d, 1.0) : vec4(0.0);
     s_heading[lid] = together ? vec4(h, 0.0) : vec4(0.0);
     barrier();
-    for (uint stride = STEP_GROUP_SIZE / 2u; stride > 0u; stride >>= 1u) {
-        if (lid < stride) {
-            s_offset[lid] += s_offset[lid + stride];
-            s_heading[lid] += s_heading[lid + stride];
-        }
-        barrier();
+    SUM_LEVEL_ONE(s_offset, lid);
+    SUM_LEVEL_ONE(s_heading, lid);
+    barrier();
+    if (lid == 0u && live) {
+        SUM_LEVEL_TWO(s_offset);
+        SUM_LEVEL_TWO(s_heading);
+        addToRoot(root, s_offset[0].xyz, s_heading[0].xyz, uint(s_offset[0].w));
     }
-    if (lid == 0u && live) addToRoot(root, s_offset[0].xyz, s_heading[0].xyz, uint(s_offset[0].w));
     if (live && !together) addToRoot(root, d, h, 1u);
 }
