@@ -15,8 +15,9 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 cmake -S "$src/examples/embed" -B "$work/embed" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" ||
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/embed" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
+source "$src/tests/xvfb.sh"
 cd "$work"
-xvfb-run -a -s "-screen 0 640x640x24" "$work/embed/embed" 30 "$work/last.ppm" >"$work/out.txt" 2>&1 ||
+with_xvfb 640x640x24 "$work/embed/embed" 30 "$work/last.ppm" >"$work/out.txt" 2>&1 ||
   { cat "$work/out.txt"; exit 1; }
 cat "$work/out.txt"
 grep -q "^embed: 30 frames, 2000 boids, step 30," "$work/out.txt" || { echo "FAIL: not 30 frames of 2000 boids"; exit 1; }

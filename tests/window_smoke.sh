@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The real window under Xvfb for a few frames (exit 0, a screenshot of the last frame), and the
 # fallback with no display at all (headless run + screenshot + summary, exit 0).
-# Usage: window_smoke.sh path/to/murmur. Needs xvfb-run (scripts/setup.sh installs it): without
-# it this test FAILS rather than skip.
+# Usage: window_smoke.sh path/to/murmur. Needs Xvfb (scripts/setup.sh installs it): without it
+# this test FAILS rather than skip.
 set -u
 murmur=$(realpath "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run not found (apt-get install xvfb xauth)"; exit 1; }
+source "$(dirname "$0")/xvfb.sh"
 
-xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 5 --boids 500 --width 640 --height 400 \
+with_xvfb 1280x800x24 "$murmur" --frames 5 --boids 500 --width 640 --height 400 \
     --screenshot "$tmp/window.png" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run exited $code"
@@ -21,7 +21,7 @@ grep -q "5 frames" "$tmp/out" || fail "window run did not stop after 5 frames"
 [ "$fails" = 0 ] || cat "$tmp/out" "$tmp/err"
 
 # --stats-out from the window: a header and a row every 2 steps.
-xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 9 --boids 500 --width 480 --height 300 \
+with_xvfb 1280x800x24 "$murmur" --frames 9 --boids 500 --width 480 --height 300 \
     --stats-out "$tmp/w.csv" --stats-every 2 >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run with --stats-out exited $code"
@@ -30,7 +30,7 @@ rows=$(($(wc -l <"$tmp/w.csv" 2>/dev/null || echo 0) - 1))
 [ "$rows" -ge 4 ] || fail "window --stats-out wrote $rows rows for 9 steps every 2"
 
 # --export from the window: the state it closed on (it wrote nothing and exited 0).
-xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 3 --boids 300 --width 480 --height 300 \
+with_xvfb 1280x800x24 "$murmur" --frames 3 --boids 300 --width 480 --height 300 \
     --export "$tmp/w_export.csv" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run with --export exited $code"
@@ -42,7 +42,7 @@ lines=$(wc -l <"$tmp/w_export.csv" 2>/dev/null || echo 0)
 esc_closes() {
     local name=$1
     shift
-    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+    with_xvfb 1280x800x24 bash -c '
         out=$1; shift
         "$@" --width 480 --height 300 >"$out" 2>&1 &
         pid=$!
@@ -73,7 +73,7 @@ fi
 # Ctrl, Shift and Alt held, and a Ctrl+click, during slow steps (they once aborted the window on
 # Dear ImGui's modifier check). The closing summary names what the panel changed.
 if command -v xdotool >/dev/null; then
-    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+    with_xvfb 1280x800x24 bash -c '
         m=$1; d=$2
         MURMUR_PANEL_RECTS=$d/rects "$m" --boids 500 --width 1000 --height 700 >"$d/panel.out" 2>&1 &
         pid=$!
@@ -86,7 +86,7 @@ if command -v xdotool >/dev/null; then
         wait $pid' _ "$murmur" "$tmp" >"$tmp/panel" 2>&1 || fail "driving the panel: $(cat "$tmp/panel")"
     grep -q "the panel changed (to start so again): --set style=vicsek --set speed_limit=off" "$tmp/panel.out" \
         || { fail "the panel's combo and switch did not change style and speed_limit"; cat "$tmp/panel.out"; }
-    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+    with_xvfb 1280x800x24 bash -c '
         m=$1; d=$2
         "$m" --set world_size=671 --set alignment.radius=230 --width 800 --height 500 >"$d/mods.out" 2>&1 &
         pid=$!
@@ -102,7 +102,7 @@ if command -v xdotool >/dev/null; then
 fi
 
 # --record from the window: a video of the world alone, one frame per step, written on close.
-xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --frames 12 --boids 500 --width 640 --height 400 \
+with_xvfb 1280x800x24 "$murmur" --frames 12 --boids 500 --width 640 --height 400 \
     --record "$tmp/window.mp4" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run with --record exited $code"
@@ -114,7 +114,7 @@ echo "window video: $(ffprobe -v error -select_streams v:0 -show_entries stream=
 
 # A flock that goes non-finite in the window (flock.rb's sums with no speed limit) is not saved:
 # exit 1, and neither --export nor --stats-out written (they were, full of -nan, with exit 0).
-xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" --preset flockrb --set speed_limit=off --frames 150 --width 480 --height 300 \
+with_xvfb 1280x800x24 "$murmur" --preset flockrb --set speed_limit=off --frames 150 --width 480 --height 300 \
     --export "$tmp/nan.csv" --stats-out "$tmp/nan_stats.csv" --screenshot "$tmp/nan.png" --record "$tmp/nan.mp4" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 1 ] || { fail "a NaN flock in the window exited $code, not 1"; cat "$tmp/out" "$tmp/err"; }
@@ -143,7 +143,7 @@ done
 for args in "--preset predators --boids 400" "--preset decarpentier --boids 400" \
             "--boids 300 --set perch.enabled=on --set perch.ground=100 --set wind.y=-3"; do
     # shellcheck disable=SC2086
-    xvfb-run -a -s "-screen 0 1280x800x24" "$murmur" $args --frames 4 --width 480 --height 300 >"$tmp/out" 2>"$tmp/err"
+    with_xvfb 1280x800x24 "$murmur" $args --frames 4 --width 480 --height 300 >"$tmp/out" 2>"$tmp/err"
     code=$?
     [ "$code" = 0 ] || { fail "window run with $args exited $code"; cat "$tmp/out" "$tmp/err"; }
 done
