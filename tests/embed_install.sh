@@ -10,12 +10,12 @@ set -euo pipefail
 build=$(realpath "$1")
 src=$(realpath "$2")
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$src/tests/xvfb.sh"
+trap 'stop_xvfb; rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 cmake -S "$src/examples/embed" -B "$work/embed" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" ||
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/embed" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
-source "$src/tests/xvfb.sh"
 cd "$work"
 with_xvfb 640x640x24 "$work/embed/embed" 30 "$work/last.ppm" >"$work/out.txt" 2>&1 ||
   { cat "$work/out.txt"; exit 1; }

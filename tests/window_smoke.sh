@@ -6,9 +6,12 @@
 set -u
 murmur=$(realpath "$1")
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'stop_xvfb; rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# windowed WHAT: the run whose output is in $tmp/out opened a real window (with no display murmur
+# runs headless and exits 0, so a run's exit code alone does not say so).
+windowed() { grep -q "(GLFW window)" "$tmp/out" || { fail "$1: no window (it ran headless)"; cat "$tmp/out" "$tmp/err"; }; }
 source "$(dirname "$0")/xvfb.sh"
 
 with_xvfb 1280x800x24 "$murmur" --frames 5 --boids 500 --width 640 --height 400 \
@@ -25,6 +28,7 @@ with_xvfb 1280x800x24 "$murmur" --frames 9 --boids 500 --width 480 --height 300 
     --stats-out "$tmp/w.csv" --stats-every 2 >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run with --stats-out exited $code"
+windowed "window run with --stats-out"
 head -1 "$tmp/w.csv" 2>/dev/null | grep -q "^step,time,boids,polarization" || fail "window --stats-out has no header"
 rows=$(($(wc -l <"$tmp/w.csv" 2>/dev/null || echo 0) - 1))
 [ "$rows" -ge 4 ] || fail "window --stats-out wrote $rows rows for 9 steps every 2"
@@ -34,6 +38,7 @@ with_xvfb 1280x800x24 "$murmur" --frames 3 --boids 300 --width 480 --height 300 
     --export "$tmp/w_export.csv" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run with --export exited $code"
+windowed "window run with --export"
 lines=$(wc -l <"$tmp/w_export.csv" 2>/dev/null || echo 0)
 [ "$lines" = 303 ] || fail "window --export wrote $lines lines for 300 boids, the header, the step and the world lines"
 
@@ -91,6 +96,7 @@ if command -v xdotool >/dev/null; then
         "$m" --set world_size=671 --set alignment.radius=230 --width 800 --height 500 >"$d/mods.out" 2>&1 &
         pid=$!
         for i in $(seq 1 150); do wid=$(xdotool search --pid $pid 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.2; done
+        [ -n "$wid" ] || { kill $pid 2>/dev/null; echo "no window appeared within 30 s"; exit 1; }
         sleep 3
         xdotool mousemove --window "$wid" 400 250
         for k in ctrl shift alt; do xdotool keydown $k; sleep 1; xdotool keyup $k; sleep 0.3; done
@@ -106,6 +112,7 @@ with_xvfb 1280x800x24 "$murmur" --frames 12 --boids 500 --width 640 --height 400
     --record "$tmp/window.mp4" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run with --record exited $code"
+windowed "window run with --record"
 grep -q "wrote $tmp/window.mp4 (" "$tmp/out" || fail "window run did not report its video"
 frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$tmp/window.mp4" 2>/dev/null)
 [ "${frames:-0}" -ge 6 ] || fail "window video holds ${frames:-no} frames for 12 window frames"
@@ -118,6 +125,7 @@ with_xvfb 1280x800x24 "$murmur" --preset flockrb --set speed_limit=off --frames 
     --export "$tmp/nan.csv" --stats-out "$tmp/nan_stats.csv" --screenshot "$tmp/nan.png" --record "$tmp/nan.mp4" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 1 ] || { fail "a NaN flock in the window exited $code, not 1"; cat "$tmp/out" "$tmp/err"; }
+windowed "a NaN flock in the window"
 grep -q "not finite" "$tmp/err" || fail "a NaN flock in the window was not named"
 ls "$tmp" | grep -q '^nan' && fail "a NaN flock in the window was written: $(ls "$tmp" | grep '^nan')"
 
@@ -146,6 +154,7 @@ for args in "--preset predators --boids 400" "--preset decarpentier --boids 400"
     with_xvfb 1280x800x24 "$murmur" $args --frames 4 --width 480 --height 300 >"$tmp/out" 2>"$tmp/err"
     code=$?
     [ "$code" = 0 ] || { fail "window run with $args exited $code"; cat "$tmp/out" "$tmp/err"; }
+    windowed "window run with $args"
 done
 
 # murmur with no display, run in folder $1 (optionally as another user: $as_user) with the rest.
