@@ -84,9 +84,9 @@ void main() {
     }
     share(lid, list);
     barrier();
-    // Only the first min(listed, STEP_GROUP_SIZE) invocations hold candidates: the tree spans the
-    // power of two at or above that (the same for the whole work group), not all of them (a flock of a
-    // few groups: no level, where eight barriers cost 40 us a flock on llvmpipe).
+    // Only the first min(listed, STEP_GROUP_SIZE) invocations hold candidates: the tree spans
+    // the power of two at or above that (the same for the whole work group), not all of them (a
+    // flock of a few groups: no level, where eight barriers cost 40 us a flock on llvmpipe).
     uint span = 1u;
     while (span < min(listed, uint(STEP_GROUP_SIZE))) span <<= 1u;
     for (uint stride = span / 2u; stride > 0u; stride >>= 1u) {

@@ -18,7 +18,7 @@ with_xvfb 1280x800x24 "$murmur" --frames 5 --boids 500 --width 640 --height 400 
     --screenshot "$tmp/window.png" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 0 ] || fail "window run exited $code"
-grep -q "GLFW window" "$tmp/out" || fail "window run did not open a GLFW window"
+windowed "window run"
 grep -q "5 frames" "$tmp/out" || fail "window run did not stop after 5 frames"
 [ -s "$tmp/window.png" ] || fail "no window screenshot"
 [ "$fails" = 0 ] || cat "$tmp/out" "$tmp/err"
