@@ -48,11 +48,10 @@ struct Sweep {
 #define FIRST_SWEEP 1
 #endif
 
-// One candidate in one sweep (the body of gather's loops in src/cpu/flock_step.hpp).
-void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
-    vec3 d;
-    float d2;
-    if (j == self.slot || !isNeighbourOf(S, self, j, d, d2)) return;
+// One candidate at offset d (d2 = |d|^2) in one sweep (the body of gather's loops in
+// src/cpu/flock_step.hpp).
+void visitAt(SpeciesBlock S, Self self, int sweep, uint j, vec3 d, float d2, inout Sweep w) {
+    if (j == self.slot || !isNeighbourAt(S, self, j, d, d2)) return;
     uint jid = idAt(j);
 #if OWN_SEARCH
     if (sweep == 0) offerFirst(S, self, j, jid, d2);
@@ -69,16 +68,65 @@ void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
 #endif
 }
 
+void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
+    vec3 d = offsetBetween(self.p, posAt(j));
+    visitAt(S, self, sweep, j, d, dot(d, d), w);
+}
+
 #if !UPDATE_SEQUENTIAL
+#ifdef MEASURE_IN_STEER
+// A sampled step (MEASURE_IN_STEER): the walk of the last sweep also does flock_measure.comp's
+// walk over the state this step starts from, the state being sampled: the squared distance to
+// the nearest other boid within the nearest-neighbour radius (that radius squared when none is
+// nearer) and the first two boids closer than the group radius (NO_SLOT: none), found in the
+// grid's order as that walk finds them, its reach being within this one.
+struct NearWalk {
+    float best;
+    float link2;
+    uint first, second;
+};
+
+void visitNear(inout NearWalk m, uint j, float d2) {
+    m.best = min(m.best, d2);
+    if (d2 < m.link2) {
+        if (m.first == NO_SLOT) m.first = j;
+        else if (m.second == NO_SLOT) m.second = j;
+    }
+}
+
+#define MEASURE_ONLY 2  // a sweep that only measures (a boid that does not gather this step)
+#endif
+
 // What a sweep over the cells around self carries (cell_walk.glsl hands it each candidate).
 struct WalkState {
     SpeciesBlock S;
     Self self;
     int sweep;
     Sweep w;
+#ifdef MEASURE_IN_STEER
+    NearWalk m;
+#endif
 };
 
+#ifdef MEASURE_IN_STEER
+NearWalk g_near;  // what the sampled step's walk found for the boid it steps
+
+// The measure walk's start (flock_measure.comp's walkNeighbours), and its reach squared.
+NearWalk startNear() {
+    float r = nnRadius(), link = groupRadius();
+    return NearWalk(r * r, link * link, NO_SLOT, NO_SLOT);
+}
+float nearReach2(NearWalk m) { return max(m.best, m.link2); }
+
+void visitCandidate(inout WalkState g, uint j) {
+    vec3 d = offsetBetween(g.self.p, posAt(j));
+    float d2 = dot(d, d);
+    if (g.sweep >= 1) visitNear(g.m, j, d2);
+    if (g.sweep <= 1) visitAt(g.S, g.self, g.sweep, j, d, d2, g.w);
+}
+#else
 void visitCandidate(inout WalkState g, uint j) { visit(g.S, g.self, g.sweep, j, g.w); }
+#endif
 
 #include "cell_walk.glsl"
 #endif
@@ -102,9 +150,29 @@ Sweep gather(SpeciesBlock S, Self self) {
     g.S = S;
     g.self = self;
     g.w = w;
+#ifdef MEASURE_IN_STEER
+    g.m = startNear();
+    float reach2 = max(LOOK_R2(S), nearReach2(g.m));  // the same candidates in reach, in the same order
+    for (g.sweep = FIRST_SWEEP; g.sweep < 2; ++g.sweep) walkCells(self.slot, self.p, reach2, g);
+    g_near = g.m;
+#else
     for (g.sweep = FIRST_SWEEP; g.sweep < 2; ++g.sweep) walkCells(self.slot, self.p, LOOK_R2(S), g);
+#endif
     w = g.w;
 #endif
     return w;
 }
+
+#ifdef MEASURE_IN_STEER
+// The measure walk alone, for a boid that does not gather this step (on the ground, coasting).
+void measureOnly(SpeciesBlock S, Self self) {
+    WalkState g;
+    g.S = S;
+    g.self = self;
+    g.sweep = MEASURE_ONLY;
+    g.m = startNear();
+    if (nearReach2(g.m) > 0.0) walkCells(self.slot, self.p, nearReach2(g.m), g);
+    g_near = g.m;
+}
+#endif
 

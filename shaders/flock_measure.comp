@@ -7,6 +7,9 @@
 // (groups.glsl; group_init.comp made every slot its own root): each boid is linked to the first
 // two boids it finds closer than u_group_radius (0: none); group_giant.comp and group_links.comp
 // link the rest. Reads the sorted copy the binning passes just wrote.
+// NEAREST_STORED (a sample taken in the next step, GpuSimulation::measureWithNextStep): that
+// step's steer pass did the walk (flock_steer.comp with MEASURE_IN_STEER), so this pass reads
+// each slot's squared nearest distance instead, the links already made.
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
@@ -22,6 +25,11 @@ shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
 shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
 shared uint s_histogram[NN_BINS + 1];
 
+#ifdef NEAREST_STORED
+#include "measure_radii.glsl"
+layout(std430, binding = BIND_MEASURE_NEAREST) readonly buffer Nearest { float nearest[]; };
+float walkNeighbours(uint i, vec3 p) { return nearest[i]; }
+#else
 // What the walk keeps: the squared distance to the nearest other boid within the
 // nearest-neighbour radius (the radius squared when none is nearer), and the first two boids
 // closer than the group radius (NO_SLOT: none).
@@ -59,6 +67,7 @@ float walkNeighbours(uint i, vec3 p) {
     if (w.second != NO_SLOT) unite(root, w.second);
     return w.best;
 }
+#endif
 
 void main() {
     uint lid = gl_LocalInvocationID.x;

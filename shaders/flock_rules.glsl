@@ -16,22 +16,25 @@ struct NeighbourSums {
 
 NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, 0u, 0u, 0u, 0u, vec3(0.0), 0.0, 0u); }
 
-// Is the boid in slot j a neighbour of self (within the largest radius and the view cone)?
-// Sets d (minimum image, self to it) and d2.
-bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) {
-    d = vec3(0.0);
-    d2 = 0.0;
+// Is the boid in slot j, at offset d from self (minimum image, self to it; d2 = |d|^2), a
+// neighbour of self: not on the ground, within the largest radius and the view cone?
+bool isNeighbourAt(SpeciesBlock S, Self self, uint j, vec3 d, float d2) {
 #if PERCHING
     if (perchAt(j) > 0.0) return false;  // boids on the ground are out of the flock
 #endif
-    d = offsetBetween(self.p, posAt(j));
-    d2 = dot(d, d);
     if (!(d2 < LOOK_R2(S))) return false;
 #if VIEW_CONE  // without a velocity cone use_fov is 0 for every boid: a software driver would still
     // work out the test for each candidate and throw it away
     if (self.use_fov != 0u && d2 > 0.0 && dot(self.v, d) < COS_HALF_FOV(S) * sqrt(self.v2 * d2)) return false;
 #endif
     return true;
+}
+
+// The same for the boid in slot j by itself: sets d and d2.
+bool isNeighbourOf(SpeciesBlock S, Self self, uint j, out vec3 d, out float d2) {
+    d = offsetBetween(self.p, posAt(j));
+    d2 = dot(d, d);
+    return isNeighbourAt(S, self, j, d, d2);
 }
 
 // Predators and prey, for every style: prey within its flee radius of a predator adds -d/|d|^2 to

@@ -7,6 +7,10 @@
 // variant names (STYLE_GLSL: shaders/styles/<name>.glsl, the CPU's src/cpu/styles/<name>.cpp).
 // Parity tests hold the two backends together; the hand-computed cases (tests/cpu/hand_cases.hpp)
 // hold both to the formulas.
+// MEASURE_IN_STEER (a sampled step, GpuSimulation::measureWithNextStep): the walk also does
+// flock_measure.comp's walk over the state the step starts from, the one being sampled: it writes
+// each slot's squared nearest distance and links each boid to the first two boids closer than the
+// group radius, so that the sample's other passes need not walk the cells again.
 #include "common.glsl"
 // A slow step runs in slices (GpuSimulation::setInterrupt).
 #include "slices.glsl"
@@ -64,9 +68,27 @@ struct Self {
 };
 
 
+#ifdef MEASURE_IN_STEER
+#define GROUPS_FOREST_ONLY
+#include "groups.glsl"
+#include "measure_radii.glsl"
+layout(std430, binding = BIND_MEASURE_NEAREST) writeonly buffer Nearest { float nearest[]; };
+#endif
+
 #include "flock_rules.glsl"
 #include STYLE_GLSL
 #include "flock_gather.glsl"
+
+#ifdef MEASURE_IN_STEER
+// What the walk found for the boid in slot i: its squared nearest distance kept for the sample,
+// and its links made (flock_measure.comp's walk does both).
+void keepNear(uint i) {
+    nearest[i] = g_near.best;
+    uint root = i;
+    if (g_near.first != NO_SLOT) root = unite(root, g_near.first);
+    if (g_near.second != NO_SLOT) unite(root, g_near.second);
+}
+#endif
 
 Self loadSelf(uint i) {
     Self self;
@@ -101,6 +123,10 @@ void stepBoid(uint i) {
     SpeciesBlock S = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))];
 #if PERCHING
     if (perchAt(i) > 0.0) {  // on the ground: out of the flock, looks at no one
+#ifdef MEASURE_IN_STEER
+        measureOnly(S, self);
+        keepNear(i);
+#endif
         vec3 rest_p, rest_v;
         float rest = restOnTheGround(S, self, perchAt(i), rest_p, rest_v);
         store(i, self, rest_p, rest_v, 0u);
@@ -115,6 +141,10 @@ void stepBoid(uint i) {
     Sweep w;
     if (steer_now) w = gather(S, self);
     else w.sums = noNeighbours();
+#ifdef MEASURE_IN_STEER
+    if (!steer_now) measureOnly(S, self);
+    keepNear(i);
+#endif
 #if STORED_STEER
     vec4 kept = sorted_steer[i];
 #else

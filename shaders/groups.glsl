@@ -7,6 +7,12 @@
 #define MURMUR_GROUPS_GLSL
 
 layout(std430, binding = BIND_GROUP_PARENT) coherent volatile buffer Parent { uint parent[]; };  // slot -> parent slot
+#define NO_SLOT 0xFFFFFFFFu
+uniform float u_group_radius;  // one flock's; an all-flocks pass reads each flock's (groupRadius)
+
+// GROUPS_FOREST_ONLY (a sampled step's steer pass, which only links): the forest without the sums
+// and totals, so that pass declares no storage block it does not use.
+#ifndef GROUPS_FOREST_ONLY
 // Per root slot (SUM_STRIDE words): the sum of offsets from the root (xyz), the count, the sum of
 // unit velocities (xyz), the sum of r̂ × v̂ about the group's centre (xyz). Each sum is 64-bit
 // fixed point (FIXED_SCALE steps a unit) in two words, low then high, two's complement, added by
@@ -24,10 +30,8 @@ layout(std430, binding = BIND_GROUP_TOTALS) coherent buffer GroupTotals { uint t
 #define TOTALS_STRIDE 8u
 // Word 3 of a flock's totals: 1 + the root slot group_giant.comp chose (0: none yet).
 #define TOTALS_GIANT 3u
-#define NO_SLOT 0xFFFFFFFFu
 #define FIXED_SCALE 1048576.0  // 2^20 steps a unit (or per unit vector component)
-
-uniform float u_group_radius;  // one flock's; an all-flocks pass reads each flock's (groupRadius)
+#endif
 
 // The root of slot x's tree, halving the path on the way (each visited slot skips to its
 // grandparent: an ancestor, so a race with another halving or a hook loses nothing; hooks only
@@ -62,6 +66,7 @@ uint unite(uint a, uint b) {
     }
 }
 
+#ifndef GROUPS_FOREST_ONLY
 // x in fixed point, split into the two words of a 64-bit two's-complement number (|x| below
 // 2^43 / FIXED_SCALE: every sum here is far below). Within 2^31 steps the signed low word is the
 // whole number (a small negative one as f + 2^32 in a float would lose its low 8 bits); beyond,
@@ -102,6 +107,8 @@ float fixedValue(uint index) {
 }
 
 vec3 fixedVec3(uint index) { return vec3(fixedValue(index), fixedValue(index + 2u), fixedValue(index + 4u)); }
+
+#endif
 
 // v / |v|, 0 for a boid at rest (unitOf in src/cpu/order_params.cpp).
 vec3 unitOf(vec3 v) {

@@ -11,21 +11,6 @@ void visitCandidate(inout WalkState w, uint j) {
 }
 
 #include "cell_walk.glsl"
-
-uniform float u_nn_radius;  // one flock's; an all-flocks pass reads each flock's from the table
-
-// The measured flock's radii (slices.glsl: one flock, or this work group's in an all-flocks pass).
-float nnRadius() {
-#if ENSEMBLE
-    if (allFlocks()) return FLOCK_NN_RADIUS(g_flock);
-#endif
-    return u_nn_radius;
-}
-float groupRadius() {
-#if ENSEMBLE
-    if (allFlocks()) return FLOCK_GROUP_RADIUS(g_flock);
-#endif
-    return u_group_radius;
-}
+#include "measure_radii.glsl"
 
 #endif

@@ -140,14 +140,53 @@ void addTrajectoryFrame(Simulation& sim, std::uint32_t boids, TrajectoryWriter& 
     trajectory.add(sim.stepCount(), std::move(pos), std::move(vel));
 }
 
+// A stats row of each state due: of the last at once, of any other with the next step (the GPU
+// backend then walks for the sample in that step's steer pass: Simulation::measureWithNextStep),
+// the row written once that step is done, before anything of the next state. The bytes a row
+// reads back: those of the step it was taken in and of taking it.
+class StatsRows {
+public:
+    StatsRows(Simulation& sim, StatsLog& log, double dt, std::uint64_t last) : sim_(sim), log_(log), dt_(dt), last_(last) {}
+    void ask(std::uint64_t step) {
+        if (step < last_) {
+            sim_.measureWithNextStep();
+            asked_ = true;
+            asked_step_ = step;
+            return;
+        }
+        const std::uint64_t before = gl::bytesReadBack();
+        log_.add(step, double(step) * dt_, sim_.measure());
+        log_.countReadBack(gl::bytesReadBack() - before);
+    }
+    void step(int steps) {
+        const std::uint64_t before = gl::bytesReadBack();
+        sim_.step(steps);
+        stepped_bytes_ = gl::bytesReadBack() - before;
+        take();
+    }
+    void take() {
+        if (!asked_) return;
+        const std::uint64_t before = gl::bytesReadBack();
+        log_.add(asked_step_, double(asked_step_) * dt_, sim_.takeSample());
+        log_.countReadBack(stepped_bytes_ + gl::bytesReadBack() - before);
+        asked_ = false;
+        stepped_bytes_ = 0;
+    }
+
+private:
+    Simulation& sim_;
+    StatsLog& log_;
+    double dt_;
+    std::uint64_t last_;  // --steps: no step follows this state
+    bool asked_ = false;  // a row of the state after asked_step_ steps waits for the next step
+    std::uint64_t asked_step_ = 0;
+    std::uint64_t stepped_bytes_ = 0;
+};
+
 // Steps in runs up to the next stats row or recorded frame; measuring and drawing are inside the
 // timing (each waits for the GPU). Returns the steps done: fewer than --steps when stopped.
 std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p, RunOutputs& o) {
-    auto sample = [&](std::uint64_t step) {
-        const std::uint64_t before = gl::bytesReadBack();
-        o.log.add(step, double(step) * p.dt, sim.measure());
-        o.log.countReadBack(gl::bytesReadBack() - before);
-    };
+    StatsRows rows(sim, o.log, p.dt, opt.steps);
     const auto due = [](std::uint64_t done, std::uint64_t every) { return (done / every + 1) * every; };
     const auto stopped = [&] { return o.stop && o.stop->requested(); };
     // A video frame; when a stop was asked, ffmpeg (in the terminal's process group) may have
@@ -159,19 +198,22 @@ std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p,
             if (!stopped()) throw;
         }
     };
-    if (o.log.enabled()) sample(0);
+    if (o.log.enabled()) rows.ask(0);
     if (o.recorder) videoFrame();
     if (o.trajectory) addTrajectoryFrame(sim, p.boids, *o.trajectory);
     for (std::uint64_t done = 0; done < opt.steps;) {
-        if (stopped()) return done;
+        if (stopped()) {
+            rows.take();
+            return done;
+        }
         std::uint64_t next = opt.steps;
         if (o.log.enabled()) next = std::min(next, due(done, o.log.every()));
         if (o.recorder) next = std::min(next, due(done, opt.record_every));
         if (o.trajectory) next = std::min({next, due(done, opt.trajectory_every), done + kStepsBetweenStopChecks});
-        sim.step(int(next - done));
+        rows.step(int(next - done));
         done = next;
         if (stopped()) return done;
-        if (o.log.enabled() && o.log.due(done)) sample(done);
+        if (o.log.enabled() && o.log.due(done)) rows.ask(done);
         if (o.recorder && done % opt.record_every == 0) videoFrame();
         if (o.trajectory && done % opt.trajectory_every == 0) addTrajectoryFrame(sim, p.boids, *o.trajectory);
     }

@@ -214,16 +214,32 @@ bool checkEveryRun(const Options& opt, const SweepOptions& s, std::unique_ptr<gl
 
 using Samples = std::vector<std::vector<double>>;  // per measure, its samples
 
+// How a sweep measures its runs (every run's at once): now, or of the current state with the
+// next step (Simulation::measureWithNextStep: on the GPU that step's steer pass walks for it),
+// taken after it.
+struct RunMeasures {
+    std::function<std::vector<OrderParams>()> now;
+    std::function<void()> with_next_step;
+    std::function<std::vector<OrderParams>()> take;
+};
+
 // Runs' samples of each measure: at the burn-in and every --sweep-every steps to --steps. `step`
-// steps every run, `measure(k)` measures run k of `runs`. A flock that is no longer finite ends
-// the sweep (no file is written with NaN in it).
-std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step,
-                                const std::function<std::vector<OrderParams>()>& measure, const Options& opt, const SweepOptions& s,
-                                const std::function<std::string(std::size_t)>& which) {
+// steps every run; `measure` measures every run (each sample but the last with the step after
+// it). A flock that is no longer finite ends the sweep (no file is written with NaN in it).
+std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step, const RunMeasures& measure,
+                                const Options& opt, const SweepOptions& s, const std::function<std::string(std::size_t)>& which) {
     step(int(s.burn_in));
     std::vector<Samples> samples(runs, Samples(std::size(kMeasures)));
     for (std::uint64_t t = s.burn_in;;) {
-        const std::vector<OrderParams> measured = measure();  // every run's, at once
+        const std::uint64_t next = std::min(opt.steps, t + s.every);
+        std::vector<OrderParams> measured;
+        if (next == t) {
+            measured = measure.now();
+        } else {
+            measure.with_next_step();
+            step(int(next - t));
+            measured = measure.take();
+        }
         for (std::size_t k = 0; k < runs; ++k) {
             const OrderParams& o = measured.at(k);
             for (std::size_t m = 0; m < std::size(kMeasures); ++m) {
@@ -234,18 +250,16 @@ std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>
                 samples[k][m].push_back(x);
             }
         }
-        const std::uint64_t next = std::min(opt.steps, t + s.every);
         if (next == t) break;
-        step(int(next - t));
         t = next;
     }
     return samples;
 }
 
 Samples sampleRun(Simulation& sim, const Options& opt, const SweepOptions& s, const std::string& which) {
-    return sampleRuns(
-        1, [&](int n) { sim.step(n); }, [&] { return std::vector<OrderParams>{sim.measure()}; }, opt, s,
-        [&](std::size_t) { return which; })[0];
+    const RunMeasures measure{[&] { return std::vector<OrderParams>{sim.measure()}; }, [&] { sim.measureWithNextStep(); },
+                              [&] { return std::vector<OrderParams>{sim.takeSample()}; }};
+    return sampleRuns(1, [&](int n) { sim.step(n); }, measure, opt, s, [&](std::size_t) { return which; })[0];
 }
 
 // The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
@@ -352,9 +366,10 @@ void runBatch(gpu::GpuSimulation& gpu, const Options& opt, const SweepOptions& s
                 progress.during(err, runs.size(), at, opt.steps);
             }
         };
-        const auto samples = sampleRuns(
-            runs.size(), step, [&] { return gpu.measureFlocks(); }, opt, s,
-            [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); });
+        const RunMeasures measure{[&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
+                                  [&] { return gpu.takeFlockSamples(); }};
+        const auto samples =
+                sampleRuns(runs.size(), step, measure, opt, s, [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); });
         for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);
         progress.done += runs.size();
         progress.report(err, "runs " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (an ensemble of " +

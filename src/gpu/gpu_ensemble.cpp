@@ -37,6 +37,7 @@ void requireOneVariant(std::size_t flocks, const std::vector<Params>& params) {
 
 void GpuSimulation::uploadEnsemble(const std::vector<Flock>& flocks, const std::vector<Params>& params) {
     requireOneVariant(flocks.size(), params);
+    settleNextStepSample();
     std::vector<Params> sized = params;
     Flock all;
     for (std::size_t k = 0; k < flocks.size(); ++k) {
@@ -55,6 +56,7 @@ void GpuSimulation::uploadEnsemble(const std::vector<Flock>& flocks, const std::
 void GpuSimulation::setEnsembleParams(const std::vector<Params>& params) {
     if (ensemble_.empty()) throw std::logic_error("setEnsembleParams: not an ensemble (uploadEnsemble first)");
     requireOneVariant(ensemble_.size(), params);
+    settleNextStepSample();
     std::vector<Params> sized = params;
     for (std::size_t k = 0; k < sized.size(); ++k) {
         sized[k].boids = ensemble_[k].boids;

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -42,10 +44,13 @@ glm::dvec3 fixedVec3(const std::uint32_t* words) { return {fixedSum(words), fixe
 }  // namespace
 
 // A sample in slices in progress ends first; its answer is still what takeSample() returns.
+// Measured at once, of the live buffers (no copies: nothing steps before it ends).
 OrderParams GpuSimulation::measure() {
+    settleNextStepSample();
     finishSample();
     const OrderParams sliced = sample_.result;
-    beginSample();
+    if (!ensemble_.empty()) throw std::logic_error("an ensemble is measured flock by flock (measureFlock)");
+    startSample(params_, 0, n_, false);
     finishSample();
     const OrderParams now = sample_.result;
     sample_.result = sliced;
@@ -53,6 +58,7 @@ OrderParams GpuSimulation::measure() {
 }
 
 void GpuSimulation::beginSample() {
+    settleNextStepSample();
     if (!ensemble_.empty()) throw std::logic_error("an ensemble is measured flock by flock (measureFlock)");
     startSample(params_, 0, n_, true);
 }
@@ -62,6 +68,7 @@ void GpuSimulation::beginSample() {
 OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
     const EnsembleFlock* f = ensembleFlock(k);
     if (!f) return measure();
+    settleNextStepSample();
     startSample(f->params, k, f->boids, false);
     finishSample();
     return sample_.result;
@@ -70,9 +77,12 @@ OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
 // A sample of `boids` boids (flock `flock` of an ensemble, or the one flock) with these
 // parameters; `copy`: of a copy of what its passes read, so that steps may come between its
 // slices (else of the live buffers, finished before anything else runs).
-void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy) {
+// `in_step`: of the state a step has just binned, its walk done by that step's steer pass
+// (stepMeasured), so it bins nothing itself.
+void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step) {
     sample_.active = false;
     sample_.all = false;
+    sample_.in_step = in_step;
     sample_.result = OrderParams{};
     sample_.result.boids = boids;
     sample_.flock = flock;
@@ -83,7 +93,7 @@ void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint3
         sample_.stage = kDone;
         return;
     }
-    binUntimed();  // the sorted copy and cells of the current state (the next step's binning too)
+    if (!in_step) binUntimed();  // the sorted copy and cells of the current state (the next step's binning too)
     const MeasureRadii radii = measureRadiiOf(p);
     sample_.result.nn_radius = radii.nn;  // at most the cell edge, so the cells around hold it
     const bool groups_on_gpu = radii.group > 0.0f && radii.group <= p.largestRadius();
@@ -99,6 +109,7 @@ void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint3
 
 std::vector<OrderParams> GpuSimulation::measureFlocks() {
     if (ensemble_.empty()) return {measure()};
+    settleNextStepSample();
     finishSample();
     startAllFlocksSample();
     finishSample();
@@ -109,16 +120,17 @@ std::vector<OrderParams> GpuSimulation::measureFlocks() {
 // A sample of every flock of the ensemble, of the live buffers: each flock's radii are in the
 // flock table (layOutEnsemble); a flock whose group radius is beyond the grid's reach has its
 // groups walked on the CPU over its download, as alone.
-void GpuSimulation::startAllFlocksSample() {
+void GpuSimulation::startAllFlocksSample(bool in_step) {
     Sample& s = sample_;
     s.active = false;
     s.all = true;
+    s.in_step = in_step;
     s.flock = kAllFlocks;
     s.copied = false;
     s.groups = ensemble_groups_;
     s.boids = n_;
     s.results.assign(ensemble_.size(), OrderParams{});
-    binUntimed();
+    if (!in_step) binUntimed();
     bool any_on_gpu = false;
     for (std::size_t k = 0; k < ensemble_.size(); ++k) {
         const EnsembleFlock& f = ensemble_[k];
@@ -155,6 +167,12 @@ void GpuSimulation::prepareSample(std::uint32_t flocks) {
     s.totals.clearToZero();
     if (s.group_radius > 0.0f) s.group_sums.clearToZero();
     s.cells = cell_total_;
+    if (s.in_step) {  // the steer pass writes the nearest distances, and new counts over the ones measured
+        if (s.nearest.size() < std::size_t(n_) * 4) s.nearest = gl::Buffer(std::size_t(n_) * 4);
+        if (s.neighbours.size() < std::size_t(n_) * 4) s.neighbours = gl::Buffer(std::size_t(n_) * 4);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        s.neighbours.copyFrom(neighbours_, std::size_t(n_) * 4);
+    }
     if (!s.copied) return;
     if (s.pos.size() < vec_bytes) {
         s.pos = gl::Buffer(vec_bytes);
@@ -188,6 +206,10 @@ void GpuSimulation::bindSample() const {
         s.neighbours.bindBase(kSsbo, BIND_NEIGHBOURS);
     } else {
         bindState();
+        if (s.in_step) {
+            s.neighbours.bindBase(kSsbo, BIND_NEIGHBOURS);
+            s.nearest.bindBase(kSsbo, BIND_MEASURE_NEAREST);
+        }
     }
     s.sums.bindBase(kSsbo, BIND_MEASURE_SUMS);
     s.histogram.bindBase(kSsbo, BIND_MEASURE_HIST);
@@ -219,7 +241,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
     gl::Program* program = nullptr;
     switch (s.stage) {
         case kRoots: program = &programs_->group_init; break;
-        case kWalk: program = &programs_->measure; break;
+        case kWalk: program = s.in_step ? &programs_->measure_stored : &programs_->measure; break;
         case kLinks: program = &programs_->group_links; break;
         case kSums: program = &programs_->group_sums; break;
         case kSpin: program = &programs_->group_spin; break;
@@ -340,8 +362,89 @@ void GpuSimulation::readLargestGroups(std::uint32_t flocks) {
 }
 
 OrderParams GpuSimulation::takeSample() {
+    settleNextStepSample();
     finishSample();
     return sample_.result;
+}
+
+void GpuSimulation::measureWithNextStep() {
+    settleNextStepSample();
+    finishSample();
+    next_step_sample_ = ensemble_.empty() ? NextStepSample::OneFlock : NextStepSample::AllFlocks;
+}
+
+std::vector<OrderParams> GpuSimulation::takeFlockSamples() {
+    if (ensemble_.empty()) return {takeSample()};
+    settleNextStepSample();
+    return std::move(next_step_results_);
+}
+
+// Whether the next step can walk for a sample: not in the sequential order (no grid) nor when
+// its steer pass runs in slices (setInterruptInSlices).
+bool GpuSimulation::canMeasureInStep() const {
+    return n_ > 0 && params_.update != UpdateOrder::Sequential && !(interrupt_ && candidatePairsPerStep(params_) >= slice_min_pairs_);
+}
+
+// A sample asked for with the next step, taken now of the current state (no step came, or the
+// step cannot walk for it): the same figures, by the sample's own walk.
+void GpuSimulation::settleNextStepSample() {
+    const NextStepSample which = std::exchange(next_step_sample_, NextStepSample::None);
+    if (which == NextStepSample::None) return;
+    finishSample();
+    if (which == NextStepSample::OneFlock) {
+        startSample(params_, 0, n_, false);
+        finishSample();
+        return;
+    }
+    startAllFlocksSample();
+    finishSample();
+    sample_.all = false;
+    next_step_results_ = std::move(sample_.results);
+}
+
+// In a sampled step, after its binning: the sample set up over the state just binned (the one
+// measured), its roots made, and the steer program that also walks for it bound with the radii,
+// the forest and the nearest distances' buffer. The caller dispatches it over every boid.
+gl::Program& GpuSimulation::beginMeasuredSteer() {
+    const bool all = next_step_sample_ == NextStepSample::AllFlocks;
+    next_step_sample_ = NextStepSample::None;
+    if (!programs_->steer_measured) {  // built at the first sampled step of this variant
+        const auto with = [&](const char* define) {
+            auto defines = variantDefines(params_, !ensemble_.empty());
+            defines.push_back({define, "1"});
+            return defines;
+        };
+        programs_->steer_measured = gl::buildCompute(shaders_, "flock_steer.comp", with("MEASURE_IN_STEER"));
+        programs_->measure_stored = gl::buildCompute(shaders_, "flock_measure.comp", with("NEAREST_STORED"));
+    }
+    if (all) startAllFlocksSample(true);
+    else startSample(params_, 0, n_, false, true);
+    if (sample_.stage == kRoots) {  // every slot its own root before the walk links
+        bindSample();
+        double budget = std::numeric_limits<double>::infinity();
+        runSampleStage(budget);
+    }
+    bindState();
+    const Sample& s = sample_;
+    if (s.group_radius > 0.0f) s.parent.bindBase(kSsbo, BIND_GROUP_PARENT);
+    s.nearest.bindBase(kSsbo, BIND_MEASURE_NEAREST);
+    gl::Program& steer = programs_->steer_measured;
+    steer.use();
+    glUniform1f(steer.uniform("u_nn_radius"), s.result.nn_radius);  // one flock's (an ensemble's are in the table)
+    glUniform1f(steer.uniform("u_group_radius"), s.group_radius);
+    glUniform1ui(steer.uniform("u_flock"), kAllFlocks);  // no such uniform outside an ensemble
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return steer;
+}
+
+// The sampled step's steer pass has walked: the sample's other passes, over the sorted copy of the
+// state measured (the next binning overwrites it), now.
+void GpuSimulation::finishMeasuredSample() {
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    finishSample();
+    if (!sample_.all) return;
+    sample_.all = false;
+    next_step_results_ = std::move(sample_.results);
 }
 
 void GpuSimulation::finishSample() {

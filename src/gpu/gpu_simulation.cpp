@@ -205,10 +205,11 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
             gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "group_largest.comp", defs),
             gl::buildCompute(lib, "boid_under.comp", defs),
-            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs))};
+            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}};
 }
 
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
+    settleNextStepSample();  // a sample asked for is of the state before any change
     programs_.emplace(buildPrograms(shaders, params_));  // throws before anything changes
     shaders_ = std::move(shaders);
 }
@@ -254,12 +255,14 @@ void GpuSimulation::allocateCells(std::uint32_t cells) {
 }
 
 void GpuSimulation::setParams(const Params& params) {
+    settleNextStepSample();
     Params p = params;
     p.boids = n_;
     applyParams(p);
 }
 
 void GpuSimulation::upload(const Flock& flock, const Params& params) {
+    settleNextStepSample();
     Params p = params;
     p.boids = std::uint32_t(flock.size());
     checkCapacity(p);
@@ -419,6 +422,7 @@ void GpuSimulation::passDone(int pass) {
 
 void GpuSimulation::step(int steps) {
     if (interrupted_) return;
+    if (next_step_sample_ != NextStepSample::None && !canMeasureInStep()) settleNextStepSample();  // before the state moves
     if (n_ == 0) {  // nothing to move, but the steps pass, as on the CPU reference
         step_count_ += std::uint32_t(std::max(steps, 0));
         return;
@@ -440,12 +444,14 @@ void GpuSimulation::step(int steps) {
             continue;
         }
         bin();
-        programs_->steer.use();
+        const bool sampled = next_step_sample_ != NextStepSample::None;  // the walk of a sample asked for too
+        gl::Program& steer = sampled ? beginMeasuredSteer() : programs_->steer;
+        steer.use();
         const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
-        if (interrupt_ && candidatePairsPerStep(params_) >= slice_min_pairs_) {
+        if (!sampled && interrupt_ && candidatePairsPerStep(params_) >= slice_min_pairs_) {
             if (!steerInSlices(groups)) return;
         } else {
-            glUniform1ui(programs_->steer.uniform("u_first_group"), 0u);
+            glUniform1ui(steer.uniform("u_first_group"), 0u);
             dispatchGroups(groups);
         }
         current_ = 1 - current_;  // the steer pass counted what it wrote
@@ -453,6 +459,7 @@ void GpuSimulation::step(int steps) {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         passDone(3);
         if (timer_) timer_->end();
+        if (sampled) finishMeasuredSample();
     }
 }
 

@@ -97,6 +97,11 @@ public:
     void beginSample() override;
     bool advanceSample(std::uint64_t boids) override;
     OrderParams takeSample() override;
+    // One flock, or every flock of an ensemble (then takeFlockSamples() after the step): the
+    // next step's steer pass also walks for the sample (flock_steer.comp with MEASURE_IN_STEER),
+    // and the sample's other passes run after it, before anything else. A step that cannot
+    // (the sequential order, a steer pass in slices) leaves it to takeSample(), as without a step.
+    void measureWithNextStep() override;
     std::string name() const override { return "gpu"; }
 
     // Slow steps stay interruptible (the window's Esc and close button): with `check` set, a
@@ -165,6 +170,8 @@ public:
     // nine dispatches and four reads (2 vec4, the histograms, the group totals and the four
     // largest groups a flock) for all K. One flock: {measure()}.
     std::vector<OrderParams> measureFlocks();
+    // measureFlocks() of the state at measureWithNextStep(), after the step (see there).
+    std::vector<OrderParams> takeFlockSamples();
     // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,
     // the same variant; a flock's grid may change, and the cells are laid out again).
     void setEnsembleParams(const std::vector<Params>& params);
@@ -174,6 +181,8 @@ private:
         gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids, state_by_id;
         gl::Program group_init, group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under;
         GridScan scan;
+        // A sampled step's two (stepMeasured): built when first used.
+        gl::Program steer_measured, measure_stored;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
@@ -199,6 +208,7 @@ private:
     struct Sample {
         bool active = false;
         bool copied = true;        // of copies (a sample in slices), else of the live buffers
+        bool in_step = false;      // its walk done by a step's steer pass (stepMeasured): nearest read from `nearest`
         bool all = false;          // every flock of an ensemble at once (measureFlocks): results
         std::uint32_t flock = 0;   // an ensemble's flock being measured (all: ALL_FLOCKS)
         std::uint32_t groups = 0;  // work groups of a pass over the boids measured
@@ -211,10 +221,20 @@ private:
         gl::Buffer params, pos, vel, cell_start, neighbours;
         gl::BufferTexture pos_tex, vel_tex, cell_start_tex;
         gl::Buffer sums, histogram, parent, group_sums, totals, group_list, largest;
+        gl::Buffer nearest;  // a sampled step's squared nearest distance per slot
         Params folded;  // the one flock's world and bounds when it began (its groups' centres fold by them)
     };
-    void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy);
-    void startAllFlocksSample();
+    void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step = false);
+    void startAllFlocksSample(bool in_step = false);
+    // A sample asked for with the next step (measureWithNextStep): none, of the one flock, or of
+    // every flock of the ensemble.
+    enum class NextStepSample { None, OneFlock, AllFlocks };
+    NextStepSample next_step_sample_ = NextStepSample::None;
+    bool canMeasureInStep() const;
+    void settleNextStepSample();  // takes a sample still waiting for a step now, without one
+    gl::Program& beginMeasuredSteer();  // the sample's set-up and roots; the steer program that walks for it
+    void finishMeasuredSample();        // the sample's passes after that steer pass
+    std::vector<OrderParams> next_step_results_;  // an ensemble's sample taken with a step
     void prepareSample(std::uint32_t flocks);
     OrderParams& sampleResult(std::uint32_t f) { return sample_.all ? sample_.results[f] : sample_.result; }
     void bindSample() const;

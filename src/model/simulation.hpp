@@ -55,6 +55,12 @@ public:
     virtual void beginSample() { sampled_ = measure(); }
     virtual bool advanceSample(std::uint64_t /*boids*/) { return true; }
     virtual OrderParams takeSample() { return sampled_; }
+    // The same for a caller that steps next (a stats log, a sweep): measureWithNextStep() fixes
+    // the state to measure (the current one), and takeSample() after the next step() returns
+    // measure() of that state, to the bit. The GPU backend does the sample's neighbour walk inside
+    // that step's steer pass, which walks the same cells of the same state; without a step in
+    // between, takeSample() measures then. The default measures at once.
+    virtual void measureWithNextStep() { sampled_ = measure(); }
     virtual std::string name() const = 0;
 
     // Slow steps stay interruptible (a window's Esc and close button): `check` is asked during a

@@ -47,30 +47,6 @@ std::vector<Params> threeFlocks(Style style, std::uint32_t dims, Bounds bounds) 
     return out;
 }
 
-// Every order parameter to the bit (the same passes over the same work groups).
-void expectSameMeasures(const OrderParams& got, const OrderParams& want, const std::string& what) {
-    EXPECT_EQ(got.boids, want.boids) << what;
-    EXPECT_EQ(got.polarization, want.polarization) << what;
-    EXPECT_EQ(got.mean_speed, want.mean_speed) << what;
-    EXPECT_EQ(got.mean_neighbours, want.mean_neighbours) << what;
-    EXPECT_EQ(got.nn_mean, want.nn_mean) << what;
-    EXPECT_EQ(got.nn_median, want.nn_median) << what;
-    EXPECT_EQ(got.nn_histogram, want.nn_histogram) << what;
-    EXPECT_EQ(got.groups, want.groups) << what;
-    EXPECT_EQ(got.grouped_share, want.grouped_share) << what;
-    EXPECT_EQ(got.largest_group_share, want.largest_group_share) << what;
-    EXPECT_EQ(got.group_polarization, want.group_polarization) << what;
-    EXPECT_EQ(got.milling, want.milling) << what;
-    for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
-        const GroupFigures &g = got.largest_groups[k], &w = want.largest_groups[k];
-        EXPECT_EQ(g.boids, w.boids) << what << ", listed group " << k;
-        EXPECT_EQ(g.first_id, w.first_id) << what << ", listed group " << k;
-        EXPECT_EQ(g.polarization, w.polarization) << what << ", listed group " << k;
-        EXPECT_EQ(g.milling, w.milling) << what << ", listed group " << k;
-        EXPECT_EQ(g.centre, w.centre) << what << ", listed group " << k;
-    }
-}
-
 void expectEachFlockIsItself(Style style, std::uint32_t dims, Bounds bounds, int steps) {
     std::vector<Params> params = threeFlocks(style, dims, bounds);
     const std::vector<Flock> flocks = spawnEach(params);

@@ -8,6 +8,7 @@
 #include "model/boid.hpp"
 #include "model/spawn.hpp"
 
+#include "flock_bits.hpp"
 #include "gl_env.hpp"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace murmur;
 
@@ -221,22 +225,8 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
         EXPECT_EQ(gl::bytesReadBack() - before, 580u);
         EXPECT_EQ(slices, 30) << "5000 boids, 20 work groups: over 30 slices, but the style change ended it";
         EXPECT_GT(want.groups, 0u);
-        EXPECT_EQ(got.polarization, want.polarization);
-        EXPECT_EQ(got.mean_speed, want.mean_speed);
-        EXPECT_EQ(got.mean_neighbours, want.mean_neighbours);
-        EXPECT_EQ(got.nn_mean, want.nn_mean);
-        EXPECT_EQ(got.nn_histogram, want.nn_histogram);
-        EXPECT_EQ(got.groups, want.groups);
-        EXPECT_EQ(got.largest_group_share, want.largest_group_share);
-        EXPECT_EQ(got.group_polarization, want.group_polarization);
-        EXPECT_EQ(got.milling, want.milling);
         EXPECT_GT(want.largest_groups[0].boids, 0u);
-        for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
-            EXPECT_EQ(got.largest_groups[k].boids, want.largest_groups[k].boids) << k;
-            EXPECT_EQ(got.largest_groups[k].first_id, want.largest_groups[k].first_id) << k;
-            EXPECT_EQ(got.largest_groups[k].centre, want.largest_groups[k].centre) << k;
-            EXPECT_EQ(got.largest_groups[k].milling, want.largest_groups[k].milling) << k;
-        }
+        expectSameMeasures(got, want, "in slices");
         EXPECT_NE(sliced.measure().polarization, want.polarization) << "the flock moved on meanwhile";
         // measure() during a sample in slices answers for now, and the sample still for then.
         sliced.beginSample();
@@ -246,6 +236,132 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
         EXPECT_TRUE(sliced.advanceSample(256)) << "measure() finished the sample in progress";
         EXPECT_NE(sliced.takeSample().polarization, later.polarization);
     }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Flocks whose sampled step walks in each way flock_steer.comp can: one sweep or two (a
+// neighbour cap, decarpentier's own search), boids that do not gather (decarpentier's amortised
+// steering, perched boids), a species that looks less far than the measure walk reaches (species
+// 1's radii a third of species 0's, which set the group and nearest-neighbour radii), soft walls,
+// 2D and 3D, and the sequential order (no grid: the sample walks on its own before the step).
+std::vector<std::pair<std::string, Params>> sampledStepCases() {
+    std::vector<std::pair<std::string, Params>> cases;
+    Params p;
+    p.boids = 3000;
+    cases.push_back({"2D graded", p});
+    Params soft = p;
+    soft.dims = 3;
+    soft.world_size = 40.0f;
+    soft.bounds = Bounds::Soft;
+    soft.style = Style::Steering;
+    cases.push_back({"3D steering, soft walls", soft});
+    Params species = p;
+    species.species_count = 2;
+    species.species[1] = species.species[0];
+    for (Rule* r : {&species.species[1].separation, &species.species[1].alignment, &species.species[1].cohesion})
+        r->radius /= 3.0f;
+    cases.push_back({"two species, one looking less far", species});
+    Params cap = p;
+    cap.neighbour_cap = 7;
+    cases.push_back({"neighbour cap", cap});
+    Params dc = p;
+    dc.style = Style::Decarpentier;
+    cases.push_back({"decarpentier", dc});
+    Params perch = p;
+    perch.dims = 3;
+    perch.world_size = 60.0f;
+    perch.perching = true;
+    perch.perch_ground = 10.0f;
+    perch.perch_min = 0.2f;
+    perch.perch_max = 1.0f;
+    perch.wind = {0.0f, -3.0f, 0.0f};
+    cases.push_back({"perching", perch});
+    Params sequential = p;
+    sequential.boids = 400;
+    sequential.update = UpdateOrder::Sequential;
+    cases.push_back({"sequential order", sequential});
+    return cases;
+}
+
+// A sample asked for with the next step (measureWithNextStep: the steer pass walks for it) is,
+// to the bit, measure() of the state before that step, reads back the same 580 bytes, and the
+// step itself is the same to the bit as one without a sample.
+TEST(GpuMeasure, ASampleTakenWithTheNextStepIsMeasureOfTheStateBefore) {
+    MURMUR_REQUIRE_GL();
+    for (const auto& [what, p] : sampledStepCases()) {
+        gpu::GpuSimulation plain, sampled;
+        plain.upload(spawn(p), p);
+        sampled.upload(spawn(p), p);
+        plain.step(30);
+        sampled.step(30);
+        const OrderParams want = plain.measure();
+        plain.step(1);
+        const std::uint64_t before = gl::bytesReadBack();
+        sampled.measureWithNextStep();
+        sampled.step(1);
+        const OrderParams got = sampled.takeSample();
+        EXPECT_EQ(gl::bytesReadBack() - before, 580u) << what;
+        EXPECT_GT(want.mean_neighbours, 1.0) << what;
+        EXPECT_GT(want.groups, 0u) << what;
+        expectSameMeasures(got, want, what);
+        EXPECT_EQ(differingBits(sampled.download(), plain.download()), 0u) << what << ": the sampled step stepped the same";
+        EXPECT_NE(sampled.measure().polarization, want.polarization) << what << ": measured before the step, not after";
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Without a step, or with a change before it, a sample asked for with the next step is taken of
+// the state it was asked for (by its own walk): the same as measure() then.
+TEST(GpuMeasure, ASampleAskedForWithNoStepAfterIsTakenOfThatState) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.boids = 3000;
+    gpu::GpuSimulation sim;
+    sim.upload(spawn(p), p);
+    sim.step(20);
+    const OrderParams want = sim.measure();
+    sim.measureWithNextStep();
+    expectSameMeasures(sim.takeSample(), want, "taken with no step");
+    sim.measureWithNextStep();
+    Params changed = p;
+    changed.species[0].alignment.radius *= 0.5f;  // other group and nearest-neighbour radii
+    sim.setParams(changed);
+    sim.step(1);
+    expectSameMeasures(sim.takeSample(), want, "a parameter change before the step");
+    EXPECT_NE(sim.measure().nn_radius, want.nn_radius);
+    EXPECT_NO_GL_ERRORS();
+}
+
+// An ensemble's flocks sampled with the next step: each flock's figures those of measureFlocks()
+// before the step, to the bit, and the step the same.
+TEST(GpuMeasure, AnEnsembleSampledWithTheNextStepIsMeasureFlocksBefore) {
+    MURMUR_REQUIRE_GL();
+    std::vector<Params> params(3);
+    std::vector<Flock> flocks;
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        params[k].boids = 500 + 300 * std::uint32_t(k);
+        params[k].seed = 3 + k;
+        params[k].world_size = 100.0f + 40.0f * float(k);
+        params[k].species[0].alignment.radius = 8.0f + 2.0f * float(k);
+        flocks.push_back(spawn(params[k]));
+    }
+    params[2].species[0].alignment.radius = 0.0f;  // groups at the nearest-neighbour radius
+    gpu::GpuSimulation plain, sampled;
+    plain.uploadEnsemble(flocks, params);
+    sampled.uploadEnsemble(flocks, params);
+    plain.step(10);
+    sampled.step(10);
+    const std::vector<OrderParams> want = plain.measureFlocks();
+    plain.step(1);
+    sampled.measureWithNextStep();
+    sampled.step(1);
+    const std::vector<OrderParams> got = sampled.takeFlockSamples();
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+        EXPECT_GT(want[k].groups, 0u) << k;
+        expectSameMeasures(got[k], want[k], "flock " + std::to_string(k));
+    }
+    EXPECT_EQ(differingBits(sampled.download(), plain.download()), 0u);
     EXPECT_NO_GL_ERRORS();
 }
 
