@@ -127,6 +127,10 @@ void AppWindow::beginImGuiFrame() {
 }
 
 void AppWindow::renderImGui() {
+    // The backend saves the current program and restores it after drawing: none, so that a
+    // program deleted while current (the engine rebuilds its programs when the variant changes)
+    // is never restored by a name that no longer exists.
+    glUseProgram(0);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

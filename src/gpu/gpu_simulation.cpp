@@ -211,6 +211,7 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
     settleNextStepSample();  // a sample asked for is of the state before any change
     programs_.emplace(buildPrograms(shaders, params_));  // throws before anything changes
+    unbindDeletedPrograms();
     shaders_ = std::move(shaders);
 }
 
@@ -234,6 +235,12 @@ void GpuSimulation::applyParams(const Params& params) {
     params_ubo_.upload(&packed, sizeof packed);
 }
 
+// The last program used stays current after the set it belonged to is deleted, and its name
+// is freed only when another is used: a client that saves GL_CURRENT_PROGRAM and restores it
+// (Dear ImGui's OpenGL backend does, around its draw) would then restore a name that no longer
+// exists (GL_INVALID_VALUE in glUseProgram). So no program of the old set stays current.
+void GpuSimulation::unbindDeletedPrograms() { glUseProgram(0); }
+
 // The programs for this variant (ensemble_ says whether it is an ensemble's), if not built yet.
 void GpuSimulation::buildVariant(const Params& params) {
     const std::string variant = variantOf(params, !ensemble_.empty());
@@ -241,6 +248,7 @@ void GpuSimulation::buildVariant(const Params& params) {
         checkGlLimits(params);
         finishSample();  // a sample in progress ends on the programs it began with
         programs_.emplace(buildPrograms(shaders_, params));
+        unbindDeletedPrograms();
         variant_ = variant;
     }
 }

@@ -187,6 +187,7 @@ private:
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
     void buildVariant(const Params& params);
+    static void unbindDeletedPrograms();
     void allocateCells(std::uint32_t cells);
     void uploadState(const Flock& flock);
     Flock downloadSlots(std::uint32_t first, std::uint32_t count);
