@@ -161,7 +161,7 @@ public:
     void step(int steps) {
         const std::uint64_t before = gl::bytesReadBack();
         sim_.step(steps);
-        stepped_bytes_ = gl::bytesReadBack() - before;
+        stepped_bytes_ = asked_ ? gl::bytesReadBack() - before : 0;
         take();
     }
     void take() {

@@ -78,7 +78,7 @@ OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
 // parameters; `copy`: of a copy of what its passes read, so that steps may come between its
 // slices (else of the live buffers, finished before anything else runs).
 // `in_step`: of the state a step has just binned, its walk done by that step's steer pass
-// (stepMeasured), so it bins nothing itself.
+// (measureWithNextStep), so it bins nothing itself.
 void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step) {
     sample_.active = false;
     sample_.all = false;
@@ -370,7 +370,21 @@ OrderParams GpuSimulation::takeSample() {
 void GpuSimulation::measureWithNextStep() {
     settleNextStepSample();
     finishSample();
+    if (params_.update != UpdateOrder::Sequential) buildMeasuredSteer();  // throws before anything changes
     next_step_sample_ = ensemble_.empty() ? NextStepSample::OneFlock : NextStepSample::AllFlocks;
+}
+
+void GpuSimulation::buildMeasuredSteer() {
+    if (programs_->steer_measured && programs_->measure_stored) return;
+    const auto with = [&](const char* define) {
+        auto defines = variantDefines(params_, !ensemble_.empty());
+        defines.push_back({define, "1"});
+        return defines;
+    };
+    gl::Program steer = gl::buildCompute(shaders_, "flock_steer.comp", with("MEASURE_IN_STEER"));
+    gl::Program measure = gl::buildCompute(shaders_, "flock_measure.comp", with("NEAREST_STORED"));
+    programs_->steer_measured = std::move(steer);
+    programs_->measure_stored = std::move(measure);
 }
 
 std::vector<OrderParams> GpuSimulation::takeFlockSamples() {
@@ -402,28 +416,28 @@ void GpuSimulation::settleNextStepSample() {
     next_step_results_ = std::move(sample_.results);
 }
 
-// In a sampled step, after its binning: the sample set up over the state just binned (the one
-// measured), its roots made, and the steer program that also walks for it bound with the radii,
-// the forest and the nearest distances' buffer. The caller dispatches it over every boid.
-gl::Program& GpuSimulation::beginMeasuredSteer() {
+// A sampled step, before its binning and its timing (none of this needs the binning): the sample
+// set up over the state the step starts from (the one measured; a group radius beyond the grid's
+// reach walked on the CPU over its download now), the neighbour counts it measures kept, and
+// every slot its own root.
+void GpuSimulation::beginMeasuredSample() {
     const bool all = next_step_sample_ == NextStepSample::AllFlocks;
     next_step_sample_ = NextStepSample::None;
-    if (!programs_->steer_measured) {  // built at the first sampled step of this variant
-        const auto with = [&](const char* define) {
-            auto defines = variantDefines(params_, !ensemble_.empty());
-            defines.push_back({define, "1"});
-            return defines;
-        };
-        programs_->steer_measured = gl::buildCompute(shaders_, "flock_steer.comp", with("MEASURE_IN_STEER"));
-        programs_->measure_stored = gl::buildCompute(shaders_, "flock_measure.comp", with("NEAREST_STORED"));
-    }
     if (all) startAllFlocksSample(true);
     else startSample(params_, 0, n_, false, true);
-    if (sample_.stage == kRoots) {  // every slot its own root before the walk links
+    if (sample_.stage == kRoots) {
         bindSample();
         double budget = std::numeric_limits<double>::infinity();
         runSampleStage(budget);
+        bindState();
     }
+}
+
+// After the step's binning (which binds its own slots): the steer program that also walks for the
+// sample, bound with the radii, the forest and the nearest distances' buffer. The caller
+// dispatches it over every boid.
+gl::Program& GpuSimulation::measuredSteer() {
+    ++steps_that_measured_;
     bindState();
     const Sample& s = sample_;
     if (s.group_radius > 0.0f) s.parent.bindBase(kSsbo, BIND_GROUP_PARENT);
@@ -433,7 +447,7 @@ gl::Program& GpuSimulation::beginMeasuredSteer() {
     glUniform1f(steer.uniform("u_nn_radius"), s.result.nn_radius);  // one flock's (an ensemble's are in the table)
     glUniform1f(steer.uniform("u_group_radius"), s.group_radius);
     glUniform1ui(steer.uniform("u_flock"), kAllFlocks);  // no such uniform outside an ensemble
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // the roots written
     return steer;
 }
 

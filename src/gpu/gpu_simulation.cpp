@@ -132,7 +132,7 @@ void checkGlLimits(const Params& p) {
     // The most storage blocks in one pass: grid_scatter.comp's 7 (grid_cells.glsl's count block
     // included, though the scatter does not read it: a declared std430 block may count as
     // active), 2 more for perch times and 2 for the stored steering (the steer pass uses 5, 1 and
-    // 2, and reads TEX_COUNT buffer textures).
+    // 2, 2 more in a sampled step's variant, and reads TEX_COUNT buffer textures).
     const std::int64_t blocks = 7 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
     // flock_measure.comp: two vec4 and a uint an invocation and the histogram; group_largest.comp:
     // LARGEST_GROUPS candidates of three uints an invocation.
@@ -430,13 +430,16 @@ void GpuSimulation::passDone(int pass) {
 
 void GpuSimulation::step(int steps) {
     if (interrupted_) return;
-    if (next_step_sample_ != NextStepSample::None && !canMeasureInStep()) settleNextStepSample();  // before the state moves
+    if (next_step_sample_ != NextStepSample::None && !(canMeasureInStep() && programs_->steer_measured))
+        settleNextStepSample();  // before the state moves
     if (n_ == 0) {  // nothing to move, but the steps pass, as on the CPU reference
         step_count_ += std::uint32_t(std::max(steps, 0));
         return;
     }
     for (int s = 0; s < steps; ++s) {
         const bool sequential = params_.update == UpdateOrder::Sequential;
+        const bool sampled = next_step_sample_ != NextStepSample::None;  // the walk of a sample asked for too
+        if (sampled) beginMeasuredSample();  // outside the step's timings
         uploadStepEvents();
         ++step_count_;
         if (std::exchange(profile_next_, false)) {
@@ -452,8 +455,7 @@ void GpuSimulation::step(int steps) {
             continue;
         }
         bin();
-        const bool sampled = next_step_sample_ != NextStepSample::None;  // the walk of a sample asked for too
-        gl::Program& steer = sampled ? beginMeasuredSteer() : programs_->steer;
+        gl::Program& steer = sampled ? measuredSteer() : programs_->steer;
         steer.use();
         const std::uint32_t groups = groupsFor(n_, STEP_GROUP_SIZE);
         if (!sampled && interrupt_ && candidatePairsPerStep(params_) >= slice_min_pairs_) {

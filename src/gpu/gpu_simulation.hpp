@@ -100,8 +100,13 @@ public:
     // One flock, or every flock of an ensemble (then takeFlockSamples() after the step): the
     // next step's steer pass also walks for the sample (flock_steer.comp with MEASURE_IN_STEER),
     // and the sample's other passes run after it, before anything else. A step that cannot
-    // (the sequential order, a steer pass in slices) leaves it to takeSample(), as without a step.
+    // (the sequential order, a steer pass in slices) takes the sample first, by its own walk, as
+    // do upload, setParams, the ensemble's calls and reloadShaders when they come first. The two
+    // programs it needs are built here, on the first call for a variant (throws ShaderError, with
+    // nothing changed, if they do not build).
     void measureWithNextStep() override;
+    // Steps whose steer pass walked for a sample (tests: the path was taken).
+    std::uint64_t stepsThatMeasured() const { return steps_that_measured_; }
     std::string name() const override { return "gpu"; }
 
     // Slow steps stay interruptible (the window's Esc and close button): with `check` set, a
@@ -170,7 +175,8 @@ public:
     // nine dispatches and four reads (2 vec4, the histograms, the group totals and the four
     // largest groups a flock) for all K. One flock: {measure()}.
     std::vector<OrderParams> measureFlocks();
-    // measureFlocks() of the state at measureWithNextStep(), after the step (see there).
+    // measureFlocks() of the state at measureWithNextStep(), after the step (see there); once
+    // (the results are moved out).
     std::vector<OrderParams> takeFlockSamples();
     // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,
     // the same variant; a flock's grid may change, and the cells are laid out again).
@@ -181,7 +187,7 @@ private:
         gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids, state_by_id;
         gl::Program group_init, group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under;
         GridScan scan;
-        // A sampled step's two (stepMeasured): built when first used.
+        // A sampled step's two (measureWithNextStep): built when first asked for.
         gl::Program steer_measured, measure_stored;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
@@ -209,7 +215,7 @@ private:
     struct Sample {
         bool active = false;
         bool copied = true;        // of copies (a sample in slices), else of the live buffers
-        bool in_step = false;      // its walk done by a step's steer pass (stepMeasured): nearest read from `nearest`
+        bool in_step = false;      // its walk done by a step's steer pass (measureWithNextStep): nearest read from `nearest`
         bool all = false;          // every flock of an ensemble at once (measureFlocks): results
         std::uint32_t flock = 0;   // an ensemble's flock being measured (all: ALL_FLOCKS)
         std::uint32_t groups = 0;  // work groups of a pass over the boids measured
@@ -233,8 +239,11 @@ private:
     NextStepSample next_step_sample_ = NextStepSample::None;
     bool canMeasureInStep() const;
     void settleNextStepSample();  // takes a sample still waiting for a step now, without one
-    gl::Program& beginMeasuredSteer();  // the sample's set-up and roots; the steer program that walks for it
+    void buildMeasuredSteer();          // the two programs of a sampled step, if not built yet
+    void beginMeasuredSample();         // before the step's binning: the sample's set-up and roots
+    gl::Program& measuredSteer();       // after it: the steer program that walks too, bound
     void finishMeasuredSample();        // the sample's passes after that steer pass
+    std::uint64_t steps_that_measured_ = 0;
     std::vector<OrderParams> next_step_results_;  // an ensemble's sample taken with a step
     void prepareSample(std::uint32_t flocks);
     OrderParams& sampleResult(std::uint32_t f) { return sample_.all ? sample_.results[f] : sample_.result; }

@@ -126,7 +126,6 @@ TEST_F(ShaderDir, BrokenReloadKeepsTheLastGoodPrograms) {
     EXPECT_NO_GL_ERRORS();
 }
 
-// The buffer textures' limit, as a GPU with small ones would report it (no GL needed).
 // A client that saves the current program and restores it around its own drawing (Dear ImGui's
 // OpenGL backend, in the window) must not be left restoring a program the engine deleted when
 // its variant changed: the deleted program stayed current, its name was freed when the client
@@ -157,6 +156,7 @@ TEST(GlObjects, NoDeletedProgramStaysCurrentWhenTheVariantChanges) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// The buffer textures' limit, as a GPU with small ones would report it (no GL needed).
 TEST(GlObjects, ABufferTextureLimitBoundsTheBoidsAndTheGrid) {
     gpu::Capacity cap;
     cap.max_block_bytes = std::uint64_t(1) << 30;

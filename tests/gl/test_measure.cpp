@@ -294,11 +294,16 @@ TEST(GpuMeasure, ASampleTakenWithTheNextStepIsMeasureOfTheStateBefore) {
         sampled.upload(spawn(p), p);
         plain.step(30);
         sampled.step(30);
+        if (p.perching) {
+            const Flock now = sampled.download();
+            EXPECT_GT(std::count_if(now.begin(), now.end(), [](const Boid& b) { return b.perch > 0.0f; }), 0) << what << ": some on the ground";
+        }
         const OrderParams want = plain.measure();
         plain.step(1);
         const std::uint64_t before = gl::bytesReadBack();
         sampled.measureWithNextStep();
         sampled.step(1);
+        EXPECT_EQ(sampled.stepsThatMeasured(), p.update == UpdateOrder::Sequential ? 0u : 1u) << what << ": the step walked for it";
         const OrderParams got = sampled.takeSample();
         EXPECT_EQ(gl::bytesReadBack() - before, 580u) << what;
         EXPECT_GT(want.mean_neighbours, 1.0) << what;
@@ -322,6 +327,15 @@ TEST(GpuMeasure, ASampleAskedForWithNoStepAfterIsTakenOfThatState) {
     const OrderParams want = sim.measure();
     sim.measureWithNextStep();
     expectSameMeasures(sim.takeSample(), want, "taken with no step");
+    sim.step(1);
+    EXPECT_EQ(sim.stepsThatMeasured(), 0u) << "taken already: the step does not walk for it";
+    sim.measureWithNextStep();
+    sim.setStepCount(sim.stepCount());  // not a change of state: the next step still walks for it
+    sim.step(1);
+    EXPECT_EQ(sim.stepsThatMeasured(), 1u);
+    (void)sim.takeSample();
+    sim.upload(spawn(p), p);  // back to the state `want` is of
+    sim.step(20);
     sim.measureWithNextStep();
     Params changed = p;
     changed.species[0].alignment.radius *= 0.5f;  // other group and nearest-neighbour radii
@@ -355,6 +369,7 @@ TEST(GpuMeasure, AnEnsembleSampledWithTheNextStepIsMeasureFlocksBefore) {
     plain.step(1);
     sampled.measureWithNextStep();
     sampled.step(1);
+    EXPECT_EQ(sampled.stepsThatMeasured(), 1u);
     const std::vector<OrderParams> got = sampled.takeFlockSamples();
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t k = 0; k < want.size(); ++k) {
