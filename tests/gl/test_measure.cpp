@@ -247,7 +247,7 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
 std::vector<std::pair<std::string, Params>> sampledStepCases() {
     std::vector<std::pair<std::string, Params>> cases;
     Params p;
-    p.boids = 3000;
+    p.boids = 1500;
     cases.push_back({"2D graded", p});
     Params soft = p;
     soft.dims = 3;
@@ -277,7 +277,8 @@ std::vector<std::pair<std::string, Params>> sampledStepCases() {
     perch.wind = {0.0f, -3.0f, 0.0f};
     cases.push_back({"perching", perch});
     Params sequential = p;
-    sequential.boids = 400;
+    sequential.boids = 200;
+    sequential.world_size = 100.0f;  // the density of the others
     sequential.update = UpdateOrder::Sequential;
     cases.push_back({"sequential order", sequential});
     return cases;
