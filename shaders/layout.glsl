@@ -22,7 +22,6 @@
 #define BIND_PICKED 12      // boid_pick.comp output: PickedBoid (one boid found by id)
 #define BIND_NEIGHBOURS_BY_ID 12  // neighbour_ids.comp output: uint per id (the pick's slot; never in one pass)
 #define BIND_XYZ_BY_ID 12   // state_by_id.comp output: positions, 3 floats per id (the same)
-#define BIND_MEASURE_NEAREST 12  // float per slot: a sampled step's squared nearest distances (flock_steer.comp with MEASURE_IN_STEER, then flock_measure.comp; the same)
 #define BIND_VEL_XYZ_BY_ID 13  // and velocities (the perch slot: that pass binds no perch times)
 // The group measures' passes (groups.glsl) reuse the scan's and the pick's slots (never bound in
 // the same pass): the union-find parents, the per-root sums, the flock's totals.
@@ -40,7 +39,8 @@
 #define BIND_FLOCK_TABLE 21   // ENSEMBLE: the totals, then each flock's first slot (common.glsl)
 #define BIND_GROUP_LIST 22    // group_totals.comp: the groups' root slots, each flock's from its first slot
 #define BIND_GROUP_LARGEST 23 // group_largest.comp: each flock's largest groups' figures
-#define BIND_COUNT 24         // bindings used: 0 .. BIND_COUNT - 1
+#define BIND_MEASURE_NEAREST 24 // float per slot: a sampled step's squared nearest distances (flock_steer.comp with MEASURE_IN_STEER, then flock_measure.comp)
+#define BIND_COUNT 25         // bindings used: 0 .. BIND_COUNT - 1
 
 // Texture units: the passes after the binning (steer, measure) read the sorted copy and the
 // resolved grid through buffer textures over the same buffers (sorted_reads.glsl).
