@@ -76,24 +76,8 @@ void visit(SpeciesBlock S, Self self, int sweep, uint j, inout Sweep w) {
 #if !UPDATE_SEQUENTIAL
 #ifdef MEASURE_IN_STEER
 // A sampled step (MEASURE_IN_STEER): the walk of the last sweep also does flock_measure.comp's
-// walk over the state this step starts from, the state being sampled: the squared distance to
-// the nearest other boid within the nearest-neighbour radius (that radius squared when none is
-// nearer) and the first two boids closer than the group radius (NO_SLOT: none), found in the
-// grid's order as that walk finds them, its reach being within this one.
-struct NearWalk {
-    float best;
-    float link2;
-    uint first, second;
-};
-
-void visitNear(inout NearWalk m, uint j, float d2) {
-    m.best = min(m.best, d2);
-    if (d2 < m.link2) {
-        if (m.first == NO_SLOT) m.first = j;
-        else if (m.second == NO_SLOT) m.second = j;
-    }
-}
-
+// walk (near_walk.glsl) over the state this step starts from, the state being sampled, finding
+// what that walk finds in the grid's order, its reach being within this one.
 #define MEASURE_ONLY 2  // a sweep that only measures (a boid that does not gather this step)
 #endif
 
@@ -110,13 +94,6 @@ struct WalkState {
 
 #ifdef MEASURE_IN_STEER
 NearWalk g_near;  // what the sampled step's walk found for the boid it steps
-
-// The measure walk's start (flock_measure.comp's walkNeighbours), and its reach squared.
-NearWalk startNear() {
-    float r = nnRadius(), link = groupRadius();
-    return NearWalk(r * r, link * link, NO_SLOT, NO_SLOT);
-}
-float nearReach2(NearWalk m) { return max(m.best, m.link2); }
 
 void visitCandidate(inout WalkState g, uint j) {
     vec3 d = offsetBetween(g.self.p, posAt(j));

@@ -25,47 +25,31 @@ shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
 shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
 shared uint s_histogram[NN_BINS + 1];
 
-#ifdef NEAREST_STORED
 #include "measure_radii.glsl"
+#include "near_walk.glsl"
+
+#ifdef NEAREST_STORED
 layout(std430, binding = BIND_MEASURE_NEAREST) readonly buffer Nearest { float nearest[]; };
 float walkNeighbours(uint i, vec3 p) { return nearest[i]; }
 #else
-// What the walk keeps: the squared distance to the nearest other boid within the
-// nearest-neighbour radius (the radius squared when none is nearer), and the first two boids
-// closer than the group radius (NO_SLOT: none).
+// What the walk carries: the walking boid's position and what near_walk.glsl keeps.
 struct WalkState {
     vec3 p;
-    float best;
-    float link2;
-    uint first, second;
+    NearWalk m;
 };
 
-void visitNear(inout WalkState w, uint j, float d2) {
-    w.best = min(w.best, d2);
-    if (d2 < w.link2) {
-        if (w.first == NO_SLOT) w.first = j;
-        else if (w.second == NO_SLOT) w.second = j;
-    }
-}
+void visitNear(inout WalkState w, uint j, float d2) { visitNear(w.m, j, d2); }
 
 #include "measure_walk.glsl"
 
-// One walk for both searches; then boid i is linked to the first two boids closer than the
-// group radius (Afforest's first round: in a flock that is mostly one group, most of that group
-// is one tree by then, and group_links.comp walks again only for the boids outside the tree
-// group_giant.comp finds most often among its samples).
+// One walk for both searches (near_walk.glsl); then boid i linked to the two boids it found.
 float walkNeighbours(uint i, vec3 p) {
     WalkState w;
     w.p = p;
-    w.best = nnRadius() * nnRadius();
-    w.link2 = groupRadius() * groupRadius();
-    w.first = NO_SLOT;
-    w.second = NO_SLOT;
-    walkCells(i, p, max(w.best, w.link2), w);
-    uint root = i;
-    if (w.first != NO_SLOT) root = unite(root, w.first);
-    if (w.second != NO_SLOT) unite(root, w.second);
-    return w.best;
+    w.m = startNear();
+    walkCells(i, p, nearReach2(w.m), w);
+    linkNear(i, w.m);
+    return w.m.best;
 }
 #endif
 

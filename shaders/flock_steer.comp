@@ -72,6 +72,7 @@ struct Self {
 #define GROUPS_FOREST_ONLY
 #include "groups.glsl"
 #include "measure_radii.glsl"
+#include "near_walk.glsl"
 layout(std430, binding = BIND_MEASURE_NEAREST) writeonly buffer Nearest { float nearest[]; };
 #endif
 
@@ -84,9 +85,7 @@ layout(std430, binding = BIND_MEASURE_NEAREST) writeonly buffer Nearest { float 
 // and its links made (flock_measure.comp's walk does both).
 void keepNear(uint i) {
     nearest[i] = g_near.best;
-    uint root = i;
-    if (g_near.first != NO_SLOT) root = unite(root, g_near.first);
-    if (g_near.second != NO_SLOT) unite(root, g_near.second);
+    linkNear(i, g_near);
 }
 #endif
 

@@ -405,15 +405,9 @@ void GpuSimulation::settleNextStepSample() {
     const NextStepSample which = std::exchange(next_step_sample_, NextStepSample::None);
     if (which == NextStepSample::None) return;
     finishSample();
-    if (which == NextStepSample::OneFlock) {
-        startSample(params_, 0, n_, false);
-        finishSample();
-        return;
-    }
-    startAllFlocksSample();
-    finishSample();
-    sample_.all = false;
-    next_step_results_ = std::move(sample_.results);
+    if (which == NextStepSample::OneFlock) startSample(params_, 0, n_, false);
+    else startAllFlocksSample();
+    finishMeasuredSample();
 }
 
 // A sampled step, before its binning and its timing (none of this needs the binning): the sample
@@ -451,8 +445,9 @@ gl::Program& GpuSimulation::measuredSteer() {
     return steer;
 }
 
-// The sampled step's steer pass has walked: the sample's other passes, over the sorted copy of the
-// state measured (the next binning overwrites it), now.
+// The sampled step's steer pass has walked (or a sample asked for with the next step was started
+// without one): the sample's other passes, over the sorted copy of the state measured (the next
+// binning overwrites it), now; an ensemble's results kept for takeFlockSamples().
 void GpuSimulation::finishMeasuredSample() {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     finishSample();
