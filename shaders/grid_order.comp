@@ -24,10 +24,18 @@ void main() {
         large_cells[at] = cell;
         return;
     }
+    // The scatter keeps most of a cell in the order of the slots before, id order where the boids
+    // stayed in their cells: a boid already after a lower id is read no further.
+    uint previous_id = end > start ? sorted_pos[start].w : 0u;
     for (uint a = start + 1u; a < end; ++a) {
+        uint id = sorted_pos[a].w;
+        if (id > previous_id) {
+            previous_id = id;
+            continue;
+        }
         Entry e = load(a);
-        uint id = e.p.w, b = a;
+        uint b = a;
         for (; b > start && sorted_pos[b - 1u].w > id; --b) store(b, load(b - 1u));
-        if (b != a) store(b, e);
+        store(b, e);
     }
 }
