@@ -2,9 +2,10 @@
 """Mutation check: each mutant puts the same mistake into both backends (the CPU reference and the
 shaders), as a bug in the shared understanding of the model would be. Parity cannot see such a
 bug; the hand-computed cases and the model's own tests must. The checkout is copied into
-WORK_DIR/tree and built in WORK_DIR/build; for each mutant the copy's sources are patched, the test
-binaries rebuilt and the fast tests run; the mutant must make some test fail. The checkout itself
-is never written, so an interrupted run (even kill -9) leaves it as it was.
+WORK_DIR/tree and built in WORK_DIR/tree/build-test (through ccache where it is installed); for
+each mutant the copy's sources are patched, the test binaries rebuilt and the fast tests run until
+the first failure; the mutant must make some test fail. The checkout itself is never written, so
+an interrupted run (even kill -9) leaves it as it was.
 
 Usage: scripts/mutants.py WORK_DIR    (a folder of its own, e.g. build-mutants; reused next time)
        scripts/mutants.py --check     (only: does every patch still match the sources?)
@@ -182,32 +183,50 @@ def copy_if_changed(src, dst):
 
 
 def configure(tree, build_dir):
-    r = run(["cmake", "-S", tree, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release", "-DMURMUR_WERROR=ON"])
+    launcher = "ccache" if shutil.which("ccache") else ""
+    r = run(["cmake", "-S", tree, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release", "-DMURMUR_WERROR=ON",
+             "-DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher, "-DCMAKE_C_COMPILER_LAUNCHER=" + launcher])
     if r.returncode != 0:
         print(r.stdout[-4000:])
         raise SystemExit("mutants: configure failed")
 
 
 def build(build_dir):
-    r = run(["cmake", "--build", build_dir, "--target", "murmur_cpu_tests", "murmur_gl_tests", "-j", str(os.cpu_count() or 2)])
+    # ccache (when installed) hashes paths relative to the copied tree: the build is
+    # tree/build-test, as scripts/test.sh's is, so the unmutated objects come from its cache, and a
+    # mutant's restored files from the cache of the build before it.
+    env = dict(os.environ, CCACHE_BASEDIR=os.path.dirname(build_dir))
+    r = run(["cmake", "--build", build_dir, "--target", "murmur_cpu_tests", "murmur_gl_tests", "-j", str(os.cpu_count() or 2)], env=env)
     if r.returncode != 0:
         print(r.stdout[-4000:])
         raise SystemExit("mutants: build failed")
 
 
-def failing_tests(build_dir, tree):
-    """The failing tests of both binaries, run side by side (one each per core)."""
+def failing_tests(build_dir, tree, first_only=False):
+    """The failing tests of both binaries, run side by side (one each per core). With first_only
+    (a mutant's run), each binary stops at its first failure and the other binary is stopped then
+    too: one failing test is all a mutant's verdict needs."""
     env = dict(os.environ, MURMUR_PRESET_DIR=os.path.join(tree, "presets"), GTEST_BRIEF="1")
     runs = []
     for binary, test_filter in (("murmur_cpu_tests", CPU_FILTER), ("murmur_gl_tests", GL_FILTER)):
         cmd = [os.path.join(build_dir, "tests", binary), "--gtest_filter=" + test_filter]
+        if first_only:
+            cmd.append("--gtest_fail_fast")
         runs.append((binary, subprocess.Popen(cmd, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)))
+    deadline = time.time() + 900
+    while first_only and time.time() < deadline and any(p.poll() is None for _, p in runs):
+        if any(p.poll() not in (None, 0) for _, p in runs):
+            for _, p in runs:
+                if p.poll() is None:
+                    p.kill()  # the verdict is in: the other binary's tests would not change it
+            break
+        time.sleep(0.2)
     failed = []
     for binary, proc in runs:
-        stdout, _ = proc.communicate(timeout=900)
+        stdout, _ = proc.communicate(timeout=max(1, deadline - time.time()))
         names = re.findall(r"^\[  FAILED  \] (\S+)", stdout, re.M)
         failed += sorted(set(n for n in names if "," not in n))
-        if proc.returncode != 0 and not names:
+        if proc.returncode not in (0, -9) and not names:
             failed.append(binary + " (exit %d)" % proc.returncode)
     return failed
 
@@ -234,7 +253,7 @@ def main():
         raise SystemExit("mutants: patches out of date:\n" + "\n".join(check_patches()))
     work_dir = os.path.abspath(sys.argv[1])
     tree = copy_tree(work_dir)
-    build_dir = os.path.join(work_dir, "build")
+    build_dir = os.path.join(tree, "build-test")
     configure(tree, build_dir)
     t0 = time.time()
     build(build_dir)
@@ -256,12 +275,12 @@ def main():
                 with open(full, "w") as f:
                     f.write(text.replace(old, new))
             build(build_dir)
-            caught = failing_tests(build_dir, tree)
+            caught = failing_tests(build_dir, tree, first_only=True)
         finally:
             for full, text in originals.items():
                 with open(full, "w") as f:
                     f.write(text)
-        print("%-62s %s" % (name, ("caught by %d: %s" % (len(caught), ", ".join(caught[:4]) + (" ..." if len(caught) > 4 else ""))) if caught else "SURVIVED"), flush=True)
+        print("%-62s %s" % (name, ("caught by " + ", ".join(caught)) if caught else "SURVIVED"), flush=True)
         if not caught:
             survived.append(name)
     print("mutants: %d of %d caught in %.0f s" % (len(MUTANTS) - len(survived), len(MUTANTS), time.time() - t0))

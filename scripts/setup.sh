@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs murmur's build and test dependencies from Debian/Ubuntu packages when any are missing:
 # what building, running and the everyday tests need, and with --full also what the full
-# pipeline (scripts/ci.sh) adds: clang for the fuzzers, Slurm and munge for the job-array test. Idempotent and quiet when everything is
+# pipeline (scripts/ci.sh) adds: clang for the fuzzers, Slurm and munge for the job-array test,
+# ccache for the mutation check's rebuilds. Idempotent and quiet when everything is
 # present. Usage: scripts/setup.sh [--full]
 set -euo pipefail
 
@@ -15,7 +16,7 @@ packages=(
   libhdf5-dev python3-h5py python3-pandas
 )
 if [ "${1:-}" = "--full" ]; then
-  packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge)
+  packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge ccache)
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/setup.sh [--full]" >&2
   exit 2

@@ -11,7 +11,16 @@ bash scripts/setup.sh
 jobs=$(nproc)
 
 echo "== build (Release, -Werror) into build-test/ =="
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON >/dev/null
+# Through ccache where it is installed (scripts/setup.sh --full installs it): the mutation check
+# (scripts/mutants.py) then builds its copy of the tree from the cache. Paths are hashed relative
+# to the checkout, so two checkouts share the objects.
+launcher=""
+if command -v ccache >/dev/null 2>&1; then
+  launcher=ccache
+  export CCACHE_BASEDIR="$PWD"
+fi
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON \
+  -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" -DCMAKE_C_COMPILER_LAUNCHER="$launcher" >/dev/null
 cmake --build build-test -j"$jobs"
 echo "== tests: CPU and GL (ctest) =="
 ctest --test-dir build-test --output-on-failure -j"$jobs"
