@@ -16,7 +16,16 @@
 #include "groups.glsl"
 #include "work_group_sum.glsl"
 
+#ifdef NEAREST_STORED
+// No walk here: SUM_LANES invocations a work group, each taking sixteen of its STEP_GROUP_SIZE
+// boids (lane l the boids l, l + 16, ...) and summing them in registers, which is the same
+// order of additions as the first level of SUM_LEVEL_ONE's (so the same bits as a work group of
+// one invocation a boid), with sixteen times fewer shared-memory writes: on llvmpipe those are
+// most of a reduction's cost (a sample at 2x10^5 boids: about 6 of this pass's 7.5 ms).
+layout(local_size_x = 16) in;
+#else
 layout(local_size_x = STEP_GROUP_SIZE) in;
+#endif
 layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
 layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
 layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
@@ -53,40 +62,77 @@ float walkNeighbours(uint i, vec3 p) {
 }
 #endif
 
+// The work group's pair of partial sums out, from the first SUM_LANES entries of the shared
+// arrays (SUM_LEVEL_TWO's order; an all-flocks pass: each flock's partials after the flocks'
+// before it).
+void writePartials(uint lid) {
+    if (lid == 0u && measuredLocalGroup() * uint(STEP_GROUP_SIZE) < BOIDS) {  // not a split dispatch's padding
+        SUM_LEVEL_TWO(s_heading);
+        SUM_LEVEL_TWO(s_other);
+        uint group = sliceGroup();
+        sums[2u * group] = s_heading[0];
+        sums[2u * group + 1u] = s_other[0];
+    }
+}
+
+// Boid i's share: its unit velocity (w 1 if moving) and its speed, nearest distance and
+// neighbour count, its nearest distance into the work group's histogram.
+void measureBoid(uint i, out vec4 heading, out vec4 other) {
+    heading = vec4(0.0);
+    other = vec4(0.0);
+    if (!inMeasuredFlock(i)) return;
+    vec3 v = velAt(i);
+    float speed = length(v);
+    if (speed > 0.0) heading = vec4(v / speed, 1.0);
+    // "None within the radius" decided on the squared distance, as the CPU does (a driver's
+    // sqrt need not be correctly rounded).
+    float r = nnRadius(), nn = 0.0;
+    float best = r > 0.0 || groupRadius() > 0.0 ? walkNeighbours(i, posAt(i)) : 0.0;
+    if (r > 0.0) {
+        bool found = best < r * r;
+        nn = found ? sqrt(best) : r;
+        atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);
+    }
+    other = vec4(speed, nn, float(neighbours[i]), 0.0);
+}
+
+#ifdef NEAREST_STORED
+void main() {
+    uint lane = gl_LocalInvocationID.x;
+    for (uint b = lane; b <= uint(NN_BINS); b += SUM_LANES) s_histogram[b] = 0u;
+    barrier();
+    uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
+    vec4 heading, other, h, o;
+    measureBoid(first + lane, heading, other);
+    for (uint k = 1u; k < uint(STEP_GROUP_SIZE) / SUM_LANES; ++k) {
+        measureBoid(first + lane + SUM_LANES * k, h, o);
+        heading += h;
+        other += o;
+    }
+    s_heading[lane] = heading;
+    s_other[lane] = other;
+    barrier();
+    writePartials(lane);
+    uint bins = measuredFlockIndex() * uint(NN_BINS + 1);
+    for (uint b = lane; b <= uint(NN_BINS); b += SUM_LANES)
+        if (s_histogram[b] > 0u) atomicAdd(histogram[bins + b], s_histogram[b]);
+}
+#else
 void main() {
     uint lid = gl_LocalInvocationID.x;
     if (lid <= uint(NN_BINS)) s_histogram[lid] = 0u;
     barrier();
     uint i = measuredSlot();
-    vec4 heading = vec4(0.0), other = vec4(0.0);
-    if (inMeasuredFlock(i)) {
-        vec3 v = velAt(i);
-        float speed = length(v);
-        if (speed > 0.0) heading = vec4(v / speed, 1.0);
-        // "None within the radius" decided on the squared distance, as the CPU does (a driver's
-        // sqrt need not be correctly rounded).
-        float r = nnRadius(), nn = 0.0;
-        float best = r > 0.0 || groupRadius() > 0.0 ? walkNeighbours(i, posAt(i)) : 0.0;
-        if (r > 0.0) {
-            bool found = best < r * r;
-            nn = found ? sqrt(best) : r;
-            atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);
-        }
-        other = vec4(speed, nn, float(neighbours[i]), 0.0);
-    }
+    vec4 heading, other;
+    measureBoid(i, heading, other);
     s_heading[lid] = heading;
     s_other[lid] = other;
     barrier();
     SUM_LEVEL_ONE(s_heading, lid);
     SUM_LEVEL_ONE(s_other, lid);
     barrier();
-    uint group = sliceGroup();  // an all-flocks pass: each flock's partials after the flocks' before it
-    if (lid == 0u && measuredLocalGroup() * uint(STEP_GROUP_SIZE) < BOIDS) {  // not a split dispatch's padding
-        SUM_LEVEL_TWO(s_heading);
-        SUM_LEVEL_TWO(s_other);
-        sums[2u * group] = s_heading[0];
-        sums[2u * group + 1u] = s_other[0];
-    }
+    writePartials(lid);
     uint bins = measuredFlockIndex() * uint(NN_BINS + 1);
     if (lid <= uint(NN_BINS) && s_histogram[lid] > 0u) atomicAdd(histogram[bins + lid], s_histogram[lid]);
 }
+#endif

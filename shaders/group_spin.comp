@@ -1,17 +1,17 @@
 #version 430
 // Group measures, pass 5: each boid's r̂ × v̂ about its group's centre (the root plus the mean
-// offset from it) added to the root's spin sum; a work group's boids of its first invocation's
-// group summed in shared memory first, as in group_sums.comp.
+// offset from it) added to the root's spin sum; a work group's boids of its first boid's group
+// summed first (in registers, then in shared memory), with group_sums.comp's layout: SUM_LANES
+// invocations, each taking sixteen boids.
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 #include "work_group_sum.glsl"
 
-layout(local_size_x = STEP_GROUP_SIZE) in;
+layout(local_size_x = 16) in;  // SUM_LANES
 
-shared uint s_root;
-shared vec4 s_spin[STEP_GROUP_SIZE];
+shared vec4 s_spin[SUM_LANES];
 
 vec3 spinOf(uint i, uint root) {
     uint at = root * SUM_STRIDE;
@@ -32,21 +32,24 @@ void addSpin(uint root, vec3 spin) {
 }
 
 void main() {
-    uint lid = gl_LocalInvocationID.x;
-    uint i = measuredSlot();
-    bool live = inMeasuredFlock(i);
-    uint root = live ? parent[i] : 0xFFFFFFFFu;
-    vec3 spin = live ? spinOf(i, root) : vec3(0.0);
-    if (lid == 0u) s_root = root;
-    barrier();
-    bool together = live && root == s_root;
-    s_spin[lid] = together ? vec4(spin, 0.0) : vec4(0.0);
-    barrier();
-    SUM_LEVEL_ONE(s_spin, lid);
-    barrier();
-    if (lid == 0u && live) {
-        SUM_LEVEL_TWO(s_spin);
-        addSpin(root, s_spin[0].xyz);
+    uint lane = gl_LocalInvocationID.x;
+    uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
+    uint first_root = inMeasuredFlock(first) ? parent[first] : NO_SLOT;  // flattened by group_sums.comp
+    vec4 spins = vec4(0.0);
+    for (uint k = 0u; k < uint(STEP_GROUP_SIZE) / SUM_LANES; ++k) {
+        uint i = first + lane + SUM_LANES * k;
+        bool live = inMeasuredFlock(i);
+        uint root = live ? parent[i] : NO_SLOT;
+        vec3 spin = live ? spinOf(i, root) : vec3(0.0);
+        bool together = live && root == first_root;
+        vec4 entry = together ? vec4(spin, 0.0) : vec4(0.0);
+        spins = k == 0u ? entry : spins + entry;  // SUM_LEVEL_ONE's order
+        if (live && !together) addSpin(root, spin);
     }
-    if (live && !together) addSpin(root, spin);
+    s_spin[lane] = spins;
+    barrier();
+    if (lane == 0u && first_root != NO_SLOT) {
+        SUM_LEVEL_TWO(s_spin);
+        addSpin(first_root, s_spin[0].xyz);
+    }
 }

@@ -2,18 +2,19 @@
 // Group measures, pass 4: each boid's tree flattened to its root, and its share added to the
 // root's sums: its offset from the root (minimum image), 1 to the count, its unit velocity. The
 // boids of a work group are neighbours in the sorted copy and mostly of one group: those of the
-// first invocation's group are summed in shared memory and added once; the others add their own.
+// group of its first boid are summed (in registers, then in shared memory) and added once; the
+// others add their own. SUM_LANES invocations a work group, each taking sixteen of its
+// STEP_GROUP_SIZE boids (work_group_sum.glsl's layout: lane l the boids l, l + 16, ...).
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
 #include "groups.glsl"
 #include "work_group_sum.glsl"
 
-layout(local_size_x = STEP_GROUP_SIZE) in;
+layout(local_size_x = 16) in;  // SUM_LANES
 
-shared uint s_root;
-shared vec4 s_offset[STEP_GROUP_SIZE];   // xyz offset from the root, w 1 (the count)
-shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity
+shared vec4 s_offset[SUM_LANES];   // each lane's sums: xyz offset from the root, w the count
+shared vec4 s_heading[SUM_LANES];  // xyz unit velocity
 
 void addToRoot(uint root, vec3 d, vec3 h, uint count) {
     uint at = root * SUM_STRIDE;
@@ -25,30 +26,33 @@ void addToRoot(uint root, vec3 d, vec3 h, uint count) {
 }
 
 void main() {
-    uint lid = gl_LocalInvocationID.x;
-    uint i = measuredSlot();
-    bool live = inMeasuredFlock(i);
-    uint root = 0xFFFFFFFFu;
-    vec3 d = vec3(0.0), h = vec3(0.0);
-    if (live) {
-        root = findRoot(i);
-        parent[i] = root;
-        d = offsetBetween(posAt(root), posAt(i));
-        h = unitOf(velAt(i));
+    uint lane = gl_LocalInvocationID.x;
+    uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
+    uint first_root = inMeasuredFlock(first) ? findRoot(first) : NO_SLOT;
+    vec4 offsets = vec4(0.0), headings = vec4(0.0);
+    for (uint k = 0u; k < uint(STEP_GROUP_SIZE) / SUM_LANES; ++k) {
+        uint i = first + lane + SUM_LANES * k;
+        bool live = inMeasuredFlock(i);
+        uint root = NO_SLOT;
+        vec3 d = vec3(0.0), h = vec3(0.0);
+        if (live) {
+            root = findRoot(i);
+            parent[i] = root;
+            d = offsetBetween(posAt(root), posAt(i));
+            h = unitOf(velAt(i));
+        }
+        bool together = live && root == first_root;
+        vec4 offset = together ? vec4(d, 1.0) : vec4(0.0), heading = together ? vec4(h, 0.0) : vec4(0.0);
+        offsets = k == 0u ? offset : offsets + offset;  // SUM_LEVEL_ONE's order
+        headings = k == 0u ? heading : headings + heading;
+        if (live && !together) addToRoot(root, d, h, 1u);
     }
-    if (lid == 0u) s_root = root;
+    s_offset[lane] = offsets;
+    s_heading[lane] = headings;
     barrier();
-    bool together = live && root == s_root;
-    s_offset[lid] = together ? vec4(d, 1.0) : vec4(0.0);
-    s_heading[lid] = together ? vec4(h, 0.0) : vec4(0.0);
-    barrier();
-    SUM_LEVEL_ONE(s_offset, lid);
-    SUM_LEVEL_ONE(s_heading, lid);
-    barrier();
-    if (lid == 0u && live) {
+    if (lane == 0u && first_root != NO_SLOT) {
         SUM_LEVEL_TWO(s_offset);
         SUM_LEVEL_TWO(s_heading);
-        addToRoot(root, s_offset[0].xyz, s_heading[0].xyz, uint(s_offset[0].w));
+        addToRoot(first_root, s_offset[0].xyz, s_heading[0].xyz, uint(s_offset[0].w));
     }
-    if (live && !together) addToRoot(root, d, h, 1u);
 }

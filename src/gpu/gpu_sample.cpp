@@ -30,9 +30,10 @@ constexpr std::uint32_t kAllFlocks = 0xFFFFFFFFu;  // slices.glsl's ALL_FLOCKS
 enum Stage { kRoots, kWalk, kReduce, kGiant, kLinks, kSums, kSpin, kTotals, kDone };
 
 // Boids of each stage's pass that cost about as much as one boid's neighbour walk (on llvmpipe
-// at 2x10^5 boids the walk takes 27 ms, the sums 11, the spin 7, the totals 2; the second walk
-// as much as the first where no group is large): advanceSample's budget is in walks.
-constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 0.0, 1.0, 2.0, 4.0, 4.0};
+// at 2x10^5 boids the walk takes 27 ms, the sums and the spin 2-3 ms each since their work groups
+// sum in registers (group_sums.comp), the totals 2; the second walk as much as the first where no
+// group is large): advanceSample's budget is in walks.
+constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 0.0, 1.0, 8.0, 8.0, 4.0};
 
 // A fixed-point sum as groups.glsl keeps it (words[0] low, words[1] high: 64-bit two's
 // complement, FIXED_SCALE = 2^20 steps a unit), in double; and three of them side by side.
