@@ -35,6 +35,16 @@ enum Stage { kRoots, kWalk, kReduce, kGiant, kLinks, kSums, kSpin, kTotals, kDon
 // group is large): advanceSample's budget is in walks.
 constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 0.0, 1.0, 8.0, 8.0, 4.0};
 
+// Work groups of the next slice of a stage with `left` to go, `affordable` paid for (at least
+// one). A slice that is not the stage's last is whole dispatch rows: the padding groups of a last
+// row not full would run the next slice's work groups too, counting their boids twice.
+std::uint32_t sliceGroups(double affordable, std::uint32_t left) {
+    std::uint32_t count = std::uint32_t(std::min(std::max(1.0, std::floor(affordable)), double(left)));
+    const std::uint32_t row = dispatchRowLimit();
+    if (count < left && count > row) count -= count % row;
+    return count;
+}
+
 // A fixed-point sum as groups.glsl keeps it (words[0] low, words[1] high: 64-bit two's
 // complement, FIXED_SCALE = 2^20 steps a unit), in double; and three of them side by side.
 double fixedSum(const std::uint32_t* words) {
@@ -274,8 +284,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
     }
     if (s.stage == kTotals) glUniform1ui(program->uniform("u_min_group"), kMinGroupSize);
     const double per_group = double(STEP_GROUP_SIZE) / kBoidsPerWalk[s.stage];
-    const double affordable = std::max(1.0, std::floor(budget / per_group));
-    const std::uint32_t count = std::uint32_t(std::min(affordable, double(groups - s.next_group)));
+    const std::uint32_t count = sliceGroups(budget / per_group, groups - s.next_group);
     glUniform1ui(program->uniform("u_first_group"), s.next_group);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(count);

@@ -4,6 +4,7 @@
 #include "cpu/cpu_simulation.hpp"
 #include "cpu/order_params.hpp"
 #include "gl/buffer.hpp"
+#include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/boid.hpp"
 #include "model/spawn.hpp"
@@ -193,6 +194,30 @@ TEST(GpuMeasure, WhatASampleReadsBackIsCounted) {
 // A sample taken in slices (the window's: a slice a frame) with steps and a parameter change
 // between its slices gives, to the bit, what measure() gives for the state it began with; and it
 // reads back the same 580 bytes.
+// A slice of a sample dispatched in rows (MAX_DISPATCH_X work groups a row, lowered to 2 here so
+// that it happens at a size a software renderer affords) runs only its own work groups: the
+// padding groups of a last row that is not full are the next slice's, and their boids would be
+// counted twice (the histogram, the group sums, the spin and the totals are added up).
+TEST(GpuMeasure, ASliceDispatchedInRowsRunsOnlyItsOwnWorkGroups) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.boids = 5000;  // 20 work groups
+    p.world_size = 300.0f;
+    gpu::GpuSimulation sim;
+    sim.upload(spawn(p), p);
+    sim.step(5);
+    const OrderParams want = sim.measure();
+    gpu::setDispatchRowLimit(2);
+    sim.beginSample();
+    int slices = 1;
+    while (!sim.advanceSample(3 * 256)) ++slices;  // three work groups of a walk a slice: rows of 2
+    gpu::setDispatchRowLimit(MAX_DISPATCH_X);
+    const OrderParams got = sim.takeSample();
+    EXPECT_GE(slices, 7) << "20 work groups of the walk, three a slice";
+    EXPECT_GT(want.groups, 0u);
+    expectSameMeasures(got, want, "slices in rows");
+}
+
 TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
     MURMUR_REQUIRE_GL();
     for (std::uint32_t dims : {2u, 3u}) {
