@@ -30,8 +30,13 @@ layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neig
 layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
 layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
 
-shared vec4 s_heading[STEP_GROUP_SIZE];  // xyz unit velocity, w 1 if moving
-shared vec4 s_other[STEP_GROUP_SIZE];    // x speed, y nearest distance, z neighbours
+#ifdef NEAREST_STORED
+#define MEASURE_ENTRIES SUM_LANES  // one a lane
+#else
+#define MEASURE_ENTRIES STEP_GROUP_SIZE  // one a boid
+#endif
+shared vec4 s_heading[MEASURE_ENTRIES];  // xyz unit velocity, w 1 if moving
+shared vec4 s_other[MEASURE_ENTRIES];    // x speed, y nearest distance, z neighbours
 shared uint s_histogram[NN_BINS + 1];
 
 #include "measure_radii.glsl"
@@ -102,12 +107,12 @@ void main() {
     for (uint b = lane; b <= uint(NN_BINS); b += SUM_LANES) s_histogram[b] = 0u;
     barrier();
     uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
-    vec4 heading, other, h, o;
-    measureBoid(first + lane, heading, other);
-    for (uint k = 1u; k < uint(STEP_GROUP_SIZE) / SUM_LANES; ++k) {
-        measureBoid(first + lane + SUM_LANES * k, h, o);
-        heading += h;
-        other += o;
+    vec4 heading = vec4(0.0), other = vec4(0.0);
+    for (uint k = 0u; k < SUM_LANE_BOIDS; ++k) {
+        vec4 h, o;
+        measureBoid(laneBoid(first, lane, k), h, o);
+        heading = laneSum(heading, h, k);
+        other = laneSum(other, o, k);
     }
     s_heading[lane] = heading;
     s_other[lane] = other;

@@ -36,14 +36,14 @@ void main() {
     uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
     uint first_root = inMeasuredFlock(first) ? parent[first] : NO_SLOT;  // flattened by group_sums.comp
     vec4 spins = vec4(0.0);
-    for (uint k = 0u; k < uint(STEP_GROUP_SIZE) / SUM_LANES; ++k) {
-        uint i = first + lane + SUM_LANES * k;
+    for (uint k = 0u; k < SUM_LANE_BOIDS; ++k) {
+        uint i = laneBoid(first, lane, k);
         bool live = inMeasuredFlock(i);
         uint root = live ? parent[i] : NO_SLOT;
         vec3 spin = live ? spinOf(i, root) : vec3(0.0);
         bool together = live && root == first_root;
         vec4 entry = together ? vec4(spin, 0.0) : vec4(0.0);
-        spins = k == 0u ? entry : spins + entry;  // SUM_LEVEL_ONE's order
+        spins = laneSum(spins, entry, k);
         if (live && !together) addSpin(root, spin);
     }
     s_spin[lane] = spins;

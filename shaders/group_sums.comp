@@ -30,8 +30,8 @@ void main() {
     uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
     uint first_root = inMeasuredFlock(first) ? findRoot(first) : NO_SLOT;
     vec4 offsets = vec4(0.0), headings = vec4(0.0);
-    for (uint k = 0u; k < uint(STEP_GROUP_SIZE) / SUM_LANES; ++k) {
-        uint i = first + lane + SUM_LANES * k;
+    for (uint k = 0u; k < SUM_LANE_BOIDS; ++k) {
+        uint i = laneBoid(first, lane, k);
         bool live = inMeasuredFlock(i);
         uint root = NO_SLOT;
         vec3 d = vec3(0.0), h = vec3(0.0);
@@ -43,8 +43,8 @@ void main() {
         }
         bool together = live && root == first_root;
         vec4 offset = together ? vec4(d, 1.0) : vec4(0.0), heading = together ? vec4(h, 0.0) : vec4(0.0);
-        offsets = k == 0u ? offset : offsets + offset;  // SUM_LEVEL_ONE's order
-        headings = k == 0u ? heading : headings + heading;
+        offsets = laneSum(offsets, offset, k);
+        headings = laneSum(headings, heading, k);
         if (live && !together) addToRoot(root, d, h, 1u);
     }
     s_offset[lane] = offsets;

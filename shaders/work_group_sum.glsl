@@ -35,4 +35,11 @@
         A[0] = acc_;                                                                          \
     } while (false)
 
+// The layout above with the first level in registers: each lane takes SUM_LANE_BOIDS boids, its
+// k-th (from 0) laneBoid, and keeps laneSum: the first entry itself, then each next added, which
+// is SUM_LEVEL_ONE's order to the bit (starting from 0.0 instead could turn a -0.0 into +0.0).
+#define SUM_LANE_BOIDS (uint(STEP_GROUP_SIZE) / SUM_LANES)
+uint laneBoid(uint first, uint lane, uint k) { return first + lane + SUM_LANES * k; }
+vec4 laneSum(vec4 sum, vec4 entry, uint k) { return k == 0u ? entry : sum + entry; }
+
 #endif
