@@ -14,7 +14,7 @@ uniform uint u_min_group;
 
 void main() {
     uint i = measuredSlot();
-    if (!inMeasuredFlock(i) || parent[i] != i) return;
+    if (!inMeasuredFlock(i) || !isRoot(i)) return;
     uint at = i * SUM_STRIDE;
     uint count = group_sums[at + SUM_COUNT];
     if (count < u_min_group) return;

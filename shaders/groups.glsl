@@ -33,18 +33,25 @@ layout(std430, binding = BIND_GROUP_TOTALS) coherent buffer GroupTotals { uint t
 #define FIXED_SCALE 1048576.0  // 2^20 steps a unit (or per unit vector component)
 #endif
 
+// A root's parent: GROUP_ROOT (layout.glsl) until group_sums.comp flattens each tree, then its
+// own slot. Every slot is a root when a sample begins: the parents cleared to GROUP_ROOT.
 // The root of slot x's tree, halving the path on the way (each visited slot skips to its
 // grandparent: an ancestor, so a race with another halving or a hook loses nothing; hooks only
 // write roots, halving only non-roots). Roots never move once group_links.comp has finished.
 uint findRoot(uint x) {
     uint p = parent[x];
-    while (p != x) {
+    while (p != GROUP_ROOT && p != x) {
         uint grandparent = parent[p];
-        if (grandparent != p) parent[x] = grandparent;
+        if (grandparent != GROUP_ROOT && grandparent != p) parent[x] = grandparent;
         x = p;
         p = grandparent;
     }
     return x;
+}
+
+bool isRoot(uint x) {
+    uint p = parent[x];
+    return p == GROUP_ROOT || p == x;
 }
 
 // Links the trees of slots a and b (ECL-CC's hooking: find both roots, hook the one with the
@@ -62,11 +69,18 @@ uint unite(uint a, uint b) {
             a = b;
             b = t;
         }
-        if (atomicCompSwap(parent[a], a, b) == a) return b;
+        if (atomicCompSwap(parent[a], GROUP_ROOT, b) == GROUP_ROOT) return b;
     }
 }
 
 #ifndef GROUPS_FOREST_ONLY
+// Slot x's sums zeroed (group_links.comp, for every slot still a root when its walk begins: a
+// superset of the roots group_sums.comp adds to, since a slot hooked once is never a root again;
+// the other slots' sums are never read), instead of clearing SUM_STRIDE words a slot of the flock.
+void clearSums(uint x) {
+    for (uint k = 0u; k < SUM_STRIDE; ++k) group_sums[x * SUM_STRIDE + k] = 0u;
+}
+
 // x in fixed point, split into the two words of a 64-bit two's-complement number (|x| below
 // 2^43 / FIXED_SCALE: every sum here is far below). Within 2^31 steps the signed low word is the
 // whole number (a small negative one as f + 2^32 in a float would lose its low 8 bits); beyond,

@@ -28,6 +28,7 @@
 #define BIND_GROUP_PARENT 9
 #define BIND_GROUP_SUMS 10
 #define BIND_GROUP_TOTALS 11
+#define GROUP_ROOT 0xFFFFFFFFu  // a root's union-find parent (groups.glsl): a sample clears the parents to it
 #define BIND_PERCH 13       // float per boid: seconds left on the ground (PERCHING variant only)
 #define BIND_SORTED_PERCH 14
 #define BIND_STEER 15       // vec4 per boid: the last steering (xyz) and its neighbour count (w), styles that keep it

@@ -35,6 +35,10 @@ void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
 
 void Buffer::clearToZero() { glClearNamedBufferData(id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr); }
 
+void Buffer::clearTo(std::uint32_t word) {
+    glClearNamedBufferData(id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &word);
+}
+
 void Buffer::copyFrom(const Buffer& source, std::size_t bytes) {
     if (bytes) glCopyNamedBufferSubData(source.id(), id(), 0, 0, GLsizeiptr(bytes));
 }

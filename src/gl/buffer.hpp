@@ -35,6 +35,7 @@ public:
         return out;
     }
     void clearToZero();
+    void clearTo(std::uint32_t word);  // every 32-bit word of it
     // The first `bytes` of `source` into this buffer's start, on the GPU (nothing is read back).
     void copyFrom(const Buffer& source, std::size_t bytes);
     void bindBase(GLenum target, GLuint index) const;

@@ -33,7 +33,7 @@ enum Stage { kRoots, kWalk, kReduce, kGiant, kLinks, kSums, kSpin, kTotals, kDon
 // at 2x10^5 boids the walk takes 27 ms, the sums and the spin 2-3 ms each since their work groups
 // sum in registers (group_sums.comp), the totals 2; the second walk as much as the first where no
 // group is large): advanceSample's budget is in walks.
-constexpr double kBoidsPerWalk[kDone] = {8.0, 1.0, 0.0, 0.0, 1.0, 8.0, 8.0, 4.0};
+constexpr double kBoidsPerWalk[kDone] = {0.0, 1.0, 0.0, 0.0, 1.0, 8.0, 8.0, 4.0};
 
 // Work groups of the next slice of a stage with `left` to go, `affordable` paid for (at least
 // one). A slice that is not the stage's last is whole dispatch rows: the padding groups of a last
@@ -175,8 +175,7 @@ void GpuSimulation::prepareSample(std::uint32_t flocks) {
     const std::size_t largest_bytes = std::size_t(flocks) * kLargestGroups * GROUP_FIGURE_WORDS * 4;
     if (s.group_radius > 0.0f && s.largest.size() < largest_bytes) s.largest = gl::Buffer(largest_bytes);
     s.histogram.clearToZero();
-    s.totals.clearToZero();
-    if (s.group_radius > 0.0f) s.group_sums.clearToZero();
+    s.totals.clearToZero();  // (a root's group sums are zeroed by group_links.comp)
     s.cells = cell_total_;
     if (s.in_step) {  // the steer pass writes the nearest distances, and new counts over the ones measured
         if (s.nearest.size() < std::size_t(n_) * 4) s.nearest = gl::Buffer(std::size_t(n_) * 4);
@@ -244,37 +243,50 @@ bool GpuSimulation::advanceSample(std::uint64_t boids) {
     return !sample_.active;
 }
 
+// The stages that are not slices over the boids, whole: the roots (a clear) and, one work group
+// a flock (in rows past MAX_DISPATCH_X), the walk's reduction and the choice of a large tree.
+void GpuSimulation::runWholeStage() {
+    Sample& s = sample_;
+    switch (s.stage) {
+        case kRoots:  // every slot a root (groups.glsl), by a clear: no pass
+            glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last sample's passes wrote the forest
+            s.parent.clearTo(GROUP_ROOT);
+            s.stage = kWalk;
+            return;
+        case kReduce:
+            programs_->measure_reduce.use();
+            glUniform1ui(programs_->measure_reduce.uniform("u_partials"), s.groups);
+            glUniform1ui(programs_->measure_reduce.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            dispatchGroups(sampleFlocks());
+            readWalkSums();
+            s.stage = s.group_radius > 0.0f ? kGiant : kDone;
+            s.next_group = 0;
+            return;
+        case kGiant:
+            programs_->group_giant.use();
+            glUniform1ui(programs_->group_giant.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            dispatchGroups(sampleFlocks());
+            s.stage = kLinks;
+            return;
+        default: return;
+    }
+}
+
 // Runs the current stage for as many work groups as `budget` (in boids' walks) pays for, at
-// least one (the reduction costs nothing); false when the stage is not finished.
+// least one (a whole stage costs nothing); false when the stage is not finished.
 bool GpuSimulation::runSampleStage(double& budget) {
     Sample& s = sample_;
     const std::uint32_t groups = s.groups;
     gl::Program* program = nullptr;
     switch (s.stage) {
-        case kRoots: program = &programs_->group_init; break;
         case kWalk: program = s.in_step ? &programs_->measure_stored : &programs_->measure; break;
         case kLinks: program = &programs_->group_links; break;
         case kSums: program = &programs_->group_sums; break;
         case kSpin: program = &programs_->group_spin; break;
         case kTotals: program = &programs_->group_totals; break;
-        case kReduce:
-            programs_->measure_reduce.use();
-            glUniform1ui(programs_->measure_reduce.uniform("u_partials"), groups);
-            glUniform1ui(programs_->measure_reduce.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
-            readWalkSums();
-            s.stage = s.group_radius > 0.0f ? kGiant : kDone;
-            s.next_group = 0;
-            return true;
-        case kGiant:
-            programs_->group_giant.use();
-            glUniform1ui(programs_->group_giant.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
-            s.stage = kLinks;
-            return true;
-        default: return true;
+        default: runWholeStage(); return true;
     }
     program->use();
     glUniform1ui(program->uniform("u_flock"), s.flock);  // no such uniform outside an ensemble: ignored

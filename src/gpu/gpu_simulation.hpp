@@ -185,7 +185,7 @@ public:
 private:
     struct Programs {
         gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids, state_by_id;
-        gl::Program group_init, group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under;
+        gl::Program group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under;
         GridScan scan;
         // A sampled step's two (measureWithNextStep): built when first asked for.
         gl::Program steer_measured, measure_stored;
@@ -249,6 +249,7 @@ private:
     OrderParams& sampleResult(std::uint32_t f) { return sample_.all ? sample_.results[f] : sample_.result; }
     void bindSample() const;
     bool runSampleStage(double& budget);
+    void runWholeStage();
     void readWalkSums();
     void readGroupTotals();
     void readLargestGroups(std::uint32_t flocks);
