@@ -1,7 +1,7 @@
 #version 430
-// Group measures, pass 4: each boid's tree flattened to its root, and its share added to the
-// root's sums: its offset from the root (minimum image), 1 to the count, its unit velocity. The
-// boids of a work group are neighbours in the sorted copy and mostly of one group: those of the
+// Group measures, pass 4: each boid's tree flattened to its root (each root listed for
+// group_totals.comp), and its share added to the root's sums: its offset from the root (minimum
+// image), 1 to the count, its unit velocity. The boids of a work group are neighbours in the sorted copy and mostly of one group: those of the
 // group of its first boid are summed (in registers, then in shared memory) and added once; the
 // others add their own. SUM_LANES invocations a work group, each taking sixteen of its
 // STEP_GROUP_SIZE boids (work_group_sum.glsl's layout: lane l the boids l, l + 16, ...).
@@ -13,6 +13,8 @@
 
 layout(local_size_x = 16) in;  // SUM_LANES
 
+uniform uint u_root_group_limit;  // group_totals.comp's most work groups (one dispatch row)
+
 shared vec4 s_offset[SUM_LANES];   // each lane's sums: xyz offset from the root, w the count
 shared vec4 s_heading[SUM_LANES];  // xyz unit velocity
 
@@ -23,6 +25,14 @@ void addToRoot(uint root, vec3 d, vec3 h, uint count) {
         addFixed(at + SUM_HEADING + 2u * k, h[k]);
     }
     atomicAdd(group_sums[at + SUM_COUNT], count);
+}
+
+// Root slot i listed for group_totals.comp, and a work group added to its dispatch with each
+// STEP_GROUP_SIZE-th root while there are fewer than u_root_group_limit.
+void listRoot(uint i) {
+    uint at = atomicAdd(root_count, 1u);
+    roots[at] = i;
+    if (at % uint(STEP_GROUP_SIZE) == 0u && at / uint(STEP_GROUP_SIZE) < u_root_group_limit) atomicAdd(root_groups, 1u);
 }
 
 void main() {
@@ -38,6 +48,7 @@ void main() {
         if (live) {
             root = findRoot(i);
             parent[i] = root;
+            if (root == i) listRoot(i);
             d = offsetBetween(posAt(root), posAt(i));
             h = unitOf(velAt(i));
         }

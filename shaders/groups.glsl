@@ -30,6 +30,17 @@ layout(std430, binding = BIND_GROUP_TOTALS) coherent buffer GroupTotals { uint t
 #define TOTALS_STRIDE 8u
 // Word 3 of a flock's totals: 1 + the root slot group_giant.comp chose (0: none yet).
 #define TOTALS_GIANT 3u
+// The roots group_sums.comp found (each flock's, in the order they came: group_totals.comp adds
+// integers and lists, so the order changes no bit), and group_totals.comp's dispatch
+// (glDispatchComputeIndirect's three counts first): a work group per STEP_GROUP_SIZE roots, at
+// most u_root_group_limit (the rest taken in strides). GpuSimulation sets (0, 1, 1, 0) first.
+layout(std430, binding = BIND_GROUP_ROOTS) coherent buffer GroupRoots {
+    uint root_groups;  // glDispatchComputeIndirect: x, y, z
+    uint root_rows;
+    uint root_depth;
+    uint root_count;
+    uint roots[];
+};
 #define FIXED_SCALE 1048576.0  // 2^20 steps a unit (or per unit vector component)
 #endif
 

@@ -41,7 +41,8 @@
 #define BIND_GROUP_LIST 22    // group_totals.comp: the groups' root slots, each flock's from its first slot
 #define BIND_GROUP_LARGEST 23 // group_largest.comp: each flock's largest groups' figures
 #define BIND_MEASURE_NEAREST 24 // float per slot: a sampled step's squared nearest distances (flock_steer.comp with MEASURE_IN_STEER, then flock_measure.comp)
-#define BIND_COUNT 25         // bindings used: 0 .. BIND_COUNT - 1
+#define BIND_GROUP_ROOTS 25   // group_sums.comp lists each root (and sizes group_totals.comp's indirect dispatch)
+#define BIND_COUNT 26         // bindings used: 0 .. BIND_COUNT - 1
 
 // Texture units: the passes after the binning (steer, measure) read the sorted copy and the
 // resolved grid through buffer textures over the same buffers (sorted_reads.glsl).

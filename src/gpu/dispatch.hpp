@@ -35,4 +35,13 @@ inline void dispatchGroups(std::uint32_t groups) {
     ++dispatchCount();
 }
 
+// A dispatch whose work-group counts a pass wrote at `offset` of `args` (three uints: x, y, z);
+// the caller's barrier (GL_COMMAND_BARRIER_BIT) makes that write visible.
+inline void dispatchIndirect(GLuint args, GLintptr offset) {
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, args);
+    glDispatchComputeIndirect(offset);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+    ++dispatchCount();
+}
+
 }  // namespace murmur::gpu

@@ -31,9 +31,10 @@ enum Stage { kRoots, kWalk, kReduce, kGiant, kLinks, kSums, kSpin, kTotals, kDon
 
 // Boids of each stage's pass that cost about as much as one boid's neighbour walk (on llvmpipe
 // at 2x10^5 boids the walk takes 27 ms, the sums and the spin 2-3 ms each since their work groups
-// sum in registers (group_sums.comp), the totals 2; the second walk as much as the first where no
-// group is large): advanceSample's budget is in walks.
-constexpr double kBoidsPerWalk[kDone] = {0.0, 1.0, 0.0, 0.0, 1.0, 8.0, 8.0, 4.0};
+// sum in registers (group_sums.comp); the second walk as much as the first where no group is
+// large): advanceSample's budget is in walks. 0: a stage run whole (runWholeStage; the totals go
+// over the roots alone, a few work groups where the groups are large).
+constexpr double kBoidsPerWalk[kDone] = {0.0, 1.0, 0.0, 0.0, 1.0, 8.0, 8.0, 0.0};
 
 // Work groups of the next slice of a stage with `left` to go, `affordable` paid for (at least
 // one). A slice that is not the stage's last is whole dispatch rows: the padding groups of a last
@@ -171,11 +172,17 @@ void GpuSimulation::prepareSample(std::uint32_t flocks) {
         s.parent = gl::Buffer(std::size_t(n_) * 4);
         s.group_sums = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
         s.group_list = gl::Buffer(std::size_t(n_) * 4);
+        s.roots = gl::Buffer(std::size_t(n_ + 4) * 4);  // the dispatch's counts, the count, then a root a slot
     }
     const std::size_t largest_bytes = std::size_t(flocks) * kLargestGroups * GROUP_FIGURE_WORDS * 4;
     if (s.group_radius > 0.0f && s.largest.size() < largest_bytes) s.largest = gl::Buffer(largest_bytes);
     s.histogram.clearToZero();
     s.totals.clearToZero();  // (a root's group sums are zeroed by group_links.comp)
+    if (s.group_radius > 0.0f) {
+        const std::uint32_t no_roots[4] = {0, 1, 1, 0};  // group_totals.comp's dispatch (x, y, z), the roots listed
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last sample's passes wrote them
+        s.roots.upload(no_roots, sizeof no_roots);
+    }
     s.cells = cell_total_;
     if (s.in_step) {  // the steer pass writes the nearest distances, and new counts over the ones measured
         if (s.nearest.size() < std::size_t(n_) * 4) s.nearest = gl::Buffer(std::size_t(n_) * 4);
@@ -228,6 +235,7 @@ void GpuSimulation::bindSample() const {
         s.group_sums.bindBase(kSsbo, BIND_GROUP_SUMS);
         s.group_list.bindBase(kSsbo, BIND_GROUP_LIST);
         s.largest.bindBase(kSsbo, BIND_GROUP_LARGEST);
+        s.roots.bindBase(kSsbo, BIND_GROUP_ROOTS);
     }
     s.totals.bindBase(kSsbo, BIND_GROUP_TOTALS);
 }
@@ -270,8 +278,27 @@ void GpuSimulation::runWholeStage() {
             dispatchGroups(sampleFlocks());
             s.stage = kLinks;
             return;
+        case kTotals: runTotals(); return;
         default: return;
     }
+}
+
+// The totals over the roots group_sums.comp listed (dispatched indirectly: as many work groups
+// as they need), then each flock's largest groups (a work group a flock), read back.
+void GpuSimulation::runTotals() {
+    Sample& s = sample_;
+    gl::Program& totals = programs_->group_totals;
+    totals.use();
+    glUniform1ui(totals.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
+    glUniform1ui(totals.uniform("u_min_group"), kMinGroupSize);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    dispatchIndirect(s.roots.id(), 0);
+    programs_->group_largest.use();
+    glUniform1ui(programs_->group_largest.uniform("u_flock"), s.flock);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
+    readGroupTotals();
+    s.stage = kDone;
 }
 
 // Runs the current stage for as many work groups as `budget` (in boids' walks) pays for, at
@@ -285,7 +312,6 @@ bool GpuSimulation::runSampleStage(double& budget) {
         case kLinks: program = &programs_->group_links; break;
         case kSums: program = &programs_->group_sums; break;
         case kSpin: program = &programs_->group_spin; break;
-        case kTotals: program = &programs_->group_totals; break;
         default: runWholeStage(); return true;
     }
     program->use();
@@ -294,7 +320,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
         glUniform1f(program->uniform("u_nn_radius"), s.result.nn_radius);
         glUniform1f(program->uniform("u_group_radius"), s.group_radius);
     }
-    if (s.stage == kTotals) glUniform1ui(program->uniform("u_min_group"), kMinGroupSize);
+    if (s.stage == kSums) glUniform1ui(program->uniform("u_root_group_limit"), dispatchRowLimit());
     const double per_group = double(STEP_GROUP_SIZE) / kBoidsPerWalk[s.stage];
     const std::uint32_t count = sliceGroups(budget / per_group, groups - s.next_group);
     glUniform1ui(program->uniform("u_first_group"), s.next_group);
@@ -304,16 +330,7 @@ bool GpuSimulation::runSampleStage(double& budget) {
     s.next_group += count;
     if (s.next_group < groups) return false;
     s.next_group = 0;
-    if (s.stage == kTotals) {
-        programs_->group_largest.use();  // one work group a flock
-        glUniform1ui(programs_->group_largest.uniform("u_flock"), s.flock);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        dispatchGroups(sampleFlocks());  // one work group a flock, in rows past MAX_DISPATCH_X
-        readGroupTotals();
-        s.stage = kDone;
-    } else {
-        s.stage = s.stage == kWalk ? kReduce : s.stage + 1;
-    }
+    s.stage = s.stage == kWalk ? kReduce : s.stage + 1;
     return true;
 }
 

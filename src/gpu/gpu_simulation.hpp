@@ -227,7 +227,7 @@ private:
         std::uint32_t boids = 0, cells = 0;
         gl::Buffer params, pos, vel, cell_start, neighbours;
         gl::BufferTexture pos_tex, vel_tex, cell_start_tex;
-        gl::Buffer sums, histogram, parent, group_sums, totals, group_list, largest;
+        gl::Buffer sums, histogram, parent, group_sums, totals, group_list, largest, roots;
         gl::Buffer nearest;  // a sampled step's squared nearest distance per slot
         Params folded;  // the one flock's world and bounds when it began (its groups' centres fold by them)
     };
@@ -250,6 +250,7 @@ private:
     void bindSample() const;
     bool runSampleStage(double& budget);
     void runWholeStage();
+    void runTotals();
     void readWalkSums();
     void readGroupTotals();
     void readLargestGroups(std::uint32_t flocks);

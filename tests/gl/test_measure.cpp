@@ -218,6 +218,32 @@ TEST(GpuMeasure, ASliceDispatchedInRowsRunsOnlyItsOwnWorkGroups) {
     expectSameMeasures(got, want, "slices in rows");
 }
 
+// The totals go over the roots group_sums.comp listed, in one indirect dispatch of at most a row
+// of work groups (lowered to 1 here): past a row's 256 roots an invocation takes every 256th.
+// 1,000 groups of five boids a unit apart, 30 units from the next group: 1,000 roots.
+TEST(GpuMeasure, TheTotalsTakeEveryRootPastADispatchRow) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.world_size = 1000.0f;
+    p.species[0].separation = {4.0f, 1.0f};
+    p.species[0].alignment = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
+    Flock f;
+    for (int g = 0; g < 1000; ++g)
+        for (int k = 0; k < 5; ++k) appendBoid(f, {15.0f + 30.0f * float(g % 32) + float(k), 15.0f + 30.0f * float(g / 32), 0.0f}, {1, 0, 0});
+    p.boids = std::uint32_t(f.size());
+    gpu::GpuSimulation gpu;
+    gpu.upload(f, p);
+    gpu::setDispatchRowLimit(1);
+    const OrderParams o = gpu.measure();
+    gpu::setDispatchRowLimit(MAX_DISPATCH_X);
+    EXPECT_EQ(o.groups, 1000u);
+    EXPECT_EQ(o.grouped_share, 1.0);
+    EXPECT_NEAR(o.largest_group_share, 5.0 / 5000.0, 1e-12);
+    EXPECT_EQ(o.largest_groups[0].boids, 5u);
+    EXPECT_EQ(o.largest_groups[0].first_id, 0u) << "equal sizes: the lowest first id";
+}
+
 TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
     MURMUR_REQUIRE_GL();
     for (std::uint32_t dims : {2u, 3u}) {
