@@ -37,6 +37,17 @@ void appendBoid(Flock& f, glm::vec3 p, glm::vec3 v, std::uint32_t species = 0) {
     f.push_back(b);
 }
 
+// The parameters of a crafted flock: a world of `world` units, radii 4, 10 and 10 (separation,
+// alignment, cohesion), each weight 1.
+Params craftedRadii(float world) {
+    Params p;
+    p.world_size = world;
+    p.species[0].separation = {4.0f, 1.0f};
+    p.species[0].alignment = {10.0f, 1.0f};
+    p.species[0].cohesion = {10.0f, 1.0f};
+    return p;
+}
+
 // Tolerances: sums of 256 floats per work group, then of the groups' sums in a float tree
 // (measure_reduce.comp): relative 1e-5 on
 // means; a nearest distance within a float ulp of a bin edge may land in the next bin, so the
@@ -139,11 +150,7 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
     MURMUR_REQUIRE_GL();
     // Two rows flying opposite ways (tests/cpu/test_order_params.cpp): polarization 0, a lattice
     // spacing of 2 as every nearest distance, mean speed 4.
-    Params p;
-    p.world_size = 100.0f;
-    p.species[0].separation = {4.0f, 1.0f};
-    p.species[0].alignment = {10.0f, 1.0f};
-    p.species[0].cohesion = {10.0f, 1.0f};
+    Params p = craftedRadii(100.0f);
     Flock f;
     for (int k = 0; k < 20; ++k)
         appendBoid(f, {10.0f + 2.0f * float(k % 10), k < 10 ? 20.0f : 60.0f, 0.0f}, k < 10 ? glm::vec3(5, 0, 0) : glm::vec3(-3, 0, 0));
@@ -223,11 +230,7 @@ TEST(GpuMeasure, ASliceDispatchedInRowsRunsOnlyItsOwnWorkGroups) {
 // 1,000 groups of five boids a unit apart, 30 units from the next group: 1,000 roots.
 TEST(GpuMeasure, TheTotalsTakeEveryRootPastADispatchRow) {
     MURMUR_REQUIRE_GL();
-    Params p;
-    p.world_size = 1000.0f;
-    p.species[0].separation = {4.0f, 1.0f};
-    p.species[0].alignment = {10.0f, 1.0f};
-    p.species[0].cohesion = {10.0f, 1.0f};
+    Params p = craftedRadii(1000.0f);
     Flock f;
     for (int g = 0; g < 1000; ++g)
         for (int k = 0; k < 5; ++k) appendBoid(f, {15.0f + 30.0f * float(g % 32) + float(k), 15.0f + 30.0f * float(g / 32), 0.0f}, {1, 0, 0});
