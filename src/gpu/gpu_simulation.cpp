@@ -409,9 +409,7 @@ void GpuSimulation::orderCells() {
     dispatchGroups(groupsFor(cell_total_, STEP_GROUP_SIZE));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     programs_->order_large.use();
-    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, large_cells_.id());
-    glDispatchComputeIndirect(0);
-    ++dispatchCount();
+    dispatchIndirect(large_cells_.id(), 0);
 }
 
 void GpuSimulation::passDone(int pass) {
