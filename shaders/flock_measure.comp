@@ -9,9 +9,7 @@
 // link the rest. Reads the sorted copy the binning passes just wrote.
 // NEAREST_STORED (a sample taken in the next step, GpuSimulation::measureWithNextStep): that
 // step's steer pass did the walk (flock_steer.comp with MEASURE_IN_STEER), so this pass reads
-// each slot's squared nearest distance instead, the links already made; where the groups are
-// measured on the GPU, group_sums.comp takes these measures instead (boid_measures.glsl), and
-// this pass does not run.
+// each slot's squared nearest distance instead, the links already made.
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
@@ -28,10 +26,26 @@ layout(local_size_x = 16) in;
 #else
 layout(local_size_x = STEP_GROUP_SIZE) in;
 #endif
+layout(std430, binding = BIND_NEIGHBOURS) readonly buffer Neighbours { uint neighbours[]; };
+layout(std430, binding = BIND_MEASURE_SUMS) writeonly buffer Sums { vec4 sums[]; };
+layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[]; };
+
+#ifdef NEAREST_STORED
+#define MEASURE_ENTRIES SUM_LANES  // one a lane
+#else
+#define MEASURE_ENTRIES STEP_GROUP_SIZE  // one a boid
+#endif
+shared vec4 s_heading[MEASURE_ENTRIES];  // xyz unit velocity, w 1 if moving
+shared vec4 s_other[MEASURE_ENTRIES];    // x speed, y nearest distance, z neighbours
+shared uint s_histogram[NN_BINS + 1];
+
 #include "measure_radii.glsl"
 #include "near_walk.glsl"
 
-#ifndef NEAREST_STORED
+#ifdef NEAREST_STORED
+layout(std430, binding = BIND_MEASURE_NEAREST) readonly buffer Nearest { float nearest[]; };
+float walkNeighbours(uint i, vec3 p) { return nearest[i]; }
+#else
 // What the walk carries: the walking boid's position and what near_walk.glsl keeps.
 struct WalkState {
     vec3 p;
@@ -53,21 +67,60 @@ float walkNeighbours(uint i, vec3 p) {
 }
 #endif
 
-#include "boid_measures.glsl"
+// The work group's pair of partial sums out, from the first SUM_LANES entries of the shared
+// arrays (SUM_LEVEL_TWO's order; an all-flocks pass: each flock's partials after the flocks'
+// before it).
+void writePartials(uint lid) {
+    if (lid == 0u && measuredLocalGroup() * uint(STEP_GROUP_SIZE) < BOIDS) {  // not a split dispatch's padding
+        SUM_LEVEL_TWO(s_heading);
+        SUM_LEVEL_TWO(s_other);
+        uint group = sliceGroup();
+        sums[2u * group] = s_heading[0];
+        sums[2u * group + 1u] = s_other[0];
+    }
+}
+
+// Boid i's share: its unit velocity (w 1 if moving) and its speed, nearest distance and
+// neighbour count, its nearest distance into the work group's histogram.
+void measureBoid(uint i, out vec4 heading, out vec4 other) {
+    heading = vec4(0.0);
+    other = vec4(0.0);
+    if (!inMeasuredFlock(i)) return;
+    vec3 v = velAt(i);
+    float speed = length(v);
+    if (speed > 0.0) heading = vec4(v / speed, 1.0);
+    // "None within the radius" decided on the squared distance, as the CPU does (a driver's
+    // sqrt need not be correctly rounded).
+    float r = nnRadius(), nn = 0.0;
+    float best = r > 0.0 || groupRadius() > 0.0 ? walkNeighbours(i, posAt(i)) : 0.0;
+    if (r > 0.0) {
+        bool found = best < r * r;
+        nn = found ? sqrt(best) : r;
+        atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);
+    }
+    other = vec4(speed, nn, float(neighbours[i]), 0.0);
+}
 
 #ifdef NEAREST_STORED
 void main() {
     uint lane = gl_LocalInvocationID.x;
-    clearHistogram(lane);
+    for (uint b = lane; b <= uint(NN_BINS); b += SUM_LANES) s_histogram[b] = 0u;
     barrier();
     uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
     vec4 heading = vec4(0.0), other = vec4(0.0);
-    for (uint k = 0u; k < SUM_LANE_BOIDS; ++k) measureLaneBoid(laneBoid(first, lane, k), k, heading, other);
+    for (uint k = 0u; k < SUM_LANE_BOIDS; ++k) {
+        vec4 h, o;
+        measureBoid(laneBoid(first, lane, k), h, o);
+        heading = laneSum(heading, h, k);
+        other = laneSum(other, o, k);
+    }
     s_heading[lane] = heading;
     s_other[lane] = other;
     barrier();
     writePartials(lane);
-    addHistogram(lane);
+    uint bins = measuredFlockIndex() * uint(NN_BINS + 1);
+    for (uint b = lane; b <= uint(NN_BINS); b += SUM_LANES)
+        if (s_histogram[b] > 0u) atomicAdd(histogram[bins + b], s_histogram[b]);
 }
 #else
 void main() {

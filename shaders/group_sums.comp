@@ -1,14 +1,10 @@
 #version 430
 // Group measures, pass 4: each boid's tree flattened to its root (each root listed for
 // group_totals.comp), and its share added to the root's sums: its offset from the root (minimum
-// image), 1 to the count, its unit velocity. The boids of a work group are neighbours in the
-// sorted copy and mostly of one group: those of the group of its first boid are summed (in
-// registers, then in shared memory) and added once; the others add their own. SUM_LANES
-// invocations a work group, each taking sixteen of its STEP_GROUP_SIZE boids
-// (work_group_sum.glsl's layout: lane l the boids l, l + 16, ...).
-// NEAREST_STORED (a sample taken with the next step): the per-boid measures too
-// (boid_measures.glsl, in flock_measure.comp's layout and order: the same bits), so the sample
-// has no pass of its own for them.
+// image), 1 to the count, its unit velocity. The boids of a work group are neighbours in the sorted copy and mostly of one group: those of the
+// group of its first boid are summed (in registers, then in shared memory) and added once; the
+// others add their own. SUM_LANES invocations a work group, each taking sixteen of its
+// STEP_GROUP_SIZE boids (work_group_sum.glsl's layout: lane l the boids l, l + 16, ...).
 #include "common.glsl"
 #include "slices.glsl"
 #include "sorted_reads.glsl"
@@ -17,15 +13,10 @@
 
 layout(local_size_x = 16) in;  // SUM_LANES
 
-#ifdef NEAREST_STORED
-#include "measure_radii.glsl"
-#include "boid_measures.glsl"
-#endif
-
 uniform uint u_root_group_limit;  // group_totals.comp's most work groups (one dispatch row)
 
 shared vec4 s_offset[SUM_LANES];   // each lane's sums: xyz offset from the root, w the count
-shared vec4 s_unit[SUM_LANES];     // xyz unit velocity
+shared vec4 s_heading[SUM_LANES];  // xyz unit velocity
 
 void addToRoot(uint root, vec3 d, vec3 h, uint count) {
     uint at = root * SUM_STRIDE;
@@ -46,11 +37,6 @@ void listRoot(uint i) {
 
 void main() {
     uint lane = gl_LocalInvocationID.x;
-#ifdef NEAREST_STORED
-    clearHistogram(lane);
-    barrier();
-    vec4 measured_heading = vec4(0.0), measured_other = vec4(0.0);
-#endif
     uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
     uint first_root = inMeasuredFlock(first) ? findRoot(first) : NO_SLOT;
     vec4 offsets = vec4(0.0), headings = vec4(0.0);
@@ -71,24 +57,13 @@ void main() {
         offsets = laneSum(offsets, offset, k);
         headings = laneSum(headings, heading, k);
         if (live && !together) addToRoot(root, d, h, 1u);
-#ifdef NEAREST_STORED
-        measureLaneBoid(i, k, measured_heading, measured_other);
-#endif
     }
     s_offset[lane] = offsets;
-    s_unit[lane] = headings;
-#ifdef NEAREST_STORED
-    s_heading[lane] = measured_heading;
-    s_other[lane] = measured_other;
-#endif
+    s_heading[lane] = headings;
     barrier();
     if (lane == 0u && first_root != NO_SLOT) {
         SUM_LEVEL_TWO(s_offset);
-        SUM_LEVEL_TWO(s_unit);
-        addToRoot(first_root, s_offset[0].xyz, s_unit[0].xyz, uint(s_offset[0].w));
+        SUM_LEVEL_TWO(s_heading);
+        addToRoot(first_root, s_offset[0].xyz, s_heading[0].xyz, uint(s_offset[0].w));
     }
-#ifdef NEAREST_STORED
-    writePartials(lane);
-    addHistogram(lane);
-#endif
 }

@@ -113,7 +113,6 @@ void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint3
     if (radii.group > 0.0f && !groups_on_gpu)  // beyond the grid's reach: the CPU's walk over a download
         measureGroups(ensemble_.empty() ? download() : downloadFlock(flock), p, sample_.result);
     sample_.boids = boids;
-    sample_.fused = in_step && groups_on_gpu;
     prepareSample(1);
     sample_.stage = groups_on_gpu ? kRoots : kWalk;
     sample_.next_group = 0;
@@ -154,7 +153,6 @@ void GpuSimulation::startAllFlocksSample(bool in_step) {
         if (radii.group > 0.0f && !f.groups_on_gpu) measureGroups(downloadFlock(std::uint32_t(k)), f.params, s.results[k]);
     }
     s.group_radius = any_on_gpu ? 1.0f : 0.0f;  // the group stages run; each flock's radius is its own
-    s.fused = in_step && any_on_gpu;
     prepareSample(std::uint32_t(ensemble_.size()));
     s.stage = any_on_gpu ? kRoots : kWalk;
     s.next_group = 0;
@@ -261,7 +259,7 @@ void GpuSimulation::runWholeStage() {
         case kRoots:  // every slot a root (groups.glsl), by a clear: no pass
             glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last sample's passes wrote the forest
             s.parent.clearTo(GROUP_ROOT);
-            s.stage = nextStage();
+            s.stage = kWalk;
             return;
         case kReduce:
             programs_->measure_reduce.use();
@@ -270,7 +268,7 @@ void GpuSimulation::runWholeStage() {
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             dispatchGroups(sampleFlocks());
             readWalkSums();
-            s.stage = nextStage();
+            s.stage = s.group_radius > 0.0f ? kGiant : kDone;
             s.next_group = 0;
             return;
         case kGiant:
@@ -278,7 +276,7 @@ void GpuSimulation::runWholeStage() {
             glUniform1ui(programs_->group_giant.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             dispatchGroups(sampleFlocks());
-            s.stage = nextStage();
+            s.stage = kLinks;
             return;
         case kTotals: runTotals(); return;
         default: return;
@@ -312,13 +310,13 @@ bool GpuSimulation::runSampleStage(double& budget) {
     switch (s.stage) {
         case kWalk: program = s.in_step ? &programs_->measure_stored : &programs_->measure; break;
         case kLinks: program = &programs_->group_links; break;
-        case kSums: program = s.fused ? &programs_->sums_measured : &programs_->group_sums; break;
+        case kSums: program = &programs_->group_sums; break;
         case kSpin: program = &programs_->group_spin; break;
         default: runWholeStage(); return true;
     }
     program->use();
     glUniform1ui(program->uniform("u_flock"), s.flock);  // no such uniform outside an ensemble: ignored
-    if (s.stage == kWalk || s.stage == kLinks || (s.stage == kSums && s.fused)) {
+    if (s.stage == kWalk || s.stage == kLinks) {
         glUniform1f(program->uniform("u_nn_radius"), s.result.nn_radius);
         glUniform1f(program->uniform("u_group_radius"), s.group_radius);
     }
@@ -332,25 +330,8 @@ bool GpuSimulation::runSampleStage(double& budget) {
     s.next_group += count;
     if (s.next_group < groups) return false;
     s.next_group = 0;
-    s.stage = nextStage();
+    s.stage = s.stage == kWalk ? kReduce : s.stage + 1;
     return true;
-}
-
-// The stage after the current one. A sample taken with the next step whose groups are on the
-// GPU (fused) has its per-boid measures taken by the sums pass: roots, giant, links, sums,
-// reduction, spin, totals; otherwise roots (with the groups), walk, reduction, then the groups'.
-int GpuSimulation::nextStage() const {
-    const Sample& s = sample_;
-    switch (s.stage) {
-        case kRoots: return s.fused ? kGiant : kWalk;
-        case kWalk: return kReduce;
-        case kReduce: return s.fused ? kSpin : (s.group_radius > 0.0f ? kGiant : kDone);
-        case kGiant: return kLinks;
-        case kLinks: return kSums;
-        case kSums: return s.fused ? kReduce : kSpin;
-        case kSpin: return kTotals;
-        default: return kDone;
-    }
 }
 
 void GpuSimulation::readWalkSums() {
@@ -433,7 +414,7 @@ void GpuSimulation::measureWithNextStep() {
 }
 
 void GpuSimulation::buildMeasuredSteer() {
-    if (programs_->steer_measured && programs_->measure_stored && programs_->sums_measured) return;
+    if (programs_->steer_measured && programs_->measure_stored) return;
     const auto with = [&](const char* define) {
         auto defines = variantDefines(params_, !ensemble_.empty());
         defines.push_back({define, "1"});
@@ -441,10 +422,8 @@ void GpuSimulation::buildMeasuredSteer() {
     };
     gl::Program steer = gl::buildCompute(shaders_, "flock_steer.comp", with("MEASURE_IN_STEER"));
     gl::Program measure = gl::buildCompute(shaders_, "flock_measure.comp", with("NEAREST_STORED"));
-    gl::Program sums = gl::buildCompute(shaders_, "group_sums.comp", with("NEAREST_STORED"));
     programs_->steer_measured = std::move(steer);
     programs_->measure_stored = std::move(measure);
-    programs_->sums_measured = std::move(sums);
 }
 
 std::vector<OrderParams> GpuSimulation::takeFlockSamples() {

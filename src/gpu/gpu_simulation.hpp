@@ -188,7 +188,7 @@ private:
         gl::Program group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under;
         GridScan scan;
         // A sampled step's two (measureWithNextStep): built when first asked for.
-        gl::Program steer_measured, measure_stored, sums_measured;
+        gl::Program steer_measured, measure_stored;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
@@ -222,7 +222,6 @@ private:
         std::vector<OrderParams> results;
         OrderParams result;
         float group_radius = 0.0f;  // 0: the groups are not measured on the GPU
-        bool fused = false;         // in_step with the groups on the GPU: the sums pass takes the per-boid measures
         int stage = 0;
         std::uint32_t next_group = 0;  // the stage's first work group not yet run
         std::uint32_t boids = 0, cells = 0;
@@ -251,7 +250,6 @@ private:
     void bindSample() const;
     bool runSampleStage(double& budget);
     void runWholeStage();
-    int nextStage() const;
     void runTotals();
     void readWalkSums();
     void readGroupTotals();
