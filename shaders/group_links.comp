@@ -26,7 +26,6 @@ void visitNear(inout WalkState w, uint j, float d2) {
 void main() {
     uint i = measuredSlot();
     if (!inMeasuredFlock(i)) return;
-    if (isRoot(i)) clearSums(i);  // before group_sums.comp adds to it (groups.glsl)
     WalkState w;
     w.link2 = groupRadius() * groupRadius();
     if (!(w.link2 > 0.0)) return;

@@ -85,13 +85,6 @@ uint unite(uint a, uint b) {
 }
 
 #ifndef GROUPS_FOREST_ONLY
-// Slot x's sums zeroed (group_links.comp, for every slot still a root when its walk begins: a
-// superset of the roots group_sums.comp adds to, since a slot hooked once is never a root again;
-// the other slots' sums are never read), instead of clearing SUM_STRIDE words a slot of the flock.
-void clearSums(uint x) {
-    for (uint k = 0u; k < SUM_STRIDE; ++k) group_sums[x * SUM_STRIDE + k] = 0u;
-}
-
 // x in fixed point, split into the two words of a 64-bit two's-complement number (|x| below
 // 2^43 / FIXED_SCALE: every sum here is far below). Within 2^31 steps the signed low word is the
 // whole number (a small negative one as f + 2^32 in a float would lose its low 8 bits); beyond,

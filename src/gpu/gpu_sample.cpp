@@ -176,11 +176,12 @@ void GpuSimulation::prepareSample(std::uint32_t flocks) {
     }
     const std::size_t largest_bytes = std::size_t(flocks) * kLargestGroups * GROUP_FIGURE_WORDS * 4;
     if (s.group_radius > 0.0f && s.largest.size() < largest_bytes) s.largest = gl::Buffer(largest_bytes);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last sample's passes wrote them
     s.histogram.clearToZero();
-    s.totals.clearToZero();  // (a root's group sums are zeroed by group_links.comp)
+    s.totals.clearToZero();
     if (s.group_radius > 0.0f) {
+        s.group_sums.clearToZero();
         const std::uint32_t no_roots[4] = {0, 1, 1, 0};  // group_totals.comp's dispatch (x, y, z), the roots listed
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last sample's passes wrote them
         s.roots.upload(no_roots, sizeof no_roots);
     }
     s.cells = cell_total_;
