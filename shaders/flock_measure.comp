@@ -4,7 +4,7 @@
 // u_nn_radius over the cells around it, summed per work group in shared memory; one pair of
 // vec4 partial sums per group goes out (GpuSimulation::measure adds them up), plus a histogram of
 // the nearest-neighbour distances. The same dispatch starts the groups' union-find forest
-// (groups.glsl; every slot its own root when the sample began): each boid is linked to the first
+// (groups.glsl; every slot a root when the sample began): each boid is linked to the first
 // two boids it finds closer than u_group_radius (0: none); group_giant.comp and group_links.comp
 // link the rest. Reads the sorted copy the binning passes just wrote.
 // NEAREST_STORED (a sample taken in the next step, GpuSimulation::measureWithNextStep): that

@@ -34,12 +34,15 @@ void addSpin(uint root, vec3 spin) {
 void main() {
     uint lane = gl_LocalInvocationID.x;
     uint first = measuredSlot() - lane;  // the work group's first boid (and, in an ensemble, its flock)
-    uint first_root = inMeasuredFlock(first) ? parent[first] : NO_SLOT;  // flattened by group_sums.comp
+    // Each tree was flattened by group_sums.comp, but a path halving there may have overwritten a
+    // slot's root with an ancestor after its own invocation wrote it: the root found again (a
+    // read or two on a flattened tree).
+    uint first_root = inMeasuredFlock(first) ? findRoot(first) : NO_SLOT;
     vec4 spins = vec4(0.0);
     for (uint k = 0u; k < SUM_LANE_BOIDS; ++k) {
         uint i = laneBoid(first, lane, k);
         bool live = inMeasuredFlock(i);
-        uint root = live ? parent[i] : NO_SLOT;
+        uint root = live ? findRoot(i) : NO_SLOT;
         vec3 spin = live ? spinOf(i, root) : vec3(0.0);
         bool together = live && root == first_root;
         vec4 entry = together ? vec4(spin, 0.0) : vec4(0.0);

@@ -60,11 +60,6 @@ uint findRoot(uint x) {
     return x;
 }
 
-bool isRoot(uint x) {
-    uint p = parent[x];
-    return p == GROUP_ROOT || p == x;
-}
-
 // Links the trees of slots a and b (ECL-CC's hooking: find both roots, hook the one with the
 // higher id under the other by compare-and-swap, retry if it moved); returns the root they share
 // (a slot of both trees from then on, so a caller may pass it as the next link's a).

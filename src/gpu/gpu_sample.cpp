@@ -172,7 +172,7 @@ void GpuSimulation::prepareSample(std::uint32_t flocks) {
         s.parent = gl::Buffer(std::size_t(n_) * 4);
         s.group_sums = gl::Buffer(std::size_t(n_) * 80);  // SUM_STRIDE words a slot (groups.glsl)
         s.group_list = gl::Buffer(std::size_t(n_) * 4);
-        s.roots = gl::Buffer(std::size_t(n_ + 4) * 4);  // the dispatch's counts, the count, then a root a slot
+        s.roots = gl::Buffer((std::size_t(n_) + 4) * 4);  // the dispatch's counts, the count, then a root a slot
     }
     const std::size_t largest_bytes = std::size_t(flocks) * kLargestGroups * GROUP_FIGURE_WORDS * 4;
     if (s.group_radius > 0.0f && s.largest.size() < largest_bytes) s.largest = gl::Buffer(largest_bytes);
@@ -252,8 +252,9 @@ bool GpuSimulation::advanceSample(std::uint64_t boids) {
     return !sample_.active;
 }
 
-// The stages that are not slices over the boids, whole: the roots (a clear) and, one work group
-// a flock (in rows past MAX_DISPATCH_X), the walk's reduction and the choice of a large tree.
+// The stages that are not slices over the boids, whole: the roots (a clear); one work group a
+// flock (in rows past MAX_DISPATCH_X), the walk's reduction and the choice of a large tree; the
+// totals over the roots listed (runTotals).
 void GpuSimulation::runWholeStage() {
     Sample& s = sample_;
     switch (s.stage) {
@@ -453,7 +454,7 @@ void GpuSimulation::settleNextStepSample() {
 // A sampled step, before its binning and its timing (none of this needs the binning): the sample
 // set up over the state the step starts from (the one measured; a group radius beyond the grid's
 // reach walked on the CPU over its download now), the neighbour counts it measures kept, and
-// every slot its own root.
+// every slot a root (the parents cleared to GROUP_ROOT).
 void GpuSimulation::beginMeasuredSample() {
     const bool all = next_step_sample_ == NextStepSample::AllFlocks;
     next_step_sample_ = NextStepSample::None;
@@ -481,7 +482,7 @@ gl::Program& GpuSimulation::measuredSteer() {
     glUniform1f(steer.uniform("u_nn_radius"), s.result.nn_radius);  // one flock's (an ensemble's are in the table)
     glUniform1f(steer.uniform("u_group_radius"), s.group_radius);
     glUniform1ui(steer.uniform("u_flock"), kAllFlocks);  // no such uniform outside an ensemble
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // the roots written
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // the sample's set-up written before the walk
     return steer;
 }
 

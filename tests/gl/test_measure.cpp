@@ -37,6 +37,14 @@ void appendBoid(Flock& f, glm::vec3 p, glm::vec3 v, std::uint32_t species = 0) {
     f.push_back(b);
 }
 
+// The dispatch row limit lowered for a scope (gpu/dispatch.hpp), restored however it ends.
+struct RowLimit {
+    explicit RowLimit(std::uint32_t groups) { gpu::setDispatchRowLimit(groups); }
+    ~RowLimit() { gpu::setDispatchRowLimit(MAX_DISPATCH_X); }
+    RowLimit(const RowLimit&) = delete;
+    RowLimit& operator=(const RowLimit&) = delete;
+};
+
 // The parameters of a crafted flock: a world of `world` units, radii 4, 10 and 10 (separation,
 // alignment, cohesion), each weight 1.
 Params craftedRadii(float world) {
@@ -214,11 +222,12 @@ TEST(GpuMeasure, ASliceDispatchedInRowsRunsOnlyItsOwnWorkGroups) {
     sim.upload(spawn(p), p);
     sim.step(5);
     const OrderParams want = sim.measure();
-    gpu::setDispatchRowLimit(2);
-    sim.beginSample();
     int slices = 1;
-    while (!sim.advanceSample(3 * 256)) ++slices;  // three work groups of a walk a slice: rows of 2
-    gpu::setDispatchRowLimit(MAX_DISPATCH_X);
+    {
+        const RowLimit rows(2);
+        sim.beginSample();
+        while (!sim.advanceSample(3 * 256)) ++slices;  // three work groups of a walk a slice: rows of 2
+    }
     const OrderParams got = sim.takeSample();
     EXPECT_GE(slices, 7) << "20 work groups of the walk, three a slice";
     EXPECT_GT(want.groups, 0u);
@@ -226,7 +235,7 @@ TEST(GpuMeasure, ASliceDispatchedInRowsRunsOnlyItsOwnWorkGroups) {
 }
 
 // The totals go over the roots group_sums.comp listed, in one indirect dispatch of at most a row
-// of work groups (lowered to 1 here): past a row's 256 roots an invocation takes every 256th.
+// of work groups (lowered to 2 here): past a row's 512 roots an invocation takes every 512th.
 // 1,000 groups of five boids a unit apart, 30 units from the next group: 1,000 roots.
 TEST(GpuMeasure, TheTotalsTakeEveryRootPastADispatchRow) {
     MURMUR_REQUIRE_GL();
@@ -237,9 +246,11 @@ TEST(GpuMeasure, TheTotalsTakeEveryRootPastADispatchRow) {
     p.boids = std::uint32_t(f.size());
     gpu::GpuSimulation gpu;
     gpu.upload(f, p);
-    gpu::setDispatchRowLimit(1);
-    const OrderParams o = gpu.measure();
-    gpu::setDispatchRowLimit(MAX_DISPATCH_X);
+    OrderParams o;
+    {
+        const RowLimit rows(2);
+        o = gpu.measure();
+    }
     EXPECT_EQ(o.groups, 1000u);
     EXPECT_EQ(o.grouped_share, 1.0);
     EXPECT_NEAR(o.largest_group_share, 5.0 / 5000.0, 1e-12);
