@@ -22,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = "src/cpu/flock_rules.cpp"       # what every style shares, CPU
 RULES_H = "src/cpu/flock_rules.hpp"
 STEER = "shaders/flock_steer.comp"      # the GPU step's driver
+STEP_BOID = "shaders/step_boid.glsl"    # the step of one boid (flock_steer.comp's and flock_steps.comp's)
 G_RULES = "shaders/flock_rules.glsl"    # what every style shares, GPU
 
 
@@ -119,7 +120,7 @@ MUTANTS = [
         (gpu("offset"), "if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);", "if (s.n_sep > 0u) dv -= s.sep / float(s.n_sep) * W_SEP(S);", 1)]),
     ("gloss view cone around the velocity, not the acceleration", [
         (cpu("gloss"), "const glm::vec3 a(self.steer);", "const glm::vec3 a(self.v);", 1),
-        (STEER, "self.a = sorted_steer[i].xyz;", "self.a = self.v;", 1)]),
+        (STEP_BOID, "self.a = sorted_steer[i].xyz;", "self.a = self.v;", 1)]),
     ("gloss escape routes weighted 1/|d| (not constant length)", [
         (cpu("gloss"), "sums.sep -= d * (k.r_sep / std::sqrt(d2));", "sums.sep -= d * (k.r_sep / d2);", 1),
         (gpu("gloss"), "s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));", "s.sep -= d * (SEP_RADIUS(S) / d2);", 1)]),

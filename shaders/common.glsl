@@ -74,10 +74,14 @@ void selectFlockOfSlot(uint i) {}
 #define WANDER (P.influence.w)
 #define LEADER_AT (P.leader.xyz)
 #define LEADER_ON (P.leader.w)
+// STEPS_DONE: steps this dispatch has already taken (flock_steps.comp takes many; 0 elsewhere).
+#ifndef STEPS_DONE
+#define STEPS_DONE 0u
+#endif
 #if ENSEMBLE
-#define STEP_INDEX (ensemble_totals.w)  // every flock's: one word uploaded a step, not a block a flock
+#define STEP_INDEX (ensemble_totals.w + STEPS_DONE)  // every flock's: one word uploaded a step, not a block a flock
 #else
-#define STEP_INDEX (P.events.x)
+#define STEP_INDEX (P.events.x + STEPS_DONE)
 #endif
 #define SEED_LO (P.events.y)
 #define STEPS_PER_STEER (P.events.z)

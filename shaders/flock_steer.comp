@@ -2,11 +2,9 @@
 // Pass 4: for each boid (in cell order) gather its neighbours over the 5x5(x5) half-radius cells
 // around it, then steer and integrate into the state buffers: reads the sorted copy, writes the
 // other set and bins what it writes for the next step (grid_bin.glsl).
-// The step of src/cpu/flock_step.hpp: what every style shares is flock_rules.glsl (the CPU's
-// flock_rules.cpp), the search flock_gather.glsl, and the style's own rules the one file the
-// variant names (STYLE_GLSL: shaders/styles/<name>.glsl, the CPU's src/cpu/styles/<name>.cpp).
-// Parity tests hold the two backends together; the hand-computed cases (tests/cpu/hand_cases.hpp)
-// hold both to the formulas.
+// The step of one boid is step_boid.glsl's (flock_steps.comp's too); this pass reads the sorted
+// copy and writes the state. Parity tests hold the two backends together; the hand-computed cases
+// (tests/cpu/hand_cases.hpp) hold both to the formulas.
 // MEASURE_IN_STEER (a sampled step, GpuSimulation::measureWithNextStep): the walk also does
 // flock_measure.comp's walk over the state the step starts from, the one being sampled: it writes
 // each slot's squared nearest distance and links each boid to the first two boids closer than the
@@ -56,55 +54,7 @@ layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
 uniform uint u_first_id;
 uniform uint u_id_count;
 
-// The boid this invocation steps (Boid in src/model/boid.hpp), and what its view needs.
-struct Self {
-    vec3 p, v;
-    uint id;
-    uint species_bits;  // the species as stored (compared raw, like the CPU's ==)
-    uint slot;          // its index in the sorted copy
-    float v2;           // |v|^2
-    uint use_fov;       // 1: its species' view cone applies and it is moving
-    vec3 a;             // its last acceleration (styles that keep it): gloss's axis of view
-};
-
-
-#ifdef MEASURE_IN_STEER
-#define GROUPS_FOREST_ONLY
-#include "groups.glsl"
-#include "measure_radii.glsl"
-#include "near_walk.glsl"
-layout(std430, binding = BIND_MEASURE_NEAREST) writeonly buffer Nearest { float nearest[]; };
-#endif
-
-#include "flock_rules.glsl"
-#include STYLE_GLSL
-#include "flock_gather.glsl"
-
-#ifdef MEASURE_IN_STEER
-// What the walk found for the boid in slot i: its squared nearest distance kept for the sample,
-// and its links made (flock_measure.comp's walk does both).
-void keepNear(uint i) {
-    nearest[i] = g_near.best;
-    linkNear(i, g_near);
-}
-#endif
-
-Self loadSelf(uint i) {
-    Self self;
-    self.p = posAt(i);
-    self.v = velAt(i);
-    self.id = idAt(i);
-    self.species_bits = speciesAt(i);
-    self.slot = i;
-    self.v2 = dot(self.v, self.v);
-    self.use_fov = VIEW_CONE_FLAG(P.species[min(self.species_bits, uint(MAX_SPECIES - 1))]) > 0.5 && self.v2 > 0.0 ? 1u : 0u;
-#if STORED_STEER
-    self.a = sorted_steer[i].xyz;
-#else
-    self.a = vec3(0.0);
-#endif
-    return self;
-}
+#include "step_boid.glsl"
 
 // The boid's new state into slot i, binned for the next step (grid_bin.glsl) while it is at hand.
 void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
@@ -114,52 +64,6 @@ void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
 #if !UPDATE_SEQUENTIAL
     binBoid(i, np);
 #endif
-}
-
-// Steps the boid in slot i: gather, the style's velocity, the end of the step, store.
-void stepBoid(uint i) {
-    Self self = loadSelf(i);
-    SpeciesBlock S = P.species[min(self.species_bits, uint(MAX_SPECIES - 1))];
-#if PERCHING
-    if (perchAt(i) > 0.0) {  // on the ground: out of the flock, looks at no one
-#ifdef MEASURE_IN_STEER
-        measureOnly(S, self);
-        keepNear(i);
-#endif
-        vec3 rest_p, rest_v;
-        float rest = restOnTheGround(S, self, perchAt(i), rest_p, rest_v);
-        store(i, self, rest_p, rest_v, 0u);
-        perch[i] = rest;
-#if STORED_STEER
-        steer[i] = sorted_steer[i];  // kept for take-off (the CPU's next = self)
-#endif
-        return;
-    }
-#endif
-    bool steer_now = steersNow(self);
-    Sweep w;
-    if (steer_now) w = gather(S, self);
-    else w.sums = noNeighbours();
-#ifdef MEASURE_IN_STEER
-    if (!steer_now) measureOnly(S, self);
-    keepNear(i);
-#endif
-#if STORED_STEER
-    vec4 kept = sorted_steer[i];
-#else
-    vec4 kept = vec4(0.0);
-#endif
-    uint counted = steer_now ? w.sums.neighbours : uint(kept.w);  // coasting: the count it steered with
-    vec3 nv = integrate(S, self, w.sums, kept);
-#if STORED_STEER
-    steer[i] = kept;
-#endif
-    float landed;
-    vec3 np = finishStep(S, self, nv, landed);
-#if PERCHING
-    perch[i] = landed;
-#endif
-    store(i, self, np, nv, counted);
 }
 
 void main() {

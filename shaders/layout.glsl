@@ -52,6 +52,13 @@
 #define TEX_SORTED_PERCH 3    // R32UI (float bits) over BIND_SORTED_PERCH
 #define TEX_COUNT 4           // units used: 0 .. TEX_COUNT - 1
 
+// Image units (flock_steps.comp): the ordered flock of a step, over the sorted copy's buffers, and
+// each boid's key, over the binning's buffer (BIND_BOID_BIN).
+#define IMAGE_ORDERED_POS 0   // RGBA32UI
+#define IMAGE_ORDERED_VEL 1   // RGBA32UI
+#define IMAGE_KEYS 2          // RG32UI
+#define IMAGE_COUNT 3         // units used: 0 .. IMAGE_COUNT - 1
+
 #define LARGEST_GROUPS 4        // groups listed one by one a flock (kLargestGroups in model/order_params.hpp)
 #define GROUP_FIGURE_WORDS 24u  // words a listed group takes in group_largest.comp's output
 

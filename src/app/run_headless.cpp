@@ -257,6 +257,9 @@ void printPassTimes(gpu::GpuSimulation* gpu_sim, std::ostream& out) {
     if (!gpu_sim || !gpu_sim->timer()) return;
     gl::PassTimer& t = *gpu_sim->timer();
     t.finish();
+    if (const std::uint64_t grouped = gpu_sim->stepsInGroups(); grouped > 0)
+        out << "gpu: " << grouped << " steps in work groups, many a dispatch (small flocks: flock_steps.comp), not timed by pass\n";
+    if (t.framesCollected() == 0) return;
     const auto ms = t.meanMs();
     std::string s = "gpu ms per step (mean of " + std::to_string(t.framesCollected()) + "):";
     double total = 0;

@@ -64,8 +64,9 @@ Params caseParams(int dims, Bounds bounds, Style style, bool features) {
 }
 
 // One step on both backends from the same state: the largest position difference (minimum image)
-// over the tolerance the parity tests use (1e-4 of max_speed x dt); empty if within it.
-std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrary& shaders) {
+// over the tolerance the parity tests use (1e-4 of max_speed x dt); empty if within it. With
+// `in_groups`, the GPU's step must be one of a small flock in work groups (flock_steps.comp).
+std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrary& shaders, bool in_groups = false) {
     Flock start = spawn(p);
     for (std::size_t i = 0; i < start.size(); i += 7) start[i].perch = p.perching ? 0.3f : 0.0f;
     CpuSimulation cpu;
@@ -74,6 +75,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
     gpu.upload(start, p);
     cpu.step();
     gpu.step();
+    if (in_groups && gpu.stepsInGroups() != 1) return std::string("the GPU's step did not take the work groups' path");
     const Flock a = byId(cpu.download()), b = byId(gpu.download());
     const RuleContext ctx(p);
     float worst = 0.0f;
@@ -215,6 +217,21 @@ void checkVariants(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
                                  [&] { return oneStepParity(caseParams(dims, b, s, features), shaders); });
 }
 
+// Small flocks step in work groups (flock_steps.comp: each writes its ordered flock to images that
+// its invocations then read): a flock of 100 in a world of 2.4 radii, every style that can.
+void checkStepsInGroups(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
+    for (int dims : {2, 3})
+        for (Style s : everyStyle()) {
+            if (styleInfo(s).traits.keeps_steer) continue;  // the passes step it
+            report.check("one step in work groups, CPU parity: " + variantName(dims, Bounds::Wrap, s, false) + ", 100 boids", [&] {
+                Params p = caseParams(dims, Bounds::Wrap, s, false);
+                p.boids = 100;
+                p.world_size = 2.4f * p.largestRadius();
+                return oneStepParity(p, shaders, true);
+            });
+        }
+}
+
 // The sources' formulations: boids in turn (one GPU invocation), explicit Euler, no speed limit,
 // flock.rb's sums and Parker's lone boid, seed 001's unit separation. (Vicsek's and Couzin's
 // models define their own update and are not reformulated.)
@@ -274,6 +291,7 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
     });
     checkVariants(report, shaders);
     checkFormulations(report, shaders);
+    checkStepsInGroups(report, shaders);
     checkScansAndRender(report, shaders, out);
     if (gl::takeErrorCount() > 0) {
         out << "FAIL the GL driver reported errors (above)\n";

@@ -21,9 +21,12 @@ public:
     GLuint id() const { return handle_.id(); }
     explicit operator bool() const { return bool(handle_); }
     void bindUnit(GLuint unit) const;
+    // To image unit `unit` as an image of its own format, read and written (imageLoad, imageStore).
+    void bindImage(GLuint unit) const;
 
 private:
     Handle<deleteTexture> handle_;
+    GLenum format_ = 0;
 };
 
 // GL_MAX_TEXTURE_BUFFER_SIZE: the most texels one buffer texture shows (65,536 at least; what a

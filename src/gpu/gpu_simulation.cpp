@@ -148,6 +148,7 @@ void checkGlLimits(const Params& p) {
         {"GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS", get(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS), STEP_GROUP_SIZE},
         {"GL_MAX_COMPUTE_WORK_GROUP_SIZE (x)", get(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0), std::max(STEP_GROUP_SIZE, SCAN_GROUP_SIZE)},
         {"GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", get(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE), shared},
+        {"GL_MAX_COMPUTE_IMAGE_UNIFORMS", get(GL_MAX_COMPUTE_IMAGE_UNIFORMS), IMAGE_COUNT},
     };
     for (const auto& l : limits)
         if (l.have < l.need)
@@ -204,7 +205,7 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
             gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "group_largest.comp", defs),
             gl::buildCompute(lib, "boid_under.comp", defs),
-            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}};
+            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}, gl::Program{}};
 }
 
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
@@ -301,6 +302,7 @@ void GpuSimulation::uploadState(const Flock& flock) {
     sorted_pos_ = gl::Buffer(vec_bytes);
     sorted_vel_ = gl::Buffer(vec_bytes);
     boid_bin_ = gl::Buffer(2 * uint_bytes);
+    boid_bin_tex_ = gl::BufferTexture{};
     slot_of_id_ = gl::Buffer(4);  // allocateOptionalState sizes it for the sequential order
     neighbours_ = gl::Buffer(uint_bytes);
     // Perch times and steering are stored only where the variant reads them (or the flock carries
@@ -436,6 +438,11 @@ void GpuSimulation::step(int steps) {
     for (int s = 0; s < steps; ++s) {
         const bool sequential = params_.update == UpdateOrder::Sequential;
         const bool sampled = next_step_sample_ != NextStepSample::None;  // the walk of a sample asked for too
+        if (const GroupSteps in_groups = sampled ? GroupSteps{} : groupStepsNow(steps - s); in_groups.steps > 0) {
+            stepInGroups(in_groups);
+            s += in_groups.steps - 1;
+            continue;
+        }
         if (sampled) beginMeasuredSample();  // outside the step's timings
         uploadStepEvents();
         ++step_count_;

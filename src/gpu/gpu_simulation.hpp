@@ -105,6 +105,11 @@ public:
     // programs it needs are built here, on the first call for a variant (throws ShaderError, with
     // nothing changed, if they do not build).
     void measureWithNextStep() override;
+    // Small flocks (an ensemble's flocks all such) step many steps a dispatch in work groups
+    // (gpu_group_steps.cpp), to the same bits as step by step: on by default; off, every step
+    // takes the binning and steer passes (tests and benchmarks compare the two).
+    void enableStepsInGroups(bool on);
+    std::uint64_t stepsInGroups() const { return steps_in_groups_taken_; }  // steps taken that way so far
     // Steps whose steer pass walked for a sample (tests: the path was taken).
     std::uint64_t stepsThatMeasured() const { return steps_that_measured_; }
     std::string name() const override { return "gpu"; }
@@ -189,6 +194,8 @@ private:
         GridScan scan;
         // A sampled step's two (measureWithNextStep): built when first asked for.
         gl::Program steer_measured, measure_stored;
+        gl::Program steps_in_groups;  // flock_steps.comp: built when first used, for work groups of
+        std::uint32_t steps_group_size = 0;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
@@ -207,6 +214,14 @@ private:
     void bindState() const;
     void viewSortedState();  // the buffer textures over the current buffers
     void stepSequential();
+    struct GroupSteps {
+        int steps = 0;  // 0: the next step takes the passes
+        std::uint32_t group_size = 0;
+    };
+    GroupSteps groupStepsNow(int wanted) const;
+    void stepInGroups(GroupSteps how);
+    bool steps_in_groups_ = true;
+    std::uint64_t steps_in_groups_taken_ = 0;
     // A sample in progress (gpu_sample.cpp): what it reads, copied from the state when it began
     // (the sorted copy, cell starts, neighbour counts and the parameter block), its passes' outputs,
     // and how far it has gone. Passes (stage): the groups' roots, the walk, the walk's reduction,
@@ -275,6 +290,7 @@ private:
     // What the steer and measure passes read, as buffer textures over the buffers above
     // (sorted_reads.glsl): made whenever a buffer is, bound to the TEX_* units with the state.
     gl::BufferTexture sorted_pos_tex_, sorted_vel_tex_, sorted_perch_tex_, cell_start_tex_;
+    gl::BufferTexture boid_bin_tex_;  // flock_steps.comp's keys: made on first use, dropped with boid_bin_
     int current_ = 0;
     bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
     bool sorted_fresh_ = false;  // the sorted copy and cell starts describe pos_ (a sample binned it: the step need not)

@@ -10,6 +10,7 @@
 #include "model/spawn.hpp"
 
 #include "flock_bits.hpp"
+#include "row_limit.hpp"
 #include "gl_env.hpp"
 
 #include <gtest/gtest.h>
@@ -36,14 +37,6 @@ void appendBoid(Flock& f, glm::vec3 p, glm::vec3 v, std::uint32_t species = 0) {
     b.v = v;
     f.push_back(b);
 }
-
-// The dispatch row limit lowered for a scope (gpu/dispatch.hpp), restored however it ends.
-struct RowLimit {
-    explicit RowLimit(std::uint32_t groups) { gpu::setDispatchRowLimit(groups); }
-    ~RowLimit() { gpu::setDispatchRowLimit(MAX_DISPATCH_X); }
-    RowLimit(const RowLimit&) = delete;
-    RowLimit& operator=(const RowLimit&) = delete;
-};
 
 // The parameters of a crafted flock: a world of `world` units, radii 4, 10 and 10 (separation,
 // alignment, cohesion), each weight 1.

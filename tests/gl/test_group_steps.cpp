@@ -1,0 +1,175 @@
+// Small flocks stepped many steps a dispatch in work groups (flock_steps.comp,
+// GpuSimulation::enableStepsInGroups): the same bits as the step's passes one step at a time,
+// alone and in ensembles, with or without a sample taken on the way; the path taken exactly where
+// it applies, in as many dispatches as llvmpipe's loop budget allows.
+#include "gpu/dispatch.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "model/spawn.hpp"
+#include "model/styles.hpp"
+
+#include "flock_bits.hpp"
+#include "gl_env.hpp"
+#include "row_limit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+using namespace murmur;
+
+namespace {
+
+// A flock whose grid lists every cell around each boid: a world of 2.4 (wrapped: at most 5 cells
+// an axis) or 1.4 (walled: at most 3) of its largest radius a side.
+Params smallFlock(Style style, std::uint32_t dims, Bounds bounds, std::uint32_t boids, std::uint64_t seed) {
+    Params p;
+    p.style = style;
+    p.dims = dims;
+    p.bounds = bounds;
+    p.boids = boids;
+    p.seed = seed;
+    p.world_size = (bounds == Bounds::Wrap ? 2.4f : 1.4f) * p.largestRadius();
+    return p;
+}
+
+struct Stepped {
+    Flock by_id;
+    std::vector<std::uint32_t> neighbours;
+    std::uint64_t dispatches = 0;  // while stepping
+    OrderParams sample;            // of the state after `steps` steps, taken with the next step
+};
+
+// `steps` steps of one flock, in work groups or step by step; with `sampled`, a sample then
+// taken with `steps_after` more steps (measureWithNextStep).
+Stepped runAlone(const Flock& flock, const Params& p, int steps, bool in_groups, int steps_after = 0) {
+    gpu::GpuSimulation sim;
+    sim.enableStepsInGroups(in_groups);
+    sim.upload(flock, p);
+    const std::uint64_t before = gpu::dispatchCount();
+    sim.step(steps);
+    Stepped r;
+    r.dispatches = gpu::dispatchCount() - before;
+    if (steps_after > 0) {
+        sim.measureWithNextStep();
+        sim.step(steps_after);
+        r.sample = sim.takeSample();
+    }
+    r.by_id = byId(sim.download());
+    r.neighbours = sim.neighbourCounts();
+    return r;
+}
+
+void expectSameRuns(const Stepped& got, const Stepped& want, const Flock& start, const std::string& what) {
+    ASSERT_EQ(got.by_id.size(), want.by_id.size()) << what;
+    EXPECT_EQ(differingBits(got.by_id, want.by_id), 0u) << what;
+    EXPECT_EQ(got.neighbours, want.neighbours) << what;
+    EXPECT_NE(differingBits(got.by_id, byId(start)), 0u) << what << ": moved";
+}
+
+// Steps in work groups against steps one by one: the same bits, in `dispatches` dispatches
+// against at least four a step.
+void expectGroupStepsAreSteps(const Params& p, int steps, std::uint64_t dispatches, const std::string& what) {
+    const Flock start = spawn(p);
+    const Stepped on = runAlone(start, p, steps, true), off = runAlone(start, p, steps, false);
+    expectSameRuns(on, off, start, what);
+    EXPECT_EQ(on.dispatches, dispatches) << what;
+    EXPECT_GE(off.dispatches, 4u * std::uint64_t(steps)) << what;
+}
+
+}  // namespace
+
+TEST(GpuGroupSteps, ManyStepsADispatchAreTheStepsOneByOneInEveryStyleThatTakesThem) {
+    MURMUR_REQUIRE_GL();
+    int styles_taken = 0;
+    for (const StyleInfo& s : styles()) {
+        if (s.traits.keeps_steer) continue;  // state flock_steps.comp does not carry: the passes step it
+        SCOPED_TRACE(s.name);
+        expectGroupStepsAreSteps(smallFlock(s.style, 3, Bounds::Wrap, 64, 5), 30, 1, "3D, wrapped");
+        expectGroupStepsAreSteps(smallFlock(s.style, 2, Bounds::Soft, 100, 6), 30, 1, "2D, soft walls");
+        ++styles_taken;
+    }
+    EXPECT_GE(styles_taken, 6);
+    EXPECT_NO_GL_ERRORS();
+}
+
+// 256 boids with a neighbour cap of 3 and two species: 256 + 2 x 264 x 4 + 32 = 2,400 loop
+// iterations a step, so 25 steps a dispatch (kLoopBudget 60,000) and 60 steps in three. Were the
+// count short of what the pass runs, llvmpipe would cut its loops and the bits would differ.
+TEST(GpuGroupSteps, TheLoopBudgetSplitsTheStepsIntoDispatches) {
+    MURMUR_REQUIRE_GL();
+    Params p = smallFlock(Style::Steering, 2, Bounds::Wrap, 256, 7);
+    p.neighbour_cap = 3;
+    p.species_count = 2;
+    expectGroupStepsAreSteps(p, 60, 3, "256 boids, cap 3, two species");
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Where the path does not apply the passes step: a flock past a work group, a grid of more cells
+// an axis than a boid's list holds. At the edge it does: 256 boids, 5 cells an axis.
+TEST(GpuGroupSteps, TakenWhereTheFlockFitsAWorkGroupAndItsGridListsEveryCell) {
+    MURMUR_REQUIRE_GL();
+    expectGroupStepsAreSteps(smallFlock(Style::Couzin, 3, Bounds::Wrap, 256, 8), 12, 1, "256 boids");
+    for (const Params& p : {smallFlock(Style::Couzin, 3, Bounds::Wrap, 257, 8), [] {
+             Params q = smallFlock(Style::Couzin, 3, Bounds::Wrap, 200, 8);
+             q.world_size = 3.2f * q.largestRadius();  // 6 cells an axis
+             return q;
+         }()}) {
+        const Flock start = spawn(p);
+        const Stepped on = runAlone(start, p, 12, true), off = runAlone(start, p, 12, false);
+        expectSameRuns(on, off, start, std::to_string(p.boids) + " boids");
+        EXPECT_GE(on.dispatches, 4u * 12u) << p.boids << " boids: the passes step it";
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// A sample taken with the next step: that step takes the passes (its walk measures), the rest
+// one dispatch; the sample and the state are those of the steps one by one.
+TEST(GpuGroupSteps, ASampleTakenWithTheNextStepIsTheSameSample) {
+    MURMUR_REQUIRE_GL();
+    const Params p = smallFlock(Style::Couzin, 3, Bounds::Wrap, 100, 9);
+    const Flock start = spawn(p);
+    const Stepped on = runAlone(start, p, 40, true, 20), off = runAlone(start, p, 40, false, 20);
+    expectSameRuns(on, off, start, "after the sampled steps");
+    expectSameMeasures(on.sample, off.sample, "the sample");
+    EXPECT_GT(on.sample.boids, 0u);
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Five flocks of different sizes (1 to 256 boids), worlds, zones and seeds in one dispatch, its
+// work groups in rows of two (three rows, one padding group): each flock is itself alone, and the
+// ensemble is the ensemble stepped by the passes, to the bit, state and measures.
+TEST(GpuGroupSteps, AnEnsembleOfSmallFlocksStepsEachFlockAsAlone) {
+    MURMUR_REQUIRE_GL();
+    std::vector<Params> params;
+    std::vector<Flock> flocks;
+    for (std::uint32_t k = 0; k < 5; ++k) {
+        Params p = smallFlock(Style::Couzin, 3, Bounds::Wrap, std::array{100u, 37u, 256u, 1u, 64u}[k], 20 + k);
+        p.couzin.orientation_width *= 1.0f + 0.3f * float(k);
+        p.world_size = (2.4f - 0.2f * float(k)) * p.largestRadius();
+        params.push_back(p);
+        flocks.push_back(spawn(p));
+    }
+    const RowLimit rows(2);
+    gpu::GpuSimulation on, off;
+    off.enableStepsInGroups(false);
+    on.uploadEnsemble(flocks, params);
+    off.uploadEnsemble(flocks, params);
+    const std::uint64_t before = gpu::dispatchCount();
+    on.step(30);
+    EXPECT_EQ(gpu::dispatchCount() - before, 1u) << "one dispatch (in three rows)";
+    off.step(30);
+    const std::vector<OrderParams> on_measured = on.measureFlocks(), off_measured = off.measureFlocks();
+    for (std::uint32_t k = 0; k < 5; ++k) {
+        const std::string what = "flock " + std::to_string(k);
+        const Stepped alone = runAlone(flocks[k], params[k], 30, true);
+        const Flock got = byId(on.downloadFlock(k));
+        EXPECT_EQ(differingBits(got, byId(off.downloadFlock(k))), 0u) << what << " against the ensemble stepped by the passes";
+        EXPECT_EQ(differingBits(got, alone.by_id), 0u) << what << " against itself alone";
+        expectSameMeasures(on_measured[k], off_measured[k], what + " measured");
+        if (params[k].boids > 1) {
+            EXPECT_NE(differingBits(got, byId(flocks[k])), 0u) << what << " moved";
+        }
+    }
+    EXPECT_NO_GL_ERRORS();
+}
