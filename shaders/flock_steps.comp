@@ -23,21 +23,52 @@ layout(std430, binding = BIND_VEL) buffer Vel { uvec4 vel[]; };
 layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
 
 uniform uint u_steps;  // steps this dispatch takes
+uint g_first = 0u;     // the flock's first slot
 
 // This step's ordered flock (the sorted copy's slots g_first ..), and each boid's key where it
-// stood after the step before: its cell, its id. Images, not shared memory: llvmpipe loads shared
-// and storage memory lane by lane and gathers image texels eight lanes at once; `coherent`, with
-// memoryBarrierImage() and barrier(), makes each write visible to the work group (GLSL 4.30, 4.10).
+// stood after the step before: its cell, its id. ORDERED_IN_SHARED (injected) keeps them in shared
+// memory (a GPU reads it at L1 speed); else in images over the sorted copy and the binning's
+// buffer (software renderers: llvmpipe loads shared memory lane by lane but gathers image texels
+// a SIMD vector at once), `coherent`, so that with memoryBarrierImage() and barrier() each write
+// is visible to the work group (GLSL 4.30, 4.10).
+#if ORDERED_IN_SHARED
+shared uvec4 ordered_pos[FLOCK_GROUP_SIZE];
+shared uvec4 ordered_vel[FLOCK_GROUP_SIZE];
+shared uvec2 keys[FLOCK_GROUP_SIZE];
+uvec4 orderedPos(uint j) { return ordered_pos[j - g_first]; }
+uvec4 orderedVel(uint j) { return ordered_vel[j - g_first]; }
+void putOrdered(uint j, uvec4 p, uvec4 v) {
+    ordered_pos[j - g_first] = p;
+    ordered_vel[j - g_first] = v;
+}
+uvec2 keyOf(uint j) { return keys[j - g_first]; }
+void putKey(uint j, uvec2 k) { keys[j - g_first] = k; }
+void groupWritesDone() {
+    memoryBarrierShared();
+    barrier();
+}
+#else
 layout(binding = IMAGE_ORDERED_POS, rgba32ui) coherent uniform uimageBuffer ordered_pos;
 layout(binding = IMAGE_ORDERED_VEL, rgba32ui) coherent uniform uimageBuffer ordered_vel;
 layout(binding = IMAGE_KEYS, rg32ui) coherent uniform uimageBuffer keys;
+uvec4 orderedPos(uint j) { return imageLoad(ordered_pos, int(j)); }
+uvec4 orderedVel(uint j) { return imageLoad(ordered_vel, int(j)); }
+void putOrdered(uint j, uvec4 p, uvec4 v) {
+    imageStore(ordered_pos, int(j), p);
+    imageStore(ordered_vel, int(j), v);
+}
+uvec2 keyOf(uint j) { return imageLoad(keys, int(j)).xy; }
+void putKey(uint j, uvec2 k) { imageStore(keys, int(j), uvec4(k, 0u, 0u)); }
+void groupWritesDone() {
+    memoryBarrierImage();
+    barrier();
+}
+#endif
 
-uint g_first = 0u;  // the flock's first slot
-
-vec3 posAt(uint j) { return uintBitsToFloat(imageLoad(ordered_pos, int(j)).xyz); }
-vec3 velAt(uint j) { return uintBitsToFloat(imageLoad(ordered_vel, int(j)).xyz); }
-uint idAt(uint j) { return imageLoad(ordered_pos, int(j)).w; }
-uint speciesAt(uint j) { return imageLoad(ordered_vel, int(j)).w; }
+vec3 posAt(uint j) { return uintBitsToFloat(orderedPos(j).xyz); }
+vec3 velAt(uint j) { return uintBitsToFloat(orderedVel(j).xyz); }
+uint idAt(uint j) { return orderedPos(j).w; }
+uint speciesAt(uint j) { return orderedVel(j).w; }
 // The cells around any boid are all of the flock's cells, in order: walkCells reads the start
 // of the first and the end of the last, which are the flock's first slot and its end.
 uint cellStart(uint c) { return c == FIRST_CELL ? g_first : g_first + BOIDS; }
@@ -59,7 +90,7 @@ void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
 uint rankOf(uvec2 k, uint lane, uint n) {
     uint rank = 0u;
     for (uint j = 0u; j < n; ++j) {
-        uvec2 o = imageLoad(keys, int(g_first + j)).xy;
+        uvec2 o = keyOf(g_first + j);
         if (o.x < k.x || (o.x == k.x && (o.y < k.y || (o.y == k.y && j < lane)))) ++rank;
     }
     return rank;
@@ -78,16 +109,13 @@ void main() {
     for (uint s = 0u; s < u_steps; ++s) {
         g_steps_done = s;
         uvec2 key = uvec2(cellIndex(cellOf(uintBitsToFloat(p.xyz))), p.w);
-        if (mine) imageStore(keys, int(g_first + lane), uvec4(key, 0u, 0u));
-        memoryBarrierImage();
-        barrier();
+        if (mine) putKey(g_first + lane, key);
+        groupWritesDone();
         if (mine) {
             slot = rankOf(key, lane, n);
-            imageStore(ordered_pos, int(g_first + slot), p);
-            imageStore(ordered_vel, int(g_first + slot), v);
+            putOrdered(g_first + slot, p, v);
         }
-        memoryBarrierImage();
-        barrier();  // the keys are read, the ordered flock written; the next writes of either come after the next barrier
+        groupWritesDone();  // the keys are read, the ordered flock written; the next writes of either come after the next such
         if (mine) {
             stepBoid(g_first + slot);
             p.xyz = floatBitsToUint(g_new_p);

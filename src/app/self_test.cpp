@@ -63,19 +63,22 @@ Params caseParams(int dims, Bounds bounds, Style style, bool features) {
     return p;
 }
 
-// One step on both backends from the same state: the largest position difference (minimum image)
-// over the tolerance the parity tests use (1e-4 of max_speed x dt); empty if within it. With
-// `in_groups`, the GPU's step must be one of a small flock in work groups (flock_steps.comp).
-std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrary& shaders, bool in_groups = false) {
+// One step (or `in_groups` steps) on both backends from the same state: the largest position
+// difference (minimum image) over the tolerance the parity tests use (1e-4 of max_speed x dt a
+// step); empty if within it. With `in_groups`, the GPU's steps must be those of a small flock in
+// work groups, one dispatch (flock_steps.comp).
+std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrary& shaders, int in_groups = 0) {
     Flock start = spawn(p);
     for (std::size_t i = 0; i < start.size(); i += 7) start[i].perch = p.perching ? 0.3f : 0.0f;
     CpuSimulation cpu;
     gpu::GpuSimulation gpu(shaders);
     cpu.upload(start, p);
     gpu.upload(start, p);
-    cpu.step();
-    gpu.step();
-    if (in_groups && gpu.stepsInGroups() != 1) return std::string("the GPU's step did not take the work groups' path");
+    const int steps = std::max(in_groups, 1);
+    cpu.step(steps);
+    gpu.step(steps);
+    if (in_groups > 0 && gpu.stepsInGroups() != std::uint64_t(in_groups))
+        return std::string("the GPU's steps did not take the work groups' path");
     const Flock a = byId(cpu.download()), b = byId(gpu.download());
     const RuleContext ctx(p);
     float worst = 0.0f;
@@ -90,7 +93,7 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
     for (std::uint32_t s = 0; s < p.speciesInUse(); ++s) fastest = std::max(fastest, p.species[s].max_speed);
     for (const Flock* f : std::initializer_list<const Flock*>{&start, &a})
         for (const Boid& x : *f) fastest = std::max(fastest, glm::length(x.v));
-    const float tol = 1e-4f * fastest * p.dt;
+    const float tol = 1e-4f * fastest * p.dt * float(steps);
     if (worst <= tol) return std::nullopt;
     char text[160];
     std::snprintf(text, sizeof text, "GPU and CPU differ by %.3g units after one step (tolerance %.3g)", double(worst), double(tol));
@@ -217,17 +220,18 @@ void checkVariants(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
                                  [&] { return oneStepParity(caseParams(dims, b, s, features), shaders); });
 }
 
-// Small flocks step in work groups (flock_steps.comp: each writes its ordered flock to images that
-// its invocations then read): a flock of 100 in a world of 2.4 radii, every style that can.
+// Small flocks step in work groups (flock_steps.comp: a work group writes its ordered flock to
+// shared memory or images, which its invocations then read): two steps in one dispatch of a
+// flock of 100 in a world of 2.4 radii, every style that can.
 void checkStepsInGroups(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
     for (int dims : {2, 3})
         for (Style s : everyStyle()) {
             if (styleInfo(s).traits.keeps_steer) continue;  // the passes step it
-            report.check("one step in work groups, CPU parity: " + variantName(dims, Bounds::Wrap, s, false) + ", 100 boids", [&] {
+            report.check("two steps in work groups, CPU parity: " + variantName(dims, Bounds::Wrap, s, false) + ", 100 boids", [&] {
                 Params p = caseParams(dims, Bounds::Wrap, s, false);
                 p.boids = 100;
                 p.world_size = 2.4f * p.largestRadius();
-                return oneStepParity(p, shaders, true);
+                return oneStepParity(p, shaders, 2);
             });
         }
 }

@@ -5,6 +5,7 @@
 // four or five passes. An ensemble takes this path when every flock can.
 #include "gpu/gpu_simulation.hpp"
 
+#include "gl/egl_context.hpp"
 #include "gpu/dispatch.hpp"
 #include "model/styles.hpp"
 
@@ -35,14 +36,33 @@ std::uint64_t loopsPerStep(const Params& p, std::uint32_t boids) {
     return boids + sweeps * (boids + 8) * (1 + p.neighbour_cap) + 4 * p.obstacles.size() + 32;
 }
 
+// A renderer that runs shaders on the CPU: llvmpipe (zink over lavapipe names it too), softpipe,
+// SwiftShader. Its shared-memory loads go lane by lane (llvmpipe), its image loads are gathers.
+bool softwareRenderer() {
+    static const bool software = [] {
+        const std::string r = gl::rendererString();
+        for (const char* name : {"llvmpipe", "softpipe", "SwiftShader"})
+            if (r.find(name) != std::string::npos) return true;
+        return false;
+    }();
+    return software;
+}
+
 }  // namespace
 
-void GpuSimulation::enableStepsInGroups(bool on) { steps_in_groups_ = on; }
+void GpuSimulation::enableStepsInGroups(bool on, GroupMemory memory) {
+    steps_in_groups_ = on;
+    group_memory_ = memory;
+}
 
 // How the next dispatch of flock_steps.comp steps (at most `wanted` steps), or no steps: this
 // step then takes the passes. Not for the sequential order, perching or a style that keeps its
 // steering (state the pass does not carry), nor for a step profiled pass by pass or run in
-// slices. The pass timer (enableTiming) times the steps that take the passes alone.
+// slices. The pass timer (enableTiming) times the steps that take the passes alone. Nor for one
+// step alone: the pass orders the flock and meets two barriers a step, where the passes bin a
+// whole ensemble at once, and a work group of a flock leaves its lanes past the flock idle; on
+// llvmpipe 256 flocks of 100 took 12.9 ms a step in work groups against 9.7 by the passes, one
+// step at a time. Over many steps the passes' dispatches are what it saves (docs/performance.md).
 GpuSimulation::GroupSteps GpuSimulation::groupStepsNow(int wanted) const {
     if (!steps_in_groups_ || profile_next_ || params_.update == UpdateOrder::Sequential || params_.perching ||
         keepsSteering(params_) || (interrupt_ && candidatePairsPerStep(params_) >= slice_min_pairs_))
@@ -57,25 +77,31 @@ GpuSimulation::GroupSteps GpuSimulation::groupStepsNow(int wanted) const {
     if (ensemble_.empty() && !take(params_, grid_, n_)) return {};
     for (const EnsembleFlock& f : ensemble_)
         if (!take(f.params, f.grid, f.boids)) return {};
-    const auto steps = std::clamp<std::uint64_t>(kLoopBudget / loops, 1, std::uint64_t(std::max(wanted, 1)));
-    return {int(steps), std::min((most + 31) / 32 * 32, std::uint32_t(STEP_GROUP_SIZE))};
+    const std::uint64_t steps = std::min<std::uint64_t>(kLoopBudget / loops, std::uint64_t(std::max(wanted, 0)));
+    if (steps < 2) return {};  // what it saves is the passes of the steps after the first (see below)
+    const bool shared = group_memory_ == GroupMemory::Shared || (group_memory_ == GroupMemory::Auto && !softwareRenderer());
+    return {int(steps), std::min((most + 31) / 32 * 32, std::uint32_t(STEP_GROUP_SIZE)), shared};
 }
 
 // Every flock's next `how.steps` steps in one dispatch, one work group a flock; the next step's
 // passes count the cells afresh (flock_steps.comp keeps no grid).
 void GpuSimulation::stepInGroups(GroupSteps how) {
-    if (!programs_->steps_in_groups || programs_->steps_group_size != how.group_size) {
+    const std::string built_for = std::to_string(how.group_size) + (how.shared ? " shared" : " images");
+    if (!programs_->steps_in_groups || programs_->steps_built_for != built_for) {
         auto defines = variantDefines(params_, !ensemble_.empty());
         defines.push_back({"FLOCK_GROUP_SIZE", std::to_string(how.group_size)});
+        defines.push_back({"ORDERED_IN_SHARED", how.shared ? "1" : "0"});
         programs_->steps_in_groups = gl::buildCompute(shaders_, "flock_steps.comp", defines);
-        programs_->steps_group_size = how.group_size;
+        programs_->steps_built_for = built_for;
     }
     uploadStepEvents();  // the first step's index; the pass counts on from it
     bindState();
-    if (!boid_bin_tex_) boid_bin_tex_ = gl::BufferTexture(boid_bin_, GL_RG32UI);
-    sorted_pos_tex_.bindImage(IMAGE_ORDERED_POS);
-    sorted_vel_tex_.bindImage(IMAGE_ORDERED_VEL);
-    boid_bin_tex_.bindImage(IMAGE_KEYS);
+    if (!how.shared) {
+        if (!boid_bin_tex_) boid_bin_tex_ = gl::BufferTexture(boid_bin_, GL_RG32UI);
+        sorted_pos_tex_.bindImage(IMAGE_ORDERED_POS);
+        sorted_vel_tex_.bindImage(IMAGE_ORDERED_VEL);
+        boid_bin_tex_.bindImage(IMAGE_KEYS);
+    }
     programs_->steps_in_groups.use();
     glUniform1ui(programs_->steps_in_groups.uniform("u_steps"), std::uint32_t(how.steps));
     dispatchGroups(flockCount());

@@ -205,7 +205,7 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
             gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "group_largest.comp", defs),
             gl::buildCompute(lib, "boid_under.comp", defs),
-            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}, gl::Program{}};
+            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}, gl::Program{}, std::string{}};
 }
 
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {

@@ -107,8 +107,11 @@ public:
     void measureWithNextStep() override;
     // Small flocks (an ensemble's flocks all such) step many steps a dispatch in work groups
     // (gpu_group_steps.cpp), to the same bits as step by step: on by default; off, every step
-    // takes the binning and steer passes (tests and benchmarks compare the two).
-    void enableStepsInGroups(bool on);
+    // takes the binning and steer passes (tests and benchmarks compare the two). A step's ordered
+    // flock is kept in shared memory or in images: Auto takes images on a software renderer
+    // (llvmpipe loads shared memory lane by lane), shared memory on a GPU.
+    enum class GroupMemory { Auto, Shared, Images };
+    void enableStepsInGroups(bool on, GroupMemory memory = GroupMemory::Auto);
     std::uint64_t stepsInGroups() const { return steps_in_groups_taken_; }  // steps taken that way so far
     // Steps whose steer pass walked for a sample (tests: the path was taken).
     std::uint64_t stepsThatMeasured() const { return steps_that_measured_; }
@@ -194,8 +197,8 @@ private:
         GridScan scan;
         // A sampled step's two (measureWithNextStep): built when first asked for.
         gl::Program steer_measured, measure_stored;
-        gl::Program steps_in_groups;  // flock_steps.comp: built when first used, for work groups of
-        std::uint32_t steps_group_size = 0;
+        gl::Program steps_in_groups;  // flock_steps.comp: built when first used, for
+        std::string steps_built_for;   // its work group size and memory
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
@@ -217,10 +220,12 @@ private:
     struct GroupSteps {
         int steps = 0;  // 0: the next step takes the passes
         std::uint32_t group_size = 0;
+        bool shared = false;  // the ordered flock in shared memory, else in images
     };
     GroupSteps groupStepsNow(int wanted) const;
     void stepInGroups(GroupSteps how);
     bool steps_in_groups_ = true;
+    GroupMemory group_memory_ = GroupMemory::Auto;
     std::uint64_t steps_in_groups_taken_ = 0;
     // A sample in progress (gpu_sample.cpp): what it reads, copied from the state when it began
     // (the sorted copy, cell starts, neighbour counts and the parameter block), its passes' outputs,

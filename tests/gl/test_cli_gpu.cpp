@@ -139,7 +139,7 @@ TEST(CliGpu, SelfTestChecksEveryVariantAndPasses) {
     EXPECT_NE(out.find("renderer "), std::string::npos) << out;
     EXPECT_NE(out.find("3D soft decarpentier + cap, obstacles, species, predators, perching, wind"), std::string::npos) << out;
     EXPECT_NE(out.find("render of a known flock"), std::string::npos) << out;
-    EXPECT_NE(out.find("one step in work groups, CPU parity: 3D wrap couzin"), std::string::npos) << out;
+    EXPECT_NE(out.find("two steps in work groups, CPU parity: 3D wrap couzin"), std::string::npos) << out;
     EXPECT_NE(out.find(" 0 failed"), std::string::npos) << out;
     EXPECT_EQ(out.find("FAIL"), std::string::npos) << out;
 }

@@ -1,7 +1,8 @@
 // Small flocks stepped many steps a dispatch in work groups (flock_steps.comp,
 // GpuSimulation::enableStepsInGroups): the same bits as the step's passes one step at a time,
 // alone and in ensembles, with or without a sample taken on the way; the path taken exactly where
-// it applies, in as many dispatches as llvmpipe's loop budget allows.
+// it applies, in as many dispatches as llvmpipe's loop budget allows; with the ordered flock in
+// shared memory (what a GPU takes) and in images (what llvmpipe takes) alike.
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/spawn.hpp"
@@ -19,6 +20,10 @@
 using namespace murmur;
 
 namespace {
+
+using Memory = gpu::GpuSimulation::GroupMemory;
+constexpr Memory kMemories[] = {Memory::Shared, Memory::Images};
+std::string nameOf(Memory m) { return m == Memory::Shared ? "shared memory" : "images"; }
 
 // A flock whose grid lists every cell around each boid: a world of 2.4 (wrapped: at most 5 cells
 // an axis) or 1.4 (walled: at most 3) of its largest radius a side.
@@ -40,11 +45,11 @@ struct Stepped {
     OrderParams sample;            // of the state after `steps` steps, taken with the next step
 };
 
-// `steps` steps of one flock, in work groups or step by step; with `sampled`, a sample then
-// taken with `steps_after` more steps (measureWithNextStep).
-Stepped runAlone(const Flock& flock, const Params& p, int steps, bool in_groups, int steps_after = 0) {
+// `steps` steps of one flock, in work groups (the ordered flock in `memory`) or step by step; with
+// `steps_after`, a sample then taken with that many more steps (measureWithNextStep).
+Stepped runAlone(const Flock& flock, const Params& p, int steps, bool in_groups, Memory memory = Memory::Auto, int steps_after = 0) {
     gpu::GpuSimulation sim;
-    sim.enableStepsInGroups(in_groups);
+    sim.enableStepsInGroups(in_groups, memory);
     sim.upload(flock, p);
     const std::uint64_t before = gpu::dispatchCount();
     sim.step(steps);
@@ -71,10 +76,13 @@ void expectSameRuns(const Stepped& got, const Stepped& want, const Flock& start,
 // against at least four a step.
 void expectGroupStepsAreSteps(const Params& p, int steps, std::uint64_t dispatches, const std::string& what) {
     const Flock start = spawn(p);
-    const Stepped on = runAlone(start, p, steps, true), off = runAlone(start, p, steps, false);
-    expectSameRuns(on, off, start, what);
-    EXPECT_EQ(on.dispatches, dispatches) << what;
+    const Stepped off = runAlone(start, p, steps, false);
     EXPECT_GE(off.dispatches, 4u * std::uint64_t(steps)) << what;
+    for (Memory m : kMemories) {
+        const Stepped on = runAlone(start, p, steps, true, m);
+        expectSameRuns(on, off, start, what + ", " + nameOf(m));
+        EXPECT_EQ(on.dispatches, dispatches) << what << ", " << nameOf(m);
+    }
 }
 
 }  // namespace
@@ -106,10 +114,17 @@ TEST(GpuGroupSteps, TheLoopBudgetSplitsTheStepsIntoDispatches) {
 }
 
 // Where the path does not apply the passes step: a flock past a work group, a grid of more cells
-// an axis than a boid's list holds. At the edge it does: 256 boids, 5 cells an axis.
+// an axis than a boid's list holds, a single step. At the edge it does: 256 boids, 5 cells an
+// axis, two steps.
 TEST(GpuGroupSteps, TakenWhereTheFlockFitsAWorkGroupAndItsGridListsEveryCell) {
     MURMUR_REQUIRE_GL();
     expectGroupStepsAreSteps(smallFlock(Style::Couzin, 3, Bounds::Wrap, 256, 8), 12, 1, "256 boids");
+    expectGroupStepsAreSteps(smallFlock(Style::Couzin, 3, Bounds::Wrap, 100, 8), 2, 1, "two steps");
+    {
+        const Params p = smallFlock(Style::Couzin, 3, Bounds::Wrap, 100, 8);
+        const Stepped one = runAlone(spawn(p), p, 1, true);
+        EXPECT_GE(one.dispatches, 4u) << "one step: the passes";
+    }
     for (const Params& p : {smallFlock(Style::Couzin, 3, Bounds::Wrap, 257, 8), [] {
              Params q = smallFlock(Style::Couzin, 3, Bounds::Wrap, 200, 8);
              q.world_size = 3.2f * q.largestRadius();  // 6 cells an axis
@@ -129,10 +144,13 @@ TEST(GpuGroupSteps, ASampleTakenWithTheNextStepIsTheSameSample) {
     MURMUR_REQUIRE_GL();
     const Params p = smallFlock(Style::Couzin, 3, Bounds::Wrap, 100, 9);
     const Flock start = spawn(p);
-    const Stepped on = runAlone(start, p, 40, true, 20), off = runAlone(start, p, 40, false, 20);
-    expectSameRuns(on, off, start, "after the sampled steps");
-    expectSameMeasures(on.sample, off.sample, "the sample");
-    EXPECT_GT(on.sample.boids, 0u);
+    const Stepped off = runAlone(start, p, 40, false, Memory::Auto, 20);
+    EXPECT_GT(off.sample.boids, 0u);
+    for (Memory m : kMemories) {
+        const Stepped on = runAlone(start, p, 40, true, m, 20);
+        expectSameRuns(on, off, start, "after the sampled steps, " + nameOf(m));
+        expectSameMeasures(on.sample, off.sample, "the sample, " + nameOf(m));
+    }
     EXPECT_NO_GL_ERRORS();
 }
 
@@ -151,24 +169,29 @@ TEST(GpuGroupSteps, AnEnsembleOfSmallFlocksStepsEachFlockAsAlone) {
         flocks.push_back(spawn(p));
     }
     const RowLimit rows(2);
-    gpu::GpuSimulation on, off;
+    gpu::GpuSimulation off;
     off.enableStepsInGroups(false);
-    on.uploadEnsemble(flocks, params);
     off.uploadEnsemble(flocks, params);
-    const std::uint64_t before = gpu::dispatchCount();
-    on.step(30);
-    EXPECT_EQ(gpu::dispatchCount() - before, 1u) << "one dispatch (in three rows)";
     off.step(30);
-    const std::vector<OrderParams> on_measured = on.measureFlocks(), off_measured = off.measureFlocks();
-    for (std::uint32_t k = 0; k < 5; ++k) {
-        const std::string what = "flock " + std::to_string(k);
-        const Stepped alone = runAlone(flocks[k], params[k], 30, true);
-        const Flock got = byId(on.downloadFlock(k));
-        EXPECT_EQ(differingBits(got, byId(off.downloadFlock(k))), 0u) << what << " against the ensemble stepped by the passes";
-        EXPECT_EQ(differingBits(got, alone.by_id), 0u) << what << " against itself alone";
-        expectSameMeasures(on_measured[k], off_measured[k], what + " measured");
-        if (params[k].boids > 1) {
-            EXPECT_NE(differingBits(got, byId(flocks[k])), 0u) << what << " moved";
+    const std::vector<OrderParams> off_measured = off.measureFlocks();
+    for (Memory m : kMemories) {
+        gpu::GpuSimulation on;
+        on.enableStepsInGroups(true, m);
+        on.uploadEnsemble(flocks, params);
+        const std::uint64_t before = gpu::dispatchCount();
+        on.step(30);
+        EXPECT_EQ(gpu::dispatchCount() - before, 1u) << "one dispatch (in three rows), " << nameOf(m);
+        const std::vector<OrderParams> on_measured = on.measureFlocks();
+        for (std::uint32_t k = 0; k < 5; ++k) {
+            const std::string what = "flock " + std::to_string(k) + ", " + nameOf(m);
+            const Stepped alone = runAlone(flocks[k], params[k], 30, true, m);
+            const Flock got = byId(on.downloadFlock(k));
+            EXPECT_EQ(differingBits(got, byId(off.downloadFlock(k))), 0u) << what << " against the ensemble stepped by the passes";
+            EXPECT_EQ(differingBits(got, alone.by_id), 0u) << what << " against itself alone";
+            expectSameMeasures(on_measured[k], off_measured[k], what + " measured");
+            if (params[k].boids > 1) {
+                EXPECT_NE(differingBits(got, byId(flocks[k])), 0u) << what << " moved";
+            }
         }
     }
     EXPECT_NO_GL_ERRORS();
