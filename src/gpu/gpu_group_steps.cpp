@@ -83,16 +83,21 @@ GpuSimulation::GroupSteps GpuSimulation::groupStepsNow(int wanted) const {
     return {int(steps), std::min((most + 31) / 32 * 32, std::uint32_t(STEP_GROUP_SIZE)), shared};
 }
 
+gl::Program GpuSimulation::buildGroupSteps(const gl::ShaderLibrary& lib, std::uint32_t group_size, bool shared) const {
+    auto defines = variantDefines(params_, !ensemble_.empty());
+    defines.push_back({"FLOCK_GROUP_SIZE", std::to_string(group_size)});
+    defines.push_back({"ORDERED_IN_SHARED", shared ? "1" : "0"});
+    return gl::buildCompute(lib, "flock_steps.comp", defines);
+}
+
 // Every flock's next `how.steps` steps in one dispatch, one work group a flock; the next step's
 // passes count the cells afresh (flock_steps.comp keeps no grid).
 void GpuSimulation::stepInGroups(GroupSteps how) {
-    const std::string built_for = std::to_string(how.group_size) + (how.shared ? " shared" : " images");
-    if (!programs_->steps_in_groups || programs_->steps_built_for != built_for) {
-        auto defines = variantDefines(params_, !ensemble_.empty());
-        defines.push_back({"FLOCK_GROUP_SIZE", std::to_string(how.group_size)});
-        defines.push_back({"ORDERED_IN_SHARED", how.shared ? "1" : "0"});
-        programs_->steps_in_groups = gl::buildCompute(shaders_, "flock_steps.comp", defines);
-        programs_->steps_built_for = built_for;
+    Programs& programs = *programs_;
+    if (!programs.steps_in_groups || programs.steps_group_size != how.group_size || programs.steps_shared != how.shared) {
+        programs.steps_in_groups = buildGroupSteps(shaders_, how.group_size, how.shared);  // throws before anything changes
+        programs.steps_group_size = how.group_size;
+        programs.steps_shared = how.shared;
     }
     uploadStepEvents();  // the first step's index; the pass counts on from it
     bindState();
@@ -101,11 +106,14 @@ void GpuSimulation::stepInGroups(GroupSteps how) {
         sorted_pos_tex_.bindImage(IMAGE_ORDERED_POS);
         sorted_vel_tex_.bindImage(IMAGE_ORDERED_VEL);
         boid_bin_tex_.bindImage(IMAGE_KEYS);
+        // The images' stores wait for every earlier read of the sorted copy (a steer pass's fetches).
+        glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     }
-    programs_->steps_in_groups.use();
-    glUniform1ui(programs_->steps_in_groups.uniform("u_steps"), std::uint32_t(how.steps));
+    programs.steps_in_groups.use();
+    glUniform1ui(programs.steps_in_groups.uniform("u_steps"), std::uint32_t(how.steps));
     dispatchGroups(flockCount());
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
+                    GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
     step_count_ += std::uint32_t(how.steps);
     steps_in_groups_taken_ += std::uint64_t(how.steps);
     binned_ = false;

@@ -205,12 +205,18 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
             gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
             gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "group_largest.comp", defs),
             gl::buildCompute(lib, "boid_under.comp", defs),
-            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}, gl::Program{}, std::string{}};
+            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}, gl::Program{}, 0u, false};
 }
 
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
     settleNextStepSample();  // a sample asked for is of the state before any change
-    programs_.emplace(buildPrograms(shaders, params_));  // throws before anything changes
+    Programs fresh = buildPrograms(shaders, params_);  // throws before anything changes
+    if (programs_ && programs_->steps_in_groups) {  // in use: the new flock_steps.comp must build too
+        fresh.steps_in_groups = buildGroupSteps(shaders, programs_->steps_group_size, programs_->steps_shared);
+        fresh.steps_group_size = programs_->steps_group_size;
+        fresh.steps_shared = programs_->steps_shared;
+    }
+    programs_.emplace(std::move(fresh));
     unbindDeletedPrograms();
     shaders_ = std::move(shaders);
 }

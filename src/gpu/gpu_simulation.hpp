@@ -197,8 +197,9 @@ private:
         GridScan scan;
         // A sampled step's two (measureWithNextStep): built when first asked for.
         gl::Program steer_measured, measure_stored;
-        gl::Program steps_in_groups;  // flock_steps.comp: built when first used, for
-        std::string steps_built_for;   // its work group size and memory
+        gl::Program steps_in_groups;  // flock_steps.comp: built when first used, for this size and memory
+        std::uint32_t steps_group_size = 0;
+        bool steps_shared = false;
     };
     Programs buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const;
     void applyParams(const Params& params);
@@ -223,6 +224,7 @@ private:
         bool shared = false;  // the ordered flock in shared memory, else in images
     };
     GroupSteps groupStepsNow(int wanted) const;
+    gl::Program buildGroupSteps(const gl::ShaderLibrary& lib, std::uint32_t group_size, bool shared) const;
     void stepInGroups(GroupSteps how);
     bool steps_in_groups_ = true;
     GroupMemory group_memory_ = GroupMemory::Auto;

@@ -80,7 +80,10 @@ protected:
     fs::path dir = fs::temp_directory_path() / ("murmur_shaders_" + std::to_string(::getpid()));
     void SetUp() override {
         fs::create_directories(dir);
-        for (const auto& e : gl::embeddedShaders()) std::ofstream(dir / e.name) << e.text;
+        for (const auto& e : gl::embeddedShaders()) {
+            fs::create_directories((dir / e.name).parent_path());  // styles/
+            std::ofstream(dir / e.name) << e.text;
+        }
     }
     void TearDown() override { fs::remove_all(dir); }
 };
@@ -123,6 +126,27 @@ TEST_F(ShaderDir, BrokenReloadKeepsTheLastGoodPrograms) {
     const Flock f = sim.download();
     ASSERT_EQ(f.size(), 200u);
     for (const Boid& b : f) ASSERT_TRUE(std::isfinite(b.p.x) && std::isfinite(b.v.x));
+    EXPECT_NO_GL_ERRORS();
+}
+
+// The same for the steps in work groups, built when a small flock first took them: a reload whose
+// flock_steps.comp does not build is refused, and the flock goes on in work groups.
+TEST_F(ShaderDir, ABrokenStepsInGroupsShaderIsRefusedAtReload) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.style = Style::Couzin;
+    p.boids = 100;
+    p.world_size = 2.4f * p.largestRadius();
+    gpu::GpuSimulation sim;
+    sim.upload(spawn(p), p);
+    sim.step(3);
+    ASSERT_EQ(sim.stepsInGroups(), 3u);
+    std::ofstream(dir / "flock_steps.comp") << "#version 430\nvoid main() { nope; }\n";
+    EXPECT_THROW(sim.reloadShaders(gl::ShaderLibrary(dir.string())), gl::ShaderError);
+    gl::takeErrorCount();
+    sim.step(3);  // still the embedded, working programs
+    EXPECT_EQ(sim.stepsInGroups(), 6u);
+    for (const Boid& b : sim.download()) ASSERT_TRUE(std::isfinite(b.p.x) && std::isfinite(b.v.x));
     EXPECT_NO_GL_ERRORS();
 }
 

@@ -25,8 +25,9 @@ using Memory = gpu::GpuSimulation::GroupMemory;
 constexpr Memory kMemories[] = {Memory::Shared, Memory::Images};
 std::string nameOf(Memory m) { return m == Memory::Shared ? "shared memory" : "images"; }
 
-// A flock whose grid lists every cell around each boid: a world of 2.4 (wrapped: at most 5 cells
-// an axis) or 1.4 (walled: at most 3) of its largest radius a side.
+// A flock whose grid lists every cell around each boid: a world of 2.4 (wrapped: 4 cells an axis,
+// the most a boid's list holds being 5) or 1.4 (walled: 2, of at most 3) of its largest radius a
+// side (the grid's cells are at least half the radius).
 Params smallFlock(Style style, std::uint32_t dims, Bounds bounds, std::uint32_t boids, std::uint64_t seed) {
     Params p;
     p.style = style;
@@ -39,6 +40,7 @@ Params smallFlock(Style style, std::uint32_t dims, Bounds bounds, std::uint32_t 
 }
 
 struct Stepped {
+    Flock by_slot;  // as the state buffers hold it (what download() and the renderer read)
     Flock by_id;
     std::vector<std::uint32_t> neighbours;
     std::uint64_t dispatches = 0;  // while stepping
@@ -60,7 +62,8 @@ Stepped runAlone(const Flock& flock, const Params& p, int steps, bool in_groups,
         sim.step(steps_after);
         r.sample = sim.takeSample();
     }
-    r.by_id = byId(sim.download());
+    r.by_slot = sim.download();
+    r.by_id = byId(r.by_slot);
     r.neighbours = sim.neighbourCounts();
     return r;
 }
@@ -68,6 +71,9 @@ Stepped runAlone(const Flock& flock, const Params& p, int steps, bool in_groups,
 void expectSameRuns(const Stepped& got, const Stepped& want, const Flock& start, const std::string& what) {
     ASSERT_EQ(got.by_id.size(), want.by_id.size()) << what;
     EXPECT_EQ(differingBits(got.by_id, want.by_id), 0u) << what;
+    ASSERT_EQ(got.by_slot.size(), want.by_slot.size()) << what;
+    for (std::size_t i = 0; i < got.by_slot.size(); ++i)
+        ASSERT_EQ(got.by_slot[i].id, want.by_slot[i].id) << what << ": slot " << i << " holds another boid";
     EXPECT_EQ(got.neighbours, want.neighbours) << what;
     EXPECT_NE(differingBits(got.by_id, byId(start)), 0u) << what << ": moved";
 }
@@ -113,28 +119,54 @@ TEST(GpuGroupSteps, TheLoopBudgetSplitsTheStepsIntoDispatches) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// A flock of `boids` in a world of `radii` of its largest radius a side (the grid: floor(2 radii)
+// cells an axis, within the cell budget of 2N).
+Params inWorldOf(float radii, Bounds bounds, std::uint32_t boids) {
+    Params p = smallFlock(Style::Couzin, 3, bounds, boids, 8);
+    p.world_size = radii * p.largestRadius();
+    return p;
+}
+
 // Where the path does not apply the passes step: a flock past a work group, a grid of more cells
-// an axis than a boid's list holds, a single step. At the edge it does: 256 boids, 5 cells an
-// axis, two steps.
+// an axis than a boid's list holds (6 wrapped, 4 walled), a single step. At the edges it does:
+// 256 boids, 5 cells an axis wrapped, 3 walled, two steps.
 TEST(GpuGroupSteps, TakenWhereTheFlockFitsAWorkGroupAndItsGridListsEveryCell) {
     MURMUR_REQUIRE_GL();
-    expectGroupStepsAreSteps(smallFlock(Style::Couzin, 3, Bounds::Wrap, 256, 8), 12, 1, "256 boids");
-    expectGroupStepsAreSteps(smallFlock(Style::Couzin, 3, Bounds::Wrap, 100, 8), 2, 1, "two steps");
+    expectGroupStepsAreSteps(inWorldOf(2.4f, Bounds::Wrap, 256), 12, 1, "256 boids");
+    expectGroupStepsAreSteps(inWorldOf(2.9f, Bounds::Wrap, 200), 12, 1, "5 cells an axis, wrapped");
+    expectGroupStepsAreSteps(inWorldOf(1.9f, Bounds::Soft, 200), 12, 1, "3 cells an axis, walled");
+    expectGroupStepsAreSteps(inWorldOf(2.4f, Bounds::Wrap, 100), 2, 1, "two steps");
     {
-        const Params p = smallFlock(Style::Couzin, 3, Bounds::Wrap, 100, 8);
+        const Params p = inWorldOf(2.4f, Bounds::Wrap, 100);
         const Stepped one = runAlone(spawn(p), p, 1, true);
         EXPECT_GE(one.dispatches, 4u) << "one step: the passes";
     }
-    for (const Params& p : {smallFlock(Style::Couzin, 3, Bounds::Wrap, 257, 8), [] {
-             Params q = smallFlock(Style::Couzin, 3, Bounds::Wrap, 200, 8);
-             q.world_size = 3.2f * q.largestRadius();  // 6 cells an axis
-             return q;
-         }()}) {
+    for (const auto& [p, what] : {std::pair{inWorldOf(2.4f, Bounds::Wrap, 257), "257 boids"},
+                                  std::pair{inWorldOf(3.2f, Bounds::Wrap, 200), "6 cells an axis, wrapped"},
+                                  std::pair{inWorldOf(2.4f, Bounds::Soft, 200), "4 cells an axis, walled"}}) {
         const Flock start = spawn(p);
         const Stepped on = runAlone(start, p, 12, true), off = runAlone(start, p, 12, false);
-        expectSameRuns(on, off, start, std::to_string(p.boids) + " boids");
-        EXPECT_GE(on.dispatches, 4u * 12u) << p.boids << " boids: the passes step it";
+        expectSameRuns(on, off, start, what);
+        EXPECT_GE(on.dispatches, 4u * 12u) << what << ": the passes step it";
     }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Every feature a flock in work groups may have: a neighbour cap of 1, an obstacle, three
+// species with predators, a view cone, the leader, in 3D behind soft walls.
+TEST(GpuGroupSteps, EveryFeatureOfAFlockInWorkGroupsStepsAsByThePasses) {
+    MURMUR_REQUIRE_GL();
+    Params p = smallFlock(Style::Steering, 3, Bounds::Soft, 150, 12);
+    const float L = p.world_size;
+    p.neighbour_cap = 1;
+    p.obstacles = {{{0.3f * L, 0.4f * L, 0.5f * L}, 0.1f * L}};
+    p.species_count = 3;
+    p.roles[2].predator = true;
+    p.roles[2].share = 0.2f;
+    p.roles[0].flee = {0.5f * L, 2.0f};
+    p.species[0].fov_deg = 240.0f;
+    p.leader = true;
+    expectGroupStepsAreSteps(p, 40, 1, "cap 1, obstacle, predators, view cone, leader");
     EXPECT_NO_GL_ERRORS();
 }
 
