@@ -7,19 +7,10 @@
 #include "model/density.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 
 namespace murmur {
-
-bool isSoftwareRenderer(const std::string& renderer) {
-    std::string r = renderer;
-    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    for (const char* name : {"llvmpipe", "softpipe", "swiftshader", "software", "gdi generic", "swrast"})
-        if (r.find(name) != std::string::npos) return true;
-    return false;
-}
 
 Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids, std::string& why, bool keep_world) {
     const std::uint64_t wanted = software ? kSoftwareDefaultBoids : kHardwareDefaultBoids;
@@ -39,7 +30,7 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
 Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world) {
     std::string why;
     const bool gpu = backend == Backend::Gpu;
-    const Params chosen = rendererDefaults(p, !gpu || isSoftwareRenderer(gl::rendererString()),
+    const Params chosen = rendererDefaults(p, !gpu || gl::isSoftwareRenderer(gl::rendererString()),
                                            gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids, why, keep_world);
     out << "murmur: " << why << (gpu ? "" : " [CPU reference]") << "\n";
     // The command line checked nothing yet (cli.cpp): a radius is judged against this world.

@@ -16,9 +16,6 @@ namespace murmur {
 inline constexpr std::uint32_t kHardwareDefaultBoids = 1000000;
 inline constexpr std::uint32_t kSoftwareDefaultBoids = 10000;
 
-// llvmpipe, softpipe, SwiftShader, Microsoft's GDI renderer, or any "software" renderer string.
-bool isSoftwareRenderer(const std::string& renderer);
-
 // p with boids = the default for this renderer (capped at max_boids) and world_size scaled by
 // (boids / p.boids)^(1/dims), within the parameter's range; `why` says what was chosen.
 // keep_world: the user chose world_size; it stays.

@@ -96,7 +96,8 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
     const float tol = 1e-4f * fastest * p.dt * float(steps);
     if (worst <= tol) return std::nullopt;
     char text[160];
-    std::snprintf(text, sizeof text, "GPU and CPU differ by %.3g units after one step (tolerance %.3g)", double(worst), double(tol));
+    std::snprintf(text, sizeof text, "GPU and CPU differ by %.3g units after %d step%s (tolerance %.3g)", double(worst), steps,
+                  steps == 1 ? "" : "s", double(tol));
     return std::string(text);
 }
 

@@ -5,6 +5,8 @@
 
 #include <glad/egl.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -139,6 +141,14 @@ HeadlessContext::~HeadlessContext() {
 std::string rendererString() {
     const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     return r ? r : "unknown renderer";
+}
+
+bool isSoftwareRenderer(const std::string& renderer) {
+    std::string r = renderer;
+    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (const char* name : {"llvmpipe", "softpipe", "swiftshader", "software", "gdi generic", "swrast"})
+        if (r.find(name) != std::string::npos) return true;
+    return false;
 }
 
 std::string glVersionString() {

@@ -42,4 +42,8 @@ void workAroundDriverBugs();
 std::string rendererString();
 std::string glVersionString();
 
+// A renderer that runs shaders on the CPU, by its GL_RENDERER string: llvmpipe (zink over lavapipe
+// names it too), softpipe, SwiftShader, Microsoft's GDI renderer, or any "software" renderer.
+bool isSoftwareRenderer(const std::string& renderer);
+
 }  // namespace murmur::gl

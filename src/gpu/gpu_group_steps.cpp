@@ -5,9 +5,7 @@
 // four or five passes. An ensemble takes this path when every flock can.
 #include "gpu/gpu_simulation.hpp"
 
-#include "gl/egl_context.hpp"
 #include "gpu/dispatch.hpp"
-#include "model/styles.hpp"
 
 #include <algorithm>
 
@@ -32,20 +30,7 @@ bool fitsAWorkGroup(const Params& p, const GridSpec& grid, std::uint32_t boids) 
 // obstacles' loops and a margin. llvmpipe ends an invocation's loops after 65,535 iterations in
 // all (kLoopBudget), so a dispatch takes no more steps than fit.
 std::uint64_t loopsPerStep(const Params& p, std::uint32_t boids) {
-    const std::uint64_t sweeps = p.neighbour_cap > 0 || styleInfo(p.style).traits.own_search ? 2 : 1;
-    return boids + sweeps * (boids + 8) * (1 + p.neighbour_cap) + 4 * p.obstacles.size() + 32;
-}
-
-// A renderer that runs shaders on the CPU: llvmpipe (zink over lavapipe names it too), softpipe,
-// SwiftShader. Its shared-memory loads go lane by lane (llvmpipe), its image loads are gathers.
-bool softwareRenderer() {
-    static const bool software = [] {
-        const std::string r = gl::rendererString();
-        for (const char* name : {"llvmpipe", "softpipe", "SwiftShader"})
-            if (r.find(name) != std::string::npos) return true;
-        return false;
-    }();
-    return software;
+    return boids + neighbourSweeps(p) * (boids + 8) * (1 + p.neighbour_cap) + 4 * p.obstacles.size() + 32;
 }
 
 }  // namespace
@@ -79,7 +64,7 @@ GpuSimulation::GroupSteps GpuSimulation::groupStepsNow(int wanted) const {
         if (!take(f.params, f.grid, f.boids)) return {};
     const std::uint64_t steps = std::min<std::uint64_t>(kLoopBudget / loops, std::uint64_t(std::max(wanted, 0)));
     if (steps < 2) return {};  // what it saves is the passes of the steps after the first (see below)
-    const bool shared = group_memory_ == GroupMemory::Shared || (group_memory_ == GroupMemory::Auto && !softwareRenderer());
+    const bool shared = group_memory_ == GroupMemory::Shared || (group_memory_ == GroupMemory::Auto && !software_renderer_);
     return {int(steps), std::min((most + 31) / 32 * 32, std::uint32_t(STEP_GROUP_SIZE)), shared};
 }
 
@@ -102,7 +87,6 @@ void GpuSimulation::stepInGroups(GroupSteps how) {
     uploadStepEvents();  // the first step's index; the pass counts on from it
     bindState();
     if (!how.shared) {
-        if (!boid_bin_tex_) boid_bin_tex_ = gl::BufferTexture(boid_bin_, GL_RG32UI);
         sorted_pos_tex_.bindImage(IMAGE_ORDERED_POS);
         sorted_vel_tex_.bindImage(IMAGE_ORDERED_VEL);
         boid_bin_tex_.bindImage(IMAGE_KEYS);

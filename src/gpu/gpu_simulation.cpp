@@ -5,6 +5,7 @@
 
 #include "cpu/flock_step.hpp"
 #include "cpu/order_params.hpp"
+#include "gl/egl_context.hpp"
 #include "gpu/dispatch.hpp"
 #include "model/density.hpp"
 #include "model/rng.hpp"
@@ -88,11 +89,12 @@ std::uint64_t bytesPerBoid(const Params& p) {
     return 4 * 16 + 3 * 4 + (keepsPerchTimes(p) ? 2 * 4 : 0) + (keepsSteering(p) ? 2 * 16 : 0) + (keepsSlotOfId(p) ? 4 : 0);
 }
 
+std::uint32_t neighbourSweeps(const Params& p) { return p.neighbour_cap > 0 || styleInfo(p.style).traits.own_search ? 2u : 1u; }
+
 std::uint32_t sequentialRun(const Params& p, std::uint32_t boids) {
     // Loop iterations per boid stepped: each sweep visits every boid, and a neighbour cap's
     // insertion loop may run up to cap times per visit.
-    const std::uint64_t sweeps = p.neighbour_cap > 0 || styleInfo(p.style).traits.own_search ? 2 : 1;
-    const std::uint64_t per_boid = std::uint64_t(boids) * sweeps * (1 + p.neighbour_cap) + 16;
+    const std::uint64_t per_boid = std::uint64_t(boids) * neighbourSweeps(p) * (1 + p.neighbour_cap) + 16;
     return std::uint32_t(std::clamp<std::uint64_t>((kLoopBudget - boids) / per_boid, 1, std::max(boids, 1u)));
 }
 
@@ -192,6 +194,7 @@ void checkCapacity(const Params& params) {
 
 GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(shaders)) {
     params_ubo_ = gl::Buffer(sizeof(SimParams));
+    software_renderer_ = gl::isSoftwareRenderer(gl::rendererString());
 }
 
 GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const {
@@ -308,7 +311,6 @@ void GpuSimulation::uploadState(const Flock& flock) {
     sorted_pos_ = gl::Buffer(vec_bytes);
     sorted_vel_ = gl::Buffer(vec_bytes);
     boid_bin_ = gl::Buffer(2 * uint_bytes);
-    boid_bin_tex_ = gl::BufferTexture{};
     slot_of_id_ = gl::Buffer(4);  // allocateOptionalState sizes it for the sequential order
     neighbours_ = gl::Buffer(uint_bytes);
     // Perch times and steering are stored only where the variant reads them (or the flock carries
@@ -341,6 +343,7 @@ void GpuSimulation::viewSortedState() {
     sorted_vel_tex_ = gl::BufferTexture(sorted_vel_, GL_RGBA32UI);
     sorted_perch_tex_ = gl::BufferTexture(sorted_perch_, GL_R32UI);
     cell_start_tex_ = gl::BufferTexture(cell_start_, GL_R32UI);
+    boid_bin_tex_ = gl::BufferTexture(boid_bin_, GL_RG32UI);
 }
 
 void GpuSimulation::bindState() const {

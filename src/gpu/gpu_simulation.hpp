@@ -68,6 +68,9 @@ std::string variantOf(const Params& p, bool ensemble = false);
 // real GPU's watchdog too. The ids per dispatch for this flock (at least 1).
 inline constexpr std::uint64_t kLoopBudget = 60000;
 std::uint32_t sequentialRun(const Params& p, std::uint32_t boids);
+// The sweeps over the candidates a boid's gather makes (flock_gather.glsl): two with a neighbour
+// cap or a style's own search (the first finds, the second sums), else one.
+std::uint32_t neighbourSweeps(const Params& p);
 
 Capacity queryCapacity(const GridSpec& grid);
 // Why these parameters do not fit a GPU of this capacity (naming N, the limit it meets, the grid's
@@ -228,6 +231,7 @@ private:
     void stepInGroups(GroupSteps how);
     bool steps_in_groups_ = true;
     GroupMemory group_memory_ = GroupMemory::Auto;
+    bool software_renderer_ = false;  // the context's renderer runs shaders on the CPU (Auto: images)
     std::uint64_t steps_in_groups_taken_ = 0;
     // A sample in progress (gpu_sample.cpp): what it reads, copied from the state when it began
     // (the sorted copy, cell starts, neighbour counts and the parameter block), its passes' outputs,
@@ -297,7 +301,7 @@ private:
     // What the steer and measure passes read, as buffer textures over the buffers above
     // (sorted_reads.glsl): made whenever a buffer is, bound to the TEX_* units with the state.
     gl::BufferTexture sorted_pos_tex_, sorted_vel_tex_, sorted_perch_tex_, cell_start_tex_;
-    gl::BufferTexture boid_bin_tex_;  // flock_steps.comp's keys: made on first use, dropped with boid_bin_
+    gl::BufferTexture boid_bin_tex_;  // over boid_bin_, RG32UI: flock_steps.comp's keys (an image)
     int current_ = 0;
     bool binned_ = false;  // counts[current_] and boid_bin_ describe pos_ (else bin() counts first)
     bool sorted_fresh_ = false;  // the sorted copy and cell starts describe pos_ (a sample binned it: the step need not)

@@ -1,6 +1,7 @@
 // The view without GL: camera framing, pan, zoom and orbit; overlay geometry; picking; PNG
 // encoding; the renderer-dependent default count. Pixel tolerances are stated per check.
 #include "app/renderer_defaults.hpp"
+#include "gl/egl_context.hpp"
 #include "render/camera.hpp"
 #include "render/overlay.hpp"
 #include "render/picking.hpp"
@@ -212,9 +213,9 @@ TEST(Screenshot, PngIsUprightAndLossless) {
 }
 
 TEST(RendererDefaults, SoftwareRenderersGetFewerBoidsAtTheSameDensity) {
-    EXPECT_TRUE(isSoftwareRenderer("llvmpipe (LLVM 15.0.6, 256 bits)"));
-    EXPECT_TRUE(isSoftwareRenderer("SwiftShader Device (Subzero)"));
-    EXPECT_FALSE(isSoftwareRenderer("NVIDIA H100 80GB HBM3/PCIe/SSE2"));
+    EXPECT_TRUE(gl::isSoftwareRenderer("llvmpipe (LLVM 15.0.6, 256 bits)"));
+    EXPECT_TRUE(gl::isSoftwareRenderer("SwiftShader Device (Subzero)"));
+    EXPECT_FALSE(gl::isSoftwareRenderer("NVIDIA H100 80GB HBM3/PCIe/SSE2"));
     Params p;  // 2000 boids in 300 units (2D)
     std::string why;
     const Params soft = rendererDefaults(p, true, 100000000, why);
