@@ -5,6 +5,7 @@
 // its own), AMORTISED_STEERING (0|1); NEIGHBOUR_CAP (0|1), PERCHING (0|1), MULTI_SPECIES (0|1:
 // species_count > 1), UPDATE_SEQUENTIAL (0|1), INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1),
 // VIEW_CONE (0|1: some species in use sees less than 360 degrees through a velocity cone);
+// OBSTACLES (0|1: the flock, or some flock of an ensemble, has obstacles);
 // ENSEMBLE (0|1: several flocks in the same buffers, GpuSimulation::uploadEnsemble).
 #include "layout.glsl"
 
@@ -55,7 +56,13 @@ void selectFlockOfSlot(uint i) {}
 #define CELLS_PER_AXIS (P.cells.xyz)
 #define CELL_TOTAL (P.cells.w)
 #define BOIDS (P.counts.x)
+#if OBSTACLES
 #define OBSTACLE_COUNT (P.counts.y)
+#else
+// No obstacles anywhere: the loops over them compile away. In an ensemble the count is read per
+// boid, and llvmpipe paid about a tenth of a 256-flock step for loops that ran zero times.
+#define OBSTACLE_COUNT 0u
+#endif
 #define NEIGHBOUR_CAP_K (P.counts.z)
 #define FIRST_CELL (P.counts.w)  // the flock's first cell in the cell array (0 alone)
 #define DT (P.step.x)

@@ -23,12 +23,17 @@ void requireOneVariant(std::size_t flocks, const std::vector<Params>& params) {
     if (flocks == 0 || flocks != params.size())
         throw std::invalid_argument("an ensemble needs one parameter set per flock and at least one flock (got " +
                                     std::to_string(flocks) + " flocks, " + std::to_string(params.size()) + " parameter sets)");
-    const std::string variant = variantOf(params[0], true);
+    // Obstacles aside (ensembleVariantParams compiles them in for all when one flock has some).
+    const auto variantOfFlock = [](Params p) {
+        p.obstacles.clear();
+        return variantOf(p, true);
+    };
+    const std::string variant = variantOfFlock(params[0]);
     for (std::size_t k = 0; k < params.size(); ++k) {
         if (params[k].update == UpdateOrder::Sequential)
             throw std::invalid_argument("flock " + std::to_string(k) + ": an ensemble cannot use the sequential order");
-        if (variantOf(params[k], true) != variant)
-            throw std::invalid_argument("flock " + std::to_string(k) + " needs other shaders than flock 0 (" + variantOf(params[k], true) +
+        if (variantOfFlock(params[k]) != variant)
+            throw std::invalid_argument("flock " + std::to_string(k) + " needs other shaders than flock 0 (" + variantOfFlock(params[k]) +
                                         "vs " + variant + "): the flocks of an ensemble share style, dims, bounds and switches");
     }
 }
@@ -87,7 +92,7 @@ void GpuSimulation::layOutEnsemble(const std::vector<Params>& params) {
     if (GridScan::outCount(cells) > gl::maxBufferTexels())
         throw CapacityError("the ensemble's " + std::to_string(cells) + " cells do not fit a buffer texture of " +
                             std::to_string(gl::maxBufferTexels()) + " texels");
-    buildVariant(params[0]);
+    buildVariant(ensembleVariantParams(params));
     allocateCells(cells);
     allocateOptionalState(params[0]);
     viewSortedState();

@@ -69,7 +69,7 @@ GpuSimulation::GroupSteps GpuSimulation::groupStepsNow(int wanted) const {
 }
 
 gl::Program GpuSimulation::buildGroupSteps(const gl::ShaderLibrary& lib, std::uint32_t group_size, bool shared) const {
-    auto defines = variantDefines(params_, !ensemble_.empty());
+    auto defines = variantDefines(variant_params_, !ensemble_.empty());
     defines.push_back({"FLOCK_GROUP_SIZE", std::to_string(group_size)});
     defines.push_back({"ORDERED_IN_SHARED", shared ? "1" : "0"});
     return gl::buildCompute(lib, "flock_steps.comp", defines);

@@ -418,7 +418,7 @@ void GpuSimulation::measureWithNextStep() {
 void GpuSimulation::buildMeasuredSteer() {
     if (programs_->steer_measured && programs_->measure_stored) return;
     const auto with = [&](const char* define) {
-        auto defines = variantDefines(params_, !ensemble_.empty());
+        auto defines = variantDefines(variant_params_, !ensemble_.empty());
         defines.push_back({define, "1"});
         return defines;
     };

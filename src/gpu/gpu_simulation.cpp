@@ -54,6 +54,7 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
             {"INTEGRATE_EXPLICIT", flag(p.integrator == Integrator::Explicit)},
             {"SPEED_LIMIT", flag(p.speed_limit)},
             {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))},
+            {"OBSTACLES", flag(!p.obstacles.empty())},
             {"ENSEMBLE", flag(ensemble)}};
     for (const ShaderSwitch& s : styleFunctions(p.style).switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
     return defines;
@@ -63,6 +64,13 @@ std::string variantOf(const Params& p, bool ensemble) {
     std::string variant;
     for (const auto& d : variantDefines(p, ensemble)) variant += d.name + "=" + d.value + " ";
     return variant;
+}
+
+Params ensembleVariantParams(const std::vector<Params>& flocks) {
+    Params p = flocks.at(0);
+    for (const Params& f : flocks)
+        if (p.obstacles.empty()) p.obstacles = f.obstacles;
+    return p;
 }
 
 namespace {
@@ -213,7 +221,7 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
 
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
     settleNextStepSample();  // a sample asked for is of the state before any change
-    Programs fresh = buildPrograms(shaders, params_);  // throws before anything changes
+    Programs fresh = buildPrograms(shaders, variant_params_);  // throws before anything changes
     if (programs_ && programs_->steps_in_groups) {  // in use: the new flock_steps.comp must build too
         fresh.steps_in_groups = buildGroupSteps(shaders, programs_->steps_group_size, programs_->steps_shared);
         fresh.steps_group_size = programs_->steps_group_size;
@@ -260,6 +268,7 @@ void GpuSimulation::buildVariant(const Params& params) {
         unbindDeletedPrograms();
         variant_ = variant;
     }
+    variant_params_ = params;
 }
 
 // The cell counts and starts for `cells` cells (all flocks').

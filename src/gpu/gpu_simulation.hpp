@@ -58,9 +58,13 @@ bool keepsSteering(const Params& p);
 bool keepsSlotOfId(const Params& p);  // the sequential order's table of slots by id
 
 // The shader variant's defines for these parameters (one flock, or an ensemble's flocks), and
-// them as one string: flocks of an ensemble must give the same.
+// them as one string: flocks of an ensemble must give the same, obstacles aside.
 std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble = false);
 std::string variantOf(const Params& p, bool ensemble = false);
+// What an ensemble's shaders are built for: flock 0's parameters, with the first obstacles of any
+// flock when flock 0 has none, so that OBSTACLES is on if some flock has obstacles (a flock
+// without them loops over none). Only the variant is taken from it.
+Params ensembleVariantParams(const std::vector<Params>& flocks);
 
 // The sequential order steps its boids in runs of ids, one dispatch each, so that no invocation
 // loops more than kLoopBudget times: llvmpipe ends every loop of an invocation silently after
@@ -289,6 +293,7 @@ private:
     GridSpec grid_;
     std::uint32_t n_ = 0;
     std::string variant_;  // the defines the programs were built with
+    Params variant_params_;  // the parameters they were built for (ensembleVariantParams in an ensemble)
     std::optional<Programs> programs_;
     gl::Buffer params_ubo_, pos_, vel_, sorted_pos_, sorted_vel_, boid_bin_, slot_of_id_, neighbours_;
     gl::Buffer neighbours_by_id_;  // neighbour_ids.comp's output, made on first use

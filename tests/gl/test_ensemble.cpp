@@ -47,8 +47,7 @@ std::vector<Params> threeFlocks(Style style, std::uint32_t dims, Bounds bounds) 
     return out;
 }
 
-void expectEachFlockIsItself(Style style, std::uint32_t dims, Bounds bounds, int steps) {
-    std::vector<Params> params = threeFlocks(style, dims, bounds);
+void expectEachFlockIsItself(const std::vector<Params>& params, int steps) {
     const std::vector<Flock> flocks = spawnEach(params);
     gpu::GpuSimulation ensemble;
     ensemble.uploadEnsemble(flocks, params);
@@ -70,6 +69,10 @@ void expectEachFlockIsItself(Style style, std::uint32_t dims, Bounds bounds, int
     }
 }
 
+void expectEachFlockIsItself(Style style, std::uint32_t dims, Bounds bounds, int steps) {
+    expectEachFlockIsItself(threeFlocks(style, dims, bounds), steps);
+}
+
 }  // namespace
 
 TEST(GpuEnsemble, EachFlockStepsAsItDoesAlone2D) {
@@ -89,6 +92,45 @@ TEST(GpuEnsemble, EachFlockStepsAsItDoesAloneInEveryStyle) {
     for (const StyleInfo& s : styles()) {
         SCOPED_TRACE(s.name);
         expectEachFlockIsItself(s.style, 2, Bounds::Wrap, 25);
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Obstacles in one flock compile the obstacle loops in for all (OBSTACLES: ensembleVariantParams);
+// the flocks without any, built alone without those loops, still step to the same bits, and the
+// flock with obstacles meets them (it differs from itself without).
+TEST(GpuEnsemble, ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone) {
+    MURMUR_REQUIRE_GL();
+    for (std::uint32_t dims : {2u, 3u}) {
+        SCOPED_TRACE(dims);
+        std::vector<Params> params = threeFlocks(Style::Steering, dims, Bounds::Wrap);
+        const float L = params[1].world_size, z = dims == 3 ? 0.5f : 0.0f;
+        params[1].obstacles = {{{0.3f * L, 0.4f * L, z * L}, 0.15f * L}, {{0.7f * L, 0.7f * L, z * L}, 0.1f * L}};
+        ASSERT_NE(gpu::variantOf(params[1]), gpu::variantOf(params[0])) << "obstacles are a switch of their own";
+        expectEachFlockIsItself(params, 30);
+
+        // A sampled step's own steer pass (measureWithNextStep) is built for the same flocks.
+        gpu::GpuSimulation plain, sampled;
+        plain.uploadEnsemble(spawnEach(params), params);
+        sampled.uploadEnsemble(spawnEach(params), params);
+        plain.step(20);
+        sampled.step(20);
+        sampled.measureWithNextStep();
+        plain.step(1);
+        sampled.step(1);
+        EXPECT_EQ(sampled.takeFlockSamples().size(), 3u);
+        for (std::uint32_t k = 0; k < 3; ++k)
+            EXPECT_EQ(differingBits(byId(sampled.downloadFlock(k)), byId(plain.downloadFlock(k))), 0u) << "flock " << k << ": the sampled step";
+
+        gpu::GpuSimulation with, without;
+        const Flock start = spawn(params[1]);
+        with.upload(start, params[1]);
+        Params none = params[1];
+        none.obstacles.clear();
+        without.upload(start, none);
+        with.step(30);
+        without.step(30);
+        EXPECT_GT(differingBits(byId(with.download()), byId(without.download())), 100u) << "the obstacles changed the flight";
     }
     EXPECT_NO_GL_ERRORS();
 }

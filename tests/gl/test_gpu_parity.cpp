@@ -446,9 +446,51 @@ TEST(ParityLong, RestingBoidsKeepTheirStoredAcceleration) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// Edits made live, one after another, each to p (a switch of the shader variant on or off): two
+// steps, the edit on both backends, `after` steps; both agree after each edit, and an edit that
+// `changes` the flight made it differ from a GPU run left with p by more than the tolerance.
+namespace {
+
+struct LiveEdit {
+    std::string what;
+    Params params;
+    bool changes;
+};
+
+void expectLiveEditsSeenByBothBackends(const Params& p, const std::vector<LiveEdit>& edits, int after) {
+    const Flock start = spawn(p);
+    CpuSimulation cpu;
+    gpu::GpuSimulation gpu, unedited;
+    cpu.upload(start, p);
+    gpu.upload(start, p);
+    unedited.upload(start, p);
+    for (const LiveEdit& edit : edits) {
+        cpu.step(2);
+        gpu.step(2);
+        unedited.step(2);
+        cpu.setParams(edit.params);
+        gpu.setParams(edit.params);
+        cpu.step(after);
+        gpu.step(after);
+        unedited.step(after);
+        const Flock a = byId(cpu.download()), b = byId(gpu.download()), c = byId(unedited.download());
+        const Diff d = compare(a, b, edit.params), unchanged = compare(a, c, edit.params);
+        EXPECT_LE(d.pos, 1e-3f) << edit.what;
+        EXPECT_LE(d.vel, 1e-2f) << edit.what << ": units/s";
+        if (edit.changes) {
+            EXPECT_GT(unchanged.vel, 0.1f) << edit.what << " changed nothing: units/s";
+        }
+        cpu.upload(a, edit.params);  // the next edit starts from the same state on all three
+        gpu.upload(a, edit.params);
+        unedited.upload(a, p);
+    }
+}
+
+}  // namespace
+
 // A view cone set live (fov 360 -> 120 -> 360) rebuilds the steer pass with and without its cone
-// test (the VIEW_CONE variant): both backends agree after each edit, and the cone changed the
-// flight (a GPU left all round would differ from the CPU by far more than the tolerance).
+// test (the VIEW_CONE variant): a GPU left all round would differ from the CPU by far more than
+// the tolerance.
 TEST(ParityLong, AViewConeSetLiveIsSeenByBothBackends) {
     MURMUR_REQUIRE_GL();
     Params p;
@@ -456,34 +498,23 @@ TEST(ParityLong, AViewConeSetLiveIsSeenByBothBackends) {
     p.boids = 1000;
     p.world_size = 12.0f;
     p.species[0].fov_deg = 360.0f;
-    const Flock start = spawn(p);
-    CpuSimulation cpu;
-    gpu::GpuSimulation gpu, all_round;
-    cpu.upload(start, p);
-    gpu.upload(start, p);
-    all_round.upload(start, p);
-    for (float fov : {120.0f, 360.0f}) {
-        cpu.step(2);
-        gpu.step(2);
-        all_round.step(2);
-        Params edit = p;
-        edit.species[0].fov_deg = fov;
-        cpu.setParams(edit);
-        gpu.setParams(edit);
-        cpu.step(2);
-        gpu.step(2);
-        all_round.step(2);
-        const Flock a = byId(cpu.download()), b = byId(gpu.download()), c = byId(all_round.download());
-        const Diff d = compare(a, b, edit), unchanged = compare(a, c, edit);
-        EXPECT_LE(d.pos, 1e-3f) << "fov " << fov;
-        EXPECT_LE(d.vel, 1e-2f) << "fov " << fov << ": units/s";
-        if (fov < 360.0f) {
-            EXPECT_GT(unchanged.vel, 0.1f) << "the cone changed nothing: units/s";
-        }
-        cpu.upload(a, edit);  // the next edit starts from the same state on all three
-        gpu.upload(a, edit);
-        all_round.upload(a, p);
-    }
+    Params cone = p;
+    cone.species[0].fov_deg = 120.0f;
+    expectLiveEditsSeenByBothBackends(p, {{"fov 120", cone, true}, {"fov 360", p, false}}, 2);
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Obstacles set live (none -> two -> none) rebuild the passes with and without the obstacle loops
+// (the OBSTACLES variant).
+TEST(ParityLong, ObstaclesSetLiveAreSeenByBothBackends) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.dims = 2;
+    p.boids = 1000;
+    p.world_size = 40.0f;
+    Params two = p;
+    two.obstacles = {{{10.0f, 12.0f, 0.0f}, 5.0f}, {{28.0f, 25.0f, 0.0f}, 7.0f}};
+    expectLiveEditsSeenByBothBackends(p, {{"two obstacles", two, true}, {"none", p, false}}, 3);
     EXPECT_NO_GL_ERRORS();
 }
 

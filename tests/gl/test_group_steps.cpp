@@ -186,7 +186,7 @@ TEST(GpuGroupSteps, ASampleTakenWithTheNextStepIsTheSameSample) {
     EXPECT_NO_GL_ERRORS();
 }
 
-// Five flocks of different sizes (1 to 256 boids), worlds, zones and seeds in one dispatch, its
+// Five flocks of different sizes (1 to 256 boids), worlds, zones, seeds and obstacles (one flock's) in one dispatch, its
 // work groups in rows of two (three rows, one padding group): each flock is itself alone, and the
 // ensemble is the ensemble stepped by the passes, to the bit, state and measures.
 TEST(GpuGroupSteps, AnEnsembleOfSmallFlocksStepsEachFlockAsAlone) {
@@ -197,6 +197,7 @@ TEST(GpuGroupSteps, AnEnsembleOfSmallFlocksStepsEachFlockAsAlone) {
         Params p = smallFlock(Style::Couzin, 3, Bounds::Wrap, std::array{100u, 37u, 256u, 1u, 64u}[k], 20 + k);
         p.couzin.orientation_width *= 1.0f + 0.3f * float(k);
         p.world_size = (2.4f - 0.2f * float(k)) * p.largestRadius();
+        if (k == 2) p.obstacles = {{{0.5f * p.world_size, 0.4f * p.world_size, 0.6f * p.world_size}, 0.15f * p.world_size}};  // compiled in for all
         params.push_back(p);
         flocks.push_back(spawn(p));
     }
