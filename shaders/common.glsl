@@ -56,12 +56,21 @@ void selectFlockOfSlot(uint i) {}
 #define CELLS_PER_AXIS (P.cells.xyz)
 #define CELL_TOTAL (P.cells.w)
 #define BOIDS (P.counts.x)
-#if OBSTACLES
-#define OBSTACLE_COUNT (P.counts.y)
-#else
-// No obstacles anywhere: the loops over them compile away. In an ensemble the count is read per
-// boid, and llvmpipe paid about a tenth of a 256-flock step for loops that ran zero times.
+// The obstacle loops run k from 0 to OBSTACLE_LOOP_END and skip k >= OBSTACLE_COUNT.
+#if !OBSTACLES
+// No obstacles anywhere: the loops compile away. In an ensemble the count is read per boid, and
+// llvmpipe paid about a tenth of a 256-flock step for loops that ran zero times.
 #define OBSTACLE_COUNT 0u
+#define OBSTACLE_LOOP_END 0u
+#elif ENSEMBLE
+// To a bound the same for every invocation: bounded by each flock's own count (lanes of two
+// flocks in one SIMD vector looping different numbers of times), lavapipe under zink (Mesa 22.3)
+// stepped the boids of the vector that spans two flocks with the other flock's parameters.
+#define OBSTACLE_COUNT (P.counts.y)
+#define OBSTACLE_LOOP_END uint(MAX_OBSTACLES)
+#else
+#define OBSTACLE_COUNT (P.counts.y)
+#define OBSTACLE_LOOP_END OBSTACLE_COUNT
 #endif
 #define NEIGHBOUR_CAP_K (P.counts.z)
 #define FIRST_CELL (P.counts.w)  // the flock's first cell in the cell array (0 alone)

@@ -118,7 +118,8 @@ vec3 boundsAcceleration(vec3 p) {
 // Obstacles: a push out from each centre, obstacle_push at the surface, fading to 0 at the band.
 vec3 obstacleAcceleration(vec3 p) {
     vec3 a = vec3(0.0);
-    for (uint k = 0u; k < OBSTACLE_COUNT; ++k) {
+    for (uint k = 0u; k < OBSTACLE_LOOP_END; ++k) {
+        if (k >= OBSTACLE_COUNT) continue;
         vec4 o = P.obstacles[k];
         vec3 d = offsetBetween(p, o.xyz);
         float dist = sqrt(dot(d, d));
@@ -168,7 +169,8 @@ vec3 influenceOffset(Self self) {
 // No boid ends a step inside an obstacle: moved to the surface, inward velocity removed; two sweeps.
 void resolveObstacles(inout vec3 p, inout vec3 v) {
     for (int sweep = 0; sweep < 2; ++sweep)
-        for (uint k = 0u; k < OBSTACLE_COUNT; ++k) {
+        for (uint k = 0u; k < OBSTACLE_LOOP_END; ++k) {
+            if (k >= OBSTACLE_COUNT) continue;
             vec4 o = P.obstacles[k];
             vec3 d = offsetBetween(o.xyz, p);
             float d2 = dot(d, d);

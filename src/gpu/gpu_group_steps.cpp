@@ -27,10 +27,11 @@ bool fitsAWorkGroup(const Params& p, const GridSpec& grid, std::uint32_t boids) 
 
 // Loop iterations an invocation of flock_steps.comp runs a step, at most: the ordering's loop
 // over the flock, each sweep's walk over it (a neighbour cap's insertion loop inside), the
-// obstacles' loops and a margin. llvmpipe ends an invocation's loops after 65,535 iterations in
-// all (kLoopBudget), so a dispatch takes no more steps than fit.
-std::uint64_t loopsPerStep(const Params& p, std::uint32_t boids) {
-    return boids + neighbourSweeps(p) * (boids + 8) * (1 + p.neighbour_cap) + 4 * p.obstacles.size() + 32;
+// obstacles' loops (each to `obstacle_loop_end`: common.glsl's OBSTACLE_LOOP_END) and a margin.
+// llvmpipe ends an invocation's loops after 65,535 iterations in all (kLoopBudget), so a dispatch
+// takes no more steps than fit.
+std::uint64_t loopsPerStep(const Params& p, std::uint32_t boids, std::size_t obstacle_loop_end) {
+    return boids + neighbourSweeps(p) * (boids + 8) * (1 + p.neighbour_cap) + 4 * obstacle_loop_end + 32;
 }
 
 }  // namespace
@@ -54,8 +55,11 @@ GpuSimulation::GroupSteps GpuSimulation::groupStepsNow(int wanted) const {
         return {};
     std::uint64_t loops = 0;
     std::uint32_t most = 0;
+    // An ensemble's obstacle loops run to kMaxObstacles where any flock has obstacles.
+    const std::size_t obstacle_loop_end =
+        ensemble_.empty() ? params_.obstacles.size() : variant_params_.obstacles.empty() ? 0 : kMaxObstacles;
     const auto take = [&](const Params& p, const GridSpec& grid, std::uint32_t boids) {
-        loops = std::max(loops, loopsPerStep(p, boids));
+        loops = std::max(loops, loopsPerStep(p, boids, obstacle_loop_end));
         most = std::max(most, boids);
         return fitsAWorkGroup(p, grid, boids);
     };
