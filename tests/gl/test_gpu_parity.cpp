@@ -514,7 +514,7 @@ TEST(ParityLong, ObstaclesSetLiveAreSeenByBothBackends) {
     p.world_size = 40.0f;
     Params two = p;
     two.obstacles = {{{10.0f, 12.0f, 0.0f}, 5.0f}, {{28.0f, 25.0f, 0.0f}, 7.0f}};
-    expectLiveEditsSeenByBothBackends(p, {{"two obstacles", two, true}, {"none", p, false}}, 3);
+    expectLiveEditsSeenByBothBackends(p, {{"two obstacles", two, true}, {"none", p, false}}, 2);
     EXPECT_NO_GL_ERRORS();
 }
 
