@@ -178,7 +178,8 @@ public:
     // An ensemble (gpu_ensemble.cpp): K independent flocks in one set of buffers, stepped by the
     // same four dispatches. Each has its own parameters, world, grid (its cells after the flocks'
     // before it) and size; they must share the shader variant (style, dims, bounds, the switches:
-    // variantOf) and not use the sequential order. Flock k steps exactly as it would alone, to
+    // variantOf), obstacles aside (compiled in for all when any flock has some:
+    // ensembleVariantParams), and not use the sequential order. Flock k steps exactly as it would alone, to
     // the bit. step(), stepCount() and the rest act on all; upload() or setParams() ends it.
     // Throws std::invalid_argument naming the flock and the problem.
     void uploadEnsemble(const std::vector<Flock>& flocks, const std::vector<Params>& params);
@@ -194,7 +195,8 @@ public:
     // (the results are moved out).
     std::vector<OrderParams> takeFlockSamples();
     // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,
-    // the same variant; a flock's grid may change, and the cells are laid out again).
+    // the same variant, obstacles aside; a flock's grid may change, and the cells are laid out
+    // again). Obstacles coming into or leaving the ensemble rebuild the programs.
     void setEnsembleParams(const std::vector<Params>& params);
 
 private:

@@ -20,8 +20,8 @@ public:
     virtual ~Ensemble() = default;
     // One flock per parameter set (params must be valid; each params.boids is ignored in favour of
     // its flock's size). The flocks must share the shader variant on the GPU (style, dims, bounds
-    // and the switches) and use the parallel order: otherwise std::invalid_argument names the
-    // flock and why.
+    // and the switches; obstacles may differ) and use the parallel order: otherwise
+    // std::invalid_argument names the flock and why.
     virtual void upload(const std::vector<Flock>& flocks, const std::vector<Params>& params) = 0;
     virtual void step(int steps = 1) = 0;
     virtual std::uint32_t flocks() const = 0;
@@ -29,7 +29,8 @@ public:
     virtual OrderParams measure(std::uint32_t k) = 0;  // flock k's order parameters
     // Every flock's, each equal to measure(k)'s (the GPU: in one set of passes).
     virtual std::vector<OrderParams> measureAll() = 0;
-    // New parameters for every flock from the next step (the same sizes and, on the GPU, variant).
+    // New parameters for every flock from the next step (the same sizes and, on the GPU, variant,
+    // obstacles aside).
     virtual void setParams(const std::vector<Params>& params) = 0;
     virtual std::string name() const = 0;
 };

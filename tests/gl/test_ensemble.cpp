@@ -96,18 +96,37 @@ TEST(GpuEnsemble, EachFlockStepsAsItDoesAloneInEveryStyle) {
     EXPECT_NO_GL_ERRORS();
 }
 
+namespace {
+
+// Three flocks of `style`, obstacles in the second alone.
+std::vector<Params> obstaclesInFlockOne(Style style, std::uint32_t dims) {
+    std::vector<Params> params = threeFlocks(style, dims, Bounds::Wrap);
+    const float L = params[1].world_size, z = dims == 3 ? 0.5f : 0.0f;
+    params[1].obstacles = {{{0.3f * L, 0.4f * L, z * L}, 0.15f * L}, {{0.7f * L, 0.7f * L, z * L}, 0.1f * L}};
+    return params;
+}
+
+}  // namespace
+
 // Obstacles in one flock compile the obstacle loops in for all (OBSTACLES: ensembleVariantParams);
 // the flocks without any, built alone without those loops, still step to the same bits, and the
-// flock with obstacles meets them (it differs from itself without).
+// flock with obstacles meets them (it differs from itself without). Also after the programs are
+// built again (reloadShaders), and in every style (2D: each style's own use of the obstacles).
 TEST(GpuEnsemble, ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone) {
     MURMUR_REQUIRE_GL();
     for (std::uint32_t dims : {2u, 3u}) {
         SCOPED_TRACE(dims);
-        std::vector<Params> params = threeFlocks(Style::Steering, dims, Bounds::Wrap);
-        const float L = params[1].world_size, z = dims == 3 ? 0.5f : 0.0f;
-        params[1].obstacles = {{{0.3f * L, 0.4f * L, z * L}, 0.15f * L}, {{0.7f * L, 0.7f * L, z * L}, 0.1f * L}};
+        std::vector<Params> params = obstaclesInFlockOne(Style::Steering, dims);
         ASSERT_NE(gpu::variantOf(params[1]), gpu::variantOf(params[0])) << "obstacles are a switch of their own";
         expectEachFlockIsItself(params, 30);
+
+        gpu::GpuSimulation reloaded, alone;
+        reloaded.uploadEnsemble(spawnEach(params), params);
+        reloaded.reloadShaders(gl::ShaderLibrary{});
+        reloaded.step(20);
+        alone.upload(spawn(params[1]), params[1]);
+        alone.step(20);
+        EXPECT_EQ(differingBits(byId(reloaded.downloadFlock(1)), byId(alone.download())), 0u) << "flock 1 after reloadShaders";
 
         // A sampled step's own steer pass (measureWithNextStep) is built for the same flocks.
         gpu::GpuSimulation plain, sampled;
@@ -131,6 +150,10 @@ TEST(GpuEnsemble, ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone) {
         with.step(30);
         without.step(30);
         EXPECT_GT(differingBits(byId(with.download()), byId(without.download())), 100u) << "the obstacles changed the flight";
+    }
+    for (const StyleInfo& s : styles()) {
+        SCOPED_TRACE(s.name);
+        expectEachFlockIsItself(obstaclesInFlockOne(s.style, 2), 15);
     }
     EXPECT_NO_GL_ERRORS();
 }
