@@ -58,17 +58,23 @@ Params paramsOf(const FlockOptions& o) {
     return p;
 }
 
-// murmur's own headless context, one for every flock made without a loader (EGL displays are
-// shared: a context per flock would end the others' when one is destroyed); it lives while a
-// flock uses it.
+// murmur's own headless context, one for every flock made without a loader on a thread (a
+// context is current on one thread: a flock made on another thread gets that thread's); it lives
+// while a flock uses it.
 std::shared_ptr<gl::HeadlessContext> sharedContext() {
-    static std::weak_ptr<gl::HeadlessContext> shared;
+    thread_local std::weak_ptr<gl::HeadlessContext> shared;
     auto context = shared.lock();
     if (!context) {
         context = std::make_shared<gl::HeadlessContext>();
         shared = context;
     }
     return context;
+}
+
+void requireOwnThread(const std::string& backend, std::thread::id owner) {
+    if (backend != "gpu" || owner == std::this_thread::get_id()) return;
+    throw Error("this GPU flock belongs to the thread that made it (its OpenGL context is current on that thread "
+                "only): call it from that thread, make the flock on this one, or use backend \"cpu\"");
 }
 
 void checkBackendName(const std::string& backend) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace murmur::api::detail {
 
@@ -49,7 +50,10 @@ void requireValid(const Params& p);
 // Defaults, the preset, each setting, then boids (the world resized to keep the density unless
 // world_size was set) and the seed; validated.
 Params paramsOf(const FlockOptions& o);
-// murmur's own headless context, shared by every flock made without a loader.
+// Error unless a GPU flock (or ensemble) made on thread `owner` is called from that thread: its GL
+// context is current there only, and another thread would read and step nothing.
+void requireOwnThread(const std::string& backend, std::thread::id owner);
+// murmur's own headless context, shared by every flock made without a loader on this thread.
 std::shared_ptr<gl::HeadlessContext> sharedContext();
 // The caller's context through its loader: GL 4.5 or Error.
 void loadCallerGl(GlLoader loader);

@@ -16,6 +16,7 @@ struct Ensemble::Impl {
     std::string backend;
     std::shared_ptr<gl::HeadlessContext> context;  // murmur's own, when the first flock gave no loader
     std::unique_ptr<murmur::Ensemble> ensemble;
+    std::thread::id thread = std::this_thread::get_id();  // the thread that made it
     std::uint64_t steps = 0;
 
     std::uint32_t index(std::uint32_t k) const {
@@ -23,7 +24,12 @@ struct Ensemble::Impl {
             throw Error("flock " + std::to_string(k) + ": valid: 0 .. " + std::to_string(params.size() - 1));
         return k;
     }
-    murmur::Flock byId(std::uint32_t k) const { return murmur::byId(ensemble->download(index(k))); }
+    // The engine, from the thread that made a GPU ensemble only (its GL context is current there).
+    murmur::Ensemble& engine() const {
+        requireOwnThread(backend, thread);
+        return *ensemble;
+    }
+    murmur::Flock byId(std::uint32_t k) const { return murmur::byId(engine().download(index(k))); }
 };
 
 Ensemble::Ensemble(const std::vector<FlockOptions>& flocks) : impl_(std::make_unique<Impl>()) {
@@ -59,7 +65,7 @@ Ensemble& Ensemble::operator=(Ensemble&&) noexcept = default;
 
 void Ensemble::step(int steps) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
-    impl_->ensemble->step(steps);
+    impl_->engine().step(steps);
     impl_->steps += std::uint64_t(steps);
 }
 
@@ -74,7 +80,7 @@ void Ensemble::set(std::uint32_t k, const std::string& key, const std::string& v
         std::vector<Params> all = impl_->params;
         setKey(all[impl_->index(k)], key, value);
         requireValid(all[k]);
-        impl_->ensemble->setParams(all);
+        impl_->engine().setParams(all);
         impl_->params = all;
         return 0;
     });
@@ -105,13 +111,13 @@ std::vector<std::uint32_t> Ensemble::species(std::uint32_t k) const {
 }
 
 std::map<std::string, double> Ensemble::orderParameters(std::uint32_t k) {
-    return translated([&] { return orderMap(impl_->ensemble->measure(impl_->index(k))); });
+    return translated([&] { return orderMap(impl_->engine().measure(impl_->index(k))); });
 }
 
 std::vector<std::map<std::string, double>> Ensemble::orderParameters() {
     return translated([&] {
         std::vector<std::map<std::string, double>> out;
-        for (const OrderParams& o : impl_->ensemble->measureAll()) out.push_back(orderMap(o));
+        for (const OrderParams& o : impl_->engine().measureAll()) out.push_back(orderMap(o));
         return out;
     });
 }

@@ -23,6 +23,7 @@ struct Flock::Impl {
     std::string backend;
     std::shared_ptr<gl::HeadlessContext> context;  // murmur's own, when the caller gave no loader
     std::unique_ptr<Simulation> sim;
+    std::thread::id thread = std::this_thread::get_id();  // the thread that made it
     std::unique_ptr<TrajectoryWriter> trajectory;  // Flock::record's
     std::uint64_t record_every = 1, record_from = 0;
     std::string record_path;
@@ -37,10 +38,15 @@ struct Flock::Impl {
         }
     }
 
-    murmur::Flock byId() const { return murmur::byId(sim->download()); }
+    // The engine, from the thread that made a GPU flock only (its GL context is current there).
+    Simulation& engine() const {
+        requireOwnThread(backend, thread);
+        return *sim;
+    }
+    murmur::Flock byId() const { return murmur::byId(engine().download()); }
     void addFrame() {
         std::vector<float> pos(std::size_t(params.boids) * 3), vel(pos.size());
-        sim->readXyzById(pos.data(), vel.data());
+        engine().readXyzById(pos.data(), vel.data());
         trajectory->add(sim->stepCount(), std::move(pos), std::move(vel));
     }
 };
@@ -68,13 +74,13 @@ Flock& Flock::operator=(Flock&&) noexcept = default;
 
 void Flock::step(int steps) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
-    if (!impl_->trajectory) return impl_->sim->step(steps);
+    if (!impl_->trajectory) return impl_->engine().step(steps);
     translated([&] {  // in runs up to each frame
         for (int done = 0; done < steps;) {
-            const std::uint64_t since = impl_->sim->stepCount() - impl_->record_from;
+            const std::uint64_t since = impl_->engine().stepCount() - impl_->record_from;
             const std::uint64_t to_frame = impl_->record_every - since % impl_->record_every;
             const int run = int(std::min<std::uint64_t>(to_frame, std::uint64_t(steps - done)));
-            impl_->sim->step(run);
+            impl_->engine().step(run);
             done += run;
             if (std::uint64_t(run) == to_frame) impl_->addFrame();
         }
@@ -96,7 +102,7 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
         impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout, TrajectoryWriter::Threading::CallersThread);
         impl_->record_path = path;
         impl_->record_every = every;
-        impl_->record_from = impl_->sim->stepCount();
+        impl_->record_from = impl_->engine().stepCount();
         impl_->addFrame();
         return 0;
     });
@@ -113,7 +119,7 @@ std::uint64_t Flock::stopRecording() {
 bool Flock::recording() const { return impl_->trajectory != nullptr; }
 std::string Flock::recordingPath() const { return impl_->trajectory ? impl_->record_path : std::string(); }
 
-std::uint64_t Flock::stepCount() const { return impl_->sim->stepCount(); }
+std::uint64_t Flock::stepCount() const { return impl_->engine().stepCount(); }
 std::uint32_t Flock::size() const { return impl_->params.boids; }
 std::string Flock::backend() const { return impl_->backend; }
 
@@ -126,7 +132,7 @@ void Flock::set(const std::string& key, const std::string& value) {
         Params p = impl_->params;
         setKey(p, key, value);
         requireValid(p);
-        impl_->sim->setParams(p);
+        impl_->engine().setParams(p);
         impl_->params = p;
         return 0;
     });
@@ -152,12 +158,12 @@ std::vector<float> Flock::velocities() const {
 
 void Flock::readPositions(float* xyz, std::size_t count) const {
     if (count != size()) throw Error("readPositions: room for " + std::to_string(count) + " boids, the flock has " + std::to_string(size()));
-    impl_->sim->readXyzById(xyz, nullptr);
+    impl_->engine().readXyzById(xyz, nullptr);
 }
 
 void Flock::readVelocities(float* xyz, std::size_t count) const {
     if (count != size()) throw Error("readVelocities: room for " + std::to_string(count) + " boids, the flock has " + std::to_string(size()));
-    impl_->sim->readXyzById(nullptr, xyz);
+    impl_->engine().readXyzById(nullptr, xyz);
 }
 
 // A flock's ids are 0 .. N-1 (spawned so; an imported state is refused otherwise): nothing to read.
@@ -173,11 +179,11 @@ std::vector<std::uint32_t> Flock::species() const {
     return out;
 }
 
-std::map<std::string, double> Flock::orderParameters() { return orderMap(impl_->sim->measure()); }
+std::map<std::string, double> Flock::orderParameters() { return orderMap(impl_->engine().measure()); }
 
 void Flock::exportState(const std::string& path) const {
     translated([&] {
-        writeStateCsv(path, impl_->sim->download(), impl_->sim->stepCount(), impl_->params.world_size);
+        writeStateCsv(path, impl_->engine().download(), impl_->engine().stepCount(), impl_->params.world_size);
         return 0;
     });
 }
@@ -191,15 +197,15 @@ void Flock::importState(const std::string& path) {
         const murmur::Flock flock = readStateCsv(path, p, &step);
         p.boids = std::uint32_t(flock.size());
         requireValid(p);
-        impl_->sim->upload(flock, p);
-        impl_->sim->setStepCount(step);
+        impl_->engine().upload(flock, p);
+        impl_->engine().setStepCount(step);
         impl_->params = p;
         return 0;
     });
 }
 
 GlBuffers Flock::glBuffers() const {
-    Drawable* d = impl_->sim->drawable();
+    Drawable* d = impl_->engine().drawable();
     if (!d) return {};
     const FlockBuffers b = d->buffers();
     return {b.pos, b.vel, b.count};

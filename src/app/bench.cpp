@@ -9,6 +9,7 @@
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
+#include "gl/program_cache.hpp"
 #include "gl/query.hpp"
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
@@ -412,6 +413,11 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
         printBenchHeader(doc, b, out);
         for (std::uint64_t n : b.sizes)
             if (!benchSize(n, opt, b, doc, out, err)) return 1;
+    }
+    if (opt.backend == Backend::Gpu) {
+        const gl::ProgramBuildStats built = gl::programBuildStats();
+        out << "shader programs: " << gl::describeProgramBuilds() << "\n";
+        doc["programs"] = {{"built", built.built}, {"from_cache", built.cached}, {"seconds", built.seconds}};
     }
     if (!b.out_path.empty()) {
         writeFileAtomic(b.out_path, doc.dump(2) + "\n");

@@ -9,6 +9,7 @@
 #include "app/run_window.hpp"
 #include "app/self_test.hpp"
 #include "app/sweep_plot.hpp"
+#include "gl/debug.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
@@ -335,6 +336,7 @@ int runMode(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
 
 // Runs the mode, turning input errors into exit 2 and anything else into exit 1.
 int runGuarded(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
+    if (v.gl_debug) gl::setVerboseDebugOutput(true);
     try {
         return runMode(mode, v, out, err);
     } catch (const InputError& e) {

@@ -130,6 +130,8 @@ void declareSweep(CLI::App& app, CliValues& v) {
 void declareInfo(CLI::App& app, CliValues& v) {
     app.set_version_flag("--version", std::string("murmur ") + MURMUR_VERSION + " (" + MURMUR_REVISION + ")");
     app.add_flag("--list-presets", v.list_presets, "list the built-in presets");
+    app.add_flag("--gl-debug", v.gl_debug,
+                 "print the driver's performance and other debug messages too (errors are always printed; also MURMUR_GL_DEBUG=1)");
     app.add_flag("--self-test", v.self_test,
                  "check this GPU: limits, every shader variant against the CPU reference, a split scan, a render; exit 0 if all pass");
     app.add_option("--list-params", v.list_params_filter,

@@ -22,7 +22,7 @@ struct CliValues {
     std::vector<std::string> sets;
     bool no_vsync = false, colour_by_given = false;
     std::string list_params_filter;  // --list-params [FILTER]: only keys containing it
-    bool list_presets = false, self_test = false, bench = false;
+    bool list_presets = false, self_test = false, bench = false, gl_debug = false;
     BenchOptions bench_opt;
     std::string bench_sizes, bench_style = "steering", bench_flocks;
     std::vector<std::string> sweeps, merge_args;

@@ -13,6 +13,7 @@
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
+#include "gl/program_cache.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"
@@ -338,6 +339,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     printSpeed(opt.steps, seconds, p.boids, out);
     printOrder(*sim, end, p, opt.steps, log.enabled(), out);
     printPassTimes(gpu_sim, out);
+    if (gpu_sim) out << "shader programs: " << gl::describeProgramBuilds() << "\n";
     if (recorder) out << "wrote " << recorder->finish() << "\n";
     if (trajectory) {
         const std::uint64_t frames = trajectory->frames();

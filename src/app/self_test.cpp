@@ -7,6 +7,7 @@
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
+#include "gl/program_cache.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/param_table.hpp"
 #include "model/rng.hpp"
@@ -302,6 +303,8 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
         out << "FAIL the GL driver reported errors (above)\n";
         ++report.failed;
     }
+    out << "shader programs: " << gl::describeProgramBuilds() << "\n";
+    out << "driver performance messages: " << gl::performanceMessageCount() << " (printed with --gl-debug)\n";
     out << "self-test: " << report.passed << " passed, " << report.failed << " failed: ";
     if (!report.failed) out << "this GPU runs murmur as the CPU reference does\n";
     else if (!opt.shader_dir.empty())  // the user's own shaders: theirs to mend, not the GPU's fault

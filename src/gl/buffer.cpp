@@ -29,7 +29,8 @@ void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
     if (!bytes) return;
     // Shader writes become visible to buffer reads only after this barrier (GL 4.6, 7.13.2).
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), data);
+    if (staging_.capacity() < bytes) staging_ = ReadBuffer(bytes);
+    staging_.read(id(), offset, bytes, data);
     read_back += bytes;
 }
 

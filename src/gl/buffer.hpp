@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gl/handle.hpp"
+#include "gl/read_buffer.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,8 +13,8 @@
 namespace murmur::gl {
 
 // Bytes read back from GPU buffers by this process so far: every buffer read goes through
-// Buffer::download (the only glGetNamedBufferSubData; murmur maps no buffer), so a caller can
-// measure what a sample or a frame costs the bus.
+// Buffer::download, which copies into a ReadBuffer on the GPU (murmur never reads a compute buffer
+// with glGetNamedBufferSubData), so a caller can measure what a sample or a frame costs the bus.
 std::uint64_t bytesReadBack();
 
 class Buffer {
@@ -27,6 +28,8 @@ public:
     explicit operator bool() const { return bool(handle_); }
 
     void upload(const void* data, std::size_t bytes, std::size_t offset = 0);
+    // Through this buffer's own ReadBuffer (made at the first read, grown to the largest read),
+    // so the buffer itself stays where the driver put it.
     void download(void* data, std::size_t bytes, std::size_t offset = 0) const;
     template <class T>
     std::vector<T> read(std::size_t count, std::size_t first = 0) const {
@@ -44,6 +47,7 @@ public:
 private:
     Handle<deleteBuffer> handle_;
     std::size_t size_ = 0;
+    mutable ReadBuffer staging_;
 };
 
 }  // namespace murmur::gl

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace murmur::gl {
@@ -17,9 +19,52 @@ namespace murmur::gl {
 struct HeadlessContext::Impl {
     EGLDisplay display = EGL_NO_DISPLAY;
     EGLContext context = EGL_NO_CONTEXT;
+    // What was current on the creating thread before this context: made current again when this
+    // one ends while current (a CLI run in-process hands the caller's context back).
+    EGLDisplay previous_display = EGL_NO_DISPLAY;
+    EGLContext previous_context = EGL_NO_CONTEXT;
+    EGLSurface previous_draw = EGL_NO_SURFACE;
+    EGLSurface previous_read = EGL_NO_SURFACE;
 };
 
 namespace {
+
+// The EGL displays murmur's contexts use, each with the number of murmur contexts (or attempts)
+// holding it. An EGL display is one per device and platform in a process, and eglTerminate ends
+// every context on it, other clients' too: a display is terminated only when its last holder lets
+// it go, and never when it was already initialized by someone else (the caller's own EGL).
+struct DisplayUse {
+    int holders = 0;
+    bool ours = true;  // initialized by murmur, so murmur may terminate it
+};
+std::mutex g_displays_mutex;
+std::map<EGLDisplay, DisplayUse>& displays() {
+    static std::map<EGLDisplay, DisplayUse> uses;
+    return uses;
+}
+
+// eglInitialize, counted. False if the display cannot be initialized.
+bool holdDisplay(EGLDisplay display) {
+    const std::lock_guard<std::mutex> lock(g_displays_mutex);
+    DisplayUse& use = displays()[display];
+    if (use.holders == 0) use.ours = eglQueryString(display, EGL_VERSION) == nullptr;  // not yet initialized
+    EGLint major = 0, minor = 0;
+    if (!eglInitialize(display, &major, &minor)) {
+        if (use.holders == 0) displays().erase(display);
+        return false;
+    }
+    ++use.holders;
+    return true;
+}
+
+// The counterpart of holdDisplay: terminates the display with its last murmur holder.
+void releaseDisplay(EGLDisplay display) {
+    const std::lock_guard<std::mutex> lock(g_displays_mutex);
+    const auto found = displays().find(display);
+    if (found == displays().end() || --found->second.holders > 0) return;
+    if (found->second.ours) eglTerminate(display);
+    displays().erase(found);
+}
 
 bool hasExtension(const char* list, const char* name) {
     if (!list) return false;
@@ -29,15 +74,56 @@ bool hasExtension(const char* list, const char* name) {
     return false;
 }
 
+// murmur's live contexts: when one ends, those made on top of it take over what it would have
+// made current again, so ending contexts out of order still hands back the first caller's.
+std::vector<HeadlessContext::Impl*>& liveContexts() {
+    static std::vector<HeadlessContext::Impl*> live;
+    return live;
+}
+
+void spliceOut(HeadlessContext::Impl* ended) {
+    const std::lock_guard<std::mutex> lock(g_displays_mutex);
+    auto& live = liveContexts();
+    live.erase(std::remove(live.begin(), live.end(), ended), live.end());
+    for (HeadlessContext::Impl* c : live)
+        if (c->previous_context == ended->context) {
+            c->previous_display = ended->previous_display;
+            c->previous_context = ended->previous_context;
+            c->previous_draw = ended->previous_draw;
+            c->previous_read = ended->previous_read;
+        }
+}
+
+// What is current on this thread now (EGL 1.0's eglGetCurrentDisplay first: the loader has only
+// EGL 1.0's functions before it knows a display).
+void rememberCurrent(HeadlessContext::Impl& impl) {
+    impl.previous_display = eglGetCurrentDisplay();
+    if (impl.previous_display == EGL_NO_DISPLAY || !gladLoaderLoadEGL(impl.previous_display) || !eglGetCurrentContext) return;
+    impl.previous_context = eglGetCurrentContext();
+    impl.previous_draw = eglGetCurrentSurface(EGL_DRAW);
+    impl.previous_read = eglGetCurrentSurface(EGL_READ);
+}
+
+// Makes current again what was current before the context (or none, if that is gone).
+void restorePrevious(const HeadlessContext::Impl& impl) {
+    if (impl.previous_context != EGL_NO_CONTEXT &&
+        eglMakeCurrent(impl.previous_display, impl.previous_draw, impl.previous_read, impl.previous_context))
+        return;
+    const EGLDisplay current = eglGetCurrentDisplay();
+    if (current != EGL_NO_DISPLAY) eglMakeCurrent(current, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
 // Tries to make a 4.5 core context current on display; returns a description of the
 // failure, or "" on success.
 std::string tryDisplay(EGLDisplay display, bool debug, HeadlessContext::Impl& impl) {
     if (display == EGL_NO_DISPLAY) return "no display";
-    EGLint major = 0, minor = 0;
-    if (!eglInitialize(display, &major, &minor)) return "eglInitialize failed";
-    if (!gladLoaderLoadEGL(display)) return "cannot load EGL functions";
+    if (!holdDisplay(display)) return "eglInitialize failed";
+    if (!gladLoaderLoadEGL(display)) {
+        releaseDisplay(display);
+        return "cannot load EGL functions";
+    }
     if (!eglBindAPI(EGL_OPENGL_API)) {
-        eglTerminate(display);
+        releaseDisplay(display);
         return "no desktop OpenGL API";
     }
     // A pbuffer-capable config: Mesa's surfaceless and device platforms offer none for a bare
@@ -47,7 +133,7 @@ std::string tryDisplay(EGLDisplay display, bool debug, HeadlessContext::Impl& im
     EGLint n = 0;
     const bool no_config = hasExtension(eglQueryString(display, EGL_EXTENSIONS), "EGL_KHR_no_config_context");
     if ((!eglChooseConfig(display, config_attribs, &config, 1, &n) || n == 0) && !no_config) {
-        eglTerminate(display);
+        releaseDisplay(display);
         return "no OpenGL config";
     }
     if (n == 0) config = EGL_NO_CONFIG_KHR;
@@ -68,10 +154,10 @@ std::string tryDisplay(EGLDisplay display, bool debug, HeadlessContext::Impl& im
             return "";
         }
         if (glGetString) found = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-        eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        restorePrevious(impl);
         eglDestroyContext(display, ctx);
     }
-    eglTerminate(display);
+    releaseDisplay(display);
     return "no OpenGL 4.5 core context (murmur uses 4.5's direct state access; found: " + found + ")";
 }
 
@@ -79,15 +165,17 @@ std::string tryDisplay(EGLDisplay display, bool debug, HeadlessContext::Impl& im
 
 void workAroundDriverBugs() { setenv("ZINK_INLINE_UNIFORMS", "false", 0); }
 
-HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()) {
+HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()), thread_(std::this_thread::get_id()) {
     workAroundDriverBugs();
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) throw ContextError("cannot load libEGL (is libegl1 installed?)");
+    rememberCurrent(*impl_);
     const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     std::string tried;
     auto attempt = [&](const std::string& what, const std::function<EGLDisplay()>& get) {
         const std::string err = tryDisplay(get(), debug, *impl_);
         if (err.empty()) {
             platform_ = what;
+            registerLive();
             return true;
         }
         tried += "\n  " + what + ": " + err;
@@ -120,7 +208,7 @@ HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()) {
     if (hasExtension(client, "EGL_MESA_platform_surfaceless")) {
         if (attempt("EGL surfaceless (Mesa)",
                     [] { return eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr); }))
-            return;
+                return;
     } else {
         tried += "\n  EGL surfaceless platform: not supported";
     }
@@ -129,14 +217,25 @@ HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()) {
     throw ContextError("no OpenGL 4.5 context could be created; tried:" + tried);
 }
 
+// Ends this context only: the previous one becomes current again if this one was current, and
+// the display stays initialized while another murmur context (or the caller) uses it.
 HeadlessContext::~HeadlessContext() {
-    if (impl_->display != EGL_NO_DISPLAY) {
-        if (eglGetCurrentContext() == impl_->context) glFinish();  // no work in flight while the driver tears down
-        eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-        eglDestroyContext(impl_->display, impl_->context);
-        eglTerminate(impl_->display);
+    if (impl_->display == EGL_NO_DISPLAY) return;
+    if (eglGetCurrentContext() == impl_->context) {
+        glFinish();  // no work in flight while the driver tears down
+        restorePrevious(*impl_);
     }
+    spliceOut(impl_.get());
+    eglDestroyContext(impl_->display, impl_->context);
+    releaseDisplay(impl_->display);
 }
+
+void HeadlessContext::registerLive() {
+    const std::lock_guard<std::mutex> lock(g_displays_mutex);
+    liveContexts().push_back(impl_.get());
+}
+
+bool HeadlessContext::isCurrent() const { return eglGetCurrentContext() == impl_->context; }
 
 std::string rendererString() {
     const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

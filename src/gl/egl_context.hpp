@@ -1,11 +1,14 @@
 // A headless OpenGL context through EGL, with no window: tries the EGL device platform
 // (preferring an NVIDIA device: GPU servers have no display), then Mesa's surfaceless platform,
 // then the default display. OpenGL 4.5 core (murmur uses its direct state access).
+// Any number may live in one process, made and ended in any order: one's end never ends another
+// (the display is counted) and hands back the context that was current before it.
 #pragma once
 
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace murmur::gl {
 
@@ -24,12 +27,19 @@ public:
     HeadlessContext& operator=(const HeadlessContext&) = delete;
 
     const std::string& platform() const { return platform_; }  // which attempt succeeded
+    // The thread that made it (a GL context is current on one thread at a time), and whether it
+    // is current on the calling thread now.
+    std::thread::id thread() const { return thread_; }
+    bool isCurrent() const;
 
     struct Impl;  // EGL display and context (kept out of this header)
 
 private:
+    void registerLive();
+
     std::unique_ptr<Impl> impl_;
     std::string platform_;
+    std::thread::id thread_;
 };
 
 // Settings that keep known driver bugs away, made before a context exists (each only if the user

@@ -422,10 +422,10 @@ void GpuSimulation::buildMeasuredSteer() {
         defines.push_back({define, "1"});
         return defines;
     };
-    gl::Program steer = gl::buildCompute(shaders_, "flock_steer.comp", with("MEASURE_IN_STEER"));
-    gl::Program measure = gl::buildCompute(shaders_, "flock_measure.comp", with("NEAREST_STORED"));
-    programs_->steer_measured = std::move(steer);
-    programs_->measure_stored = std::move(measure);
+    std::vector<gl::Program> built = gl::buildPrograms({gl::computeSource(shaders_, "flock_steer.comp", with("MEASURE_IN_STEER")),
+                                                         gl::computeSource(shaders_, "flock_measure.comp", with("NEAREST_STORED"))});
+    programs_->steer_measured = std::move(built[0]);
+    programs_->measure_stored = std::move(built[1]);
 }
 
 std::vector<OrderParams> GpuSimulation::takeFlockSamples() {

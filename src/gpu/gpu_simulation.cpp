@@ -207,16 +207,17 @@ GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(sha
 
 GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& lib, const Params& p) const {
     const auto defs = variantDefines(p, !ensemble_.empty());
-    return {gl::buildCompute(lib, "grid_count.comp", defs), gl::buildCompute(lib, "grid_scatter.comp", defs),
-            gl::buildCompute(lib, "grid_order.comp", defs), gl::buildCompute(lib, "grid_order_large.comp", defs),
-            gl::buildCompute(lib, "flock_steer.comp", defs), gl::buildCompute(lib, "boid_pick.comp", defs),
-            gl::buildCompute(lib, "flock_measure.comp", defs), gl::buildCompute(lib, "measure_reduce.comp", defs),
-            gl::buildCompute(lib, "neighbour_ids.comp", defs), gl::buildCompute(lib, "state_by_id.comp", defs),
-            gl::buildCompute(lib, "group_giant.comp", defs), gl::buildCompute(lib, "group_links.comp", defs),
-            gl::buildCompute(lib, "group_sums.comp", defs), gl::buildCompute(lib, "group_spin.comp", defs),
-            gl::buildCompute(lib, "group_totals.comp", defs), gl::buildCompute(lib, "group_largest.comp", defs),
-            gl::buildCompute(lib, "boid_under.comp", defs),
-            GridScan(gl::buildCompute(lib, "grid_scan.comp", defs)), gl::Program{}, gl::Program{}, gl::Program{}, 0u, false};
+    std::vector<gl::Program> b = gl::buildComputes(
+        lib,
+        {"grid_count.comp", "grid_scatter.comp", "grid_order.comp", "grid_order_large.comp", "flock_steer.comp",
+         "boid_pick.comp", "flock_measure.comp", "measure_reduce.comp", "neighbour_ids.comp", "state_by_id.comp",
+         "group_giant.comp", "group_links.comp", "group_sums.comp", "group_spin.comp", "group_totals.comp",
+         "group_largest.comp", "boid_under.comp", "grid_scan.comp"},
+        defs);
+    return {std::move(b[0]),  std::move(b[1]),  std::move(b[2]),  std::move(b[3]),  std::move(b[4]),  std::move(b[5]),
+            std::move(b[6]),  std::move(b[7]),  std::move(b[8]),  std::move(b[9]),  std::move(b[10]), std::move(b[11]),
+            std::move(b[12]), std::move(b[13]), std::move(b[14]), std::move(b[15]), std::move(b[16]),
+            GridScan(std::move(b[17])), gl::Program{}, gl::Program{}, gl::Program{}, 0u, false};
 }
 
 void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {

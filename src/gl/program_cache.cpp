@@ -1,0 +1,213 @@
+// Program binaries on disk; see program_cache.hpp.
+#include "gl/program_cache.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace murmur::gl {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[8] = {'M', 'U', 'R', 'M', 'U', 'R', 'P', 'B'};
+constexpr std::uint32_t kFileVersion = 1;
+constexpr std::uintmax_t kMaxCacheBytes = 64ull << 20;
+
+std::mutex g_mutex;
+ProgramBuildStats g_stats;
+
+std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ull) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) { return fnv1a(s.data(), s.size(), h); }
+
+std::string glString(GLenum name) {
+    const auto* s = reinterpret_cast<const char*>(glGetString(name));
+    return s ? s : "";
+}
+
+// The file's fixed header, then the driver string, then the binary.
+struct Header {
+    char magic[8];
+    std::uint32_t version, format;
+    std::uint64_t key_check, driver_bytes, binary_bytes, binary_check;
+};
+
+bool formatOffered(GLenum format) {
+    GLint n = 0;
+    glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &n);
+    std::vector<GLint> formats(std::size_t(std::max(n, 0)));
+    if (n > 0) glGetIntegerv(GL_PROGRAM_BINARY_FORMATS, formats.data());
+    return std::find(formats.begin(), formats.end(), GLint(format)) != formats.end();
+}
+
+}  // namespace
+
+ProgramBuildStats programBuildStats() {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    return g_stats;
+}
+
+void addProgramBuildTime(double seconds) {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    g_stats.seconds += seconds;
+}
+
+void countProgram(bool cached) {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    ++(cached ? g_stats.cached : g_stats.built);
+}
+
+std::string describeProgramBuilds() {
+    const ProgramBuildStats s = programBuildStats();
+    char text[160];
+    std::snprintf(text, sizeof text, "%u programs in %.2f s (%u from the cache)", s.built + s.cached, s.seconds, s.cached);
+    return text;
+}
+
+fs::path ProgramCache::directory() {
+    if (const char* d = std::getenv("MURMUR_CACHE_DIR"); d && *d) return fs::path(d) / "programs";
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "murmur" / "programs";
+    if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "murmur" / "programs";
+    return {};
+}
+
+ProgramCache& ProgramCache::forCurrentDriver() {
+    static std::mutex mutex;
+    static std::map<std::string, std::unique_ptr<ProgramCache>> caches;
+    const std::string driver = glString(GL_RENDERER) + " | " + glString(GL_VERSION) + " | " + glString(GL_VENDOR);
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto& cache = caches[driver];
+    if (!cache) cache.reset(new ProgramCache());
+    return *cache;
+}
+
+ProgramCache::ProgramCache() {
+    driver_ = glString(GL_RENDERER) + " | " + glString(GL_VERSION) + " | " + glString(GL_VENDOR);
+    GLint formats = 0;
+    glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
+    formats_ = formats > 0;
+}
+
+bool ProgramCache::enabled() const {
+    const char* off = std::getenv("MURMUR_PROGRAM_CACHE");
+    return formats_ && !(off && std::strcmp(off, "0") == 0) && !directory().empty();
+}
+
+std::string ProgramCache::keyOf(const std::vector<std::pair<GLenum, const std::string*>>& stages) const {
+    std::string key = driver_;
+    for (const auto& [stage, text] : stages) key += "\n@stage " + std::to_string(stage) + "\n" + *text;
+    return key;
+}
+
+fs::path ProgramCache::fileOf(const std::string& key) const {
+    char name[32];
+    std::snprintf(name, sizeof name, "%016llx.bin", static_cast<unsigned long long>(fnv1a(key)));
+    return directory() / name;
+}
+
+void ProgramCache::warn(const std::string& what) { std::fprintf(stderr, "murmur: warning: program cache: %s\n", what.c_str()); }
+
+bool ProgramCache::load(const std::string& key, GLuint program) {
+    if (!enabled()) return false;
+    const fs::path file = fileOf(key);
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return false;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto reject = [&](const char* why) {
+        warn(file.string() + ": " + why + "; built from source instead");
+        std::error_code ec;
+        fs::remove(file, ec);
+        return false;
+    };
+    Header h{};
+    if (bytes.size() < sizeof h) return reject("corrupt (too short)");
+    std::memcpy(&h, bytes.data(), sizeof h);
+    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kFileVersion) return reject("not a murmur program binary");
+    if (h.driver_bytes > bytes.size() || h.binary_bytes != bytes.size() - sizeof h - h.driver_bytes)
+        return reject("corrupt (its sizes do not add up)");
+    const char* binary = bytes.data() + sizeof h + h.driver_bytes;
+    if (fnv1a(binary, h.binary_bytes) != h.binary_check) return reject("corrupt (checksum)");
+    if (std::string(bytes.data() + sizeof h, h.driver_bytes) != driver_ || h.key_check != fnv1a(key, 7))
+        return reject("made for another driver or source");
+    if (!formatOffered(GLenum(h.format))) return reject("a binary format this driver does not offer");
+    glProgramBinary(program, GLenum(h.format), binary, GLsizei(h.binary_bytes));
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) return reject("refused by the driver");
+    return true;
+}
+
+void ProgramCache::store(const std::string& key, GLuint program) {
+    if (!enabled()) return;
+    GLint length = 0;
+    glGetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &length);
+    if (length <= 0) return;
+    std::vector<char> binary(static_cast<std::size_t>(length));
+    GLenum format = 0;
+    GLsizei written = 0;
+    glGetProgramBinary(program, length, &written, &format, binary.data());
+    if (written <= 0) return;
+    Header h{};
+    std::memcpy(h.magic, kMagic, sizeof kMagic);
+    h.version = kFileVersion;
+    h.format = std::uint32_t(format);
+    h.key_check = fnv1a(key, 7);
+    h.driver_bytes = driver_.size();
+    h.binary_bytes = std::uint64_t(written);
+    h.binary_check = fnv1a(binary.data(), std::size_t(written));
+    const fs::path file = fileOf(key);
+    std::error_code made;
+    fs::create_directories(file.parent_path(), made);
+    fs::path tmp = file;
+    tmp += ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(&h), sizeof h);
+        out.write(driver_.data(), std::streamsize(driver_.size()));
+        out.write(binary.data(), written);
+        if (!out.flush()) {
+            out.close();
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return warn("cannot write " + tmp.string() + " (a full disk?): programs are built from source");
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) fs::remove(tmp, ec);
+    trim(file.parent_path());
+}
+
+// The oldest files go until the folder holds at most kMaxCacheBytes.
+void ProgramCache::trim(const fs::path& dir) {
+    std::error_code ec;
+    std::vector<std::pair<fs::file_time_type, fs::path>> files;
+    std::uintmax_t total = 0;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (e.path().extension() != ".bin") continue;
+        total += e.file_size(ec);
+        files.emplace_back(e.last_write_time(ec), e.path());
+    }
+    if (total <= kMaxCacheBytes) return;
+    std::sort(files.begin(), files.end());
+    for (const auto& [when, path] : files) {
+        if (total <= kMaxCacheBytes) break;
+        const std::uintmax_t size = fs::file_size(path, ec);
+        if (fs::remove(path, ec)) total -= size;
+    }
+}
+
+}  // namespace murmur::gl
