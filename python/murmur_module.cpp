@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 
 namespace py = pybind11;
 using murmur::api::Ensemble;
@@ -16,31 +17,48 @@ using murmur::api::Flock;
 
 namespace {
 
-// A value as the parameter table takes it: numbers in Python's shortest form, names as they are.
-std::string asSetting(const py::handle& value) {
-    if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "on" : "off";
-    if (py::isinstance<py::str>(value)) return value.cast<std::string>();
-    if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) return py::str(value).cast<std::string>();
-    // numpy's scalars (np.int64, np.float32, ...): whole numbers by __index__, others by __float__
-    if (py::hasattr(value, "__index__")) return py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
-    if (py::hasattr(value, "__float__")) return py::str(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
-    throw murmur::api::Error("a parameter's value must be a number or a name, not " +
-                             py::str(py::type::of(value)).cast<std::string>());
+// The one conversion of every Python value murmur takes: numpy's scalars and 0-d arrays become
+// the Python scalar they hold, exactly (np.array(250.7) is 250.7, not 250); any other array is
+// murmur.Error naming its shape.
+py::object plainValue(const py::handle& value, const std::string& what) {
+    if (py::hasattr(value, "dtype") && py::hasattr(value, "ndim")) {  // numpy: a scalar or an array
+        if (value.attr("ndim").cast<int>() != 0)
+            throw murmur::api::Error(what + ": one value expected, not an array of shape " +
+                                     py::str(value.attr("shape")).cast<std::string>());
+        return value.attr("item")();
+    }
+    return py::reinterpret_borrow<py::object>(value);
 }
 
-// A whole number in [lo, hi] from Python (an int or anything with __index__, numpy's included), or
-// murmur.Error naming it and the range: pybind11's own conversion would say only "incompatible
-// function arguments".
-std::uint64_t wholeNumber(const py::handle& value, const std::string& what, std::uint64_t lo, std::uint64_t hi) {
+std::string typeName(const py::handle& value) { return py::str(py::type::of(value).attr("__name__")).cast<std::string>(); }
+
+// A value as the parameter table takes it: numbers in Python's shortest exact form (repr), True
+// and False as on and off, names as they are.
+std::string asSetting(const py::handle& raw, const std::string& key) {
+    const py::object value = plainValue(raw, key);
+    if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "on" : "off";
+    if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+    if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) return py::repr(value).cast<std::string>();
+    throw murmur::api::Error(key + ": a number, True/False or a name expected, not " + typeName(raw));
+}
+
+// A whole number in [lo, hi] from Python (an int, a numpy integer or 0-d integer array; not a
+// bool, not a float), or murmur.Error naming it and the range: pybind11's own conversion would say
+// only "incompatible function arguments".
+std::uint64_t wholeNumber(const py::handle& raw, const std::string& what, std::uint64_t lo, std::uint64_t hi) {
     const auto refuse = [&] {
-        return murmur::api::Error(what + " = " + py::repr(value).cast<std::string>() + ": valid: a whole number in [" +
+        return murmur::api::Error(what + " = " + py::repr(raw).cast<std::string>() + ": valid: a whole number in [" +
                                   std::to_string(lo) + ", " + std::to_string(hi) + "]");
     };
-    if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__")) throw refuse();
-    const py::int_ n(py::reinterpret_borrow<py::object>(value));
+    const py::object value = plainValue(raw, what);
+    if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) throw refuse();
+    const py::int_ n = value.cast<py::int_>();
     if (n < py::int_(lo) || n > py::int_(hi)) throw refuse();
     return n.cast<std::uint64_t>();
 }
+
+constexpr std::uint64_t kMaxSeed = 9007199254740991ull;  // 2^53 - 1: the seed key's range (exact in JSON and doubles)
+constexpr std::uint64_t kMaxBoids = 100000000ull;         // the boids key's range
 
 std::optional<std::uint64_t> optionalWhole(const py::object& value, const std::string& what, std::uint64_t lo, std::uint64_t hi) {
     if (value.is_none()) return std::nullopt;
@@ -84,12 +102,23 @@ struct ParamsView {
     Flock* flock;
 };
 
-// flock.record(...)'s handle: a context manager that stops the recording on leaving.
+// flock.record(...)'s handle: a context manager that stops the recording on leaving. Each record()
+// has a serial of its own: a handle closes its own recording only, never a later one of the same
+// flock, even at the same path.
 struct Recording {
     py::object owner;  // the Python flock, kept alive as for ParamsView
     Flock* flock;
     std::string path;
+    std::uint64_t serial = 0;
 };
+
+std::uint64_t g_next_recording = 1;
+std::unordered_map<const Flock*, std::uint64_t> g_open_recording;  // the flock's recording's serial
+
+bool isOpen(const Recording& r) {
+    const auto found = g_open_recording.find(r.flock);
+    return r.flock->recording() && found != g_open_recording.end() && found->second == r.serial;
+}
 
 murmur::api::FlockOptions flockOptions(const std::string& preset, const std::string& backend, std::optional<std::uint64_t> seed,
                                        std::optional<std::uint32_t> boids, const std::optional<py::dict>& params) {
@@ -99,21 +128,35 @@ murmur::api::FlockOptions flockOptions(const std::string& preset, const std::str
     o.seed = seed;
     o.boids = boids;
     if (params)
-        for (const auto& [key, value] : *params) o.settings.emplace_back(py::str(key).cast<std::string>(), asSetting(value));
+        for (const auto& [key, value] : *params) {
+            const std::string name = py::str(key).cast<std::string>();
+            o.settings.emplace_back(name, asSetting(value, name));
+        }
     return o;
 }
 
 Flock makeFlock(const std::string& preset, const std::string& backend, const py::object& seed, const py::object& boids,
                 const std::optional<py::dict>& params) {
-    const auto count = optionalWhole(boids, "boids", 0, 0xFFFFFFFFu);
-    return Flock(flockOptions(preset, backend, optionalWhole(seed, "seed", 0, ~std::uint64_t(0)),
+    const auto count = optionalWhole(boids, "boids", 0, kMaxBoids);
+    return Flock(flockOptions(preset, backend, optionalWhole(seed, "seed", 0, kMaxSeed),
                               count ? std::optional<std::uint32_t>(std::uint32_t(*count)) : std::nullopt, params));
 }
 
 // Closes the recording this handle began, not a later one of the same flock.
 std::uint64_t closeRecording(Recording& r) {
-    if (r.flock->recordingPath() != r.path) return 0;
+    if (!isOpen(r)) return 0;
+    g_open_recording.erase(r.flock);
     return r.flock->stopRecording();
+}
+
+// Steps through the API's stop check, so that Ctrl-C (KeyboardInterrupt) stops the stepping
+// within a chunk of about 50 ms: the flock stays consistent and a recording complete up to the
+// last step taken.
+template <class Stepper>
+void stepInterruptibly(Stepper& s, std::uint64_t steps) {
+    bool signalled = false;
+    s.step(int(steps), [&] { return signalled = PyErr_CheckSignals() != 0; });
+    if (signalled) throw py::error_already_set();
 }
 
 // Ensemble([{preset:, seed:, boids:, params:}, ...], backend=): each dict a flock's options.
@@ -128,15 +171,15 @@ Ensemble makeEnsemble(const py::sequence& flocks, const std::string& backend) {
                 throw murmur::api::Error("Ensemble: unknown flock option '" + py::str(key).cast<std::string>() +
                                          "'; valid: preset, seed, boids, params");
         const auto get = [&](const char* k) { return d.contains(k) ? py::object(d[k]) : py::object(py::none()); };
-        try {
-            options.push_back(flockOptions(get("preset").is_none() ? "" : get("preset").cast<std::string>(), backend,
-                                           get("seed").cast<std::optional<std::uint64_t>>(),
-                                           get("boids").cast<std::optional<std::uint32_t>>(),
-                                           get("params").cast<std::optional<py::dict>>()));
-        } catch (const py::cast_error&) {
-            throw murmur::api::Error("Ensemble: flock " + std::to_string(options.size()) +
-                                     ": preset is a name, seed and boids whole numbers of 0 or more, params a dict");
-        }
+        const std::string flock = "Ensemble: flock " + std::to_string(options.size()) + ": ";
+        const py::object preset = get("preset"), params = get("params");
+        if (!preset.is_none() && !py::isinstance<py::str>(preset)) throw murmur::api::Error(flock + "preset is a name or a .json path");
+        if (!params.is_none() && !py::isinstance<py::dict>(params)) throw murmur::api::Error(flock + "params is a dict {key: value}");
+        const auto boids = optionalWhole(get("boids"), flock + "boids", 0, kMaxBoids);
+        options.push_back(flockOptions(preset.is_none() ? "" : preset.cast<std::string>(), backend,
+                                       optionalWhole(get("seed"), flock + "seed", 0, kMaxSeed),
+                                       boids ? std::optional<std::uint32_t>(std::uint32_t(*boids)) : std::nullopt,
+                                       params.is_none() ? std::optional<py::dict>() : params.cast<py::dict>()));
     }
     return Ensemble(options);
 }
@@ -160,7 +203,7 @@ PYBIND11_MODULE(_murmur, m) {
     py::class_<ParamsView>(m, "Params", "A flock's parameters by key (murmur.params() lists them): flock.params[key], "
                                         "flock.params[key] = value (from the next step).")
         .def("__getitem__", [](const ParamsView& v, const std::string& key) { return fromSetting(v.flock->get(key)); })
-        .def("__setitem__", [](ParamsView& v, const std::string& key, const py::object& value) { v.flock->set(key, asSetting(value)); })
+        .def("__setitem__", [](ParamsView& v, const std::string& key, const py::object& value) { v.flock->set(key, asSetting(value, key)); })
         .def("__contains__", [](const ParamsView&, const std::string& key) {
             for (const auto& r : murmur::api::params())
                 if (r.key == key) return true;
@@ -182,7 +225,7 @@ PYBIND11_MODULE(_murmur, m) {
         })
         .def_readonly("path", &Recording::path, "The trajectory file's path.")
         .def("__repr__", [](const Recording& r) {
-            return "<murmur.Recording " + r.path + (r.flock->recordingPath() == r.path ? ", open>" : ", closed>");
+            return "<murmur.Recording " + r.path + (isOpen(r) ? ", open>" : ", closed>");
         });
 
     py::class_<Flock>(m, "Flock", "A flock on the GPU pipeline (backend='gpu', a headless OpenGL 4.5 context) or the "
@@ -193,8 +236,13 @@ PYBIND11_MODULE(_murmur, m) {
              "preset: a built-in name (murmur.presets()) or a .json file; params: {key: value} applied in order after it, "
              "as --set; boids resizes the world to keep the preset's density unless params sets world_size. "
              "Raises murmur.Error with the reason and the valid range.")
-        .def("step", [](Flock& f, const py::object& n) { f.step(int(wholeNumber(n, "step(n)", 0, kMaxStepsACall))); },
-             py::arg("n") = 1, "Steps the flock n times.")
+        .def("step",
+             [](Flock& f, const py::object& n) {
+                 stepInterruptibly(f, wholeNumber(n, "step(n)", 0, kMaxStepsACall));
+             },
+             py::arg("n") = 1,
+             "Steps the flock n times. Ctrl-C stops it within about 50 ms, between steps. A step that makes the flock "
+             "non-finite raises murmur.Error and leaves the flock as it was before the call.")
         .def_property_readonly("step_count", &Flock::stepCount, "Steps since the start (an imported state's included).")
         .def_property_readonly("size", &Flock::size, "Number of boids.")
         .def_property_readonly("backend", &Flock::backend, "'gpu' or 'cpu'.")
@@ -215,7 +263,9 @@ PYBIND11_MODULE(_murmur, m) {
             [](py::object self, const std::string& path, const py::object& every, const py::object& deflate) {
                 Flock* f = self.cast<Flock*>();
                 f->record(path, wholeNumber(every, "record(every)", 1, ~std::uint64_t(0)), int(wholeNumber(deflate, "record(deflate)", 0, 9)));
-                return Recording{self, f, path};
+                const std::uint64_t serial = g_next_recording++;
+                g_open_recording[f] = serial;
+                return Recording{self, f, path, serial};
             },
             py::arg("path"), py::arg("every") = 1, py::arg("deflate") = 1,
             "record(path, every=1, deflate=1) -> Recording\n\n"
@@ -250,15 +300,18 @@ PYBIND11_MODULE(_murmur, m) {
              "Ensemble(flocks, backend='gpu')\n\n"
              "flocks: a list of dicts, each with any of preset, seed, boids, params (as murmur.Flock takes them), e.g. "
              "[{'preset': 'vicsek', 'seed': s, 'params': {'vicsek.noise': eta}} for eta in etas for s in range(4)].")
-        .def("step", [](Ensemble& e, const py::object& n) { e.step(int(wholeNumber(n, "step(n)", 0, kMaxStepsACall))); },
-             py::arg("n") = 1, "Steps every flock n times.")
+        .def("step",
+             [](Ensemble& e, const py::object& n) {
+                 stepInterruptibly(e, wholeNumber(n, "step(n)", 0, kMaxStepsACall));
+             },
+             py::arg("n") = 1, "Steps every flock n times (Ctrl-C stops it between steps, as Flock.step).")
         .def_property_readonly("step_count", &Ensemble::stepCount, "Steps taken.")
         .def_property_readonly("backend", &Ensemble::backend, "'gpu' or 'cpu'.")
         .def("__len__", &Ensemble::flocks, "The number of flocks.")
         .def("size", [](const Ensemble& e, const py::object& k) { return e.size(flockIndex(e, k)); }, py::arg("k"),
              "Flock k's boid count.")
         .def("set", [](Ensemble& e, const py::object& k, const std::string& key, const py::object& value) {
-                 e.set(flockIndex(e, k), key, asSetting(value));
+                 e.set(flockIndex(e, k), key, asSetting(value, key));
              },
              py::arg("k"), py::arg("key"), py::arg("value"), "Sets flock k's key (from the next step).")
         .def("get", [](const Ensemble& e, const py::object& k, const std::string& key) { return fromSetting(e.get(flockIndex(e, k), key)); },

@@ -13,7 +13,7 @@ packages=(
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers
   xvfb xauth xdotool ffmpeg parallel python3-matplotlib
   pybind11-dev python3-dev python3-numpy python3-pytest
-  libhdf5-dev python3-h5py python3-pandas
+  libhdf5-dev python3-h5py python3-pandas python3-hypothesis
 )
 if [ "${1:-}" = "--full" ]; then
   packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge ccache)

@@ -138,6 +138,13 @@ uint flatGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID
 // Flat index of this invocation, for dispatches split into rows.
 uint flatIndex(uint group_size) { return flatGroup() * group_size + gl_LocalInvocationID.x; }
 
+// |v| without overflow: length() squares the components, past float's range above about 1.8e19
+// (a flock with no speed limit gets there). Below that, length() itself, bit for bit.
+float safeLength(vec3 v) {
+    float m = max(max(abs(v.x), abs(v.y)), abs(v.z));
+    return m > 1e18 ? m * length(v / m) : length(v);
+}
+
 // Cell coordinate of a position: wrap mode bins the folded position; soft mode clamps boids
 // outside the box into the edge cells.
 uvec3 cellOf(vec3 p) {

@@ -87,7 +87,7 @@ void measureBoid(uint i, out vec4 heading, out vec4 other) {
     other = vec4(0.0);
     if (!inMeasuredFlock(i)) return;
     vec3 v = velAt(i);
-    float speed = length(v);
+    float speed = safeLength(v);
     if (speed > 0.0) heading = vec4(v / speed, 1.0);
     // "None within the radius" decided on the squared distance, as the CPU does (a driver's
     // sqrt need not be correctly rounded).

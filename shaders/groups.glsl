@@ -125,7 +125,7 @@ vec3 fixedVec3(uint index) { return vec3(fixedValue(index), fixedValue(index + 2
 
 // v / |v|, 0 for a boid at rest (unitOf in src/cpu/order_params.cpp).
 vec3 unitOf(vec3 v) {
-    float len = length(v);
+    float len = safeLength(v);
     return len > 0.0 ? v / len : vec3(0.0);
 }
 

@@ -64,6 +64,9 @@ struct ParamRecord {
     std::string key, kind, unit, range, default_value, help;
 };
 
+// Asked between chunks of a long step(): true stops the stepping there.
+using StopCheck = std::function<bool()>;
+
 class Flock {
 public:
     explicit Flock(const FlockOptions& options = {});
@@ -71,7 +74,11 @@ public:
     Flock(Flock&&) noexcept;
     Flock& operator=(Flock&&) noexcept;
 
-    void step(int steps = 1);
+    // Steps the flock. A step that makes any position or velocity non-finite throws Error and
+    // leaves the flock as it was before the call (a recording ends with its last finite frame).
+    // With `stop`, the steps run in chunks of about 50 ms and stop() is asked after each: true
+    // ends the call there, the flock consistent (a caller's Ctrl-C).
+    void step(int steps = 1, const StopCheck& stop = {});
     std::uint64_t stepCount() const;
     std::uint32_t size() const;
     std::string backend() const;
@@ -130,7 +137,7 @@ public:
     Ensemble(Ensemble&&) noexcept;
     Ensemble& operator=(Ensemble&&) noexcept;
 
-    void step(int steps = 1);
+    void step(int steps = 1, const StopCheck& stop = {});  // as Flock::step, every flock at once
     std::uint64_t stepCount() const;
     std::uint32_t flocks() const;
     std::uint32_t size(std::uint32_t k) const;  // flock k's boids

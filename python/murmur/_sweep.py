@@ -78,7 +78,11 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
         args += ["--sweep-batch", str(batch)]
     with tempfile.TemporaryDirectory(prefix="murmur-sweep-") as tmp:
         out = os.path.join(tmp, "sweep.csv")
-        run = subprocess.run(args + ["--sweep-out", out], capture_output=True, text=True)
+        try:
+            run = subprocess.run(args + ["--sweep-out", out], capture_output=True, text=True)
+        except OSError as e:  # MURMUR_BIN names nothing runnable
+            raise Error(f"murmur.sweep runs the murmur command {args[0]!r}: {e.strerror}; "
+                        "set MURMUR_BIN to its path (or unset it to use the one beside the module)") from None
         if run.returncode != 0:
             lines = [l.removeprefix("murmur: ").removeprefix("error: ") for l in run.stderr.splitlines()
                      if l.strip() and not l.startswith("Run with --help")]

@@ -135,7 +135,7 @@ def test_ensemble_bad_input_raises():
         murmur.Ensemble([{"seeds": 1}], backend="cpu")
     with pytest.raises(murmur.Error, match="flock 1"):
         murmur.Ensemble([{"preset": "default"}, {"preset": "default3d"}], backend="gpu")
-    with pytest.raises(murmur.Error, match="seed and boids whole numbers"):
+    with pytest.raises(murmur.Error, match=r"flock 0: seed = -1: valid: a whole number in \[0, 9007199254740991\]"):
         murmur.Ensemble([{"seed": -1}], backend="cpu")
     with pytest.raises(murmur.Error, match="preset is a name"):
         murmur.Ensemble([{"preset": 3}], backend="cpu")

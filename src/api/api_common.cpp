@@ -71,6 +71,34 @@ std::shared_ptr<gl::HeadlessContext> sharedContext() {
     return context;
 }
 
+void requireCounterRoom(std::uint64_t at, std::uint64_t steps) {
+    constexpr std::uint64_t kLast = 0xFFFFFFFFull;
+    if (at + steps <= kLast) return;
+    throw Error("step(" + std::to_string(steps) + "): the flock is at step " + std::to_string(at) +
+                ", and the step counter ends at 4294967295 (the shaders' phases and noise hash it); valid: [0, " +
+                std::to_string(kLast - at) + "]");
+}
+
+int StepChunks::next(int left) {
+    began_ = std::chrono::steady_clock::now();
+    return chunked_ ? std::min(size_, left) : left;
+}
+
+void StepChunks::ended() {
+    if (std::chrono::steady_clock::now() - began_ < std::chrono::milliseconds(50)) size_ = std::min(size_ * 2, 1 << 20);
+}
+
+void requirePlainPath(const std::string& path, const std::string& what) {
+    if (path.find('\0') == std::string::npos) return;
+    throw Error(what + ": the path holds a NUL character at byte " + std::to_string(path.find('\0')) + ": valid: a path without one");
+}
+
+std::string nonFiniteMessage(std::uint32_t from, std::uint32_t reached) {
+    return "the flock became non-finite (a position or velocity infinite or NaN) between steps " + std::to_string(from) + " and " +
+           std::to_string(reached) + "; it is back at step " + std::to_string(from) +
+           ", its last finite state (a speed limit, a smaller dt or smaller weights keep a flock finite)";
+}
+
 void requireOwnThread(const std::string& backend, std::thread::id owner) {
     if (backend != "gpu" || owner == std::this_thread::get_id()) return;
     throw Error("this GPU flock belongs to the thread that made it (its OpenGL context is current on that thread "

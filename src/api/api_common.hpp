@@ -10,6 +10,7 @@
 #include "model/order_params.hpp"
 #include "model/params.hpp"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -53,6 +54,28 @@ Params paramsOf(const FlockOptions& o);
 // Error unless a GPU flock (or ensemble) made on thread `owner` is called from that thread: its GL
 // context is current there only, and another thread would read and step nothing.
 void requireOwnThread(const std::string& backend, std::thread::id owner);
+// Error unless `steps` more steps fit the 32-bit step counter (the shaders' phases and noise hash
+// it; the command line refuses the same run).
+void requireCounterRoom(std::uint64_t at, std::uint64_t steps);
+// The chunks of a step() with a stop check: about 50 ms each, from one step, doubling while a
+// chunk takes less (each chunk's end waits for the GPU: its time is its own). Without a check,
+// one chunk of every step.
+class StepChunks {
+public:
+    explicit StepChunks(bool chunked) : chunked_(chunked) {}
+    int next(int left);  // the next chunk's steps, at most `left`; starts its clock
+    void ended();        // after a chunk and its wait: grows the next one if this one was short
+
+private:
+    bool chunked_;
+    int size_ = 1;
+    std::chrono::steady_clock::time_point began_;
+};
+// Error if a path holds a NUL character (a C++ string or a Python str may; the file system would
+// take the path cut at it): "what: ...".
+void requirePlainPath(const std::string& path, const std::string& what);
+// "the flock became non-finite ... between steps `from` and `reached`; it is back at step `from` ...".
+std::string nonFiniteMessage(std::uint32_t from, std::uint32_t reached);
 // murmur's own headless context, shared by every flock made without a loader on this thread.
 std::shared_ptr<gl::HeadlessContext> sharedContext();
 // The caller's context through its loader: GL 4.5 or Error.

@@ -63,10 +63,31 @@ Ensemble::~Ensemble() = default;
 Ensemble::Ensemble(Ensemble&&) noexcept = default;
 Ensemble& Ensemble::operator=(Ensemble&&) noexcept = default;
 
-void Ensemble::step(int steps) {
+// Every flock checked finite after each chunk and at the end; else all are back where the call
+// began.
+void Ensemble::step(int steps, const StopCheck& stop) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
-    impl_->engine().step(steps);
-    impl_->steps += std::uint64_t(steps);
+    murmur::Ensemble& e = impl_->engine();
+    requireCounterRoom(impl_->steps, std::uint64_t(steps));
+    const std::uint64_t from = impl_->steps;
+    translated([&] {
+        e.checkpoint();
+        StepChunks chunks{bool(stop)};
+        for (int done = 0; done < steps;) {
+            const int run = chunks.next(steps - done);
+            e.step(run);
+            done += run;
+            impl_->steps += std::uint64_t(run);
+            if (!e.allFinite()) {
+                const std::uint64_t reached = std::exchange(impl_->steps, from);
+                e.rollback();
+                throw Error(nonFiniteMessage(std::uint32_t(from), std::uint32_t(reached)));
+            }
+            chunks.ended();
+            if (stop && stop()) break;
+        }
+        return 0;
+    });
 }
 
 std::uint64_t Ensemble::stepCount() const { return impl_->steps; }

@@ -44,10 +44,34 @@ struct Flock::Impl {
         return *sim;
     }
     murmur::Flock byId() const { return murmur::byId(engine().download()); }
+    // A frame of the recording; a failed write ends the recording (its temporary file removed).
     void addFrame() {
         std::vector<float> pos(std::size_t(params.boids) * 3), vel(pos.size());
         engine().readXyzById(pos.data(), vel.data());
-        trajectory->add(sim->stepCount(), std::move(pos), std::move(vel));
+        try {
+            trajectory->add(sim->stepCount(), std::move(pos), std::move(vel));
+        } catch (...) {
+            trajectory.reset();
+            throw;
+        }
+    }
+    // Error unless every position and velocity is finite; then the state is the checkpoint's
+    // (step `from`) again, and a recording ends with its last finite frame.
+    void requireFinite(std::uint32_t from) {
+        if (sim->allFinite()) return;
+        const std::uint32_t reached = sim->stepCount();
+        std::string recorded;
+        if (trajectory) {
+            const std::uint64_t frames = trajectory->frames();
+            std::unique_ptr<TrajectoryWriter> writer = std::move(trajectory);
+            try {
+                recorded = "; the recording " + writer->finish() + " ended with its " + std::to_string(frames) + " finite frames";
+            } catch (const std::exception& e) {
+                recorded = std::string("; the recording ended, and ") + e.what();
+            }
+        }
+        sim->rollback();
+        throw Error(nonFiniteMessage(from, reached) + recorded);
     }
 };
 
@@ -72,23 +96,42 @@ Flock::~Flock() = default;
 Flock::Flock(Flock&&) noexcept = default;
 Flock& Flock::operator=(Flock&&) noexcept = default;
 
-void Flock::step(int steps) {
+// In runs up to each frame of a recording (and chunks, with a stop check); the state checked
+// finite before each frame, after each chunk and at the end (else brought back to where the call
+// began: requireFinite).
+void Flock::step(int steps, const StopCheck& stop) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
-    if (!impl_->trajectory) return impl_->engine().step(steps);
-    translated([&] {  // in runs up to each frame
+    Simulation& sim = impl_->engine();
+    requireCounterRoom(sim.stepCount(), std::uint64_t(steps));
+    translated([&] {
+        sim.checkpoint();
+        const std::uint32_t from = sim.stepCount();
+        StepChunks chunks{bool(stop)};
         for (int done = 0; done < steps;) {
-            const std::uint64_t since = impl_->engine().stepCount() - impl_->record_from;
-            const std::uint64_t to_frame = impl_->record_every - since % impl_->record_every;
-            const int run = int(std::min<std::uint64_t>(to_frame, std::uint64_t(steps - done)));
-            impl_->engine().step(run);
+            int run = chunks.next(steps - done);
+            bool frame = false;
+            if (impl_->trajectory) {
+                const std::uint64_t since = sim.stepCount() - impl_->record_from;
+                const std::uint64_t to_frame = impl_->record_every - since % impl_->record_every;
+                run = int(std::min<std::uint64_t>(to_frame, std::uint64_t(run)));
+                frame = std::uint64_t(run) == to_frame;
+            }
+            sim.step(run);
             done += run;
-            if (std::uint64_t(run) == to_frame) impl_->addFrame();
+            if (frame || stop) impl_->requireFinite(from);
+            if (frame) impl_->addFrame();
+            if (stop) {
+                chunks.ended();
+                if (stop()) break;
+            }
         }
+        impl_->requireFinite(from);
         return 0;
     });
 }
 
 void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
+    requirePlainPath(path, "record");
     translated([&] {
         if (every < 1) throw Error("record(every=" + std::to_string(every) + "): valid: 1 or more steps");
         if (deflate < 0 || deflate > 9) throw Error("record(deflate=" + std::to_string(deflate) + "): valid: 0 .. 9");
@@ -182,6 +225,7 @@ std::vector<std::uint32_t> Flock::species() const {
 std::map<std::string, double> Flock::orderParameters() { return orderMap(impl_->engine().measure()); }
 
 void Flock::exportState(const std::string& path) const {
+    requirePlainPath(path, "export");
     translated([&] {
         writeStateCsv(path, impl_->engine().download(), impl_->engine().stepCount(), impl_->params.world_size);
         return 0;
@@ -189,7 +233,7 @@ void Flock::exportState(const std::string& path) const {
 }
 
 void Flock::importState(const std::string& path) {
-    stopRecording();  // a recording holds one flock's frames: an imported state ends it
+    requirePlainPath(path, "import_state");
     translated([&] {
         std::uint32_t step = 0;
         Params p = impl_->params;
@@ -197,6 +241,7 @@ void Flock::importState(const std::string& path) {
         const murmur::Flock flock = readStateCsv(path, p, &step);
         p.boids = std::uint32_t(flock.size());
         requireValid(p);
+        stopRecording();  // read and valid: a recording holds one flock's frames, so the new state ends it
         impl_->engine().upload(flock, p);
         impl_->engine().setStepCount(step);
         impl_->params = p;

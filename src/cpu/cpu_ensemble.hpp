@@ -18,6 +18,17 @@ public:
     OrderParams measure(std::uint32_t k) override;
     std::vector<OrderParams> measureAll() override;
     void setParams(const std::vector<Params>& params) override;
+    void checkpoint() override {
+        for (auto& f : flocks_) f->checkpoint();
+    }
+    void rollback() override {
+        for (auto& f : flocks_) f->rollback();
+    }
+    bool allFinite() override {
+        for (auto& f : flocks_)
+            if (!f->allFinite()) return false;
+        return true;
+    }
     std::string name() const override { return "cpu"; }
 
 private:

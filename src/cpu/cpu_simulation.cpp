@@ -8,6 +8,7 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <optional>
 #include <utility>
@@ -100,6 +101,13 @@ std::vector<std::uint32_t> CpuSimulation::neighbourCounts() {
 }
 
 OrderParams CpuSimulation::measure() { return measureFlock(current_, params_, neighbourCounts()); }
+
+bool CpuSimulation::allFinite() {
+    for (const Boid& b : current_)
+        for (int k = 0; k < 3; ++k)
+            if (!std::isfinite(b.p[k]) || !std::isfinite(b.v[k])) return false;
+    return true;
+}
 
 std::string CpuSimulation::name() const {
     return search_ == NeighbourSearch::Grid ? "cpu (grid)" : "cpu (brute force)";

@@ -38,6 +38,12 @@ public:
     Flock download() override { return current_; }
     std::vector<std::uint32_t> neighbourCounts() override;
     OrderParams measure() override;
+    void checkpoint() override { saved_ = {current_, step_count_}; }
+    void rollback() override {
+        current_ = saved_.first;
+        step_count_ = saved_.second;
+    }
+    bool allFinite() override;
     std::string name() const override;
 
     // Boids examined per boid in the last step (grid: cells around it; brute force: N - 1).
@@ -59,6 +65,7 @@ private:
     Flock current_, next_;
     std::vector<std::uint32_t> neighbours_;
     std::uint32_t step_count_ = 0;  // steps since upload
+    std::pair<Flock, std::uint32_t> saved_;  // checkpoint()'s state and step count
     std::function<bool()> interrupt_;
     bool interrupted_ = false;
     UniformGrid grid_;

@@ -44,7 +44,8 @@ struct ProgramSource {
     std::vector<std::pair<GLenum, AssembledShader>> stages;
     std::string label;
 };
-ProgramSource computeSource(const ShaderLibrary& lib, const std::string& file, const std::vector<ShaderDefine>& defines);
+ProgramSource computeSource(const ShaderLibrary& lib, const std::string& file,
+                            const std::vector<ShaderDefine>& defines);
 
 // Builds every program of the batch: all compiles and links are issued before the first is
 // waited for. Throws the first ShaderError (in the batch's order).

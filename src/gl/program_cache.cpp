@@ -31,7 +31,9 @@ std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 146959810
     for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
     return h;
 }
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) { return fnv1a(s.data(), s.size(), h); }
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) {
+    return fnv1a(s.data(), s.size(), h);
+}
 
 std::string glString(GLenum name) {
     const auto* s = reinterpret_cast<const char*>(glGetString(name));
@@ -73,7 +75,8 @@ void countProgram(bool cached) {
 std::string describeProgramBuilds() {
     const ProgramBuildStats s = programBuildStats();
     char text[160];
-    std::snprintf(text, sizeof text, "%u programs in %.2f s (%u from the cache)", s.built + s.cached, s.seconds, s.cached);
+    std::snprintf(text, sizeof text, "%u programs in %.2f s (%u from the cache)", s.built + s.cached, s.seconds,
+                  s.cached);
     return text;
 }
 
@@ -118,7 +121,9 @@ fs::path ProgramCache::fileOf(const std::string& key) const {
     return directory() / name;
 }
 
-void ProgramCache::warn(const std::string& what) { std::fprintf(stderr, "murmur: warning: program cache: %s\n", what.c_str()); }
+void ProgramCache::warn(const std::string& what) {
+    std::fprintf(stderr, "murmur: warning: program cache: %s\n", what.c_str());
+}
 
 bool ProgramCache::load(const std::string& key, GLuint program) {
     if (!enabled()) return false;
@@ -135,7 +140,8 @@ bool ProgramCache::load(const std::string& key, GLuint program) {
     Header h{};
     if (bytes.size() < sizeof h) return reject("corrupt (too short)");
     std::memcpy(&h, bytes.data(), sizeof h);
-    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kFileVersion) return reject("not a murmur program binary");
+    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kFileVersion)
+        return reject("not a murmur program binary");
     if (h.driver_bytes > bytes.size() || h.binary_bytes != bytes.size() - sizeof h - h.driver_bytes)
         return reject("corrupt (its sizes do not add up)");
     const char* binary = bytes.data() + sizeof h + h.driver_bytes;

@@ -16,7 +16,9 @@ ReadBuffer::ReadBuffer(std::size_t capacity) : capacity_(capacity) {
     handle_ = Handle<deleteBuffer>(id);
     glNamedBufferStorage(id, GLsizeiptr(capacity > 0 ? capacity : 16), nullptr, kMapFlags | GL_CLIENT_STORAGE_BIT);
     mapped_ = glMapNamedBufferRange(id, 0, GLsizeiptr(capacity > 0 ? capacity : 16), kMapFlags);
-    if (!mapped_) throw std::runtime_error("the GL driver could not map a read-back buffer of " + std::to_string(capacity) + " bytes");
+    if (!mapped_)
+        throw std::runtime_error("the GL driver could not map a read-back buffer of " + std::to_string(capacity) +
+                                 " bytes");
 }
 
 ReadBuffer::~ReadBuffer() {

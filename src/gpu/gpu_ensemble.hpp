@@ -19,6 +19,9 @@ public:
     OrderParams measure(std::uint32_t k) override { return sim_.measureFlock(k); }
     std::vector<OrderParams> measureAll() override { return sim_.measureFlocks(); }
     void setParams(const std::vector<Params>& params) override { sim_.setEnsembleParams(params); }
+    void checkpoint() override { sim_.checkpoint(); }
+    void rollback() override { sim_.rollback(); }
+    bool allFinite() override { return sim_.allFinite(); }
     std::string name() const override { return "gpu"; }
     GpuSimulation& pipeline() { return sim_; }
 

@@ -212,11 +212,11 @@ GpuSimulation::Programs GpuSimulation::buildPrograms(const gl::ShaderLibrary& li
         {"grid_count.comp", "grid_scatter.comp", "grid_order.comp", "grid_order_large.comp", "flock_steer.comp",
          "boid_pick.comp", "flock_measure.comp", "measure_reduce.comp", "neighbour_ids.comp", "state_by_id.comp",
          "group_giant.comp", "group_links.comp", "group_sums.comp", "group_spin.comp", "group_totals.comp",
-         "group_largest.comp", "boid_under.comp", "grid_scan.comp"},
+         "group_largest.comp", "boid_under.comp", "grid_scan.comp", "state_finite.comp"},
         defs);
     return {std::move(b[0]),  std::move(b[1]),  std::move(b[2]),  std::move(b[3]),  std::move(b[4]),  std::move(b[5]),
             std::move(b[6]),  std::move(b[7]),  std::move(b[8]),  std::move(b[9]),  std::move(b[10]), std::move(b[11]),
-            std::move(b[12]), std::move(b[13]), std::move(b[14]), std::move(b[15]), std::move(b[16]),
+            std::move(b[12]), std::move(b[13]), std::move(b[14]), std::move(b[15]), std::move(b[16]), std::move(b[18]),
             GridScan(std::move(b[17])), gl::Program{}, gl::Program{}, gl::Program{}, 0u, false};
 }
 

@@ -123,6 +123,10 @@ public:
     // Steps whose steer pass walked for a sample (tests: the path was taken).
     std::uint64_t stepsThatMeasured() const { return steps_that_measured_; }
     std::string name() const override { return "gpu"; }
+    // On the GPU: copies of the state buffers (gpu_checkpoint.cpp), and state_finite.comp's flag.
+    void checkpoint() override;
+    void rollback() override;
+    bool allFinite() override;
 
     // Slow steps stay interruptible (the window's Esc and close button): with `check` set, a
     // step whose estimated cost (candidatePairsPerStep) is at least `min_pairs` runs its steer
@@ -202,7 +206,7 @@ public:
 private:
     struct Programs {
         gl::Program count, scatter, order, order_large, steer, pick, measure, measure_reduce, neighbour_ids, state_by_id;
-        gl::Program group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under;
+        gl::Program group_giant, group_links, group_sums, group_spin, group_totals, group_largest, under, finite;
         GridScan scan;
         // A sampled step's two (measureWithNextStep): built when first asked for.
         gl::Program steer_measured, measure_stored;
@@ -328,6 +332,11 @@ private:
     gl::Buffer flock_params_, flock_table_;
     std::uint32_t cell_total_ = 0;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
+    struct Checkpoint {
+        gl::Buffer pos, vel, perch, steer;
+        std::uint32_t step_count = 0;
+    };
+    Checkpoint saved_;  // checkpoint()'s
     Interrupt interrupt_;
     std::uint32_t slice_groups_ = 32;
     double slice_min_pairs_ = 1e8;

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <functional>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -187,6 +188,9 @@ TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> sp
 }
 
 std::optional<std::string> trajectoryNameProblem(const std::string& path) {
+    const std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    for (const char* ext : {".h5", ".hdf5", ".h5md"})
+        if (name == ext) return "the file needs a name before " + std::string(ext) + " (FILE" + ext + "), not a hidden file";
     if (path.ends_with(".h5") || path.ends_with(".hdf5") || path.ends_with(".h5md")) return std::nullopt;
     return "the trajectory is H5MD (HDF5); name it FILE.h5, FILE.hdf5 or FILE.h5md";
 }
@@ -196,6 +200,7 @@ struct TrajectoryWriter::Impl {
     TrajectoryLayout layout;
     double dt = 0.0;  // layout.dt as the decimal it was given as (0.1, not 0.100000001490116)
     Id file, position, velocity, step, time;  // the last three: position's datasets
+    int write_error = 0;  // the first failed write's errno (the guarded driver's, below)
     std::uint64_t written = 0, added = 0;
     bool finished = false;
 
@@ -215,11 +220,82 @@ struct TrajectoryWriter::Impl {
     void closeAll() {  // the groups and datasets (under g_hdf5); the file stays open
         position.close(), velocity.close(), step.close(), time.close();
     }
+    void discard();
+    // Before HDF5 is called (under g_hdf5): its diagnostics off on this thread (a failure is
+    // reported once, by status or write_error), and this writer's file the one writes count for.
+    void enter();
 };
 
+namespace {
+
+// The write_error of the writer whose HDF5 calls run now (set by enter(), under g_hdf5): the
+// guarded driver's failures count for its file.
+int* g_write_error = nullptr;
+
+// HDF5's sec2 file driver with its writes guarded: a write that fails (a full disk) is recorded in
+// the writer's write_error and reported to HDF5 as done, and later writes are dropped. HDF5 1.10
+// cannot close a file once a flush of it has failed (its metadata cache is left "already
+// flushing"), and whoever closed every file later (HDF5's exit handler, h5py's) crashed on it; so
+// HDF5 never sees a failure, and the writer reports it and removes the file.
+const H5FD_class_t* g_sec2 = nullptr;
+
+int& writeError() {
+    static int none = 0;
+    return g_write_error ? *g_write_error : none;
+}
+
+herr_t guardedWrite(H5FD_t* f, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size, const void* buffer) {
+    int& failed = writeError();
+    if (failed) return 0;
+    errno = 0;
+    if (g_sec2->write(f, type, dxpl, addr, size, buffer) < 0) failed = errno ? errno : EIO;
+    return 0;
+}
+
+herr_t guardedTruncate(H5FD_t* f, hid_t dxpl, hbool_t closing) {
+    int& failed = writeError();
+    if (failed) return 0;
+    errno = 0;
+    if (g_sec2->truncate(f, dxpl, closing) < 0) failed = errno ? errno : EIO;
+    return 0;
+}
+
+hid_t guardedDriver() {
+    static const hid_t driver = [] {
+        // sec2's class, from a file it opens (HDF5 hands out no library class by its ID).
+        const Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "a file access list");
+        if (H5Pset_fapl_sec2(access) < 0) return hid_t(-1);
+        H5FD_t* probe = H5FDopen("/dev/null", H5F_ACC_RDONLY, access, HADDR_UNDEF);
+        if (!probe) return hid_t(-1);
+        g_sec2 = probe->cls;
+        static H5FD_class_t guarded = *g_sec2;
+        H5FDclose(probe);
+        guarded.name = "murmur_guarded_sec2";
+        guarded.terminate = nullptr;
+        guarded.write = guardedWrite;
+        guarded.truncate = guardedTruncate;
+        return H5FDregister(&guarded);
+    }();
+    return driver;
+}
+
+}  // namespace
+
+void TrajectoryWriter::Impl::enter() {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    g_write_error = &write_error;
+}
+
 void TrajectoryWriter::Impl::create() {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by the status codes
-    file = Id(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, temp.c_str());
+    // HDF5's exit handler closes what is still open, and crashed on a file whose close had failed
+    // (a full disk): it is not installed (H5dont_atexit must come before HDF5 is first used; once
+    // it is in use, by h5py say, this call changes nothing).
+    static const bool no_exit_handler = (H5dont_atexit(), true);
+    (void)no_exit_handler;
+    enter();
+    const Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "a file access list");
+    check(H5Pset_driver(access, guardedDriver(), nullptr), "the file driver");
+    file = Id(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose, temp.c_str());
     {
         const Id h5md = group(file, "h5md");
         intAttribute(h5md, "version", {1, 1});
@@ -253,6 +329,16 @@ void TrajectoryWriter::Impl::create() {
     const Id vel_value = growingDataset(velocity, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
 }
 
+// The temporary file closed and removed, whatever failed before (under g_hdf5): HDF5 saw no
+// failure (the guarded driver's), so its closes succeed, writing nothing more.
+void TrajectoryWriter::Impl::discard() {
+    enter();
+    write_error = write_error ? write_error : ECANCELED;  // nothing more is written
+    closeAll();
+    file.close();
+    ::unlink(temp.c_str());
+}
+
 // One frame appended: step, time, and the vectors cut to the flock's dims.
 void TrajectoryWriter::Impl::write(const Frame& f) {
     const std::size_t n = layout.boids, d = std::size_t(layout.dims);
@@ -267,10 +353,14 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
     const double t = double(f.step) * dt;
     append(step, written, H5T_NATIVE_INT64, &s, "position/step");
     append(time, written, H5T_NATIVE_DOUBLE, &t, "position/time");
-    const Id pos_value(H5Dopen2(position, "value", H5P_DEFAULT), H5Dclose, "position/value");
+    // Closed here, their status checked: HDF5 writes a dataset's cached chunks when it closes it,
+    // and a full disk shows first there.
+    Id pos_value(H5Dopen2(position, "value", H5P_DEFAULT), H5Dclose, "position/value");
     append(pos_value, written, H5T_NATIVE_FLOAT, pack(f.pos), "position/value");
-    const Id vel_value(H5Dopen2(velocity, "value", H5P_DEFAULT), H5Dclose, "velocity/value");
+    check(pos_value.close(), "position/value");
+    Id vel_value(H5Dopen2(velocity, "value", H5P_DEFAULT), H5Dclose, "velocity/value");
     append(vel_value, written, H5T_NATIVE_FLOAT, pack(f.vel), "velocity/value");
+    check(vel_value.close(), "velocity/value");
     ++written;
 }
 
@@ -278,8 +368,10 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
 std::string TrajectoryWriter::Impl::writeNow(const Frame& f) {
     try {
         const std::lock_guard hdf5(g_hdf5);
+        enter();
         write(f);
         if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) throw std::runtime_error("HDF5 could not flush the file");
+        if (write_error) throw std::runtime_error(std::strerror(write_error));
     } catch (const std::exception& e) {
         return e.what();
     }
@@ -343,10 +435,10 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayo
     try {
         const std::lock_guard hdf5(g_hdf5);
         impl_->create();
+        if (impl_->write_error) throw std::runtime_error(std::strerror(impl_->write_error));
     } catch (const std::exception& e) {
         const std::lock_guard hdf5(g_hdf5);
-        impl_->position = Id(), impl_->velocity = Id(), impl_->step = Id(), impl_->time = Id(), impl_->file = Id();
-        ::unlink(impl_->temp.c_str());
+        impl_->discard();
         throw std::runtime_error("cannot write " + path + ": " + e.what());
     }
     if (impl_->threaded) impl_->worker = startWithoutStopSignals([this] { impl_->run(); });
@@ -362,9 +454,7 @@ TrajectoryWriter::~TrajectoryWriter() {
     if (impl_->worker.joinable()) impl_->worker.join();
     if (!impl_->finished) {
         const std::lock_guard hdf5(g_hdf5);
-        impl_->closeAll();
-        impl_->file.close();
-        ::unlink(impl_->temp.c_str());
+        impl_->discard();
     }
 }
 
@@ -401,10 +491,18 @@ std::string TrajectoryWriter::finish() {
     if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
     {
         const std::lock_guard hdf5(g_hdf5);
+        impl_->enter();
+        // Everything HDF5 holds written first, its status checked: a failure there leaves the file
+        // open for the destructor to discard, and the close after it has nothing left to write.
         impl_->closeAll();
+        if (H5Fflush(impl_->file, H5F_SCOPE_LOCAL) < 0 || impl_->write_error)
+            throw std::runtime_error("cannot write " + impl_->path + ": " +
+                                     (impl_->write_error ? std::strerror(impl_->write_error) : "HDF5 could not flush the file"));
         // H5Fclose writes what HDF5 still holds (its metadata): a failure there leaves the
         // temporary file incomplete, so it is removed (by the destructor), never renamed.
-        if (impl_->file.close() < 0) throw std::runtime_error("cannot write " + impl_->path + ": HDF5 could not close the file");
+        if (impl_->file.close() < 0 || impl_->write_error)
+            throw std::runtime_error("cannot write " + impl_->path + ": " +
+                                     (impl_->write_error ? std::strerror(impl_->write_error) : "HDF5 could not close the file"));
     }
     renameIntoPlace(impl_->temp, impl_->path);
     impl_->finished = true;

@@ -44,10 +44,9 @@ Params withWorld(const Params& from, float edge) {
     scaleVec(p.attractor.at, s);
     scaleVec(p.repeller.at, s);
     scaleVec(p.leader_at, s);
-    for (Obstacle& o : p.obstacles) {
-        scaleVec(o.at, s);
-        o.radius = std::min(o.radius, edge / 2);
-    }
+    // Centres scale; radii stay (model.md, "Density"): an obstacle too large for the new world is
+    // refused by validation, as --set world_size is, never shrunk or left to fill the world.
+    for (Obstacle& o : p.obstacles) scaleVec(o.at, s);
     p.perch_ground *= s;
     p.dc.height *= s;
     return p;

@@ -32,6 +32,10 @@ public:
     // New parameters for every flock from the next step (the same sizes and, on the GPU, variant,
     // obstacles aside).
     virtual void setParams(const std::vector<Params>& params) = 0;
+    // As Simulation's, for every flock at once.
+    virtual void checkpoint() = 0;
+    virtual void rollback() = 0;
+    virtual bool allFinite() = 0;
     virtual std::string name() const = 0;
 };
 

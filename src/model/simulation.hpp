@@ -69,6 +69,13 @@ public:
     virtual void setInterrupt(std::function<bool()> check) = 0;
     virtual bool interrupted() const = 0;
 
+    // For a caller that must never keep a non-finite flock (the library's step): checkpoint()
+    // keeps the state and the step counter, rollback() brings both back (the parameters stay as
+    // they are), allFinite() says whether every position and velocity is finite.
+    virtual void checkpoint() = 0;
+    virtual void rollback() = 0;
+    virtual bool allFinite() = 0;
+
     // What a renderer draws from without a copy, or null when the flock lives in host memory
     // (then draw from download()).
     virtual Drawable* drawable() { return nullptr; }

@@ -166,3 +166,18 @@ TEST(Density, ImportKeepsTheFilesBoidsAndThePresetsWorld) {
     EXPECT_GT(largestX(out_csv), 200.0f);
     fs::remove_all(dir);
 }
+
+// An obstacle's radius stays when the world shrinks with the boid count: one too large for the new
+// world is refused, as --set world_size refuses it (it was shrunk to half the world, and filled it).
+TEST(Density, AnObstacleTooLargeForTheShrunkWorldIsRefusedNotShrunk) {
+    Params p = preset2d();
+    p.world_size = 300.0f;
+    p.obstacles = {Obstacle{{250.0f, 250.0f, 0.0f}, 40.0f}};
+    const Params small = keepDensity(p, std::max(1u, p.boids / 200), 2).params;
+    ASSERT_LT(small.world_size, 80.0f);
+    EXPECT_EQ(small.obstacles[0].radius, 40.0f);
+    EXPECT_NEAR(small.obstacles[0].at.x, 250.0f * small.world_size / 300.0f, 1e-3f);
+    const auto problems = validate(small);
+    ASSERT_FALSE(problems.empty());
+    EXPECT_EQ(problems.front().field, "obstacles[0].radius");
+}

@@ -44,6 +44,9 @@ public:
         o.boids = std::uint32_t(count);
         return o;
     }
+    void checkpoint() override {}
+    void rollback() override {}
+    bool allFinite() override { return true; }
     std::string name() const override { return "spy"; }
     void setInterrupt(std::function<bool()>) override {}
     bool interrupted() const override { return false; }

@@ -76,7 +76,8 @@ void expectDrawsHere() {
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     const std::uint8_t* c = &rgba[(32u * 64u + 32u) * 4u];
     int diff = 0;
-    for (int k = 0; k < 3; ++k) diff = std::max(diff, std::abs(int(c[k]) - int(settings.background[k] * 255.0f + 0.5f)));
+    for (int k = 0; k < 3; ++k)
+        diff = std::max(diff, std::abs(int(c[k]) - int(settings.background[k] * 255.0f + 0.5f)));
     EXPECT_GT(diff, 24) << "the boid's centre pixel is background";
 }
 
@@ -105,7 +106,7 @@ TEST(Contexts, ContextsEndedOutOfOrderLeaveTheOthersWorking) {
     MURMUR_REQUIRE_GL();
     auto b = std::make_unique<gl::HeadlessContext>();
     auto c = std::make_unique<gl::HeadlessContext>();  // current now; b's before it
-    b.reset();  // not current: ends b only, c stays current
+    b.reset();                                         // not current: ends b only, c stays current
     EXPECT_TRUE(c->isCurrent());
     expectWorkingHere("in c after b ended");
     c.reset();  // c's previous, b, is gone: b's previous, the test's own, is current again

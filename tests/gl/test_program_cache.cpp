@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -16,7 +17,6 @@
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <unistd.h>
 
 using namespace murmur;
 namespace fs = std::filesystem;
@@ -47,7 +47,9 @@ std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
-void spit(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes; }
+void spit(const fs::path& p, const std::string& bytes) {
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+}
 
 // grid_count.comp with a define of its own, so no other test's program shares its file. Returns
 // how many of the build came from the cache (0 or 1) and the warnings printed.
@@ -58,7 +60,8 @@ struct Build {
 Build buildOnce() {
     const gl::ProgramBuildStats before = gl::programBuildStats();
     ::testing::internal::CaptureStderr();
-    gl::Program p = gl::buildCompute(gl::ShaderLibrary{}, "grid_count.comp", {{"DIMS", "2"}, {"PROGRAM_CACHE_TEST", "1"}});
+    gl::Program p =
+        gl::buildCompute(gl::ShaderLibrary{}, "grid_count.comp", {{"DIMS", "2"}, {"PROGRAM_CACHE_TEST", "1"}});
     Build b;
     b.warnings = ::testing::internal::GetCapturedStderr();
     EXPECT_TRUE(p);
@@ -101,9 +104,10 @@ TEST(ProgramCache, ASecondBuildLoadsTheBinaryAndABadFileIsRebuiltWithOneWarning)
     foreign[kHeader] ^= 0x20;  // the driver string's first letter
     flipped[good.size() - 1] ^= 0x55;
     tail.resize(kHeader + 3);
-    for (const Damage& d : {Damage{"garbage", std::string(200, 'x'), "not a murmur program binary"},
-                            Damage{"another driver's", foreign, "another driver"},
-                            Damage{"a flipped byte", flipped, "checksum"}, Damage{"cut short", tail, "sizes do not add up"}}) {
+    for (const Damage& d :
+         {Damage{"garbage", std::string(200, 'x'), "not a murmur program binary"},
+          Damage{"another driver's", foreign, "another driver"}, Damage{"a flipped byte", flipped, "checksum"},
+          Damage{"cut short", tail, "sizes do not add up"}}) {
         SCOPED_TRACE(d.what);
         spit(file, d.bytes);
         const Build b = buildOnce();
@@ -130,7 +134,8 @@ TEST(ProgramCache, ABinaryTheDriverRefusesIsRebuiltWithoutAGlError) {
     const std::size_t binary = kHeader + driver_bytes;
     for (std::size_t i = binary; i < binary + binary_bytes; i += 7) bytes[i] = char(bytes[i] ^ 0x5a);
     std::uint64_t h = 1469598103934665603ull;  // FNV-1a, as the file's checksum
-    for (std::size_t i = binary; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
+    for (std::size_t i = binary; i < bytes.size(); ++i)
+        h = (h ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
     std::memcpy(bytes.data() + 8 + 8 + 24, &h, 8);
     spit(file, bytes);
     const Build b = buildOnce();

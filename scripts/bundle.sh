@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# Packs a built murmur into one tarball that runs on a machine with none of murmur's build
+# packages (a bare GPU server: glibc, glvnd's libEGL and the GPU driver): the murmur binary, the
+# GoogleTest binaries, the presets, the shaders' source, every shared library they load but
+# glibc's and the GL driver's, launchers that put those libraries first, and check.sh
+# (scripts/bundle_check.sh), which runs the self-test, the test suites, the benchmark and the
+# 68-run Couzin sweep there and writes a report.
+# Usage: scripts/bundle.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR: build-test, relative to the
+#        repository; built Release if it has no murmur binary). Writes
+#        OUT_DIR/murmur-bundle-<commit>.tar.gz.
+set -euo pipefail
+
+usage() {
+  echo "usage: scripts/bundle.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR defaults to build-test)" >&2
+  exit 2
+}
+
+# Libraries the target machine provides: glibc and its loader, and the GL / EGL / Vulkan
+# dispatch and driver libraries (the driver's own copies must be used). Anything else a binary
+# loads is shipped, libstdc++ and libgcc_s included (in lib/compat/, see bundle_wrapper.sh).
+SYSTEM_LIBS='^(linux-vdso|linux-gate|ld-linux[^.]*|ld64|libc|libm|libmvec|libpthread|libdl|librt|libresolv|libutil|libanl|libnsl|libBrokenLocale|libthread_db|libc_malloc_debug|libnss_[a-z0-9]+)\.so'
+DRIVER_LIBS='^(libGL|libGLX|libGLX_[a-z]+|libEGL|libEGL_[a-z]+|libOpenGL|libGLdispatch|libGLESv[0-9_A-Z]+|libglapi|libvulkan|libnvidia-[a-z0-9-]+|libcuda|libdrm|libdrm_[a-z0-9]+|libgbm)\.so'
+COMPAT_LIBS='^(libstdc\+\+|libgcc_s)\.so'
+
+# The build: BUILD_DIR as it is, or a Release build of it when it has no murmur binary.
+ensure_build() {
+  local build=$1
+  if [[ -x $build/bin/murmur ]]; then return; fi
+  echo "== no $build/bin/murmur: building Release into $build =="
+  cmake -S "$ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Release
+  cmake --build "$build" -j"$(nproc)"
+}
+
+# The test binaries CTest runs, from gtest_discover_tests' lists in BUILD_DIR/tests: one line a
+# binary, "NAME LABEL" (LABEL gl or cpu).
+test_binaries() {
+  local build=$1 list name label
+  for list in "$build"/tests/*'[1]_tests.cmake'; do
+    [[ -f $list ]] || continue
+    name=$(basename "$list" '[1]_tests.cmake')
+    label=$(grep -o -m1 'LABELS [a-z]*' "$list" | cut -d' ' -f2)
+    if [[ -x $build/tests/$name ]]; then echo "$name ${label:-gl}"; fi
+  done
+}
+
+# The GoogleTest names CTest runs for one binary (its discovery filter applied), one a line.
+ctest_names() {
+  sed -n 's/^add_test(.*\[==\[--gtest_filter=\([^]]*\)\]==\].*/\1/p' "$1/tests/$2[1]_tests.cmake"
+}
+
+# Copies the binaries into the staging tree first, so a rebuild running beside this script
+# cannot mix two builds into one bundle.
+stage_binaries() {
+  local build=$1 stage=$2 name label
+  mkdir -p "$stage/bin" "$stage/libexec" "$stage/lib/compat" "$stage/share/murmur/tests"
+  cp "$build/bin/murmur" "$stage/libexec/murmur"
+  : >"$stage/share/murmur/tests/binaries"
+  while read -r name label; do
+    cp "$build/tests/$name" "$stage/libexec/$name"
+    ctest_names "$build" "$name" >"$stage/share/murmur/tests/$name.list"
+    echo "$name $label" >>"$stage/share/murmur/tests/binaries"
+  done < <(test_binaries "$build")
+  if ! grep -q ' gl$' "$stage/share/murmur/tests/binaries"; then
+    echo "bundle: no GL test binary in $build/tests (was it built with GoogleTest?)" >&2
+    exit 1
+  fi
+}
+
+# The launchers: bin/NAME for each binary of libexec/, all one script (bundle_wrapper.sh, which
+# runs libexec/ its own name), and bin/bundle-env, which prints the library path it would use.
+stage_launchers() {
+  local stage=$1 name
+  cp "$ROOT/scripts/bundle_wrapper.sh" "$stage/bin/murmur"
+  chmod 755 "$stage/bin/murmur"
+  for name in $(ls "$stage/libexec") bundle-env; do
+    [[ $name == murmur ]] || ln -s murmur "$stage/bin/$name"
+  done
+  cp "$ROOT/scripts/bundle_check.sh" "$stage/check.sh"
+  chmod 755 "$stage/check.sh"
+}
+
+# Presets beside the binary as the build placed them (murmur also looks in ../share/murmur/presets
+# of its own folder), and the shaders' source: the binaries embed their shaders, this copy is
+# for --shader-dir.
+stage_data() {
+  local build=$1 stage=$2 presets
+  presets=$build/bin/presets
+  [[ -d $presets ]] || presets=$ROOT/presets
+  cp -r "$presets" "$stage/share/murmur/presets"
+  cp -r "$ROOT/shaders" "$stage/share/murmur/shaders"
+  if [[ -f $build/generated/embedded_shaders.cpp ]] &&
+     [[ -n $(find "$ROOT/shaders" -type f -newer "$build/generated/embedded_shaders.cpp") ]]; then
+    echo "bundle: warning: shaders/ changed after $build embedded them; share/murmur/shaders is the newer source" >&2
+  fi
+}
+
+# Every library the staged binaries load (ldd: the whole tree of them), but the system's.
+# Prints "NAME PATH" lines; fails naming any library ldd cannot find.
+needed_libs() {
+  local stage=$1 file missing name path
+  missing=$(for file in "$stage"/libexec/*; do ldd "$file"; done | grep 'not found' | sort -u || true)
+  if [[ -n $missing ]]; then
+    echo "bundle: libraries not found on this machine:" >&2
+    echo "$missing" >&2
+    exit 1
+  fi
+  for file in "$stage"/libexec/*; do ldd "$file"; done |
+    awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u -k1,1 |
+    while read -r name path; do
+      [[ $name =~ $SYSTEM_LIBS || $name =~ $DRIVER_LIBS ]] || echo "$name $path"
+    done
+}
+
+# The Debian package (and version) a library came from, where dpkg knows it.
+package_of() {
+  local path=$1 real pkg candidate
+  [[ $path != "$BUILD"/* ]] || { echo "(this build)"; return; }
+  command -v dpkg >/dev/null 2>&1 || { echo "?"; return; }
+  real=$(readlink -f "$path")
+  for candidate in "$path" "$real" "${real#/usr}" "/usr$path"; do
+    pkg=$(dpkg -S "$candidate" 2>/dev/null | head -1 | sed 's/: .*//') || true
+    if [[ -n $pkg ]]; then
+      echo "$pkg $(dpkg-query -W -f='${Version}\n' "$pkg" 2>/dev/null | head -1)"
+      return
+    fi
+  done
+  echo "?"
+}
+
+# Copies the libraries into lib/ (libstdc++ and libgcc_s into lib/compat/) under the names the
+# binaries ask for; lists each with where it came from in the manifest's library section.
+stage_libs() {
+  local stage=$1 name path dest
+  needed_libs "$stage" | while read -r name path; do
+    dest=$stage/lib
+    if [[ $name =~ $COMPAT_LIBS ]]; then dest=$stage/lib/compat; fi
+    cp -L "$path" "$dest/$name"
+    chmod 755 "$dest/$name"
+    printf '  %-28s %-52s %s\n' "${dest#"$stage"/}/$name" "$path" "$(package_of "$path")"
+  done
+}
+
+# The newest symbol version of a family (GLIBC, GLIBCXX) that the staged binaries and lib/ need
+# (lib/compat/, which defines GLIBCXX, left out).
+newest_version() {
+  local stage=$1 family=$2
+  find "$stage/libexec" "$stage/lib" -path "$stage/lib/compat" -prune -o -type f -exec objdump -T {} + 2>/dev/null |
+    grep -o "${family}_[0-9][0-9.]*" | sort -uV | tail -1
+}
+
+# The folders whose uncommitted changes the binaries may have been built from.
+tree_state() {
+  local changed
+  changed=$(git -C "$ROOT" status --porcelain -- src include shaders tests presets cmake third_party CMakeLists.txt 2>/dev/null |
+            wc -l)
+  if [[ $changed -gt 0 ]]; then echo "with uncommitted changes to $changed files"
+  else echo "clean"; fi
+}
+
+# share/murmur/bundle.env (read by check.sh) and BUNDLE.txt (for people).
+write_manifest() {
+  local stage=$1 build=$2 libs=$3 version build_type need_glibc need_glibcxx shader_dir
+  version=$("$stage/libexec/murmur" --version 2>/dev/null | head -1 || echo "murmur ?")
+  build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
+  need_glibc=$(newest_version "$stage" GLIBC)
+  need_glibcxx=$(newest_version "$stage" GLIBCXX)
+  # The one path the GL tests have compiled in: the source tree's shaders/ (a test copies it).
+  shader_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null || true)/shaders
+  {
+    printf 'BUNDLE_NAME=%q\n' "$NAME"
+    printf 'BUNDLE_COMMIT=%q\n' "$COMMIT"
+    printf 'BUNDLE_TREE=%q\n' "$(tree_state)"
+    printf 'BUNDLE_MADE=%q\n' "$(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n)"
+    printf 'BUNDLE_VERSION=%q\n' "$version"
+    printf 'BUNDLE_BUILD_TYPE=%q\n' "${build_type:-?}"
+    printf 'NEED_GLIBC=%q\n' "${need_glibc#GLIBC_}"
+    printf 'NEED_GLIBCXX=%q\n' "$need_glibcxx"
+    printf 'SHADER_SOURCE_DIR=%q\n' "$shader_dir"
+  } >"$stage/share/murmur/bundle.env"
+  cat >"$stage/BUNDLE.txt" <<EOF
+$NAME: $version, a ${build_type:-?} build of commit $COMMIT ($(tree_state)),
+made $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n) ($(. /etc/os-release && echo "$PRETTY_NAME"), $(uname -m)).
+
+Needs x86-64 Linux with glibc ${need_glibc#GLIBC_} or newer (the newest symbol version its files use),
+glvnd's libEGL.so.1 and an OpenGL 4.5 driver (an EGL device, or Mesa's surfaceless platform).
+
+  ./check.sh [REPORT_DIR]    self-test, test suites, benchmark, Couzin sweep; writes REPORT_DIR/report.md
+  bin/murmur ARGS            murmur (--help; headless without a display)
+
+bin/       launchers: each runs libexec/ its own name with lib/ first on the library path
+           (bin/bundle-env prints that path)
+libexec/   murmur and the GoogleTest binaries: $(ls "$stage/libexec" | tr '\n' ' ')
+lib/       the shared libraries they load, but glibc's and the GL driver's; lib/compat/ holds
+           libstdc++ and libgcc_s, used only where the system's libstdc++ lacks $need_glibcxx
+share/murmur/presets, shaders (the source of the shaders the binaries embed), tests/ (the test
+           names CTest runs for each binary)
+
+Libraries (in the bundle, copied from, Debian package):
+$libs
+EOF
+}
+
+main() {
+  [[ $# -ge 1 && $# -le 2 ]] || usage
+  ROOT=$(cd "$(dirname "$0")/.." && pwd)
+  local out=$1 build=${2:-build-test} libs
+  [[ $build == /* ]] || build=$ROOT/$build
+  BUILD=$build
+  ensure_build "$build"
+  COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  NAME=murmur-bundle-$COMMIT
+  STAGE=$(mktemp -d)
+  trap 'rm -rf "$STAGE"' EXIT
+  echo "== staging $NAME from $build =="
+  stage_binaries "$build" "$STAGE/$NAME"
+  stage_launchers "$STAGE/$NAME"
+  stage_data "$build" "$STAGE/$NAME"
+  libs=$(stage_libs "$STAGE/$NAME")
+  write_manifest "$STAGE/$NAME" "$build" "$libs"
+  mkdir -p "$out"
+  out=$(cd "$out" && pwd)
+  tar -C "$STAGE" -czf "$out/$NAME.tar.gz" "$NAME"
+  echo "== wrote $out/$NAME.tar.gz ($(du -h "$out/$NAME.tar.gz" | cut -f1); $(find "$STAGE/$NAME/lib" -name '*.so*' | wc -l) libraries) =="
+  echo "On the target: tar xzf $NAME.tar.gz && $NAME/check.sh"
+}
+
+main "$@"
