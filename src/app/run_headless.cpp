@@ -66,8 +66,8 @@ std::unique_ptr<Simulation> makeSimulation(const Options& opt) {
     return makeSimulation(opt, &gpu);
 }
 
-// The flock drawn offscreen at --width x --height, the whole world framed: what the headless
-// screenshot and the recording show.
+// The flock drawn offscreen at --width x --height: what the recording shows (the whole world
+// framed) and the headless screenshot (the flock framed, frameFlock).
 class OffscreenView {
 public:
     OffscreenView(Simulation& sim, const Params& p, const Options& opt)
@@ -77,6 +77,13 @@ public:
         settings_.colour_by = render::ColourBy(p.colour);
     }
     std::vector<std::uint8_t> render(const Params& p) { return frame_.render(display_, p, camera_, settings_); }
+    // The screenshot's view: on the flock where it covers a small part of the world (a recording
+    // keeps the world framed: the flock moves).
+    void frameFlock(Simulation& sim, const Params& p) {
+        std::vector<float> xyz(std::size_t(p.boids) * 3);
+        sim.readXyzById(xyz.data(), nullptr);
+        camera_.reset(p, xyz);
+    }
 
 private:
     OffscreenFlock frame_;
@@ -347,6 +354,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     }
     if (!opt.screenshot.empty()) {
         if (!view) view.emplace(*sim, p, opt);
+        view->frameFlock(*sim, p);
         render::writePng(opt.screenshot, opt.width, opt.height, view->render(p));
         out << "wrote screenshot " << opt.screenshot << " (" << opt.width << "x" << opt.height << ")\n";
     }

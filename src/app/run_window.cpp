@@ -109,7 +109,7 @@ public:
     WindowRun(AppWindow& window, const Options& opt, Simulation& sim, ui::Session& session, const std::string& renderer)
         : window_(window), opt_(opt), sim_(sim), session_(session), display_(sim),
           renderer_(gl::ShaderLibrary(opt.shader_dir)), log_(opt.stats_out, opt.stats_every) {
-        camera_.reset(session.live());
+        frameFlock();
         panel_.vsync = vsync_ = opt.vsync;
         panel_.loaded_preset = opt.preset_name;
         started_with_ = session.live();
@@ -138,6 +138,14 @@ public:
     bool flockIsFinite(const Flock& now, std::ostream& err);
 
 private:
+    // The camera on the flock where it covers a small part of the world, else on the world
+    // (Camera::reset): at the start, a respawn and the reset key.
+    void frameFlock() {
+        std::vector<float> xyz(std::size_t(session_.live().boids) * 3);
+        sim_.readXyzById(xyz.data(), nullptr);
+        camera_.reset(session_.live(), xyz);
+    }
+
     void applyKeys();
     void handleMouse(const Viewport& vp);
     std::optional<render::ScreenRect> panelPixels(const Viewport& vp) const;
@@ -321,7 +329,7 @@ int WindowRun::stepAndMeasure() {
         next_row_ = (session_.steps() / log_.every() + 1) * log_.every();
     }
     if (respawned || panel_.reset_view_requested) {
-        camera_.reset(session_.live());
+        frameFlock();
         panel_.reset_view_requested = false;
         panel_.selection.reset();
     }

@@ -24,6 +24,27 @@ void Camera::reset(const Params& p) {
     frameWorld();
 }
 
+void Camera::reset(const Params& p, const std::vector<float>& xyz) {
+    reset(p);
+    const std::size_t n = xyz.size() / 3;
+    if (n == 0) return;
+    glm::vec3 lo(0.0f), hi(0.0f);
+    std::vector<float> axis(n);
+    for (int a = 0; a < dims_; ++a) {
+        for (std::size_t i = 0; i < n; ++i) axis[i] = xyz[3 * i + std::size_t(a)];
+        std::sort(axis.begin(), axis.end());
+        lo[a] = axis[(n - 1) * 2 / 100];
+        hi[a] = axis[(n - 1) * 98 / 100];
+    }
+    const glm::vec3 size = hi - lo;
+    const float edge = std::max({size.x, size.y, dims_ == 3 ? size.z : 0.0f});
+    if (!(edge < 0.5f * p.world_size)) return;  // a flock over much of the world (or straddling a wrap): the world
+    target_ = (lo + hi) * 0.5f;
+    if (dims_ == 2) target_.z = 0.0f;
+    world_ = std::max(edge * 1.3f, 0.02f * p.world_size);  // a margin; a flock in one spot still shows its boids
+    frameWorld();
+}
+
 // A view narrower than tall frames the world by its width: everything scales by 1/aspect.
 void Camera::frameWorld() {
     const float narrow = std::max(1.0f, 1.0f / aspect_);

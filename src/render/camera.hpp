@@ -6,12 +6,19 @@
 
 #include <glm/glm.hpp>
 
+#include <vector>
+
 namespace murmur::render {
 
 class Camera {
 public:
-    // Frames the whole world of p (the reset key) in a view of the last aspect given.
+    // Frames the whole world of p in a view of the last aspect given.
     void reset(const Params& p);
+    // Frames the flock (xyz: 3 floats a boid) where it covers a small part of the world: its
+    // extent (per axis from the 2nd to the 98th percentile, so a few stragglers do not count) when
+    // that is under half the world's edge on every axis, with a margin; else the whole world. The
+    // reset key, the start and a respawn in the window; the headless screenshot.
+    void reset(const Params& p, const std::vector<float>& xyz);
     // The view's width over height. Until the user pans or zooms, the whole world stays framed
     // as the aspect changes (the panel hidden or resized, the window resized).
     void setAspect(float aspect);
@@ -41,7 +48,7 @@ private:
     float distance_ = 1.0f;     // 3D: eye to target
     float yaw_deg_ = 35.0f, pitch_deg_ = 25.0f;
     float near_ = 0.1f, far_ = 10.0f;
-    float world_ = 1.0f, aspect_ = 1.0f;
+    float world_ = 1.0f, aspect_ = 1.0f;  // world_: the edge of what is framed (the world, or the flock's extent)
     bool framed_ = true;
     void frameWorld();
 };

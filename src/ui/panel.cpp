@@ -149,8 +149,9 @@ void presetSection(Session& session, PanelState& state) {
         for (std::size_t k = 0; k < presets.size() && !state.loaded_preset.empty(); ++k)
             if (presets[k].first == state.loaded_preset) state.preset_index = int(k);
         state.loaded_preset.clear();  // from now on the combo shows what the user picks
-        state.preset_index = std::clamp(state.preset_index, 0, int(presets.size()) - 1);
-        if (ImGui::BeginCombo("built-in", presets[std::size_t(state.preset_index)].first.c_str())) {
+        state.preset_index = std::clamp(state.preset_index, -1, int(presets.size()) - 1);
+        const char* shown = state.preset_index < 0 ? "(none: choose one)" : presets[std::size_t(state.preset_index)].first.c_str();
+        if (ImGui::BeginCombo("built-in", shown)) {
             for (std::size_t k = 0; k < presets.size(); ++k) {
                 if (ImGui::Selectable(presets[k].first.c_str(), int(k) == state.preset_index)) state.preset_index = int(k);
                 if (hoveredAWhile() && !presets[k].second.empty()) ImGui::SetTooltip("%s", presets[k].second.c_str());
@@ -158,7 +159,9 @@ void presetSection(Session& session, PanelState& state) {
             ImGui::EndCombo();
         }
         ImGui::SameLine();
+        ImGui::BeginDisabled(state.preset_index < 0);
         if (ImGui::Button("Load##builtin")) session.loadPreset(presets[std::size_t(state.preset_index)].first);
+        ImGui::EndDisabled();
     }
     ImGui::InputText("file", &state.preset_path);
     if (ImGui::Button("Load file")) session.loadPreset(state.preset_path);

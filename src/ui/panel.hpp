@@ -43,7 +43,7 @@ struct PanelState {
     bool reset_view_requested = false;
     std::string preset_path = "my_preset.json";
     std::string loaded_preset;  // the built-in preset the run started from: the combo shows it
-    int preset_index = 0;
+    int preset_index = -1;  // -1: none chosen yet (a run without --preset): the combo says so
     bool confirm_overwrite = false;
     bool attractor_at_pointer = false;  // the window moves the goal to the pointer each frame
     bool repeller_at_pointer = false;

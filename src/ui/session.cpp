@@ -47,7 +47,11 @@ bool Session::commitEdits() {
     candidate.boids = live_.boids;  // counts change through applyBoidCount()
     candidate.seed = live_.seed;    // seeds apply on reset
     Params current = live_;
-    if (candidate == current) return false;
+    if (candidate == current) {  // the edits are back to what runs: a refusal of them no longer stands
+        if (message_error_ && !problems_.empty()) say("", false);
+        problems_.clear();
+        return false;
+    }
     if (auto problems = validate(candidate); !problems.empty()) {
         say("not applied: " + describe(problems), true);
         problems_ = std::move(problems);
@@ -72,9 +76,23 @@ bool Session::commitEdits() {
     }
     if (candidate.dims != live_.dims || candidate.species_count != live_.species_count) {
         candidate.seed = edit_.seed;
-        if (candidate.dims != live_.dims) density = {candidate.boids, candidate.world_size, candidate.dims};
+        // What changed, said before the respawn makes it live; a dims change keeps the expected
+        // neighbour count, as --dims does (model.md, "Density"), unless the user chose the world.
+        std::string what = candidate.dims != live_.dims ? "dims changed" : "species count changed";
+        if (candidate.dims != live_.dims && keep_density && !world_set) {
+            const WorldSize w = worldForDensity(density, candidate.rulesOf(0).ruleRadius(), candidate.largestRadius(), candidate.boids,
+                                                candidate.dims);
+            candidate = withWorld(candidate, w.edge);
+            char text[96];
+            std::snprintf(text, sizeof text, " to %d, world resized to %.4g units to keep the neighbours", candidate.dims, double(w.edge));
+            what += text;
+        }
+        if (auto problems = validate(candidate); !problems.empty()) {
+            say("not applied: " + describe(problems), true);
+            return false;
+        }
         respawn(candidate);
-        say(candidate.dims != live_.dims ? "dims changed: flock respawned" : "species count changed: flock respawned", false);
+        say(what + ": flock respawned", false);
         return true;
     }
     sim_.setParams(candidate);  // first: if it throws, live_ still says what runs

@@ -230,6 +230,13 @@ TEST_F(PanelUi, ThePresetsComboShowsTheLoadedPreset) {
     EXPECT_EQ(presets[std::size_t(state.preset_index)].first, "vicsek");
 }
 
+// Without --preset the combo names no preset (it said "couzin-dynamic", the first alphabetically,
+// for a run that had loaded none) and Load waits for a choice.
+TEST_F(PanelUi, WithoutAPresetTheComboNamesNone) {
+    click("#Presets");
+    EXPECT_EQ(state.preset_index, -1);
+}
+
 // A radius edit that makes a step costlier says so (candidate pairs, the factor, the steps per
 // second left at today's rate) before it is applied; none while the edit costs the same. (60
 // boids: a budget of 120 cells, 10 x 10 of 30 units; a radius of 100 makes them 6 x 6 of 50.)

@@ -14,6 +14,8 @@
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <set>
 
@@ -100,6 +102,46 @@ TEST(Session, ChangingDimsRespawnsAndReframes) {
     EXPECT_EQ(sim.last.dims, 3);
     EXPECT_TRUE(s.takeRespawned());
     EXPECT_FALSE(s.takeRespawned());
+}
+
+// 20,000 boids in the 2D world that holds them at the defaults' density, then dims 3: the world
+// is resized so the expected neighbour count stays (it stayed 948.7 units wide: 0.49 neighbours a
+// boid, a flock that never flocked), and the message says dims changed (it said species count:
+// it compared dims after the respawn had made them live).
+TEST(Session, ADimsChangeKeepsTheNeighboursAndSaysSo) {
+    SpySimulation sim;
+    Params p = small();
+    Session s(sim, p);
+    s.pending_boids = 20000;
+    ASSERT_TRUE(s.applyBoidCount());
+    const Params flat = s.live();
+    s.edit().dims = 3;
+    ASSERT_TRUE(s.commitEdits());
+    const Params deep = s.live();
+    EXPECT_EQ(deep.dims, 3);
+    EXPECT_NE(s.message().find("dims changed to 3, world resized"), std::string::npos) << s.message();
+    EXPECT_EQ(s.message().find("species"), std::string::npos) << s.message();
+    // Expected neighbours within the largest rule radius r: N pi r^2 / L^2 in 2D, N (4/3) pi r^3 / L^3 in 3D.
+    const double r = flat.rulesOf(0).ruleRadius(), n = 20000.0, pi = 3.14159265358979;
+    const double before = n * pi * r * r / (double(flat.world_size) * flat.world_size);
+    const double after = n * 4.0 / 3.0 * pi * r * r * r / std::pow(double(deep.world_size), 3.0);
+    EXPECT_NEAR(after, before, 0.01 * before) << "2D world " << flat.world_size << ", 3D world " << deep.world_size;
+}
+
+// A refused value typed back to the one in effect clears the refusal (it stayed, red, under the
+// field and in the Run line until another value applied).
+TEST(Session, ARefusalGoesWhenTheEditIsBackToWhatRuns) {
+    SpySimulation sim;
+    Session s(sim, small());
+    const float running = s.live().species[0].min_speed;
+    s.edit().species[0].min_speed = 20.0f;  // above max_speed: refused
+    EXPECT_FALSE(s.commitEdits());
+    EXPECT_TRUE(s.messageIsError());
+    EXPECT_FALSE(s.problems().empty());
+    s.edit().species[0].min_speed = running;
+    EXPECT_FALSE(s.commitEdits()) << "nothing to apply";
+    EXPECT_FALSE(s.messageIsError()) << s.message();
+    EXPECT_TRUE(s.problems().empty());
 }
 
 TEST(Session, BoidCountAppliesOnlyWhenItFits) {

@@ -31,6 +31,44 @@ glm::vec2 px(const Camera& c, glm::vec3 w) {
 bool inside(glm::vec2 p) { return p.x >= 0 && p.y >= 0 && p.x <= kViewport.x && p.y <= kViewport.y; }
 }  // namespace
 
+// A flock over a small part of the world is framed (100 boids in a 20-unit patch of a 300-unit
+// world: the couzin presets opened as a speck about 10 px wide); a flock spread over the world
+// frames the world, as reset(p) does; a few stragglers do not widen the frame.
+TEST(Camera, ResetFramesASmallFlockAndTheWorldForASpreadOne) {
+    for (int dims : {2, 3}) {
+        SCOPED_TRACE(dims);
+        Params p;
+        p.dims = dims;
+        p.world_size = 300.0f;
+        std::vector<float> xyz;
+        for (int i = 0; i < 100; ++i) {
+            const float a = float(i) * 0.7f;
+            xyz.insert(xyz.end(), {200.0f + 10.0f * std::cos(a), 80.0f + 10.0f * std::sin(a), dims == 3 ? 150.0f + float(i % 10) : 0.0f});
+        }
+        xyz.insert(xyz.end(), {5.0f, 5.0f, 5.0f});  // one straggler far away
+        Camera c;
+        c.setAspect(kViewport.x / kViewport.y);
+        c.reset(p, xyz);
+        const glm::vec2 view = kViewport;
+        const glm::vec2 a = px(c, {190.0f, 70.0f, dims == 3 ? 150.0f : 0.0f}), b = px(c, {210.0f, 90.0f, dims == 3 ? 150.0f : 0.0f});
+        EXPECT_LT(std::max(a.x, b.x), view.x);
+        EXPECT_GT(std::min(a.x, b.x), 0.0f);
+        Camera world;
+        world.setAspect(kViewport.x / kViewport.y);
+        world.reset(p);
+        const float whole = std::abs(px(world, {210.0f, 90.0f, dims == 3 ? 150.0f : 0.0f}).x - px(world, {190.0f, 70.0f, dims == 3 ? 150.0f : 0.0f}).x);
+        EXPECT_GT(std::abs(b.x - a.x), 4.0f * whole) << "the patch is not framed: " << std::abs(b.x - a.x) << " px against " << whole;
+        EXPECT_GT(std::abs(b.x - a.x), (dims == 2 ? 0.4f : 0.2f) * view.x);
+        std::vector<float> spread;
+        for (int i = 0; i < 100; ++i) spread.insert(spread.end(), {3.0f * float(i), float((i * 37) % 300), dims == 3 ? float((i * 53) % 300) : 0.0f});
+        c.reset(p, spread);
+        for (const glm::vec3 corner : {glm::vec3(0.0f), glm::vec3(300.0f, 300.0f, 0.0f)}) {
+            EXPECT_NEAR(px(c, corner).x, px(world, corner).x, kPx);
+            EXPECT_NEAR(px(c, corner).y, px(world, corner).y, kPx);
+        }
+    }
+}
+
 TEST(Camera, Reset2DCentresTheWorldAndShowsAllOfIt) {
     Params p;
     p.world_size = 100;
