@@ -67,6 +67,19 @@ float cuckerSmaleGroup(const Params& p, float, float) {
     return p.cucker_smale.radius > 0.0f ? p.cucker_smale.radius : 0.1f * p.world_size;
 }
 
+// The influences' keys: goals, wind, wander and scatter, which a style that sets its velocity
+// outright (a heading at constant speed) or by its own law does not read.
+std::vector<std::string> influenceKeys() {
+    return {"wander", "wind.x", "wind.y", "wind.z", "attractor.x", "attractor.y", "attractor.z", "attractor.weight", "repeller.x",
+            "repeller.y", "repeller.z", "repeller.weight", "repeller.radius", "scatter"};
+}
+
+// `keys` and then every influence key (constant-speed models: no force, limit or influence acts).
+std::vector<std::string> withInfluences(std::vector<std::string> keys) {
+    for (std::string& k : influenceKeys()) keys.push_back(std::move(k));
+    return keys;
+}
+
 // Rows name only what differs from StyleInfo's defaults (no keys, no hooks, default traits).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -91,7 +104,8 @@ std::vector<StyleInfo> makeStyles() {
              "offset style: on, a boid with no one to align with adds its own velocity (Parker's Ruby rule 3), so a lone boid "
              "speeds up to max_speed",
              [](const Params& p) { return p.offset.lone ? 1.0 : 0.0; }, [](Params& p, double v) { p.offset.lone = v != 0.0; }},
-                 }});
+                 },
+                 .ignored_keys = {"max_force"}});
     s.push_back({.style = Style::Decarpentier, .name = "decarpentier", .summary = "three neighbours, per-axis clamps",
                  .glsl = "styles/decarpentier.glsl", .prefix = "dc.",
                  .traits = {.keeps_steer = true, .own_search = true, .amortised_steering = true, .wings_flap = true},
@@ -127,6 +141,7 @@ std::vector<StyleInfo> makeStyles() {
              "decarpentier: each boid recomputes its steering this often, on its own phase; motion integrates every step (0: steer every step)",
              MURMUR_FLOAT(dc.steer_hz)},
                  },
+                 .ignored_keys = {"max_force", "neighbour_cap", "scatter"},
                  .group_radius = decarpentierGroup});
     s.push_back({.style = Style::Graded, .name = "graded",
                  .summary = "separation growing as distance shrinks, cohesion a spring, alignment steered",
@@ -141,7 +156,9 @@ std::vector<StyleInfo> makeStyles() {
             {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
              "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
              MURMUR_FLOAT(vicsek.noise)},
-                 }});
+                 },
+                 .ignored_keys = withInfluences({"separation.radius", "separation.weight", "alignment.weight", "cohesion.radius",
+                                                 "cohesion.weight", "max_force", "speed_limit", "margin", "turn"})});
     s.push_back({.style = Style::Couzin, .name = "couzin",
                  .summary = "Couzin et al. 2002, zones of repulsion (separation.radius), orientation (couzin.orientation_width beyond it) and "
                  "attraction (couzin.attraction_width beyond that), a blind angle, a turning rate and Gaussian noise, at constant "
@@ -160,7 +177,8 @@ std::vector<StyleInfo> makeStyles() {
              "couzin style: delta r_a, the zone of attraction's width beyond the zone of orientation",
              MURMUR_FLOAT(couzin.attraction_width)},
                  },
-                 .ignored_keys = {"alignment.radius", "cohesion.radius"},
+                 .ignored_keys = withInfluences({"alignment.radius", "cohesion.radius", "separation.weight", "alignment.weight",
+                                                 "cohesion.weight", "min_speed", "max_force", "speed_limit"}),
                  .adjust_rules = couzinZones,
                  .check = couzinCheck,
                  .group_radius = couzinGroup});
@@ -181,9 +199,10 @@ std::vector<StyleInfo> makeStyles() {
                       "0: every pair",
                       MURMUR_FLOAT(cucker_smale.radius)},
                  },
-                 .ignored_keys = {"separation.radius", "separation.weight", "alignment.radius", "alignment.weight",
-                                  "cohesion.radius", "cohesion.weight", "min_speed", "max_force", "speed_limit", "predator",
-                                  "chase", "flee.radius", "flee.weight"},
+                 .ignored_keys = {"separation.radius", "separation.weight", "alignment.radius", "alignment.weight", "cohesion.radius",
+                                  "cohesion.weight", "min_speed", "max_speed", "max_force", "speed_limit", "predator", "chase",
+                                  "flee.radius", "flee.weight", "repeller.x", "repeller.y", "repeller.z", "repeller.weight",
+                                  "repeller.radius", "scatter"},
                  .adjust_rules = cuckerSmaleRadii,
                  .check = cuckerSmaleCheck,
                  .group_radius = cuckerSmaleGroup});

@@ -322,16 +322,42 @@ void FrameStats::clearHistory() {
         s->clear();
 }
 
+namespace {
+
+// A species' role keys: the predator switch where there are others to chase, a predator's chase,
+// a prey's flight where some other species in use is a predator.
+bool roleKeyApplies(std::string_view full_key, std::string_view key, const Params& p) {
+    std::uint32_t s = 0;
+    if (full_key.starts_with("species")) s = std::uint32_t(full_key[7] - '0');
+    const std::uint32_t used = std::min(p.species_count, kMaxSpecies);
+    if (key == "predator") return used > 1;
+    if (key == "chase") return used > 1 && p.roles[s].predator;
+    bool hunted = false;
+    for (std::uint32_t o = 0; o < used; ++o) hunted = hunted || (o != s && p.roles[o].predator);
+    return hunted;  // flee.radius, flee.weight
+}
+
+}  // namespace
+
+// A key applies where it acts: the style reads it (its own keys, less the shared keys it ignores),
+// and the feature it belongs to is on (soft walls, perching, the led boid, a goal with a weight,
+// an obstacle, a species' role). tests/cpu/test_keys_apply.cpp holds this to what a step does.
 bool appliesNow(std::string_view key, const Params& p) {
+    const std::string_view full_key = key;
     key = withoutSpeciesPrefix(key);
+    if (key == "dc.height" && p.dc.height_weight <= 0.0f) return false;  // the pull toward it is off
     for (const StyleInfo& s : styles())  // a style's own keys apply in it alone
         if (*s.prefix && key.starts_with(s.prefix)) return s.style == p.style;
     const auto& ignored = styleInfo(p.style).ignored_keys;
     if (std::find(ignored.begin(), ignored.end(), key) != ignored.end()) return false;
-    if (key.ends_with(".z")) return p.dims == 3 && (!key.starts_with("leader.") || p.leader);
+    if (key.ends_with(".z") && p.dims != 3) return false;
     if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
     if (key.starts_with("leader.") && key != "leader.enabled") return p.leader;
+    if (key.starts_with("attractor.") && key != "attractor.weight") return p.attractor.weight != 0.0f;
+    if (key == "repeller.x" || key == "repeller.y" || key == "repeller.z") return p.repeller.weight != 0.0f && p.repeller.radius > 0.0f;
+    if (key.starts_with("obstacle_")) return !p.obstacles.empty();
+    if (key == "predator" || key == "chase" || key.starts_with("flee.")) return roleKeyApplies(full_key, key, p);
     return true;
 }
 

@@ -464,12 +464,17 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     all.dims = 3;
     all.bounds = Bounds::Soft;
     all.perching = all.leader = true;
+    all.attractor.weight = all.repeller.weight = all.repeller.radius = all.dc.height_weight = 1.0f;  // every feature on
+    all.obstacles = {Obstacle{{50.0f, 50.0f, 50.0f}, 5.0f}};
+    all.species_count = 4;
     for (const ParamInfo& info : paramTable()) {
         bool some = false;
-        for (const StyleInfo& s : styles()) {
-            all.style = s.style;
-            some = some || ui::appliesNow(info.key, all);
-        }
+        for (int predators : {0, 1})  // the odd species hunt the even, then the even the odd
+            for (const StyleInfo& s : styles()) {
+                for (std::uint32_t k = 0; k < 4; ++k) all.roles[k].predator = int(k % 2) == predators;
+                all.style = s.style;
+                some = some || ui::appliesNow(info.key, all);
+            }
         EXPECT_TRUE(some) << info.key;
     }
     // All defaults keeps the flock's count, dims, seed and world.
