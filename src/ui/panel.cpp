@@ -297,8 +297,13 @@ bool applyToPanel(PanelState& state, Action a) {
     switch (a) {
         case Action::ToggleDebug: state.debug = !state.debug; return true;
         case Action::Screenshot: state.screenshot_requested = true; return true;
-        case Action::TogglePanel: state.visible = !state.visible; return true;
-        case Action::ResetView: state.reset_view_requested = true; return true;
+        case Action::TogglePanel:
+            state.visible = !state.visible;
+            state.place_panel = state.visible;
+            return true;
+        case Action::ResetView:
+            state.reset_view_requested = state.place_panel = true;
+            return true;
         case Action::Quit: state.quit_requested = true; return true;
         default: return false;
     }
@@ -388,10 +393,23 @@ const char* paramGroup(const char* key) {
 }
 
 
+// The panel's title bar and left edge stay inside the window: after a resize to 1x1 and back
+// they stayed off-screen, out of reach of the mouse. A minimised window (no size) is left alone.
+void keepOnScreen() {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (display.x < 1.0f || display.y < 1.0f) return;
+    const ImVec2 at = ImGui::GetWindowPos();
+    const float bar = ImGui::GetFrameHeight();
+    const ImVec2 inside(std::clamp(at.x, 0.0f, std::max(0.0f, display.x - 4.0f * bar)), std::clamp(at.y, 0.0f, std::max(0.0f, display.y - bar)));
+    if (inside.x != at.x || inside.y != at.y) ImGui::SetWindowPos(inside);
+}
+
 void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    // At its first use, and back at its place on H (shown again) and C/Home.
+    ImGui::SetNextWindowPos(ImVec2(10, 10), std::exchange(state.place_panel, false) ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("murmur");
+    keepOnScreen();
     state.rects.clear();  // this frame's, item by item
     ImGui::PushItemWidth(-labelWidth());
     const FieldContext ctx{session.problems(), state.show_all_keys, state};
@@ -405,7 +423,10 @@ void drawPanel(Session& session, PanelState& state, const FrameStats& stats) {
     const ImVec4 colour = session.messageIsError() ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
     const std::string& message = session.message();
     const std::string first_line = message.substr(0, message.find('\n'));
-    ImGui::TextColored(colour, "%s", first_line.empty() ? " " : first_line.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", first_line.empty() ? " " : first_line.c_str());  // wrapped: it was cut at the panel's edge
+    ImGui::PopStyleColor();
+    state.noteRect("message");
     if (!message.empty() && hoveredAWhile()) ImGui::SetTooltip("%s", message.c_str());
     ImGui::Checkbox("show keys that do not apply now", &state.show_all_keys);
     if (hoveredAWhile()) ImGui::SetTooltip("off: only what the current style, dims and features use");

@@ -43,7 +43,8 @@ struct PanelState {
     bool reset_view_requested = false;
     std::string preset_path = "my_preset.json";
     std::string loaded_preset;  // the built-in preset the run started from: the combo shows it
-    int preset_index = -1;  // -1: none chosen yet (a run without --preset): the combo says so
+    int preset_index = -1;
+    bool place_panel = false;  // put the panel back at its place next frame (H, C/Home)  // -1: none chosen yet (a run without --preset): the combo says so
     bool confirm_overwrite = false;
     bool attractor_at_pointer = false;  // the window moves the goal to the pointer each frame
     bool repeller_at_pointer = false;

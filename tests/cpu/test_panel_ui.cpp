@@ -297,3 +297,31 @@ TEST(ImGuiInput, APressAndReleaseBetweenFramesAreSeenOneFrameEach) {
     EXPECT_FLOAT_EQ(ui::ImGuiInput::doubleClickTime(0.5f), 1.25f);
     ImGui::DestroyContext();
 }
+
+// After the window shrinks to 1x1 and grows back, the panel's title bar is inside it (it stayed
+// off-screen, and H and C did not bring it back); C puts it back at its place; a long message is
+// wrapped to the panel's width, not cut.
+TEST_F(PanelUi, ThePanelStaysOnScreenAndItsMessageWraps) {
+    ImGui::SetWindowPos("murmur", ImVec2(900, 3000));
+    ImGui::GetIO().DisplaySize = ImVec2(1, 1);
+    frames(2);
+    ImGui::GetIO().DisplaySize = ImVec2(400, 300);
+    frames(2);
+    const ImVec2 at = ImGui::FindWindowByName("murmur")->Pos;
+    EXPECT_GE(at.x, 0.0f);
+    EXPECT_GE(at.y, 0.0f);
+    EXPECT_LT(at.x, 400.0f - 20.0f);
+    EXPECT_LT(at.y, 300.0f - 10.0f);
+    ImGui::SetWindowPos("murmur", ImVec2(200, 150));
+    frame();
+    EXPECT_TRUE(ui::applyToPanel(state, ui::Action::ResetView));
+    frames(2);
+    EXPECT_NEAR(ImGui::FindWindowByName("murmur")->Pos.x, 10.0f, 0.5f);
+    EXPECT_NEAR(ImGui::FindWindowByName("murmur")->Pos.y, 10.0f, 0.5f);
+    ImGui::GetIO().DisplaySize = ImVec2(1600, 4000);
+    session->edit().species[0].min_speed = 1e6f;  // refused, with a long reason
+    frames(2);
+    ASSERT_TRUE(session->messageIsError());
+    const glm::vec4 line = state.rects.at("message");
+    EXPECT_LE(line.x + line.z, ImGui::FindWindowByName("murmur")->Pos.x + ImGui::FindWindowByName("murmur")->Size.x + 0.5f);
+}
