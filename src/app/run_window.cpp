@@ -263,7 +263,10 @@ void WindowRun::drawStatusOverlay(const Viewport& vp) {
     // In the band above the world (render::belowBand), never over a boid.
     const float left = float(vp.world.x) / float(vp.px_scale), right = float(vp.world.x + vp.world.w) / float(vp.px_scale);
     ui::drawStatus(status, {left, 0.0f});
-    if (panel_.show_legend) ui::drawLegend(ui::legendFor(session_.live(), panel_.draw.neighbour_scale), {right, 0.0f});
+    // The legend where it fits beside the status line above the world: else it is left out (it
+    // ran into the "wrote ...png" line, and over the panel in a window of 400x300 or less).
+    const ui::Legend legend = ui::legendFor(session_.live(), panel_.draw.neighbour_scale);
+    if (panel_.show_legend && ui::statusWidth(status) + ui::legendWidth(legend) <= right - left) ui::drawLegend(legend, {right, 0.0f});
 }
 
 // The panel's rectangle last frame in framebuffer pixels, if it is shown.
@@ -444,7 +447,13 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
     }
     stopRecording(out, err);
     out << "murmur: " << frames_ << " frames, " << session_.steps() << " steps, " << session_.live().boids << " boids\n";
-    if (const auto edits = changedSettings(started_with_, session_.live()); !edits.empty()) {
+    // Places the pointer drove (the led boid; goals at the pointer) are not settings the panel
+    // changed: they would not start the run so again.
+    Params ended = session_.live();
+    if (ended.leader) ended.leader_at = started_with_.leader_at;
+    if (panel_.attractor_at_pointer) ended.attractor.at = started_with_.attractor.at;
+    if (panel_.repeller_at_pointer) ended.repeller.at = started_with_.repeller.at;
+    if (const auto edits = changedSettings(started_with_, ended); !edits.empty()) {
         out << "murmur: the panel changed (to start so again):";
         for (const std::string& e : edits) out << " --set " << e;
         out << "\n";

@@ -41,6 +41,23 @@ void drawStatus(const StatusLine& s, glm::vec2 top_left) {
     ImGui::End();
 }
 
+float statusWidth(const StatusLine& s) {
+    const auto lines = statusLines(s);
+    if (lines.empty()) return 0.0f;
+    float w = 2.0f * ImGui::GetStyle().WindowPadding.x + 6.0f;
+    for (std::size_t k = 0; k < lines.size(); ++k)
+        w += ImGui::CalcTextSize(lines[k].c_str()).x + (k > 0 ? 2.0f * ImGui::GetStyle().ItemSpacing.x : 0.0f);
+    return w;
+}
+
+float legendWidth(const Legend& legend) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float h = ImGui::GetTextLineHeight();
+    float row = legend.wheel ? h + style.ItemSpacing.x : 0.0f;
+    for (const LegendEntry& e : legend.entries) row += h + style.ItemSpacing.x + ImGui::CalcTextSize(e.label.c_str()).x + 2.0f * style.ItemSpacing.x;
+    return std::max(row, ImGui::CalcTextSize(legend.title.c_str()).x) + 2.0f * style.WindowPadding.x + 6.0f;
+}
+
 Legend legendFor(const Params& p, float neighbour_scale) {
     Legend l;
     const auto number = [](double v) {

@@ -25,6 +25,8 @@ struct StatusLine {
 std::vector<std::string> statusLines(const StatusLine& s);
 // Draws them in one row from top_left (window units); takes no input.
 void drawStatus(const StatusLine& s, glm::vec2 top_left);
+// Their width in one row, padding included (window units; 0 when there are none).
+float statusWidth(const StatusLine& s);
 // The height of the band above the world that the status and the legend take (window units):
 // the world is drawn below it, so they never cover a boid.
 float overlayBandHeight();
@@ -43,5 +45,7 @@ struct Legend {
 Legend legendFor(const Params& p, float neighbour_scale);
 // Draws the legend (a title over one row of swatches) ending at top_right (window units); no input.
 void drawLegend(const Legend& legend, glm::vec2 top_right);
+// Its width, padding included (window units).
+float legendWidth(const Legend& legend);
 
 }  // namespace murmur::ui

@@ -88,9 +88,20 @@ bool choiceWidget(const ParamInfo& info, Params& p, const FieldContext& ctx, con
     }
     bool changed = false;
     if (ImGui::BeginCombo(label.c_str(), info.choices[index])) {
+        const std::size_t problems_now = validate(p).size();  // other fields' problems are not this choice's
         for (std::size_t k = 0; k < info.choices.size(); ++k) {
+            // A choice these settings refuse (sequential past its 1,024 boids) is greyed, its
+            // reason in the tooltip: offered, it was refused only after a click.
+            Params with = p;
+            const bool refused = k != index && (setFromText(info, info.choices[k], with) || validate(with).size() > problems_now);
+            ImGui::BeginDisabled(refused);
             if (ImGui::Selectable(info.choices[k], k == index) && k != index)
                 changed = accepted(info, setFromText(info, info.choices[k], p), ctx);
+            ImGui::EndDisabled();
+            if (refused && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+                const auto problems = validate(with);
+                ImGui::SetTooltip("%s", problems.empty() ? "not valid here" : problems.back().message.c_str());
+            }
             ctx.state.noteRect(std::string(info.key) + "=" + info.choices[k]);
         }
         ImGui::EndCombo();
@@ -132,7 +143,9 @@ bool paramWidget(const ParamInfo& info, Params& p, const FieldContext& ctx, std:
         case ParamKind::Float: {
             float v = float(value);
             const float speed = dragSpeed(info, v, ImGui::GetIO().KeyShift);
-            if (ImGui::DragFloat(label.c_str(), &v, speed, float(info.min), float(info.max), "%.4g", ImGuiSliderFlags_AlwaysClamp))
+            // A drag stays within the range; a typed value outside it is refused with the range
+            // under the field (it was clamped silently).
+            if (ImGui::DragFloat(label.c_str(), &v, speed, float(info.min), float(info.max), "%.4g"))
                 changed = accepted(info, setFromNumber(info, double(v), p), ctx);
             break;
         }

@@ -7,6 +7,7 @@
 #include "io/preset_json.hpp"
 #include "model/param_table.hpp"
 #include "ui/imgui_input.hpp"
+#include "ui/overlays.hpp"
 #include "ui/panel.hpp"
 #include "ui/session.hpp"
 
@@ -156,6 +157,27 @@ TEST_F(PanelUi, ADoubleClickAndATypedValueAreNotLostAtTwoFramesPerSecond) {
     key(GLFW_KEY_ENTER);
     frames(4);
     EXPECT_FLOAT_EQ(session->live().species[0].separation.weight, 2.5f);
+}
+
+// A typed value outside the range is refused with the reason under the field, the value in effect
+// kept (1000 typed into separation.weight, range [0, 100], was clamped to 100 silently).
+TEST_F(PanelUi, ATypedValueOutOfRangeIsRefusedWithItsRange) {
+    const float running = session->live().species[0].separation.weight;
+    pointer = centreOf("separation.weight");
+    for (int k = 0; k < 2; ++k) {
+        input.push({ui::InputEvent::Button, 0, true, pointer});
+        input.push({ui::InputEvent::Button, 0, false, pointer});
+    }
+    frames(6);
+    ASSERT_TRUE(ImGui::GetIO().WantTextInput);
+    key(GLFW_KEY_BACKSPACE);
+    frames(3);
+    for (const char c : std::string("1000")) input.push({ui::InputEvent::Char, c, false, {}});
+    key(GLFW_KEY_ENTER);
+    frames(4);
+    EXPECT_EQ(session->live().species[0].separation.weight, running);
+    EXPECT_EQ(state.refused_key, "separation.weight");
+    EXPECT_NE(state.refused_why.find("range"), std::string::npos) << state.refused_why;
 }
 
 // A 200-pixel drag moves a radius by at most a factor of three (it once went from 10 to 230).
@@ -324,4 +346,43 @@ TEST_F(PanelUi, ThePanelStaysOnScreenAndItsMessageWraps) {
     ASSERT_TRUE(session->messageIsError());
     const glm::vec4 line = state.rects.at("message");
     EXPECT_LE(line.x + line.z, ImGui::FindWindowByName("murmur")->Pos.x + ImGui::FindWindowByName("murmur")->Size.x + 0.5f);
+}
+
+// The widths the window uses to decide whether the legend fits beside the status line are at
+// least what ImGui draws (the legend is left out where it would overlap the status or the panel).
+TEST_F(PanelUi, TheLegendAndStatusWidthsCoverWhatIsDrawn) {
+    Params p;
+    p.dims = 3;
+    const ui::Legend legend = ui::legendFor(p, 8.0f);
+    ui::StatusLine status;
+    status.paused = true;
+    status.notice = "wrote murmur-20261127-193000.png";
+    ImGui::NewFrame();
+    ui::drawStatus(status, {0.0f, 0.0f});
+    ui::drawLegend(legend, {1600.0f, 0.0f});
+    ImGui::Render();
+    ImGui::NewFrame();  // auto-resizing windows take their size in the frame after their first
+    ui::drawStatus(status, {0.0f, 0.0f});
+    ui::drawLegend(legend, {1600.0f, 0.0f});
+    ImGui::Render();
+    EXPECT_GE(ui::legendWidth(legend) + 0.5f, ImGui::FindWindowByName("##legend")->Size.x);
+    EXPECT_GE(ui::statusWidth(status) + 0.5f, ImGui::FindWindowByName("##status")->Size.x);
+    EXPECT_LT(ui::legendWidth(legend), 1.3f * ImGui::FindWindowByName("##legend")->Size.x) << "far too wide: hidden for nothing";
+    EXPECT_EQ(ui::statusWidth(ui::StatusLine{}), 0.0f);
+}
+
+// A choice the settings refuse is greyed with its reason, not offered and refused after a click:
+// sequential past its 1,024 boids.
+TEST_F(PanelUi, AChoiceTheSettingsRefuseCannotBePicked) {
+    Params p;
+    p.boids = 5000;
+    p.world_size = 400.0f;
+    session = std::make_unique<ui::Session>(sim, p);
+    frames(2);
+    click("update");  // opens the combo
+    ASSERT_TRUE(state.rects.count("update=sequential")) << "the combo did not open";
+    click("update=sequential");
+    EXPECT_EQ(session->live().update, UpdateOrder::Parallel);
+    EXPECT_EQ(session->edit().update, UpdateOrder::Parallel) << "the greyed choice was taken";
+    EXPECT_EQ(state.refused_key, "");
 }
