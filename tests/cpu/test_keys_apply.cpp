@@ -86,7 +86,7 @@ bool situational(const std::string& style, const std::string& key) {
 
 Params presetOf(const std::string& name) {
     const Params p = loadPresetFile(resolvePreset(name), Params{});
-    return keepDensity(p, std::min<std::uint32_t>(p.boids, 200), p.dims).params;
+    return keepDensity(p, std::min<std::uint32_t>(p.boids, 120), p.dims).params;
 }
 
 }  // namespace
