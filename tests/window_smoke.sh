@@ -73,7 +73,7 @@ else
     fail "xdotool not found (apt-get install xdotool)"
 fi
 
-# The panel driven as a user drives it, with xdotool: the style combo set to vicsek and the
+# The panel driven as a user drives it, with xdotool: the style combo set to steering and the
 # speed_limit switch turned off by clicks where the panel says they are (MURMUR_PANEL_RECTS), then
 # Ctrl, Shift and Alt held, and a Ctrl+click, during slow steps (they once aborted the window on
 # Dear ImGui's modifier check). The closing summary names what the panel changed.
@@ -86,10 +86,10 @@ if command -v xdotool >/dev/null; then
         sleep 1
         at() { awk -v n="$1" "\$1==n {printf \"%d %d\", \$2+\$4/4, \$3+\$5/2}" "$d/rects"; }
         click() { local xy; xy=$(at "$1"); [ -n "$xy" ] || { echo "the panel drew no $1"; return 1; }; xdotool mousemove --window "$wid" $xy click 1; sleep 0.5; }
-        click style && click style=vicsek && click speed_limit || { kill $pid; exit 1; }
+        click style && click style=steering && click speed_limit || { kill $pid; exit 1; }
         xdotool key Escape
         wait $pid' _ "$murmur" "$tmp" >"$tmp/panel" 2>&1 || fail "driving the panel: $(cat "$tmp/panel")"
-    grep -q "the panel changed (to start so again): --set style=vicsek --set speed_limit=off" "$tmp/panel.out" \
+    grep -q "the panel changed (to start so again): --set style=steering --set speed_limit=off" "$tmp/panel.out" \
         || { fail "the panel's combo and switch did not change style and speed_limit"; cat "$tmp/panel.out"; }
     with_xvfb 1280x800x24 bash -c '
         m=$1; d=$2
