@@ -141,7 +141,7 @@ step_self_test() {
   SOFTWARE=1
   [[ -n $RENDERER ]] && ! is_software "$RENDERER" && SOFTWARE=0
   section "## Self-test" "" "\`murmur --self-test\` with empty shader caches: ${ROW_RESULT[-1]}, ${ROW_SECONDS[-1]} s." \
-    "${verdict:-It printed no verdict.} Shader programs: ${programs:-not printed}." ""
+    "${verdict:-It printed no verdict}. Shader programs: ${programs:-not printed}." ""
   [[ $skips -gt 0 ]] && section "Checks it skipped on this renderer:" "" '```' "$(grep '^skip ' "$log")" '```' ""
   [[ $rc -ne 0 ]] && section "Its failures:" "" '```' "$(grep -E '^FAIL|error' "$log" | head -40)" '```' ""
   start=$(now)
