@@ -155,7 +155,12 @@ std::uint64_t closeRecording(Recording& r) {
 template <class Stepper>
 void stepInterruptibly(Stepper& s, std::uint64_t steps) {
     bool signalled = false;
-    s.step(int(steps), [&] { return signalled = PyErr_CheckSignals() != 0; });
+    try {
+        s.step(int(steps), [&] { return signalled = PyErr_CheckSignals() != 0; });
+    } catch (...) {
+        if (signalled) throw py::error_already_set();  // the KeyboardInterrupt first, not what followed it
+        throw;
+    }
     if (signalled) throw py::error_already_set();
 }
 

@@ -76,6 +76,14 @@ private:
 void requirePlainPath(const std::string& path, const std::string& what);
 // "the flock became non-finite ... between steps `from` and `reached`; it is back at step `from` ...".
 std::string nonFiniteMessage(std::uint32_t from, std::uint32_t reached);
+// A GPU flock ended on a thread other than its own: its GL names belong to a context current on
+// the thread that made it (and names are per context: deleting them here would delete another
+// flock's), so the engine and the context are left, not destroyed. A small leak, never damage.
+template <class Engine>
+void leaveGlObjects(std::unique_ptr<Engine>& engine, std::shared_ptr<gl::HeadlessContext>& context) {
+    (void)engine.release();
+    if (context) (void)new std::shared_ptr<gl::HeadlessContext>(std::move(context));
+}
 // murmur's own headless context, shared by every flock made without a loader on this thread.
 std::shared_ptr<gl::HeadlessContext> sharedContext();
 // The caller's context through its loader: GL 4.5 or Error.

@@ -19,6 +19,9 @@ struct Ensemble::Impl {
     std::thread::id thread = std::this_thread::get_id();  // the thread that made it
     std::uint64_t steps = 0;
 
+    ~Impl() {
+        if (backend == "gpu" && thread != std::this_thread::get_id()) leaveGlObjects(ensemble, context);
+    }
     std::uint32_t index(std::uint32_t k) const {
         if (k >= params.size())
             throw Error("flock " + std::to_string(k) + ": valid: 0 .. " + std::to_string(params.size() - 1));

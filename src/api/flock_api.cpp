@@ -31,11 +31,13 @@ struct Flock::Impl {
     // A recording still open when the flock ends (its destructor, or a move over it) is closed
     // and renamed into place; a failure then cannot be reported, and the temporary file goes.
     ~Impl() {
-        if (!trajectory) return;
-        try {
-            trajectory->finish();
-        } catch (const std::exception&) {
+        if (trajectory) {
+            try {
+                trajectory->finish();
+            } catch (const std::exception&) {
+            }
         }
+        if (backend == "gpu" && thread != std::this_thread::get_id()) leaveGlObjects(sim, context);
     }
 
     // The engine, from the thread that made a GPU flock only (its GL context is current there).

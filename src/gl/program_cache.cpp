@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <system_error>
+#include <thread>
 
 #include <unistd.h>
 
@@ -142,7 +143,7 @@ bool ProgramCache::load(const std::string& key, GLuint program) {
     std::memcpy(&h, bytes.data(), sizeof h);
     if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kFileVersion)
         return reject("not a murmur program binary");
-    if (h.driver_bytes > bytes.size() || h.binary_bytes != bytes.size() - sizeof h - h.driver_bytes)
+    if (h.driver_bytes > bytes.size() - sizeof h || h.binary_bytes != bytes.size() - sizeof h - h.driver_bytes)
         return reject("corrupt (its sizes do not add up)");
     const char* binary = bytes.data() + sizeof h + h.driver_bytes;
     if (fnv1a(binary, h.binary_bytes) != h.binary_check) return reject("corrupt (checksum)");
@@ -178,7 +179,7 @@ void ProgramCache::store(const std::string& key, GLuint program) {
     std::error_code made;
     fs::create_directories(file.parent_path(), made);
     fs::path tmp = file;
-    tmp += ".tmp" + std::to_string(::getpid());
+    tmp += ".tmp" + std::to_string(::getpid()) + "." + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(&h), sizeof h);

@@ -15,16 +15,17 @@ class ReadBuffer {
 public:
     ReadBuffer() = default;
     explicit ReadBuffer(std::size_t capacity);
-    ReadBuffer(ReadBuffer&&) noexcept = default;
-    ReadBuffer& operator=(ReadBuffer&&) noexcept = default;
+    ReadBuffer(ReadBuffer&& o) noexcept;
+    ReadBuffer& operator=(ReadBuffer&& o) noexcept;
     ReadBuffer(const ReadBuffer&) = delete;
     ReadBuffer& operator=(const ReadBuffer&) = delete;
     ~ReadBuffer();
 
     std::size_t capacity() const { return capacity_; }
     // bytes of `source` from `offset` into out: a copy on the GPU, a fence, then a memcpy from the
-    // mapping. bytes <= capacity(). The caller has issued the barrier that makes shader writes
-    // visible to buffer copies.
+    // mapping. bytes <= capacity() (else std::logic_error). The caller has issued the barrier that
+    // makes shader writes visible to buffer copies. Throws std::runtime_error if the fence fails
+    // or the GPU has not finished within a minute (a hung GPU: never stale bytes).
     void read(GLuint source, std::size_t offset, std::size_t bytes, void* out);
 
 private:

@@ -241,6 +241,7 @@ const H5FD_class_t* g_sec2 = nullptr;
 
 int& writeError() {
     static int none = 0;
+    none = 0;  // a write outside any writer's call is not recorded (and never sticks)
     return g_write_error ? *g_write_error : none;
 }
 
@@ -439,6 +440,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayo
     } catch (const std::exception& e) {
         const std::lock_guard hdf5(g_hdf5);
         impl_->discard();
+        if (g_write_error == &impl_->write_error) g_write_error = nullptr;  // this writer ends with the throw
         throw std::runtime_error("cannot write " + path + ": " + e.what());
     }
     if (impl_->threaded) impl_->worker = startWithoutStopSignals([this] { impl_->run(); });
@@ -452,10 +454,9 @@ TrajectoryWriter::~TrajectoryWriter() {
     }
     impl_->changed.notify_all();
     if (impl_->worker.joinable()) impl_->worker.join();
-    if (!impl_->finished) {
-        const std::lock_guard hdf5(g_hdf5);
-        impl_->discard();
-    }
+    const std::lock_guard hdf5(g_hdf5);
+    if (!impl_->finished) impl_->discard();
+    if (g_write_error == &impl_->write_error) g_write_error = nullptr;  // never left pointing into a writer that is gone
 }
 
 void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities) {

@@ -29,12 +29,15 @@ void Camera::reset(const Params& p, const std::vector<float>& xyz) {
     const std::size_t n = xyz.size() / 3;
     if (n == 0) return;
     glm::vec3 lo(0.0f), hi(0.0f);
-    std::vector<float> axis(n);
+    std::vector<float> axis;
     for (int a = 0; a < dims_; ++a) {
-        for (std::size_t i = 0; i < n; ++i) axis[i] = xyz[3 * i + std::size_t(a)];
+        axis.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            if (std::isfinite(xyz[3 * i + std::size_t(a)])) axis.push_back(xyz[3 * i + std::size_t(a)]);
+        if (axis.empty()) return;  // nothing finite to frame: the world
         std::sort(axis.begin(), axis.end());
-        lo[a] = axis[(n - 1) * 2 / 100];
-        hi[a] = axis[(n - 1) * 98 / 100];
+        lo[a] = axis[(axis.size() - 1) * 2 / 100];
+        hi[a] = axis[(axis.size() - 1) * 98 / 100];
     }
     const glm::vec3 size = hi - lo;
     const float edge = std::max({size.x, size.y, dims_ == 3 ? size.z : 0.0f});

@@ -333,7 +333,7 @@ namespace {
 // a prey's flight where some other species in use is a predator.
 bool roleKeyApplies(std::string_view full_key, std::string_view key, const Params& p) {
     std::uint32_t s = 0;
-    if (full_key.starts_with("species")) s = std::uint32_t(full_key[7] - '0');
+    if (full_key.starts_with("species") && full_key.size() > 8) s = std::min(std::uint32_t(full_key[7] - '0'), kMaxSpecies - 1);
     const std::uint32_t used = std::min(p.species_count, kMaxSpecies);
     if (key == "predator") return used > 1;
     if (key == "chase") return used > 1 && p.roles[s].predator;
