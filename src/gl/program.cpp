@@ -1,6 +1,7 @@
 // Compile and link with full error reporting, in batches, through the program cache.
 #include "gl/program.hpp"
 
+#include "gl/egl_context.hpp"
 #include "gl/program_cache.hpp"
 
 #include <chrono>
@@ -19,8 +20,11 @@ const char* stageName(GLenum stage) {
 
 namespace {
 
-// Asks the driver, once per context, to compile on as many threads as it likes.
+// Asks a hardware driver to compile on as many threads as it likes. Not a software renderer:
+// there the compile threads take the cores the flock's own shaders run on (and two full zink runs
+// with the hint each had a test crash mid-run; the cause was not found).
 void allowParallelCompile() {
+    if (isSoftwareRenderer(rendererString())) return;
     if (GLAD_GL_KHR_parallel_shader_compile) glMaxShaderCompilerThreadsKHR(0xFFFFFFFFu);
     else if (GLAD_GL_ARB_parallel_shader_compile) glMaxShaderCompilerThreadsARB(0xFFFFFFFFu);
 }
