@@ -48,12 +48,32 @@ struct Header {
     std::uint64_t key_check, driver_bytes, binary_bytes, binary_check;
 };
 
-bool formatOffered(GLenum format) {
+std::vector<GLint> offeredFormats() {
     GLint n = 0;
     glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &n);
     std::vector<GLint> formats(std::size_t(std::max(n, 0)));
     if (n > 0) glGetIntegerv(GL_PROGRAM_BINARY_FORMATS, formats.data());
-    return std::find(formats.begin(), formats.end(), GLint(format)) != formats.end();
+    return formats;
+}
+
+// The .bin files' total size in dir, after removing the oldest until it is at most kMaxCacheBytes.
+std::uintmax_t trimmed(const fs::path& dir) {
+    std::error_code ec;
+    std::vector<std::pair<fs::file_time_type, fs::path>> files;
+    std::uintmax_t total = 0;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (e.path().extension() != ".bin") continue;
+        total += e.file_size(ec);
+        files.emplace_back(e.last_write_time(ec), e.path());
+    }
+    if (total <= kMaxCacheBytes) return total;
+    std::sort(files.begin(), files.end());
+    for (const auto& [when, path] : files) {
+        if (total <= kMaxCacheBytes) break;
+        const std::uintmax_t size = fs::file_size(path, ec);
+        if (fs::remove(path, ec)) total -= size;
+    }
+    return total;
 }
 
 }  // namespace
@@ -94,20 +114,15 @@ ProgramCache& ProgramCache::forCurrentDriver() {
     const std::string driver = glString(GL_RENDERER) + " | " + glString(GL_VERSION) + " | " + glString(GL_VENDOR);
     const std::lock_guard<std::mutex> lock(mutex);
     auto& cache = caches[driver];
-    if (!cache) cache.reset(new ProgramCache());
+    if (!cache) cache.reset(new ProgramCache(driver));
     return *cache;
 }
 
-ProgramCache::ProgramCache() {
-    driver_ = glString(GL_RENDERER) + " | " + glString(GL_VERSION) + " | " + glString(GL_VENDOR);
-    GLint formats = 0;
-    glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
-    formats_ = formats > 0;
-}
+ProgramCache::ProgramCache(std::string driver) : driver_(std::move(driver)), formats_(offeredFormats()) {}
 
 bool ProgramCache::enabled() const {
     const char* off = std::getenv("MURMUR_PROGRAM_CACHE");
-    return formats_ && !(off && std::strcmp(off, "0") == 0) && !directory().empty();
+    return !formats_.empty() && !(off && std::strcmp(off, "0") == 0) && !directory().empty();
 }
 
 std::string ProgramCache::keyOf(const std::vector<std::pair<GLenum, const std::string*>>& stages) const {
@@ -149,7 +164,8 @@ bool ProgramCache::load(const std::string& key, GLuint program) {
     if (fnv1a(binary, h.binary_bytes) != h.binary_check) return reject("corrupt (checksum)");
     if (std::string(bytes.data() + sizeof h, h.driver_bytes) != driver_ || h.key_check != fnv1a(key, 7))
         return reject("made for another driver or source");
-    if (!formatOffered(GLenum(h.format))) return reject("a binary format this driver does not offer");
+    if (std::find(formats_.begin(), formats_.end(), GLint(h.format)) == formats_.end())
+        return reject("a binary format this driver does not offer");
     glProgramBinary(program, GLenum(h.format), binary, GLsizei(h.binary_bytes));
     GLint ok = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
@@ -194,27 +210,22 @@ void ProgramCache::store(const std::string& key, GLuint program) {
     }
     std::error_code ec;
     fs::rename(tmp, file, ec);
-    if (ec) fs::remove(tmp, ec);
-    trim(file.parent_path());
+    if (ec) return (void)fs::remove(tmp, ec);
+    noteStored(file.parent_path(), sizeof h + driver_.size() + std::uintmax_t(written));
 }
 
-// The oldest files go until the folder holds at most kMaxCacheBytes.
-void ProgramCache::trim(const fs::path& dir) {
-    std::error_code ec;
-    std::vector<std::pair<fs::file_time_type, fs::path>> files;
-    std::uintmax_t total = 0;
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-        if (e.path().extension() != ".bin") continue;
-        total += e.file_size(ec);
-        files.emplace_back(e.last_write_time(ec), e.path());
+// The folder was listed after every store (thousands of files on a cold self-test); now once,
+// and again only when the count says it may be past the cap (other processes' stores included
+// then).
+void ProgramCache::noteStored(const fs::path& dir, std::uintmax_t bytes) {
+    const std::lock_guard<std::mutex> lock(count_mutex_);
+    if (dir != counted_dir_) {
+        counted_dir_ = dir;
+        counted_bytes_ = trimmed(dir);
+        return;
     }
-    if (total <= kMaxCacheBytes) return;
-    std::sort(files.begin(), files.end());
-    for (const auto& [when, path] : files) {
-        if (total <= kMaxCacheBytes) break;
-        const std::uintmax_t size = fs::file_size(path, ec);
-        if (fs::remove(path, ec)) total -= size;
-    }
+    counted_bytes_ += bytes;
+    if (counted_bytes_ > kMaxCacheBytes) counted_bytes_ = trimmed(dir);
 }
 
 }  // namespace murmur::gl

@@ -4,13 +4,15 @@
 // version and every stage's source, and holds that key again with a checksum of its bytes: a
 // corrupt file, one from another driver, or one the driver refuses is ignored with a one-line
 // warning, removed, and the program built from source. The folder is kept under 64 MiB (the
-// oldest files go first).
+// oldest files go first): a process counts it at its first store and again whenever its count
+// passes the cap, so stores by other processes meanwhile are trimmed at that next count.
 #pragma once
 
 #include "gl/gl.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,13 +50,18 @@ public:
     void store(const std::string& key, GLuint program);
 
 private:
-    ProgramCache();
+    explicit ProgramCache(std::string driver);
     std::filesystem::path fileOf(const std::string& key) const;
     static void warn(const std::string& what);
-    static void trim(const std::filesystem::path& dir);
+    // After a store of `bytes` into `dir`: the folder's size counted once (and again when the
+    // folder changes or the count passes the cap), the oldest files removed past the cap.
+    void noteStored(const std::filesystem::path& dir, std::uintmax_t bytes);
 
-    bool formats_ = false;  // the driver offers program binaries
-    std::string driver_;    // renderer, version and vendor
+    std::string driver_;          // renderer, version and vendor
+    std::vector<GLint> formats_;  // the binary formats the driver offers (none: no cache)
+    std::mutex count_mutex_;  // two threads' contexts of one driver share this cache
+    std::filesystem::path counted_dir_;
+    std::uintmax_t counted_bytes_ = 0;  // counted_dir_'s .bin files, as of the last count plus stores since
 };
 
 }  // namespace murmur::gl
