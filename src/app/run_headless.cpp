@@ -41,6 +41,12 @@ const Boid* firstNonFinite(const Flock& flock) {
     return nullptr;
 }
 
+void frameFlock(render::Camera& camera, Simulation& sim, const Params& p) {
+    std::vector<float> xyz(std::size_t(p.boids) * 3);
+    sim.readXyzById(xyz.data(), nullptr);
+    camera.reset(p, xyz);
+}
+
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err) {
     try {
         auto context = std::make_unique<gl::HeadlessContext>();
@@ -79,11 +85,7 @@ public:
     std::vector<std::uint8_t> render(const Params& p) { return frame_.render(display_, p, camera_, settings_); }
     // The screenshot's view: on the flock where it covers a small part of the world (a recording
     // keeps the world framed: the flock moves).
-    void frameFlock(Simulation& sim, const Params& p) {
-        std::vector<float> xyz(std::size_t(p.boids) * 3);
-        sim.readXyzById(xyz.data(), nullptr);
-        camera_.reset(p, xyz);
-    }
+    void frameFlock(Simulation& sim, const Params& p) { murmur::frameFlock(camera_, sim, p); }
 
 private:
     OffscreenFlock frame_;

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "model/simulation.hpp"
+#include "render/camera.hpp"
 
 namespace murmur::gl {
 class HeadlessContext;
@@ -25,6 +26,11 @@ std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err);
 // The first boid whose position or velocity is not finite, or nullptr: no file is written from
 // such a flock.
 const Boid* firstNonFinite(const Flock& flock);
+
+// The camera on sim's flock where it covers a small part of the world, else on the world
+// (render::Camera::reset with the positions): the window's start, respawn and reset key, and the
+// headless screenshot.
+void frameFlock(render::Camera& camera, Simulation& sim, const Params& p);
 
 // The simulation for opt.backend (GPU: per-pass timing on; needs a current context). *gpu is
 // set to the GPU pipeline, or null for the CPU reference.

@@ -140,11 +140,7 @@ public:
 private:
     // The camera on the flock where it covers a small part of the world, else on the world
     // (Camera::reset): at the start, a respawn and the reset key.
-    void frameFlock() {
-        std::vector<float> xyz(std::size_t(session_.live().boids) * 3);
-        sim_.readXyzById(xyz.data(), nullptr);
-        camera_.reset(session_.live(), xyz);
-    }
+    void frameFlock() { murmur::frameFlock(camera_, sim_, session_.live()); }
 
     void applyKeys();
     void handleMouse(const Viewport& vp);
@@ -265,8 +261,9 @@ void WindowRun::drawStatusOverlay(const Viewport& vp) {
     ui::drawStatus(status, {left, 0.0f});
     // The legend where it fits beside the status line above the world: else it is left out (it
     // ran into the "wrote ...png" line, and over the panel in a window of 400x300 or less).
+    if (!panel_.show_legend) return;
     const ui::Legend legend = ui::legendFor(session_.live(), panel_.draw.neighbour_scale);
-    if (panel_.show_legend && ui::statusWidth(status) + ui::legendWidth(legend) <= right - left) ui::drawLegend(legend, {right, 0.0f});
+    if (ui::statusWidth(status) + ui::legendWidth(legend) <= right - left) ui::drawLegend(legend, {right, 0.0f});
 }
 
 // The panel's rectangle last frame in framebuffer pixels, if it is shown.

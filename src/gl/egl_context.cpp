@@ -208,7 +208,7 @@ HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()), 
     if (hasExtension(client, "EGL_MESA_platform_surfaceless")) {
         if (attempt("EGL surfaceless (Mesa)",
                     [] { return eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr); }))
-                return;
+            return;
     } else {
         tried += "\n  EGL surfaceless platform: not supported";
     }

@@ -1,4 +1,4 @@
-// A persistently mapped read-back buffer; see read_buffer.hpp.
+// The read-back buffer; see read_buffer.hpp.
 #include "gl/read_buffer.hpp"
 
 #include <cstring>

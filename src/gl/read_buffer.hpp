@@ -1,7 +1,8 @@
 // The one way bytes come back from the GPU: a buffer in host memory (client storage, mapped for
-// reading) that a GPU buffer's bytes are copied into on the GPU, then read. Reading a compute buffer directly (glGetNamedBufferSubData) makes some drivers
-// move that buffer to host memory (NVIDIA says so: "copied/moved from VIDEO memory to HOST
-// memory"), and the steps after it then run on a buffer in the wrong memory.
+// reading) that a GPU buffer's bytes are copied into on the GPU, then read. Reading a compute
+// buffer directly (glGetNamedBufferSubData) makes some drivers move that buffer to host memory
+// (NVIDIA says so: "copied/moved from VIDEO memory to HOST memory"), and the steps after it then
+// run on a buffer in the wrong memory.
 #pragma once
 
 #include "gl/handle.hpp"

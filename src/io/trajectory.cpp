@@ -13,7 +13,6 @@
 #include <csignal>
 #include <functional>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -221,6 +220,11 @@ struct TrajectoryWriter::Impl {
         position.close(), velocity.close(), step.close(), time.close();
     }
     void discard();
+    // Throws (prefix + the cause) if a write failed or HDF5 said so (`hdf5_ok` false: `hdf5_said`).
+    void requireWritten(bool hdf5_ok, const char* hdf5_said, const std::string& prefix = "") const {
+        if (write_error) throw std::runtime_error(prefix + std::strerror(write_error));
+        if (!hdf5_ok) throw std::runtime_error(prefix + hdf5_said);
+    }
     // Before HDF5 is called (under g_hdf5): its diagnostics off on this thread (a failure is
     // reported once, by status or write_error), and this writer's file the one writes count for.
     void enter();
@@ -245,20 +249,22 @@ int& writeError() {
     return g_write_error ? *g_write_error : none;
 }
 
-herr_t guardedWrite(H5FD_t* f, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size, const void* buffer) {
+// One of sec2's calls, unless a write already failed; a failure recorded, success reported.
+template <class Call>
+herr_t guarded(Call&& call) {
     int& failed = writeError();
     if (failed) return 0;
     errno = 0;
-    if (g_sec2->write(f, type, dxpl, addr, size, buffer) < 0) failed = errno ? errno : EIO;
+    if (call() < 0) failed = errno ? errno : EIO;
     return 0;
 }
 
+herr_t guardedWrite(H5FD_t* f, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size, const void* buffer) {
+    return guarded([&] { return g_sec2->write(f, type, dxpl, addr, size, buffer); });
+}
+
 herr_t guardedTruncate(H5FD_t* f, hid_t dxpl, hbool_t closing) {
-    int& failed = writeError();
-    if (failed) return 0;
-    errno = 0;
-    if (g_sec2->truncate(f, dxpl, closing) < 0) failed = errno ? errno : EIO;
-    return 0;
+    return guarded([&] { return g_sec2->truncate(f, dxpl, closing); });
 }
 
 hid_t guardedDriver() {
@@ -371,8 +377,7 @@ std::string TrajectoryWriter::Impl::writeNow(const Frame& f) {
         const std::lock_guard hdf5(g_hdf5);
         enter();
         write(f);
-        if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) throw std::runtime_error("HDF5 could not flush the file");
-        if (write_error) throw std::runtime_error(std::strerror(write_error));
+        requireWritten(H5Fflush(file, H5F_SCOPE_LOCAL) >= 0, "HDF5 could not flush the file");
     } catch (const std::exception& e) {
         return e.what();
     }
@@ -436,7 +441,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayo
     try {
         const std::lock_guard hdf5(g_hdf5);
         impl_->create();
-        if (impl_->write_error) throw std::runtime_error(std::strerror(impl_->write_error));
+        impl_->requireWritten(true, "");
     } catch (const std::exception& e) {
         const std::lock_guard hdf5(g_hdf5);
         impl_->discard();
@@ -496,14 +501,11 @@ std::string TrajectoryWriter::finish() {
         // Everything HDF5 holds written first, its status checked: a failure there leaves the file
         // open for the destructor to discard, and the close after it has nothing left to write.
         impl_->closeAll();
-        if (H5Fflush(impl_->file, H5F_SCOPE_LOCAL) < 0 || impl_->write_error)
-            throw std::runtime_error("cannot write " + impl_->path + ": " +
-                                     (impl_->write_error ? std::strerror(impl_->write_error) : "HDF5 could not flush the file"));
+        const std::string cannot = "cannot write " + impl_->path + ": ";
+        impl_->requireWritten(H5Fflush(impl_->file, H5F_SCOPE_LOCAL) >= 0, "HDF5 could not flush the file", cannot);
         // H5Fclose writes what HDF5 still holds (its metadata): a failure there leaves the
         // temporary file incomplete, so it is removed (by the destructor), never renamed.
-        if (impl_->file.close() < 0 || impl_->write_error)
-            throw std::runtime_error("cannot write " + impl_->path + ": " +
-                                     (impl_->write_error ? std::strerror(impl_->write_error) : "HDF5 could not close the file"));
+        impl_->requireWritten(impl_->file.close() >= 0, "HDF5 could not close the file", cannot);
     }
     renameIntoPlace(impl_->temp, impl_->path);
     impl_->finished = true;
