@@ -21,8 +21,7 @@ const char* stageName(GLenum stage) {
 namespace {
 
 // Asks a hardware driver to compile on as many threads as it likes. Not a software renderer:
-// there the compile threads take the cores the flock's own shaders run on (and two full zink runs
-// with the hint each had a test crash mid-run; the cause was not found).
+// there the compile threads take the cores the flock's own shaders run on.
 void allowParallelCompile() {
     if (isSoftwareRenderer(rendererString())) return;
     if (GLAD_GL_KHR_parallel_shader_compile) glMaxShaderCompilerThreadsKHR(0xFFFFFFFFu);

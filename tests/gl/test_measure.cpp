@@ -584,7 +584,8 @@ TEST(GpuMeasure, AGroupJoinedOnlyByALaterLinkIsOneGroup) {
 // The window's per-pass times (one profiled step per sample) charge each pass for its own work:
 // in a flock of 200+ neighbours per boid the steer pass takes the bulk, the passes add up to no
 // more than the step's wall-clock time (plus 1 ms of clock granularity), and only a step asked to
-// be profiled is.
+// be profiled is. A loaded machine only adds time, so the share compares each pass's fastest of
+// five profiled steps (one step's binning once took 16 ms of a 40 ms step under a parallel ctest).
 TEST(PassProfile, EachPassIsChargedForItsOwnWork) {
     MURMUR_REQUIRE_GL();
     Params p;
@@ -596,19 +597,27 @@ TEST(PassProfile, EachPassIsChargedForItsOwnWork) {
     gpu.upload(spawn(p), p);
     gpu.step(2);
     EXPECT_TRUE(gpu.profiledMs().empty());
-    gpu.profileNextStep();
-    glFinish();
-    const auto t0 = std::chrono::steady_clock::now();
-    gpu.step(1);
-    glFinish();
-    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    const std::vector<double> ms = gpu.profiledMs();
-    ASSERT_EQ(ms.size(), 4u);
-    for (double m : ms) EXPECT_GE(m, 0.0);
-    const double binning = ms[0] + ms[1] + ms[2], total = binning + ms[3];
-    EXPECT_GT(ms[3], 3.0 * binning) << "steer " << ms[3] << " ms, binning " << binning << " ms";
-    EXPECT_LE(total, wall_ms + 1.0) << "the passes add up to more than the step took";
-    EXPECT_GE(total, 0.5 * wall_ms) << "the passes miss most of the step";
+    std::vector<double> fastest(4, 1e30), ms;
+    for (int sample = 0; sample < 5; ++sample) {
+        gpu.profileNextStep();
+        glFinish();
+        const auto t0 = std::chrono::steady_clock::now();
+        gpu.step(1);
+        glFinish();
+        const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        ms = gpu.profiledMs();
+        ASSERT_EQ(ms.size(), 4u);
+        double total = 0.0;
+        for (std::size_t i = 0; i < ms.size(); ++i) {
+            EXPECT_GE(ms[i], 0.0);
+            total += ms[i];
+            fastest[i] = std::min(fastest[i], ms[i]);
+        }
+        EXPECT_LE(total, wall_ms + 1.0) << "the passes add up to more than the step took";
+        EXPECT_GE(total, 0.5 * wall_ms) << "the passes miss most of the step";
+    }
+    const double binning = fastest[0] + fastest[1] + fastest[2];
+    EXPECT_GT(fastest[3], 3.0 * binning) << "steer " << fastest[3] << " ms, binning " << binning << " ms (fastest of 5)";
     gpu.step(1);
     EXPECT_EQ(gpu.profiledMs(), ms) << "an unasked step is not profiled";
 }
