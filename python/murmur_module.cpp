@@ -8,6 +8,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <unordered_map>
 
@@ -29,6 +31,8 @@ py::object plainValue(const py::handle& value, const std::string& what) {
     }
     return py::reinterpret_borrow<py::object>(value);
 }
+
+std::string textOf(py::handle value) { return py::str(value).cast<std::string>(); }
 
 std::string typeName(const py::handle& value) { return py::str(py::type::of(value).attr("__name__")).cast<std::string>(); }
 
@@ -71,8 +75,22 @@ std::uint32_t flockIndex(const Ensemble& e, const py::handle& k) {
     return std::uint32_t(wholeNumber(k, "flock", 0, e.flocks() - 1));
 }
 
-// A key's value back as Python: a float where it reads as a number, else the name.
-py::object fromSetting(const std::string& text) {
+// Whether the parameter table says key holds whole numbers (boids, seed, species_count, ...).
+bool wholeKey(const std::string& key) {
+    static const std::unordered_map<std::string, bool> whole = [] {
+        std::unordered_map<std::string, bool> out;
+        for (const auto& r : murmur::api::params()) out[r.key] = r.kind == "int" || r.kind == "seed";
+        return out;
+    }();
+    const auto found = whole.find(key);
+    return found != whole.end() && found->second;
+}
+
+// A key's value back as Python: an int for a whole-number key, a float where it reads as a
+// number, else the name.
+py::object fromSetting(const std::string& key, const std::string& text) {
+    if (wholeKey(key) && !text.empty() && text.find_first_not_of("0123456789") == std::string::npos)
+        return py::int_(py::str(text));
     try {
         std::size_t used = 0;
         const double v = std::stod(text, &used);
@@ -80,6 +98,64 @@ py::object fromSetting(const std::string& text) {
     } catch (const std::exception&) {
     }
     return py::str(text);
+}
+
+// An (N, 3) array of numbers (or (N, 2) in 2D, z then 0) as 3 floats a row; murmur.Error names a
+// wrong shape or type, and a value beyond float's range by its row. Values the state's own
+// checks refuse (non-finite, far outside the world) are left to them.
+std::vector<float> xyzRows(const py::handle& value, const char* what, int dims) {
+    const py::object a = py::module_::import("numpy").attr("asarray")(value);
+    const std::string kind = py::str(a.attr("dtype").attr("kind")).cast<std::string>();
+    const int ndim = a.attr("ndim").cast<int>();
+    const py::tuple shape = a.attr("shape");
+    const int columns = ndim == 2 ? shape[1].cast<int>() : -1;
+    if ((kind != "f" && kind != "i" && kind != "u") || ndim != 2 || !(columns == 3 || (columns == 2 && dims == 2)))
+        throw murmur::api::Error(std::string(what) + ": an (N, 3) array of numbers expected" + (dims == 2 ? " ((N, 2) in 2D)" : "") +
+                                 ", not " + textOf(a.attr("dtype")) + " of shape " + textOf(shape));
+    const auto rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+    const std::size_t n = std::size_t(shape[0].cast<py::ssize_t>());
+    std::vector<float> out(n * 3, 0.0f);
+    const double* in = rows.data();
+    for (std::size_t i = 0; i < n; ++i)
+        for (int k = 0; k < columns; ++k) {
+            const double v = in[i * std::size_t(columns) + std::size_t(k)];
+            if (std::isfinite(v) && std::fabs(v) > double(std::numeric_limits<float>::max()))
+                throw murmur::api::Error(std::string(what) + "[" + std::to_string(i) + ", " + std::to_string(k) + "] = " +
+                                         py::repr(py::float_(v)).cast<std::string>() + ": beyond a float's range");
+            out[i * 3 + std::size_t(k)] = float(v);
+        }
+    return out;
+}
+
+// flock.set_state(positions=None, velocities=None, species=None): what is None stays as it is
+// (then the count must stay too).
+void setState(Flock& f, const py::object& positions, const py::object& velocities, const py::object& species) {
+    if (positions.is_none() && velocities.is_none() && species.is_none())
+        throw murmur::api::Error("set_state: give positions, velocities or species (arrays in id order)");
+    const int dims = std::stoi(f.get("dims"));
+    std::vector<float> pos = positions.is_none() ? f.positions() : xyzRows(positions, "positions", dims);
+    std::vector<float> vel = velocities.is_none() ? f.velocities() : xyzRows(velocities, "velocities", dims);
+    const std::size_t n = pos.size() / 3;
+    if (vel.size() != pos.size())
+        throw murmur::api::Error("set_state: " + std::to_string(n) + " positions but " + std::to_string(vel.size() / 3) +
+                                 " velocities" + (positions.is_none() || velocities.is_none() ? " (the flock's own, kept)" : ""));
+    std::vector<std::uint32_t> kinds;
+    if (!species.is_none()) {
+        const py::object a = py::module_::import("numpy").attr("asarray")(species);
+        const std::string kind = py::str(a.attr("dtype").attr("kind")).cast<std::string>();
+        if ((kind != "i" && kind != "u") || a.attr("ndim").cast<int>() != 1 || a.attr("shape").cast<py::tuple>()[0].cast<std::size_t>() != n)
+            throw murmur::api::Error("species: an (N,) array of whole numbers expected for N = " + std::to_string(n) + ", not " +
+                                     py::str(a.attr("dtype")).cast<std::string>() + " of shape " +
+                                     py::str(a.attr("shape")).cast<std::string>());
+        for (const py::handle& v : a.attr("tolist")()) {
+            const py::int_ k = v.cast<py::int_>();
+            if (k < py::int_(0) || k > py::int_(0xFFFFFFFFu))
+                throw murmur::api::Error("species[" + std::to_string(kinds.size()) + "] = " + textOf(k) +
+                                         ": out of range [0, species_count - 1]");
+            kinds.push_back(k.cast<std::uint32_t>());
+        }
+    }
+    f.setState(pos.data(), vel.data(), n, species.is_none() ? nullptr : kinds.data());
 }
 
 py::array_t<float> xyz(const Flock& f, bool velocity) {
@@ -201,13 +277,14 @@ PYBIND11_MODULE(_murmur, m) {
     m.doc() = "murmur: Reynolds' boids and the research models of collective motion, on the GPU (OpenGL compute) "
               "or the CPU reference. murmur.Flock(...) makes a flock; murmur.presets() and murmur.params() list what "
               "it takes.";
+    m.attr("__version__") = MURMUR_VERSION_STRING;
     py::register_exception<murmur::api::Error>(m, "Error", PyExc_ValueError);
     // Registered after Error, so tried first: a missing GL context is a RuntimeError, not bad input.
     py::register_exception<murmur::api::ContextError>(m, "ContextError", PyExc_RuntimeError);
 
     py::class_<ParamsView>(m, "Params", "A flock's parameters by key (murmur.params() lists them): flock.params[key], "
                                         "flock.params[key] = value (from the next step).")
-        .def("__getitem__", [](const ParamsView& v, const std::string& key) { return fromSetting(v.flock->get(key)); })
+        .def("__getitem__", [](const ParamsView& v, const std::string& key) { return fromSetting(key, v.flock->get(key)); })
         .def("__setitem__", [](ParamsView& v, const std::string& key, const py::object& value) { v.flock->set(key, asSetting(value, key)); })
         .def("__contains__", [](const ParamsView&, const std::string& key) {
             for (const auto& r : murmur::api::params())
@@ -234,7 +311,10 @@ PYBIND11_MODULE(_murmur, m) {
         });
 
     py::class_<Flock>(m, "Flock", "A flock on the GPU pipeline (backend='gpu', a headless OpenGL 4.5 context) or the "
-                                  "CPU reference (backend='cpu').")
+                                  "CPU reference (backend='cpu'). The two agree step by step to float rounding, and a "
+                                  "flock is chaotic: over hundreds of steps those roundings grow until the two runs of "
+                                  "one seed are different flocks with the same statistics (compare order parameters, not "
+                                  "positions, across backends).")
         .def(py::init(&makeFlock), py::arg("preset") = "", py::arg("backend") = "gpu", py::arg("seed") = py::none(),
              py::arg("boids") = py::none(), py::arg("params") = py::none(),
              "Flock(preset='', backend='gpu', seed=None, boids=None, params=None)\n\n"
@@ -253,10 +333,26 @@ PYBIND11_MODULE(_murmur, m) {
         .def_property_readonly("backend", &Flock::backend, "'gpu' or 'cpu'.")
         .def_property_readonly("params", [](py::object self) { return ParamsView{self, self.cast<Flock*>()}; },
                                "The parameters by key: flock.params['separation.radius'] = 5.0.")
-        .def_property_readonly("positions", [](const Flock& f) { return xyz(f, false); },
-                               "Positions, shape (N, 3) float32, in id order (z 0 in 2D).")
-        .def_property_readonly("velocities", [](const Flock& f) { return xyz(f, true); },
-                               "Velocities, shape (N, 3) float32, in id order.")
+        .def_property(
+            "positions", [](const Flock& f) { return xyz(f, false); },
+            [](Flock& f, const py::object& a) { setState(f, a, py::none(), py::none()); },
+            "Positions, shape (N, 3) float32, in id order (z 0 in 2D): a copy. Assigning an (N, 3) array sets them "
+            "(set_state's checks); the array read is not the flock: f.positions[0, 0] = 1 changes the copy only.")
+        .def_property(
+            "velocities", [](const Flock& f) { return xyz(f, true); },
+            [](Flock& f, const py::object& a) { setState(f, py::none(), a, py::none()); },
+            "Velocities, shape (N, 3) float32, in id order: a copy; assigning an (N, 3) array sets them.")
+        .def("set_state", &setState, py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
+             py::arg("species") = py::none(),
+             "set_state(positions=None, velocities=None, species=None)\n\n"
+             "Sets the flock from arrays in id order: positions and velocities (N, 3) (or (N, 2) in 2D), species (N,) "
+             "whole numbers. What is None stays as it is. Each boid is checked as import_state checks a file's line "
+             "(finite; wrap bounds: within one world of the box; speeds within 1e6): murmur.Error names the first bad "
+             "boid. Another N changes the boids key and keeps the world (set world_size first to keep a density); "
+             "species not given are then 0. The step count stays; a recording ends.")
+        .def_property_readonly("neighbour_counts", [](const Flock& f) { return column(f.neighbourCounts()); },
+                               "Each boid's neighbour count at the last step, shape (N,) uint32, in id order (0 before the "
+                               "first step).")
         .def_property_readonly("ids", [](const Flock& f) { return column(f.ids()); }, "Ids, shape (N,) uint32 (0 .. N-1).")
         .def_property_readonly("species", [](const Flock& f) { return column(f.species()); }, "Species, shape (N,) uint32.")
         .def("order_parameters", &Flock::orderParameters,
@@ -319,7 +415,7 @@ PYBIND11_MODULE(_murmur, m) {
                  e.set(flockIndex(e, k), key, asSetting(value, key));
              },
              py::arg("k"), py::arg("key"), py::arg("value"), "Sets flock k's key (from the next step).")
-        .def("get", [](const Ensemble& e, const py::object& k, const std::string& key) { return fromSetting(e.get(flockIndex(e, k), key)); },
+        .def("get", [](const Ensemble& e, const py::object& k, const std::string& key) { return fromSetting(key, e.get(flockIndex(e, k), key)); },
              py::arg("k"), py::arg("key"), "Flock k's value of key.")
         .def("positions", [](const Ensemble& e, const py::object& k) { return rows3(e.positions(flockIndex(e, k))); }, py::arg("k"),
              "Flock k's positions, (N, 3) float32, in id order.")

@@ -9,7 +9,22 @@
 //   flock.step(500);
 //   std::vector<float> xyz = flock.positions();   // 3 floats a boid, in id order
 //   double p = flock.orderParameters().at("polarization");
+//
+// GL state and threads (backend "gpu"): a Flock made without gl_loader runs in a headless context
+// of murmur's own, made current on the creating thread, and answers on that thread only. Made
+// with gl_loader, it runs in the caller's current context: each call that touches the GPU (the
+// constructor, step, set, reads, measures, records) binds compute programs, shader storage
+// buffers (bindings 0..25), buffer textures (units 0..3) and images (units 0..2), and leaves them
+// bound: re-bind your own state afterwards. It never changes the framebuffer, viewport, blending
+// or depth state, or the vertex array bound. step() ends with glMemoryBarrier(
+// GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT),
+// so glBuffers() can be drawn from (as vertex attributes or storage buffers) straight after, on
+// the same context; another context shares them only through your own share group and fences.
+// A Flock is not thread-safe: one thread at a time, and on the GPU the thread whose context it
+// uses.
 #pragma once
+
+#include "murmur/version.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -101,7 +116,18 @@ public:
     // nn_mean, nn_median, mean_neighbours, mean_speed, boids; and the four largest groups' own
     // figures, groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest;
     // groupK_boids 0: fewer groups).
-    std::map<std::string, double> orderParameters();
+    std::map<std::string, double> orderParameters() const;
+    // Each boid's neighbour count (id order) from the last step: the boids within its rules' radii
+    // and field of view; all 0 before the first step.
+    std::vector<std::uint32_t> neighbourCounts() const;
+
+    // The state from arrays in id order, 3 floats a boid (x, y, z; z and vz 0 in 2D), each boid
+    // checked as an imported state file's line is (Error names the first bad boid and the range).
+    // species null: each boid keeps its species when `boids` is size(), else all are species 0.
+    // Another count changes the boids key (the world stays: set world_size first to keep a
+    // density). The step count stays; perch times and stored accelerations start at 0. Ends a
+    // recording. One copy to the GPU.
+    void setState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species = nullptr);
 
     // A trajectory in H5MD (as --trajectory writes): a frame now and every `every` steps that
     // step() takes from here (the step counts from now), written as it goes, on the calling

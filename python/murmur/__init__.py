@@ -5,6 +5,8 @@ compute) or the CPU reference.
     flock = murmur.Flock(preset="couzin-torus", backend="gpu", seed=1)
     flock.step(500)
     xyz = flock.positions                     # numpy (N, 3) float32, in id order
+    flock.positions = xyz + 1.0               # or flock.set_state(positions, velocities, species)
+    series = flock.run(1000, every=10)        # pandas DataFrame: step, time, order parameters
     flock.order_parameters()["milling"]
     with flock.record("run.h5", every=10):    # an H5MD trajectory
         flock.step(1000)
@@ -15,7 +17,9 @@ murmur.presets() and murmur.params() list what a flock takes; errors raise murmu
 ValueError) with the command line's messages; a GPU flock with no OpenGL 4.5 context to run in
 raises murmur.ContextError (a RuntimeError) saying how to get one.
 """
-from ._murmur import ContextError, Ensemble, Error, Flock, Params, Recording, params, presets
+from ._murmur import ContextError, Ensemble, Error, Flock, Params, Recording, __version__, params, presets
+from . import _series  # noqa: F401  (Flock.run)
 from ._sweep import sweep
+from ._vtk import VtkSeries  # and Flock.export_vtp
 
-__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "params", "presets", "sweep"]
+__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "__version__", "params", "presets", "sweep", "VtkSeries"]

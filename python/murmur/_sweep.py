@@ -58,6 +58,10 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
     """
     if not isinstance(axes, dict) or not axes:
         raise Error("sweep: give the keys to sweep as a dict, {key: (FROM, TO, COUNT)}, at least one")
+    if "boids" in axes and "world_size" not in axes and "world_size" not in (params or {}):
+        raise Error("sweep 'boids': the sweep keeps the world, so the density would change with N (unlike "
+                    "Flock(boids=N), which resizes the world). Say which you mean: params={'world_size': L} to sweep N "
+                    "in a fixed world, or one sweep per N with boids=N (that keeps the preset's density)")
     args = [_murmur_binary(), "--headless", "--backend", backend, "--steps", str(steps),
             "--sweep-seeds", str(seeds), "--sweep-burn-in", str(burn_in), "--sweep-every", str(every)]
     for key, spec in axes.items():

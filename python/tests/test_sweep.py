@@ -40,7 +40,14 @@ def test_sweep_without_dataframe_gives_dicts():
     ({"couzin.orientation_width": (0, 8)}, "FROM, TO, COUNT"),
     ({}, "at least one"),
     (["vicsek.noise"], "as a dict"),
+    ({"boids": (100, 400, 2)}, "the density would change with N"),
 ])
 def test_sweep_bad_input_raises(axes, message):
     with pytest.raises(murmur.Error, match=message.replace("(", r"\(").replace(")", r"\)")):
         murmur.sweep(axes, backend="cpu", steps=10)
+
+
+def test_sweeping_boids_in_a_world_the_user_chose_runs():
+    rows = murmur.sweep({"boids": (20, 40, 2)}, preset="vicsek", backend="cpu", steps=10, every=5,
+                        params={"world_size": 10}, as_dataframe=False)
+    assert [r["boids"] for r in rows] == [20, 40]

@@ -41,7 +41,14 @@ def test_cli_trajectory_layout_and_last_frame_equal_the_export(tmp_path, backend
         box = flock["box"]
         assert box.attrs["dimension"] == dims
         assert list(box.attrs["boundary"]) == ["periodic"] * dims
-        assert box["edges"][:].tolist() == [150.0] * dims
+        # A time series of the box's edge vectors (a D x D matrix a frame: L on the diagonal).
+        np.testing.assert_array_equal(box["edges/value"][:], np.broadcast_to(150.0 * np.eye(dims), (3, dims, dims)))
+        assert box["edges/step"][:].tolist() == [0, 10, 20]
+        parameters = f["parameters"]
+        assert parameters.attrs["world_size"] == "150" and parameters.attrs["seed"] == "7"
+        assert parameters.attrs["species_count"] == "2" and parameters.attrs["dims"] == str(dims)
+        assert "world units" in parameters.attrs["length_unit"]
+        assert len(parameters.attrs) == len(murmur.params()) + 2  # every key, and the two units
         assert list(flock["position/step"][:]) == [0, 10, 20]  # every 10 steps from 0; 25 is not a multiple
         dt = murmur.Flock(preset="default", backend="cpu", boids=10).params["dt"]
         assert np.allclose(flock["position/time"][:], flock["position/step"][:] * dt, rtol=1e-6, atol=0)
@@ -85,7 +92,7 @@ def test_flock_record_equals_the_cli_trajectory(tmp_path, backend):
         flock.step(17)
     assert not flock.recording and recording.path.endswith("py.h5")
     with h5py.File(cli, "r") as a, h5py.File(tmp_path / "py.h5", "r") as b:
-        for name in ("position/step", "position/value", "velocity/value", "species", "id", "box/edges"):
+        for name in ("position/step", "position/value", "velocity/value", "species", "id", "box/edges/value"):
             assert np.array_equal(a["particles/flock/" + name][()], b["particles/flock/" + name][()]), name
         assert np.array_equal(b["particles/flock/position/value"][-1], flock.positions)
 
@@ -207,3 +214,24 @@ def test_two_flocks_record_at_once(tmp_path):
         assert fb["particles/flock/position/value"].shape == (21, 1500, 3)
         assert np.array_equal(fa["particles/flock/position/value"][-1], a.positions[:, :2])
         assert np.array_equal(fb["particles/flock/velocity/value"][-1], b.velocities)
+
+
+# MDAnalysis (Debian's python3-mdanalysis) reads a 3D flock's trajectory: its H5MD reader, with
+# convert_units=False (murmur's units are its own), frame by frame as h5py does.
+def test_mdanalysis_reads_a_3d_trajectory(tmp_path):
+    mda = pytest.importorskip("MDAnalysis", reason="python3-mdanalysis: scripts/setup.sh --full (the CI pipeline) installs it")
+    from MDAnalysis.coordinates.H5MD import H5MDReader
+    flock = murmur.Flock(preset="default", backend="cpu", seed=2, boids=50, params={"dims": 3, "world_size": 40})
+    with flock.record(str(tmp_path / "run.h5"), every=5):
+        flock.step(10)
+    reader = H5MDReader(str(tmp_path / "run.h5"), convert_units=False)
+    assert reader.n_atoms == 50 and reader.n_frames == 3
+    with h5py.File(tmp_path / "run.h5", "r") as f:
+        for ts, expected_pos, expected_vel in zip(reader, f["particles/flock/position/value"], f["particles/flock/velocity/value"]):
+            np.testing.assert_array_equal(ts.positions, expected_pos)
+            np.testing.assert_array_equal(ts.velocities, expected_vel)
+            np.testing.assert_array_equal(ts.dimensions, [40, 40, 40, 90, 90, 90])
+    assert [ts.data["step"] for ts in reader] == [0, 5, 10]
+    universe = mda.Universe.empty(50, trajectory=False)
+    universe.load_new(str(tmp_path / "run.h5"), format="H5MD", convert_units=False)
+    assert len(universe.trajectory) == 3

@@ -123,17 +123,8 @@ void loadCallerGl(GlLoader loader) {
 }
 
 std::map<std::string, double> orderMap(const OrderParams& o) {
-    std::map<std::string, double> m{{"boids", double(o.boids)},
-                                    {"polarization", o.polarization},
-                                    {"group_polarization", o.group_polarization},
-                                    {"milling", o.milling},
-                                    {"groups", double(o.groups)},
-                                    {"largest_group_share", o.largest_group_share},
-                                    {"grouped_share", o.grouped_share},
-                                    {"nn_mean", o.nn_mean},
-                                    {"nn_median", o.nn_median},
-                                    {"mean_neighbours", o.mean_neighbours},
-                                    {"mean_speed", o.mean_speed}};
+    std::map<std::string, double> m;
+    for (const OrderFigure& figure : kOrderFigures) m[figure.name] = figure.get(o);
     for (std::size_t k = 0; k < o.largest_groups.size(); ++k)
         for (std::size_t f = 0; f < std::size(kGroupFigureFields); ++f)
             m["group" + std::to_string(k + 1) + "_" + kGroupFigureFields[f]] = groupFigure(o.largest_groups[k], f);

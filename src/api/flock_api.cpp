@@ -141,7 +141,7 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
             throw Error("record(" + echo(path) + "): " + impl_->record_path + " is being recorded; stop that recording first");
         if (const auto problem = trajectoryNameProblem(path)) throw Error("record(" + echo(path) + "): " + *problem);
         checkWritableTarget(path, "record");
-        const TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION);
+        const TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING);
         // On the caller's thread: the caller's process may use HDF5 itself (h5py), and Debian's
         // HDF5 is not thread-safe.
         impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout, TrajectoryWriter::Threading::CallersThread);
@@ -224,7 +224,30 @@ std::vector<std::uint32_t> Flock::species() const {
     return out;
 }
 
-std::map<std::string, double> Flock::orderParameters() { return orderMap(impl_->engine().measure()); }
+std::map<std::string, double> Flock::orderParameters() const { return orderMap(impl_->engine().measure()); }
+
+std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine().neighbourCounts(); }
+
+void Flock::setState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species) {
+    if (!positions || !velocities) throw Error("setState: positions and velocities are both needed (3 floats a boid)");
+    translated([&] {
+        Params p = impl_->params;
+        std::vector<std::uint32_t> kept;
+        if (!species && boids == size()) {
+            kept = this->species();
+            species = kept.data();
+        }
+        murmur::Flock flock = stateFromArrays(positions, velocities, species, boids, p);
+        p.boids = std::uint32_t(boids);
+        requireValid(p);
+        stopRecording();  // checked and valid: a recording holds one flock's frames
+        const std::uint32_t steps = impl_->engine().stepCount();
+        impl_->engine().upload(flock, p);
+        impl_->engine().setStepCount(steps);
+        impl_->params = p;
+        return 0;
+    });
+}
 
 void Flock::exportState(const std::string& path) const {
     requirePlainPath(path, "export");

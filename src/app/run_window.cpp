@@ -179,6 +179,7 @@ private:
     Clock::time_point last_sample_ = Clock::now();  // FPS and steps/s were last worked out
     static constexpr std::uint64_t kSampleFrames = 8;  // a sample is spread over at least this many frames
     bool sampling_ = false;                             // an order-parameter sample is in progress
+    bool neighbours_counted_ = false;                   // the flock shown has been stepped since it was made
     Clock::time_point sample_began_{}, next_sample_at_{};
     std::uint64_t sample_step_ = 0;                     // the step it measures
     double seconds_per_step_ = 0.0;  // smoothed cost of a step, bounding the steps per frame
@@ -262,7 +263,7 @@ void WindowRun::drawStatusOverlay(const Viewport& vp) {
     // The legend where it fits beside the status line above the world: else it is left out (it
     // ran into the "wrote ...png" line, and over the panel in a window of 400x300 or less).
     if (!panel_.show_legend) return;
-    const ui::Legend legend = ui::legendFor(session_.live(), panel_.draw.neighbour_scale);
+    const ui::Legend legend = ui::legendFor(session_.live(), panel_.draw.neighbour_scale, neighbours_counted_);
     if (ui::statusWidth(status) + ui::legendWidth(legend) <= right - left) ui::drawLegend(legend, {right, 0.0f});
 }
 
@@ -319,7 +320,9 @@ int WindowRun::stepAndMeasure() {
     const int stepped = session_.advance(seconds_per_step_);
     steps_since_ += std::uint64_t(stepped);
     const bool respawned = session_.takeRespawned();
+    if (stepped > 0 && !respawned) neighbours_counted_ = true;
     if (respawned) {
+        neighbours_counted_ = false;  // the new flock's counts come with its first step
         stats_.clearHistory();
         next_row_ = 0;
     }

@@ -9,10 +9,12 @@
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "model/grid_spec.hpp"
+#include "model/order_params.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
 
 #include <algorithm>
+#include <span>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -29,21 +31,9 @@ double number(const std::string& text, const std::string& what) {
     return *v;
 }
 
-// The order parameters a sweep reports, by column name.
-struct Measure {
-    const char* name;
-    double (*get)(const OrderParams&);
-};
-constexpr Measure kMeasures[] = {
-    {"polarization", [](const OrderParams& o) { return o.polarization; }},
-    {"group_polarization", [](const OrderParams& o) { return o.group_polarization; }},
-    {"milling", [](const OrderParams& o) { return o.milling; }},
-    {"groups", [](const OrderParams& o) { return double(o.groups); }},
-    {"largest_group_share", [](const OrderParams& o) { return o.largest_group_share; }},
-    {"nn_mean", [](const OrderParams& o) { return o.nn_mean; }},
-    {"mean_neighbours", [](const OrderParams& o) { return o.mean_neighbours; }},
-    {"mean_speed", [](const OrderParams& o) { return o.mean_speed; }},
-};
+// The order parameters a sweep reports, by column name (model/order_params.hpp's first eight).
+using Measure = OrderFigure;
+constexpr std::span<const OrderFigure> kMeasures{kOrderFigures, kSweptFigures};
 
 // A run's parameters: the base with the run's values and seed.
 Params runParams(const Params& base, const SweepOptions& s, const SweepRun& run) {

@@ -9,7 +9,9 @@
 #include "gpu/dispatch.hpp"
 #include "model/order_params.hpp"
 #include "model/rng.hpp"
+#include "model/styles.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstring>
@@ -18,6 +20,26 @@
 namespace murmur::gpu {
 
 namespace {
+
+// The switches two variants set differently ("DIMS 3 vs 2"), in the defines' order.
+std::string differences(const Params& a, const Params& b) {
+    const auto da = variantDefines(a, true), db = variantDefines(b, true);
+    std::string out;
+    for (std::size_t i = 0; i < std::min(da.size(), db.size()); ++i)
+        if (da[i].name == db[i].name && da[i].value != db[i].value)
+            out += (out.empty() ? "" : ", ") + da[i].name + " " + da[i].value + " vs " + db[i].value;
+    return out;
+}
+
+// In the user's words first: the style and dims each flock has, then the switches that differ.
+std::string variantMismatch(std::size_t k, const Params& flock, const Params& first) {
+    const auto described = [](const Params& p) {
+        return std::string(styleInfo(p.style).name) + ", " + std::to_string(p.dims) + "D, " + (p.bounds == Bounds::Wrap ? "wrap" : "soft");
+    };
+    return "flock " + std::to_string(k) + " (" + described(flock) + ") cannot step with flock 0 (" + described(first) +
+           ") on the GPU: the flocks of a GPU ensemble share style, dims, bounds and switches; make separate flocks or "
+           "ensembles, or use the CPU backend. Differing switches: " + differences(flock, first);
+}
 
 void requireOneVariant(std::size_t flocks, const std::vector<Params>& params) {
     if (flocks == 0 || flocks != params.size())
@@ -32,9 +54,11 @@ void requireOneVariant(std::size_t flocks, const std::vector<Params>& params) {
     for (std::size_t k = 0; k < params.size(); ++k) {
         if (params[k].update == UpdateOrder::Sequential)
             throw std::invalid_argument("flock " + std::to_string(k) + ": an ensemble cannot use the sequential order");
-        if (variantOfFlock(params[k]) != variant)
-            throw std::invalid_argument("flock " + std::to_string(k) + " needs other shaders than flock 0 (" + variantOfFlock(params[k]) +
-                                        "vs " + variant + "): the flocks of an ensemble share style, dims, bounds and switches");
+        if (variantOfFlock(params[k]) != variant) {
+            Params flock = params[k], first = params[0];
+            flock.obstacles.clear(), first.obstacles.clear();
+            throw std::invalid_argument(variantMismatch(k, flock, first));
+        }
     }
 }
 

@@ -92,10 +92,14 @@ std::vector<Obstacle> parseObstacles(const json& value, std::vector<std::string>
     return out;
 }
 
+// murmur's own programs' folder (the command line, its tests), where presets lie beside them; none
+// for another program (Python, an embedding application): its folder holds no murmur presets, and
+// a message listing /usr/bin/presets would mislead. The public library adds its own place.
 fs::path executableDir() {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path() : exe.parent_path();
+    if (ec || !exe.filename().string().starts_with("murmur")) return {};
+    return exe.parent_path();
 }
 
 }  // namespace

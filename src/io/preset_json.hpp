@@ -17,8 +17,8 @@ Params loadPresetFile(const std::string& path, const Params& base);
 void savePresetFile(const std::string& path, const Params& params);  // atomic
 
 // Built-in presets: directories searched for NAME.json, in order: MURMUR_PRESET_DIR, beside the
-// binary, ../share/murmur/presets from it, then any added (the public library adds where it is
-// installed).
+// binary, ../share/murmur/presets from it (for murmur's own programs only), then any added (the
+// public library adds where it is installed).
 std::vector<std::string> presetDirs();
 void addPresetDir(const std::string& dir);
 // NAME of a built-in preset or a path to a .json file. Throws InputError naming what was tried.

@@ -106,7 +106,7 @@ private:
         Boid boid;
         int line;
     };
-    using Values = std::array<double, kColumns.size()>;
+    using Values = StateValues;
 
     [[noreturn]] void fail(const std::string& what) const { throw InputError(source_ + ":" + std::to_string(line_no_) + ": " + what); }
     bool nextLine();
@@ -116,7 +116,6 @@ private:
     void readWorld();
     Values readValues(std::size_t n_fields);
     Boid boidOf(const Values& v);
-    void setAxis(Boid& b, const Values& v, int a);
     Flock inIdOrder(const std::vector<Row>& rows);
 
     std::istream& in_;
@@ -209,44 +208,85 @@ StateReader::Values StateReader::readValues(std::size_t n_fields) {
     return v;
 }
 
+Boid StateReader::boidOf(const Values& v) {
+    try {
+        return checkedStateBoid(v, params_);
+    } catch (const InputError& e) {
+        fail(e.what());
+    }
+}
+
+}  // namespace
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) { throw InputError(what); }
+
 // Axis a's position and velocity: 0 on an unused axis; wrapped positions stay in the world; soft
 // walls only turn boids back, and a fast flock can be far out when it is exported: murmur reads
 // back what it writes.
-void StateReader::setAxis(Boid& b, const Values& v, int a) {
+void setAxis(Boid& b, const StateValues& v, int a, const Params& params) {
     const std::string axis = std::string(1, char('x' + a));
     const double x = v[std::size_t(2 + a)], vx = v[std::size_t(5 + a)];
-    if (a >= params_.dims) {
-        if (x != 0.0 || vx != 0.0) fail(axis + " and v" + axis + " must be 0 when dims is 2");
+    if (a >= params.dims) {
+        if (x != 0.0 || vx != 0.0) refuse(axis + " and v" + axis + " must be 0 when dims is 2");
         return;
     }
-    const double L = params_.world_size;
-    const bool wrap = params_.bounds == Bounds::Wrap;
+    const double L = params.world_size;
+    const bool wrap = params.bounds == Bounds::Wrap;
     const double lo = wrap ? -L : -kMaxSoftDistance, hi = wrap ? 2 * L : kMaxSoftDistance;
     if (x < lo || x > hi)
-        fail(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" + fmt(lo) + ", " + fmt(hi) +
-             "]" + (wrap ? " (wrap bounds)" : " (soft bounds)"));
-    if (std::fabs(vx) > kMaxVelocity) fail("v" + axis + " = " + fmt(vx) + " is out of range [-1e6, 1e6] units/s");
+        refuse(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" + fmt(lo) + ", " +
+               fmt(hi) + "]" + (wrap ? " (wrap bounds)" : " (soft bounds)"));
+    if (std::fabs(vx) > kMaxVelocity) refuse("v" + axis + " = " + fmt(vx) + " is out of range [-1e6, 1e6] units/s");
     b.p[a] = float(x);
     b.v[a] = float(vx);
 }
 
-Boid StateReader::boidOf(const Values& v) {
+}  // namespace
+
+Boid checkedStateBoid(const StateValues& v, const Params& params) {
+    for (std::size_t k = 0; k < v.size(); ++k)
+        if (!std::isfinite(v[k])) refuse(std::string(kColumns[k]) + ": '" + fmt(v[k]) + "' is not a finite number");
     Boid b;
-    if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) fail("id: " + fmt(v[0]) + " is not a whole number >= 0");
-    const std::uint32_t species = std::min(std::max(params_.species_count, 1u), kMaxSpecies);
+    if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) refuse("id: " + fmt(v[0]) + " is not a whole number >= 0");
+    const std::uint32_t species = std::min(std::max(params.species_count, 1u), kMaxSpecies);
     if (v[1] < 0 || v[1] != std::floor(v[1]) || v[1] >= double(species))
-        fail("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(species - 1) + "] (species_count " +
-             std::to_string(species) + ")");
+        refuse("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(species - 1) + "] (species_count " +
+               std::to_string(species) + ")");
     b.id = std::uint32_t(v[0]);
     b.species = std::uint32_t(v[1]);
-    for (int a = 0; a < 3; ++a) setAxis(b, v, a);
-    if (v[8] < 0 || v[8] > 3600.0) fail("perch: " + fmt(v[8]) + " is out of range [0, 3600] s");
+    for (int a = 0; a < 3; ++a) setAxis(b, v, a, params);
+    if (v[8] < 0 || v[8] > 3600.0) refuse("perch: " + fmt(v[8]) + " is out of range [0, 3600] s");
     if (std::fabs(v[9]) > 1e9 || std::fabs(v[10]) > 1e9 || std::fabs(v[11]) > 1e9 || v[12] < 0 || v[12] > 4294967295.0)
-        fail("sx, sy, sz: a stored acceleration within [-1e9, 1e9] units/s^2, sn a count >= 0");
+        refuse("sx, sy, sz: a stored acceleration within [-1e9, 1e9] units/s^2, sn a count >= 0");
     b.perch = float(v[8]);
-    b.steer = glm::vec4(float(v[9]), float(v[10]), params_.dims == 3 ? float(v[11]) : 0.0f, float(v[12]));
+    b.steer = glm::vec4(float(v[9]), float(v[10]), params.dims == 3 ? float(v[11]) : 0.0f, float(v[12]));
     return b;
 }
+
+Flock stateFromArrays(const float* xyz, const float* vxyz, const std::uint32_t* species, std::size_t boids, const Params& params) {
+    if (boids > kMaxStateBoids)
+        refuse(std::to_string(boids) + " boids: out of range [0, " + std::to_string(kMaxStateBoids) + "]");
+    Flock flock(boids);
+    for (std::size_t i = 0; i < boids; ++i) {
+        StateValues v{};
+        v[0] = double(i);
+        v[1] = species ? double(species[i]) : 0.0;
+        for (int a = 0; a < 3; ++a) {
+            v[std::size_t(2 + a)] = double(xyz[3 * i + std::size_t(a)]);
+            v[std::size_t(5 + a)] = double(vxyz[3 * i + std::size_t(a)]);
+        }
+        try {
+            flock[i] = checkedStateBoid(v, params);
+        } catch (const InputError& e) {
+            refuse("boid " + std::to_string(i) + ": " + e.what());
+        }
+    }
+    return flock;
+}
+
+namespace {
 
 // Ids must be exactly 0..N-1, each once.
 Flock StateReader::inIdOrder(const std::vector<Row>& rows) {

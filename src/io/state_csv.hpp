@@ -9,11 +9,22 @@
 #include "model/boid.hpp"
 #include "model/params.hpp"
 
+#include <array>
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 
 namespace murmur {
 
+// One boid as a state line holds it, in the columns' order: id, species, x, y, z, vx, vy, vz,
+// perch, sx, sy, sz, sn.
+using StateValues = std::array<double, 13>;
+// The boid, checked as a state file's line is (finite, species in range, positions near the world,
+// speeds and stored figures bounded); else InputError naming the column and its range.
+Boid checkedStateBoid(const StateValues& values, const Params& params);
+// A flock from arrays in id order (3 numbers a boid, z 0 in 2D; species null: all 0), each boid
+// checked as a state file's line; InputError names the first bad boid by index.
+Flock stateFromArrays(const float* xyz, const float* vxyz, const std::uint32_t* species, std::size_t boids, const Params& params);
 
 // Rows sorted by id, every column, floats round-trip exactly; "# step N" first, then "# world L"
 // when a world is given (> 0).

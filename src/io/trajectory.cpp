@@ -2,6 +2,7 @@
 #include "io/trajectory.hpp"
 
 #include "io/atomic_file.hpp"
+#include "model/param_table.hpp"
 
 #include <hdf5.h>
 
@@ -183,6 +184,7 @@ TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> sp
     layout.species = std::move(species);
     layout.creator_version = std::move(creator_version);
     layout.deflate = deflate;
+    for (const ParamInfo& info : paramTable()) layout.settings.emplace_back(info.key, formatValue(info, p));
     return layout;
 }
 
@@ -198,7 +200,7 @@ struct TrajectoryWriter::Impl {
     std::string path, temp;
     TrajectoryLayout layout;
     double dt = 0.0;  // layout.dt as the decimal it was given as (0.1, not 0.100000001490116)
-    Id file, position, velocity, step, time;  // the last three: position's datasets
+    Id file, position, velocity, edges, step, time;  // the last two: position's datasets, shared
     int write_error = 0;  // the first failed write's errno (the guarded driver's, below)
     std::uint64_t written = 0, added = 0;
     bool finished = false;
@@ -217,9 +219,10 @@ struct TrajectoryWriter::Impl {
     std::string writeNow(const Frame& f);
     void run();
     void closeAll() {  // the groups and datasets (under g_hdf5); the file stays open
-        position.close(), velocity.close(), step.close(), time.close();
+        position.close(), velocity.close(), edges.close(), step.close(), time.close();
     }
     void discard();
+    void writeParameters();
     // Throws (prefix + the cause) if a write failed or HDF5 said so (`hdf5_ok` false: `hdf5_said`).
     void requireWritten(bool hdf5_ok, const char* hdf5_said, const std::string& prefix = "") const {
         if (write_error) throw std::runtime_error(prefix + std::strerror(write_error));
@@ -312,16 +315,10 @@ void TrajectoryWriter::Impl::create() {
         stringAttribute(creator, "name", {"murmur"}, true);
         stringAttribute(creator, "version", {layout.creator_version}, true);
     }
+    writeParameters();
     const Id particles = group(file, "particles");
     const Id flock = group(particles, "flock");
     const hsize_t n = layout.boids, d = hsize_t(layout.dims);
-    {
-        const Id box = group(flock, "box");
-        intAttribute(box, "dimension", {layout.dims}, true);
-        stringAttribute(box, "boundary", std::vector<std::string>(d, layout.periodic ? "periodic" : "none"));
-        const std::vector<float> edges(d, layout.world_size);
-        fixedDataset(box, "edges", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, d, edges.data());
-    }
     std::vector<std::int32_t> species(layout.species.begin(), layout.species.end()), ids(n);
     for (hsize_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
     fixedDataset(flock, "species", H5T_STD_I32LE, H5T_NATIVE_INT32, n, species.data());
@@ -330,10 +327,27 @@ void TrajectoryWriter::Impl::create() {
     velocity = group(flock, "velocity");
     step = growingDataset(position, "step", H5T_STD_I64LE, {}, -1);
     time = growingDataset(position, "time", H5T_IEEE_F64LE, {}, -1);
-    check(H5Lcreate_hard(position, "step", velocity, "step", H5P_DEFAULT, H5P_DEFAULT), "velocity/step");
-    check(H5Lcreate_hard(position, "time", velocity, "time", H5P_DEFAULT, H5P_DEFAULT), "velocity/time");
-    const Id pos_value = growingDataset(position, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
-    const Id vel_value = growingDataset(velocity, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
+    const Id box = group(flock, "box");
+    intAttribute(box, "dimension", {layout.dims}, true);
+    stringAttribute(box, "boundary", std::vector<std::string>(d, layout.periodic ? "periodic" : "none"));
+    edges = group(box, "edges");  // a time series of edge vectors, as MDAnalysis reads it (the world cannot change while recording)
+    for (const auto& [element, name] : {std::pair{&velocity, "velocity"}, std::pair{&edges, "box/edges"}}) {
+        check(H5Lcreate_hard(position, "step", *element, "step", H5P_DEFAULT, H5P_DEFAULT), (std::string(name) + "/step").c_str());
+        check(H5Lcreate_hard(position, "time", *element, "time", H5P_DEFAULT, H5P_DEFAULT), (std::string(name) + "/time").c_str());
+    }
+    growingDataset(edges, "value", H5T_IEEE_F32LE, {d, d}, -1);  // the box's edge vectors, a row each
+    growingDataset(position, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
+    growingDataset(velocity, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
+}
+
+// /parameters: what made the run (every key's value, the seed among them) and murmur's units,
+// which are its own: no `unit` attributes on the elements, since readers refuse units they do not
+// know (MDAnalysis opens the file with convert_units=False).
+void TrajectoryWriter::Impl::writeParameters() {
+    const Id parameters = group(file, "parameters");
+    stringAttribute(parameters, "length_unit", {"murmur's world units: the box's edge is world_size"}, true);
+    stringAttribute(parameters, "time_unit", {"murmur's model seconds: time = step * dt"}, true);
+    for (const auto& [key, value] : layout.settings) stringAttribute(parameters, key.c_str(), {value}, true);
 }
 
 // The temporary file closed and removed, whatever failed before (under g_hdf5): HDF5 saw no
@@ -368,6 +382,11 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
     Id vel_value(H5Dopen2(velocity, "value", H5P_DEFAULT), H5Dclose, "velocity/value");
     append(vel_value, written, H5T_NATIVE_FLOAT, pack(f.vel), "velocity/value");
     check(vel_value.close(), "velocity/value");
+    std::vector<float> box(d * d, 0.0f);  // the edge vectors: L along each axis
+    for (std::size_t a = 0; a < d; ++a) box[a * d + a] = layout.world_size;
+    Id edge_value(H5Dopen2(edges, "value", H5P_DEFAULT), H5Dclose, "box/edges/value");
+    append(edge_value, written, H5T_NATIVE_FLOAT, box.data(), "box/edges/value");
+    check(edge_value.close(), "box/edges/value");
     ++written;
 }
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace murmur {
@@ -31,6 +32,7 @@ struct TrajectoryLayout {
     std::vector<std::uint32_t> species;   // by id, boids of them
     std::string creator_version;          // murmur's version
     int deflate = 1;                      // the vectors' compression: 0 none, 1 .. 9 zlib's levels
+    std::vector<std::pair<std::string, std::string>> settings;  // every key and its value, for /parameters
 };
 
 // The layout of a flock with these parameters (count, dims, bounds, world, dt) and species by id.

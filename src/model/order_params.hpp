@@ -8,6 +8,7 @@
 #include <glm/vec3.hpp>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,6 +58,27 @@ struct OrderParams {
     double milling = 0.0;              // per group |mean of r̂ × v̂| about its centre, weighted by size
     std::array<GroupFigures, kLargestGroups> largest_groups{};  // the largest first
 };
+
+// Every flock-wide figure by name (the library's order-parameter keys, the sweep's columns),
+// written once. The sweep's eight come first, in its CSV's column order (kSweptFigures).
+struct OrderFigure {
+    const char* name;
+    double (*get)(const OrderParams&);
+};
+inline constexpr OrderFigure kOrderFigures[] = {
+    {"polarization", [](const OrderParams& o) { return o.polarization; }},
+    {"group_polarization", [](const OrderParams& o) { return o.group_polarization; }},
+    {"milling", [](const OrderParams& o) { return o.milling; }},
+    {"groups", [](const OrderParams& o) { return double(o.groups); }},
+    {"largest_group_share", [](const OrderParams& o) { return o.largest_group_share; }},
+    {"nn_mean", [](const OrderParams& o) { return o.nn_mean; }},
+    {"mean_neighbours", [](const OrderParams& o) { return o.mean_neighbours; }},
+    {"mean_speed", [](const OrderParams& o) { return o.mean_speed; }},
+    {"boids", [](const OrderParams& o) { return double(o.boids); }},
+    {"grouped_share", [](const OrderParams& o) { return o.grouped_share; }},
+    {"nn_median", [](const OrderParams& o) { return o.nn_median; }},
+};
+inline constexpr std::size_t kSweptFigures = 8;
 
 // A group's centre folded into [0, L) on each used axis in wrap mode (unchanged in soft mode).
 glm::dvec3 foldCentre(glm::dvec3 centre, const Params& params);

@@ -58,7 +58,7 @@ float legendWidth(const Legend& legend) {
     return std::max(row, ImGui::CalcTextSize(legend.title.c_str()).x) + 2.0f * style.WindowPadding.x + 6.0f;
 }
 
-Legend legendFor(const Params& p, float neighbour_scale) {
+Legend legendFor(const Params& p, float neighbour_scale, bool counted) {
     Legend l;
     const auto number = [](double v) {
         char buf[32];
@@ -89,7 +89,7 @@ Legend legendFor(const Params& p, float neighbour_scale) {
             break;
         }
         case render::ColourBy::Neighbours:
-            l.title = "neighbours";
+            l.title = counted ? "neighbours" : "neighbours (counted at the next step)";
             for (float t : {0.0f, 0.5f, 1.0f})
                 l.entries.push_back({number(double(t * neighbour_scale)) + (t == 1.0f ? " or more" : ""), render::rampColour(t)});
             break;

@@ -42,7 +42,9 @@ struct Legend {
     std::vector<LegendEntry> entries;
     bool wheel = false;  // heading: drawn as a colour wheel beside the entries
 };
-Legend legendFor(const Params& p, float neighbour_scale);
+// counted: the state shown has been stepped since it was made (neighbour counts come from a step;
+// a flock respawned while paused has none yet, and the legend says so).
+Legend legendFor(const Params& p, float neighbour_scale, bool counted = true);
 // Draws the legend (a title over one row of swatches) ending at top_right (window units); no input.
 void drawLegend(const Legend& legend, glm::vec2 top_right);
 // Its width, padding included (window units).

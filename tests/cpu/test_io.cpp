@@ -530,3 +530,34 @@ TEST(SignalSafeTempFile, HandlersComeAndGoWithTheFilesAndIgnoredSignalsStayIgnor
     }
     ::sigaction(SIGINT, &before, nullptr);
 }
+
+// A state from arrays is checked as a state file's line is, and the first bad boid is named by
+// its index; a good one comes back in id order, floats as given.
+TEST(StateArrays, EachBoidIsCheckedAsAFileLineAndTheFirstBadOneIsNamed) {
+    Params p;
+    p.dims = 3;
+    p.world_size = 100.0f;
+    p.bounds = Bounds::Wrap;
+    const std::vector<float> pos = {1, 2, 3, 40, 50, 60}, vel = {1, 0, 0, 0, 1, 0};
+    const Flock f = stateFromArrays(pos.data(), vel.data(), nullptr, 2, p);
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[1].id, 1u);
+    EXPECT_EQ(f[1].species, 0u);
+    EXPECT_EQ(f[1].p, glm::vec3(40, 50, 60));
+    EXPECT_EQ(f[0].v, glm::vec3(1, 0, 0));
+    auto message = [&](std::vector<float> xyz, std::vector<float> v, std::vector<std::uint32_t> species) {
+        try {
+            stateFromArrays(xyz.data(), v.data(), species.empty() ? nullptr : species.data(), xyz.size() / 3, p);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(message({1, 2, 3, 40, 350, 60}, vel, {}),
+              "boid 1: y = 350 is far outside the world [0, 100); allowed range [-100, 200] (wrap bounds)");
+    EXPECT_EQ(message({1, 2, 3, 40, NAN, 60}, vel, {}), "boid 1: y: 'nan' is not a finite number");
+    EXPECT_EQ(message(pos, {2e6f, 0, 0, 0, 1, 0}, {}), "boid 0: vx = 2000000 is out of range [-1e6, 1e6] units/s");
+    EXPECT_EQ(message(pos, vel, {0, 1}), "boid 1: species: 1 is out of range [0, 0] (species_count 1)");
+    p.dims = 2;
+    EXPECT_EQ(message(pos, vel, {}), "boid 0: z and vz must be 0 when dims is 2");
+}

@@ -2,6 +2,10 @@
 // shows (ui::appliesNow) changes the flight when perturbed, and a key it hides does not. Derived
 // by stepping, not by reading the lists: the CPU reference steps each preset's flock 30 steps
 // with one key perturbed at a time, and the state is compared with the unperturbed run's.
+// Built into murmur_gpu_hand_tests too (OnGpu.Presets/KeysApply.*): the GPU pipeline steps the
+// same probes, so a shader that reads a key the panel hides fails there.
+#include "test_util.hpp"
+
 #include "cpu/cpu_simulation.hpp"
 #include "io/preset_json.hpp"
 #include "model/density.hpp"
@@ -18,19 +22,29 @@
 #include <vector>
 
 using namespace murmur;
+using namespace murmur::test;
 
 namespace {
 
 // The preset's flock (spawned with `start`'s parameters: spawn keys act on a reset only) stepped
 // 30 steps with p.
 Flock flown(const Params& start, const Params& p) {
+#ifdef MURMUR_HAND_TESTS_ON_GPU
+    if (!GlEnvironment::ready()) {
+        ADD_FAILURE() << "no GL context: " << GlEnvironment::error();
+        return {};
+    }
+    gpu::GpuSimulation sim;
+#else
     CpuSimulation sim;
+#endif
     sim.upload(spawn(start), p);
     sim.step(30);
     return byId(sim.download());
 }
 
 bool sameFlight(const Flock& a, const Flock& b) {
+    if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
         if (a[i].p != b[i].p || a[i].v != b[i].v) return false;
     return true;

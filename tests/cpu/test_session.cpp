@@ -532,6 +532,9 @@ TEST(PanelRules, TheLegendNamesEachColour) {
     p.colour = 3;
     l = ui::legendFor(p, 20.0f);
     EXPECT_EQ(l.entries[2].label, "20 or more");
+    EXPECT_EQ(l.title, "neighbours");
+    l = ui::legendFor(p, 20.0f, false);  // a flock respawned while paused: no step has counted them
+    EXPECT_EQ(l.title, "neighbours (counted at the next step)");
 }
 
 // A preset carries its view: predators and decarpentier open coloured by species, so their red

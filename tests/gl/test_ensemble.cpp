@@ -186,7 +186,15 @@ TEST(GpuEnsemble, RefusesFlocksThatNeedOtherShadersOrTheSequentialOrder) {
     const std::vector<Flock> flocks = spawnEach(params);
     gpu::GpuSimulation sim;
     params[2].dims = 3;
-    EXPECT_THROW(sim.uploadEnsemble(flocks, params), std::invalid_argument);
+    try {
+        sim.uploadEnsemble(flocks, params);
+        ADD_FAILURE() << "a 3D flock in a 2D ensemble was taken";
+    } catch (const std::invalid_argument& e) {  // the user's words first, the differing switches last
+        const std::string said = e.what();
+        EXPECT_EQ(said.rfind("flock 2 (graded, 3D, wrap) cannot step with flock 0 (graded, 2D, wrap) on the GPU", 0), 0u) << said;
+        EXPECT_NE(said.find("Differing switches: DIMS 3 vs 2"), std::string::npos) << said;
+        EXPECT_EQ(said.find("STYLE_GLSL"), std::string::npos) << "only the switches that differ: " << said;
+    }
     params[2].dims = 2;
     params[1].update = UpdateOrder::Sequential;
     EXPECT_THROW(sim.uploadEnsemble(flocks, params), std::invalid_argument);

@@ -1,0 +1,150 @@
+"""What a researcher reaches for first: the state set from numpy arrays (checked as an imported
+file is), per-boid neighbour counts, a time series of order parameters, whole-number keys as
+ints, and the version. Each on both backends where a flock is involved."""
+import re
+
+import numpy as np
+import pytest
+
+import murmur
+
+BACKENDS = ["cpu", "gpu"]
+
+
+def spread(n, world, seed=0):
+    rng = np.random.default_rng(seed)
+    pos = rng.uniform(0.0, world, size=(n, 3))
+    vel = rng.normal(0.0, 1.0, size=(n, 3))
+    return pos, vel
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_positions_and_velocities_set_from_numpy_read_back_to_the_bit(backend):
+    f = murmur.Flock(preset="default", boids=200, backend=backend, seed=1, params={"dims": 3})
+    world = f.params["world_size"]
+    pos, vel = spread(200, world)
+    f.positions = pos
+    f.velocities = vel
+    np.testing.assert_array_equal(f.positions, pos.astype(np.float32))
+    np.testing.assert_array_equal(f.velocities, vel.astype(np.float32))
+    assert f.step_count == 0 and f.size == 200
+    f.step(3)
+    assert f.step_count == 3  # the counter runs on; set_state keeps it
+    species = f.species.copy()
+    f.set_state(positions=pos)
+    np.testing.assert_array_equal(f.species, species)
+    assert f.step_count == 3
+
+
+def test_the_same_state_set_on_both_backends_steps_alike():
+    pos, vel = spread(300, 60.0, seed=4)
+    flocks = [murmur.Flock(preset="default", boids=300, backend=b, seed=1, params={"dims": 3, "world_size": 60}) for b in BACKENDS]
+    for f in flocks:
+        f.set_state(pos, vel)
+        f.step(1)
+    cpu, gpu = flocks
+    # One step from the same state: the backends agree to float rounding (tolerance 1e-3 units on
+    # a 60-unit world; model.md, "Parity").
+    np.testing.assert_allclose(gpu.positions, cpu.positions, atol=1e-3, rtol=0)
+    np.testing.assert_array_equal(gpu.neighbour_counts, cpu.neighbour_counts)
+    assert cpu.neighbour_counts.dtype == np.uint32 and cpu.neighbour_counts.shape == (300,)
+    assert cpu.neighbour_counts.sum() > 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_neighbour_counts_by_hand(backend):
+    # Three boids on a line, 2 units apart, alignment/cohesion/separation radii 3: the middle one
+    # sees both ends, each end sees the middle only (fov 360).
+    f = murmur.Flock(preset="default", boids=3, backend=backend, seed=1,
+                     params={"dims": 2, "world_size": 100, "fov_deg": 360, "separation.radius": 3,
+                             "alignment.radius": 3, "cohesion.radius": 3})
+    assert f.neighbour_counts.tolist() == [0, 0, 0]  # before any step
+    f.set_state([[50, 50], [52, 50], [54, 50]], [[1, 0], [1, 0], [1, 0]])
+    f.step(1)
+    assert f.neighbour_counts.tolist() == [1, 2, 1]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_new_count_changes_boids_keeps_the_world_and_species_start_at_zero(backend):
+    f = murmur.Flock(preset="default", boids=100, backend=backend, seed=1, params={"dims": 3})
+    world = f.params["world_size"]
+    pos, vel = spread(40, world, seed=2)
+    f.set_state(pos, vel)
+    assert f.size == 40 and f.params["boids"] == 40 and f.params["world_size"] == world
+    assert f.species.tolist() == [0] * 40
+    f.step(2)
+    assert np.isfinite(f.positions).all()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bad_arrays_are_refused_by_name_and_the_flock_is_unchanged(backend):
+    f = murmur.Flock(preset="default", boids=10, backend=backend, seed=1, params={"dims": 3, "bounds": "wrap"})
+    before = f.positions.copy()
+    world = f.params["world_size"]
+    pos, vel = spread(10, world)
+    cases = [
+        (dict(positions=np.zeros((10, 4))), r"positions: an \(N, 3\) array of numbers expected.*shape \(10, 4\)"),
+        (dict(positions=[["a", "b", "c"]] * 10), r"positions: an \(N, 3\) array of numbers expected, not <U1"),
+        (dict(positions=np.zeros((10, 2))), r"\(N, 3\) array"),  # (N, 2) only in 2D
+        (dict(positions=pos[:5]), r"set_state: 5 positions but 10 velocities \(the flock's own, kept\)"),
+        (dict(positions=np.where(np.arange(30).reshape(10, 3) == 7, np.nan, pos)), r"boid 2: y: 'nan' is not a finite number"),
+        (dict(positions=np.where(np.arange(30).reshape(10, 3) == 3, 3 * world, pos)),
+         r"boid 1: x = .* is far outside the world .* \(wrap bounds\)"),
+        (dict(velocities=np.full((10, 3), 2e6)), r"boid 0: vx = 2000000 is out of range \[-1e6, 1e6\]"),
+        (dict(positions=np.full((10, 3), 1e300)), r"positions\[0, 0\] = 1e\+300: beyond a float's range"),
+        (dict(species=np.arange(10)), r"boid 1: species: 1 is out of range \[0, 0\]"),
+        (dict(species=np.zeros(10)), r"species: an \(N,\) array of whole numbers expected"),
+        (dict(species=-np.ones(10, dtype=int)), r"species\[0\] = -1: out of range"),
+        ({}, r"set_state: give positions, velocities or species"),
+    ]
+    for kwargs, message in cases:
+        with pytest.raises(murmur.Error, match=message):
+            f.set_state(**kwargs)
+        np.testing.assert_array_equal(f.positions, before)
+        assert f.size == 10
+
+
+def test_a_2d_flock_takes_n_by_2_and_refuses_a_z():
+    f = murmur.Flock(preset="default", boids=4, backend="cpu", seed=1, params={"dims": 2})
+    f.positions = [[1, 2], [3, 4], [5, 6], [7, 8]]
+    assert f.positions[:, 2].tolist() == [0, 0, 0, 0] and f.positions[3, 1] == 8
+    with pytest.raises(murmur.Error, match=r"boid 0: z and vz must be 0 when dims is 2"):
+        f.positions = [[1, 2, 3]] * 4
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_run_gives_a_time_series_of_order_parameters(backend):
+    f = murmur.Flock(preset="vicsek", boids=200, backend=backend, seed=3)
+    table = f.run(25, every=10)
+    assert list(table["step"]) == [0, 10, 20, 25]
+    dt = f.params["dt"]
+    np.testing.assert_allclose(table["time"], table["step"] * dt, rtol=1e-12)
+    assert {"polarization", "milling", "mean_neighbours", "groups"} <= set(table.columns)
+    again = murmur.Flock(preset="vicsek", boids=200, backend=backend, seed=3)
+    again.step(25)
+    assert table["polarization"].iloc[-1] == again.order_parameters()["polarization"]
+    for bad, message in [(0, r"run\(every\) = 0: valid: a whole number in \[1, "), (1.5, r"run\(every\) = 1.5")]:
+        with pytest.raises(murmur.Error, match=message):
+            f.run(5, every=bad)
+    with pytest.raises(murmur.Error, match=r"run\(steps\) = -1"):
+        f.run(-1)
+
+
+def test_whole_number_keys_come_back_as_ints_and_the_version_is_the_projects():
+    f = murmur.Flock(preset="default", boids=1600, backend="cpu", seed=1)
+    assert f.params["boids"] == 1600 and isinstance(f.params["boids"], int)
+    assert isinstance(f.params["dims"], int) and isinstance(f.params["dt"], float)
+    assert isinstance(f.params["bounds"], str)
+    import os
+    cmake = open(os.path.join(os.path.dirname(__file__), "..", "..", "CMakeLists.txt")).read()
+    assert murmur.__version__ == re.search(r"project\(murmur VERSION ([0-9.]+)", cmake).group(1)
+
+
+def test_a_mistyped_preset_lists_the_presets_beside_the_library_not_beside_python():
+    import os
+    import sys
+    with pytest.raises(murmur.Error, match=r"no built-in preset 'vicsk' \(known: .*vicsek") as raised:
+        murmur.Flock(preset="vicsk", backend="cpu")
+    message = str(raised.value)
+    assert os.path.join(os.path.dirname(sys.executable), "presets") not in message
+    assert "presets/vicsk.json" in message
