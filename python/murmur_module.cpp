@@ -127,35 +127,58 @@ std::vector<float> xyzRows(const py::handle& value, const char* what, int dims) 
     return out;
 }
 
-// flock.set_state(positions=None, velocities=None, species=None): what is None stays as it is
-// (then the count must stay too).
-void setState(Flock& f, const py::object& positions, const py::object& velocities, const py::object& species) {
+// set_state's arrays: what is None is the flock's own (then the count must stay too).
+struct StateArrays {
+    std::vector<float> pos, vel;
+    std::vector<std::uint32_t> species;
+    bool has_species = false;
+    std::size_t boids = 0;
+};
+
+std::vector<std::uint32_t> speciesColumn(const py::object& species, std::size_t n) {
+    const py::object a = py::module_::import("numpy").attr("asarray")(species);
+    const std::string kind = textOf(a.attr("dtype").attr("kind"));
+    if ((kind != "i" && kind != "u") || a.attr("ndim").cast<int>() != 1 || a.attr("shape").cast<py::tuple>()[0].cast<std::size_t>() != n)
+        throw murmur::api::Error("species: an (N,) array of whole numbers expected for N = " + std::to_string(n) + ", not " +
+                                 textOf(a.attr("dtype")) + " of shape " + textOf(a.attr("shape")));
+    std::vector<std::uint32_t> kinds;
+    for (const py::handle& v : a.attr("tolist")()) {
+        const py::int_ k = v.cast<py::int_>();
+        if (k < py::int_(0) || k > py::int_(0xFFFFFFFFu))
+            throw murmur::api::Error("species[" + std::to_string(kinds.size()) + "] = " + textOf(k) + ": out of range [0, species_count - 1]");
+        kinds.push_back(k.cast<std::uint32_t>());
+    }
+    return kinds;
+}
+
+template <class OwnPositions, class OwnVelocities>
+StateArrays stateArrays(const py::object& positions, const py::object& velocities, const py::object& species, int dims,
+                        OwnPositions own_positions, OwnVelocities own_velocities) {
     if (positions.is_none() && velocities.is_none() && species.is_none())
         throw murmur::api::Error("set_state: give positions, velocities or species (arrays in id order)");
-    const int dims = std::stoi(f.get("dims"));
-    std::vector<float> pos = positions.is_none() ? f.positions() : xyzRows(positions, "positions", dims);
-    std::vector<float> vel = velocities.is_none() ? f.velocities() : xyzRows(velocities, "velocities", dims);
-    const std::size_t n = pos.size() / 3;
-    if (vel.size() != pos.size())
-        throw murmur::api::Error("set_state: " + std::to_string(n) + " positions but " + std::to_string(vel.size() / 3) +
+    StateArrays s;
+    s.pos = positions.is_none() ? own_positions() : xyzRows(positions, "positions", dims);
+    s.vel = velocities.is_none() ? own_velocities() : xyzRows(velocities, "velocities", dims);
+    s.boids = s.pos.size() / 3;
+    if (s.vel.size() != s.pos.size())
+        throw murmur::api::Error("set_state: " + std::to_string(s.boids) + " positions but " + std::to_string(s.vel.size() / 3) +
                                  " velocities" + (positions.is_none() || velocities.is_none() ? " (the flock's own, kept)" : ""));
-    std::vector<std::uint32_t> kinds;
-    if (!species.is_none()) {
-        const py::object a = py::module_::import("numpy").attr("asarray")(species);
-        const std::string kind = py::str(a.attr("dtype").attr("kind")).cast<std::string>();
-        if ((kind != "i" && kind != "u") || a.attr("ndim").cast<int>() != 1 || a.attr("shape").cast<py::tuple>()[0].cast<std::size_t>() != n)
-            throw murmur::api::Error("species: an (N,) array of whole numbers expected for N = " + std::to_string(n) + ", not " +
-                                     py::str(a.attr("dtype")).cast<std::string>() + " of shape " +
-                                     py::str(a.attr("shape")).cast<std::string>());
-        for (const py::handle& v : a.attr("tolist")()) {
-            const py::int_ k = v.cast<py::int_>();
-            if (k < py::int_(0) || k > py::int_(0xFFFFFFFFu))
-                throw murmur::api::Error("species[" + std::to_string(kinds.size()) + "] = " + textOf(k) +
-                                         ": out of range [0, species_count - 1]");
-            kinds.push_back(k.cast<std::uint32_t>());
-        }
-    }
-    f.setState(pos.data(), vel.data(), n, species.is_none() ? nullptr : kinds.data());
+    if ((s.has_species = !species.is_none())) s.species = speciesColumn(species, s.boids);
+    return s;
+}
+
+void setState(Flock& f, const py::object& positions, const py::object& velocities, const py::object& species) {
+    const StateArrays s = stateArrays(positions, velocities, species, std::stoi(f.get("dims")), [&] { return f.positions(); },
+                                      [&] { return f.velocities(); });
+    f.setState(s.pos.data(), s.vel.data(), s.boids, s.has_species ? s.species.data() : nullptr);
+}
+
+void setFlockState(Ensemble& e, const py::object& k, const py::object& positions, const py::object& velocities,
+                   const py::object& species) {
+    const std::uint32_t at = flockIndex(e, k);
+    const StateArrays s = stateArrays(positions, velocities, species, std::stoi(e.get(at, "dims")), [&] { return e.positions(at); },
+                                      [&] { return e.velocities(at); });
+    e.setState(at, s.pos.data(), s.vel.data(), s.boids, s.has_species ? s.species.data() : nullptr);
 }
 
 py::array_t<float> xyz(const Flock& f, bool velocity) {
@@ -421,6 +444,10 @@ PYBIND11_MODULE(_murmur, m) {
              "Flock k's positions, (N, 3) float32, in id order.")
         .def("velocities", [](const Ensemble& e, const py::object& k) { return rows3(e.velocities(flockIndex(e, k))); }, py::arg("k"),
              "Flock k's velocities, (N, 3) float32, in id order.")
+        .def("set_state", &setFlockState, py::arg("k"), py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
+             py::arg("species") = py::none(),
+             "set_state(k, positions=None, velocities=None, species=None): flock k's state, as Flock.set_state (checked "
+             "alike); the other flocks keep theirs, and the step count stays.")
         .def("species", [](const Ensemble& e, const py::object& k) { return column(e.species(flockIndex(e, k))); }, py::arg("k"),
              "Flock k's species, (N,) uint32, in id order.")
         .def("order_parameters", [](Ensemble& e, const py::object& k) { return e.orderParameters(flockIndex(e, k)); }, py::arg("k"),

@@ -3,7 +3,8 @@
 # Mesa's zink over lavapipe (a second, SPIR-V based driver), the parity cases against a CPU
 # reference built with fused multiply-adds, the mutation check (scripts/mutants.py), the libFuzzer
 # targets (scripts/fuzz.sh, 45 s each), the CPU tests under ASan+UBSan, and the documented Slurm
-# job array on a one-node Slurm (tests/slurm_array.sh, about 30 s).
+# job array on a one-node Slurm (tests/slurm_array.sh, about 30 s), and pip's build of the package
+# (tests/pip_install.sh).
 # The GL tests also run many to a process (GoogleTest shards), as scripts/bundle.sh's check runs
 # them on a GPU server.
 # Usage: scripts/ci.sh   (.ci/run runs scripts/test.sh, then this)
@@ -80,6 +81,8 @@ cmake --build build-asan -j"$jobs" --target murmur_cpu_tests murmur
 cc -shared -fPIC -o build-asan/keep_loaded.so -x c - <<<'int dlclose(void* handle) { (void)handle; return 0; }'
 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 UBSAN_OPTIONS=print_stacktrace=1 LD_PRELOAD="$PWD/build-asan/keep_loaded.so" \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -L cpu
+echo "== pip install --no-build-isolation . into a temporary target, imported from there (tests/pip_install.sh, about 90 s) =="
+bash tests/pip_install.sh .
 echo "== the documented Slurm job array on a one-node Slurm 22.05 (tests/slurm_array.sh) =="
 timeout 180 bash tests/slurm_array.sh build-test/bin/murmur
 echo "== full pipeline passed =="

@@ -177,6 +177,10 @@ public:
     std::vector<float> positions(std::uint32_t k) const;
     std::vector<float> velocities(std::uint32_t k) const;
     std::vector<std::uint32_t> species(std::uint32_t k) const;
+    // Flock k's state from arrays, as Flock::setState (checked alike; another count changes its
+    // boids). The other flocks keep their states; the ensemble's step count stays.
+    void setState(std::uint32_t k, const float* positions, const float* velocities, std::size_t boids,
+                  const std::uint32_t* species = nullptr);
     std::map<std::string, double> orderParameters(std::uint32_t k);
     // Every flock's, in flock order (on the GPU in one set of passes for all K).
     std::vector<std::map<std::string, double>> orderParameters();

@@ -148,3 +148,25 @@ def test_a_mistyped_preset_lists_the_presets_beside_the_library_not_beside_pytho
     message = str(raised.value)
     assert os.path.join(os.path.dirname(sys.executable), "presets") not in message
     assert "presets/vicsk.json" in message
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_ensemble_flock_set_from_numpy_steps_as_that_flock_alone(backend):
+    e = murmur.Ensemble([{"preset": "default", "boids": 100, "seed": s, "params": {"dims": 3}} for s in (1, 2)], backend=backend)
+    e.step(3)
+    other = e.positions(0).copy()
+    pos, vel = spread(100, e.get(1, "world_size"), seed=5)
+    e.set_state(1, pos, vel)
+    np.testing.assert_array_equal(e.positions(1), pos.astype(np.float32))
+    np.testing.assert_array_equal(e.positions(0), other)
+    assert e.step_count == 3
+    alone = murmur.Flock(preset="default", boids=100, seed=2, backend=backend, params={"dims": 3})
+    alone.step(3)
+    alone.set_state(pos, vel)
+    e.step(2)
+    alone.step(2)
+    np.testing.assert_array_equal(e.positions(1), alone.positions)  # bit for bit, as an ensemble's flock is
+    with pytest.raises(murmur.Error, match=r"boid 0: vx = 2000000 is out of range"):
+        e.set_state(0, velocities=np.full((100, 3), 2e6))
+    with pytest.raises(murmur.Error, match=r"flock = 2: valid: a whole number in \[0, 1\]"):
+        e.set_state(2, pos, vel)

@@ -51,3 +51,12 @@ def test_sweeping_boids_in_a_world_the_user_chose_runs():
     rows = murmur.sweep({"boids": (20, 40, 2)}, preset="vicsek", backend="cpu", steps=10, every=5,
                         params={"world_size": 10}, as_dataframe=False)
     assert [r["boids"] for r in rows] == [20, 40]
+
+
+def test_each_run_is_reported_as_it_ends_unless_asked_not_to(capfd):
+    murmur.sweep({"vicsek.noise": (0, 1, 2)}, preset="vicsek", backend="cpu", boids=30, steps=10, every=5)
+    lines = [l for l in capfd.readouterr().err.splitlines() if l.startswith("murmur.sweep: run ")]
+    assert [l.split(" (")[0] for l in lines] == ["murmur.sweep: run 1/2", "murmur.sweep: run 2/2"]
+    assert "elapsed" in lines[-1]
+    murmur.sweep({"vicsek.noise": (0, 1, 2)}, preset="vicsek", backend="cpu", boids=30, steps=10, every=5, progress=False)
+    assert "murmur.sweep" not in capfd.readouterr().err

@@ -3,6 +3,7 @@
 #include "murmur/murmur.hpp"
 
 #include "api/api_common.hpp"
+#include "io/state_csv.hpp"
 #include "cpu/cpu_ensemble.hpp"
 #include "gpu/gpu_ensemble.hpp"
 #include "model/param_table.hpp"
@@ -132,6 +133,30 @@ std::vector<std::uint32_t> Ensemble::species(std::uint32_t k) const {
     std::vector<std::uint32_t> out;
     for (const Boid& b : impl_->byId(k)) out.push_back(b.species);
     return out;
+}
+
+void Ensemble::setState(std::uint32_t k, const float* positions, const float* velocities, std::size_t boids,
+                        const std::uint32_t* species) {
+    if (!positions || !velocities) throw Error("setState: positions and velocities are both needed (3 floats a boid)");
+    translated([&] {
+        const std::uint32_t at = impl_->index(k);
+        std::vector<Params> all = impl_->params;
+        std::vector<std::uint32_t> kept;
+        if (!species && boids == all[at].boids) {
+            kept = this->species(at);
+            species = kept.data();
+        }
+        murmur::Flock flock = stateFromArrays(positions, velocities, species, boids, all[at]);
+        all[at].boids = std::uint32_t(boids);
+        requireValid(all[at]);
+        if (impl_->backend == "gpu") gpu::checkCapacity(all[at]);
+        std::vector<murmur::Flock> flocks;
+        for (std::uint32_t j = 0; j < all.size(); ++j) flocks.push_back(j == at ? flock : impl_->byId(j));
+        impl_->engine().upload(flocks, all);
+        impl_->engine().setStepCount(std::uint32_t(impl_->steps));
+        impl_->params = all;
+        return 0;
+    });
 }
 
 std::map<std::string, double> Ensemble::orderParameters(std::uint32_t k) {

@@ -18,6 +18,9 @@ public:
     OrderParams measure(std::uint32_t k) override;
     std::vector<OrderParams> measureAll() override;
     void setParams(const std::vector<Params>& params) override;
+    void setStepCount(std::uint32_t steps) override {
+        for (auto& f : flocks_) f->setStepCount(steps);
+    }
     void checkpoint() override {
         for (auto& f : flocks_) f->checkpoint();
     }

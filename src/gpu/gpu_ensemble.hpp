@@ -19,6 +19,7 @@ public:
     OrderParams measure(std::uint32_t k) override { return sim_.measureFlock(k); }
     std::vector<OrderParams> measureAll() override { return sim_.measureFlocks(); }
     void setParams(const std::vector<Params>& params) override { sim_.setEnsembleParams(params); }
+    void setStepCount(std::uint32_t steps) override { sim_.setStepCount(steps); }
     void checkpoint() override { sim_.checkpoint(); }
     void rollback() override { sim_.rollback(); }
     bool allFinite() override { return sim_.allFinite(); }

@@ -32,6 +32,7 @@ public:
     // New parameters for every flock from the next step (the same sizes and, on the GPU, variant,
     // obstacles aside).
     virtual void setParams(const std::vector<Params>& params) = 0;
+    virtual void setStepCount(std::uint32_t steps) = 0;  // the step counter (the random draws' step) of every flock
     // As Simulation's, for every flock at once.
     virtual void checkpoint() = 0;
     virtual void rollback() = 0;
