@@ -181,6 +181,22 @@ void setFlockState(Ensemble& e, const py::object& k, const py::object& positions
     e.setState(at, s.pos.data(), s.vel.data(), s.boids, s.has_species ? s.species.data() : nullptr);
 }
 
+template <class T>
+py::array_t<T> arrayOf(const std::vector<T>& values) {
+    py::array_t<T> a(py::ssize_t(values.size()));
+    std::copy(values.begin(), values.end(), a.mutable_data());
+    return a;
+}
+
+py::dict boidFigures(const Flock& f) {
+    const murmur::api::BoidFigures figures = f.boidFigures();
+    py::dict out;
+    out["neighbours"] = arrayOf(f.neighbourCounts());
+    out["nearest"] = arrayOf(figures.nearest);
+    out["group"] = arrayOf(figures.group);
+    return out;
+}
+
 py::array_t<float> xyz(const Flock& f, bool velocity) {
     py::array_t<float> a({py::ssize_t(f.size()), py::ssize_t(3)});
     if (velocity) f.readVelocities(a.mutable_data(), f.size());
@@ -188,11 +204,7 @@ py::array_t<float> xyz(const Flock& f, bool velocity) {
     return a;
 }
 
-py::array_t<std::uint32_t> column(std::vector<std::uint32_t> values) {
-    py::array_t<std::uint32_t> a(py::ssize_t(values.size()));
-    std::copy(values.begin(), values.end(), a.mutable_data());
-    return a;
-}
+py::array_t<std::uint32_t> column(const std::vector<std::uint32_t>& values) { return arrayOf(values); }
 
 // flock.params: the flock's parameters as a mapping by key. It holds a reference to the Python
 // flock, so the flock lives while it does (murmur.Flock(...).params['dt'] included).
@@ -373,6 +385,12 @@ PYBIND11_MODULE(_murmur, m) {
              "(finite; wrap bounds: within one world of the box; speeds within 1e6): murmur.Error names the first bad "
              "boid. Another N changes the boids key and keeps the world (set world_size first to keep a density); "
              "species not given are then 0. The step count stays; a recording ends.")
+        .def("boid_figures", &boidFigures,
+             "boid_figures() -> dict of numpy arrays, each boid's own figures now, in id order: 'neighbours' (uint32, "
+             "its count at the last step), 'nearest' (float32, the distance to its nearest neighbour; inf when none is "
+             "within the nn radius), 'group' (int64, its group's first id, as groupK_first_id names the largest "
+             "groups; -1 outside groups of 5 or more). Measured by the CPU reference on the state (a GPU flock's "
+             "state is read once).")
         .def_property_readonly("neighbour_counts", [](const Flock& f) { return column(f.neighbourCounts()); },
                                "Each boid's neighbour count at the last step, shape (N,) uint32, in id order (0 before the "
                                "first step).")

@@ -79,6 +79,15 @@ struct ParamRecord {
     std::string key, kind, unit, range, default_value, help;
 };
 
+// Each boid's own figures of the state, in id order: the distance to its nearest neighbour
+// (infinity when none is within the nn radius, order parameter nn_mean's radius), and its group:
+// the group's first id, as groupK_first_id names the largest groups (-1 outside groups of 5 or
+// more boids at the group radius).
+struct BoidFigures {
+    std::vector<float> nearest;
+    std::vector<std::int64_t> group;
+};
+
 // Asked between chunks of a long step(): true stops the stepping there.
 using StopCheck = std::function<bool()>;
 
@@ -120,6 +129,9 @@ public:
     // Each boid's neighbour count (id order) from the last step: the boids within its rules' radii
     // and field of view; all 0 before the first step.
     std::vector<std::uint32_t> neighbourCounts() const;
+    // Each boid's nearest distance and group now (BoidFigures), measured by the CPU reference on
+    // the state (a GPU flock's state is read once); the flock-wide figures agree with them.
+    BoidFigures boidFigures() const;
 
     // The state from arrays in id order, 3 floats a boid (x, y, z; z and vz 0 in 2D), each boid
     // checked as an imported state file's line is (Error names the first bad boid and the range).

@@ -170,3 +170,36 @@ def test_an_ensemble_flock_set_from_numpy_steps_as_that_flock_alone(backend):
         e.set_state(0, velocities=np.full((100, 3), 2e6))
     with pytest.raises(murmur.Error, match=r"flock = 2: valid: a whole number in \[0, 1\]"):
         e.set_state(2, pos, vel)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_each_boids_nearest_distance_and_group_agree_with_the_flocks_figures(backend):
+    f = murmur.Flock(preset="couzin-torus", backend=backend, seed=2, boids=300)
+    f.step(60)
+    figures = f.boid_figures()
+    order = f.order_parameters()
+    nearest, group = figures["nearest"], figures["group"]
+    assert nearest.dtype == np.float32 and group.dtype == np.int64 and figures["neighbours"].dtype == np.uint32
+    assert nearest.shape == group.shape == (300,)
+    np.testing.assert_array_equal(figures["neighbours"], f.neighbour_counts)
+    # A milling torus: every boid has a neighbour within the nn radius, so nn_mean is their mean
+    # (float sums, and on the GPU its own measure: 1e-5 relative).
+    assert np.isfinite(nearest).all()
+    np.testing.assert_allclose(nearest.mean(dtype=np.float64), order["nn_mean"], rtol=1e-5)
+    labels = group[group >= 0]
+    sizes = {label: int((labels == label).sum()) for label in set(labels.tolist())}
+    assert len(sizes) == order["groups"] > 0
+    largest = max(sizes, key=lambda label: (sizes[label], -label))
+    assert largest == order["group1_first_id"] and sizes[largest] == order["group1_boids"]
+    assert all(group[label] == label for label in sizes)  # a group's first id is one of its boids
+
+
+def test_boid_figures_by_hand():
+    # Three boids in a line 2 apart and two far off: nearest 2, 2, 2 and none (inf) for the two;
+    # no group of five, so every label is -1.
+    f = murmur.Flock(preset="default", boids=5, backend="cpu", params={"dims": 2, "world_size": 200})
+    f.set_state([[10, 10], [12, 10], [14, 10], [100, 100], [150, 150]], [[1, 0]] * 5)
+    figures = f.boid_figures()
+    assert figures["nearest"][:3].tolist() == [2, 2, 2]
+    assert np.isinf(figures["nearest"][3:]).all()
+    assert figures["group"].tolist() == [-1] * 5

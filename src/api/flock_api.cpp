@@ -5,6 +5,7 @@
 
 #include "api/api_common.hpp"
 #include "cpu/cpu_simulation.hpp"
+#include "cpu/order_params.hpp"
 #include "io/preset_json.hpp"
 #include "io/atomic_file.hpp"
 #include "io/state_csv.hpp"
@@ -227,6 +228,11 @@ std::vector<std::uint32_t> Flock::species() const {
 std::map<std::string, double> Flock::orderParameters() const { return orderMap(impl_->engine().measure()); }
 
 std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine().neighbourCounts(); }
+
+BoidFigures Flock::boidFigures() const {
+    murmur::BoidFigures f = murmur::boidFigures(impl_->engine().download(), impl_->params);
+    return {std::move(f.nearest), std::move(f.group)};
+}
 
 void Flock::setState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species) {
     if (!positions || !velocities) throw Error("setState: positions and velocities are both needed (3 floats a boid)");

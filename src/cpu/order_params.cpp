@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace murmur {
 namespace {
@@ -24,12 +25,11 @@ UniformGrid gridFor(const Flock& flock, const Params& params, const RuleContext&
     return grid;
 }
 
-void measureNearestNeighbours(const Flock& flock, const Params& params, const RuleContext& ctx, OrderParams& o) {
-    const float r = measureRadiiOf(params).nn;
-    o.nn_radius = r;
-    if (!(r > 0.0f) || flock.empty()) return;
+// Each boid's nearest-neighbour distance within r (infinity when none is nearer), in flock order.
+std::vector<float> nearestDistances(const Flock& flock, const Params& params, const RuleContext& ctx, float r) {
+    std::vector<float> out(flock.size(), std::numeric_limits<float>::infinity());
+    if (!(r > 0.0f) || flock.empty()) return out;
     const UniformGrid grid = gridFor(flock, params, ctx, r);
-    double sum = 0.0;
     for (std::size_t i = 0; i < flock.size(); ++i) {
         float best = r * r;
         grid.forEachCandidate(flock[i].p, [&](std::uint32_t j) {
@@ -37,14 +37,20 @@ void measureNearestNeighbours(const Flock& flock, const Params& params, const Ru
             const glm::vec3 d = offsetBetween(ctx, flock[i].p, flock[j].p);
             best = std::min(best, glm::dot(d, d));
         });
-        if (best < r * r) {
-            const float dist = std::sqrt(best);
-            sum += dist;
-            ++o.nn_histogram[std::min(std::uint32_t(dist / r * float(kNnBins)), kNnBins - 1)];
-        } else {
-            sum += r;
-            ++o.nn_histogram[kNnBins];
-        }
+        if (best < r * r) out[i] = std::sqrt(best);
+    }
+    return out;
+}
+
+void measureNearestNeighbours(const Flock& flock, const Params& params, const RuleContext& ctx, OrderParams& o) {
+    const float r = measureRadiiOf(params).nn;
+    o.nn_radius = r;
+    if (!(r > 0.0f) || flock.empty()) return;
+    double sum = 0.0;
+    for (const float dist : nearestDistances(flock, params, ctx, r)) {
+        const bool near = std::isfinite(dist);  // else none within r: counted as r, in the last bin
+        sum += near ? dist : r;
+        ++o.nn_histogram[near ? std::min(std::uint32_t(dist / r * float(kNnBins)), kNnBins - 1) : kNnBins];
     }
     o.nn_mean = sum / double(flock.size());
     o.nn_median = histogramMedian(o.nn_histogram, r);
@@ -83,13 +89,14 @@ GroupFigures groupFigures(const Flock& flock, const std::vector<std::uint32_t>& 
 
 }  // namespace
 
-void measureGroups(const Flock& any_order, const Params& params, OrderParams& o) {
+void measureGroups(const Flock& any_order, const Params& params, OrderParams& o, std::vector<std::int64_t>* labels) {
     // In id order, so the walks (and so the unwrapped positions) do not depend on the backend's order.
     Flock flock = any_order;
     std::sort(flock.begin(), flock.end(), [](const Boid& a, const Boid& b) { return a.id < b.id; });
     o.groups = 0;
     o.largest_group_share = o.grouped_share = o.group_polarization = o.milling = 0.0;
     o.largest_groups = {};
+    if (labels) labels->assign(flock.size(), -1);
     const float r = measureRadiiOf(params).group;
     if (!(r > 0.0f) || flock.empty()) return;
     const RuleContext ctx(params);
@@ -121,6 +128,8 @@ void measureGroups(const Flock& any_order, const Params& params, OrderParams& o)
         }
         if (members.size() < kMinGroupSize) continue;
         ++o.groups;
+        if (labels)
+            for (std::uint32_t i : members) (*labels)[flock[i].id] = flock[start].id;
         largest = std::max(largest, members.size());
         grouped += members.size();
         double heading_len = 0.0, spin_len = 0.0;
@@ -152,6 +161,15 @@ OrderParams measureFlock(const Flock& flock, const Params& params, const std::ve
     measureNearestNeighbours(flock, params, ctx, o);
     measureGroups(flock, params, o);
     return o;
+}
+
+BoidFigures boidFigures(const Flock& flock, const Params& params) {
+    const Flock ordered = byId(flock);
+    BoidFigures f;
+    f.nearest = nearestDistances(ordered, params, RuleContext(params), measureRadiiOf(params).nn);
+    OrderParams unused;
+    measureGroups(ordered, params, unused, &f.group);
+    return f;
 }
 
 }  // namespace murmur
