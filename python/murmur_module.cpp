@@ -402,15 +402,16 @@ PYBIND11_MODULE(_murmur, m) {
              "largest groups' groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest).")
         .def(
             "record",
-            [](py::object self, const std::string& path, const py::object& every, const py::object& deflate) {
+            [](py::object self, const std::string& path, const py::object& every, const py::object& deflate, const std::string& author) {
                 Flock* f = self.cast<Flock*>();
-                f->record(path, wholeNumber(every, "record(every)", 1, ~std::uint64_t(0)), int(wholeNumber(deflate, "record(deflate)", 0, 9)));
+                f->record(path, wholeNumber(every, "record(every)", 1, ~std::uint64_t(0)), int(wholeNumber(deflate, "record(deflate)", 0, 9)),
+                          author);
                 const std::uint64_t serial = g_next_recording++;
                 g_open_recording[f] = serial;
                 return Recording{self, f, path, serial};
             },
-            py::arg("path"), py::arg("every") = 1, py::arg("deflate") = 1,
-            "record(path, every=1, deflate=1) -> Recording\n\n"
+            py::arg("path"), py::arg("every") = 1, py::arg("deflate") = 1, py::arg("author") = "",
+            "record(path, every=1, deflate=1, author='') -> Recording\n\n"
             "Records an H5MD trajectory (as murmur --trajectory): a frame now and every `every` steps that step() "
             "takes, positions and velocities over time, species and ids, the box. deflate: 0 (none, fastest) .. 9. "
             "Use as a context manager (with flock.record('run.h5', every=10): flock.step(1000)) or call close(); "

@@ -147,7 +147,8 @@ public:
     // an importState(), or the Flock's end) closes the file and renames it into place; until
     // then it is NAME.tmp.XXXXXX beside it. One recording at a time: record() while one is open
     // is refused. While recording, dt, world_size and bounds cannot change.
-    void record(const std::string& path, std::uint64_t every = 1, int deflate = 1);
+    // author: /h5md/author's name (1 to 200 printable bytes; empty: "murmur").
+    void record(const std::string& path, std::uint64_t every = 1, int deflate = 1, const std::string& author = "");
     std::uint64_t stopRecording();  // the frames written (0: none being recorded)
     bool recording() const;
     std::string recordingPath() const;  // the path being recorded, or empty

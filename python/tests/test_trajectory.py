@@ -152,6 +152,9 @@ def test_a_flock_gone_non_finite_leaves_no_trajectory(tmp_path):
     (["--trajectory", "t.h5", "--trajectory-deflate", "10"], "[0, 9]"),
     (["--trajectory-every", "5"], "--trajectory"),
     (["--trajectory", "t.h5", "--trajectory-every", "0"], "[1, 1000000000]"),
+    (["--trajectory", "t.h5", "--trajectory-author", ""], "the author is empty; valid: a name of 1 to 200 bytes"),
+    (["--trajectory", "t.h5", "--trajectory-author", "a\x1bb"], "the author holds a control byte"),
+    (["--trajectory-author", "Ada"], "--trajectory-author applies to --trajectory only"),
 ])
 def test_bad_trajectory_input_exits_2_naming_the_problem(tmp_path, args, message):
     run = subprocess.run([MURMUR_BIN, "--headless", "--backend", "cpu", "--boids", "10", "--steps", "1", *args],
@@ -235,3 +238,20 @@ def test_mdanalysis_reads_a_3d_trajectory(tmp_path):
     universe = mda.Universe.empty(50, trajectory=False)
     universe.load_new(str(tmp_path / "run.h5"), format="H5MD", convert_units=False)
     assert len(universe.trajectory) == 3
+
+
+# The author the user names is the file's /h5md/author, on the command line and from Python; a
+# bad one is refused before anything is written.
+def test_the_author_is_the_users_on_both_surfaces(tmp_path):
+    run_cli("--backend", "cpu", "--boids", "20", "--steps", "2", "--trajectory", str(tmp_path / "cli.h5"),
+            "--trajectory-author", "Ada Lovelace")
+    flock = murmur.Flock(preset="default", backend="cpu", boids=20)
+    with flock.record(str(tmp_path / "py.h5"), author="Grace Hopper"):
+        flock.step(2)
+    with flock.record(str(tmp_path / "default.h5")):
+        flock.step(1)
+    names = [h5py.File(tmp_path / f, "r")["h5md/author"].attrs["name"] for f in ("cli.h5", "py.h5", "default.h5")]
+    assert names == ["Ada Lovelace", "Grace Hopper", "murmur"]
+    with pytest.raises(murmur.Error, match=r"record\(author=...\): the author is 201 bytes"):
+        flock.record(str(tmp_path / "long.h5"), author="x" * 201)
+    assert not (tmp_path / "long.h5").exists() and not flock.recording

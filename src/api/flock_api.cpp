@@ -133,7 +133,7 @@ void Flock::step(int steps, const StopCheck& stop) {
     });
 }
 
-void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
+void Flock::record(const std::string& path, std::uint64_t every, int deflate, const std::string& author) {
     requirePlainPath(path, "record");
     translated([&] {
         if (every < 1) throw Error("record(every=" + std::to_string(every) + "): valid: 1 or more steps");
@@ -142,7 +142,10 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate) {
             throw Error("record(" + echo(path) + "): " + impl_->record_path + " is being recorded; stop that recording first");
         if (const auto problem = trajectoryNameProblem(path)) throw Error("record(" + echo(path) + "): " + *problem);
         checkWritableTarget(path, "record");
-        const TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING);
+        if (const auto problem = author.empty() ? std::nullopt : trajectoryAuthorProblem(author))
+            throw Error("record(author=...): " + *problem);
+        TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING);
+        if (!author.empty()) layout.author = author;
         // On the caller's thread: the caller's process may use HDF5 itself (h5py), and Debian's
         // HDF5 is not thread-safe.
         impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout, TrajectoryWriter::Threading::CallersThread);

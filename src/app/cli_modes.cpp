@@ -36,7 +36,7 @@ constexpr std::array kFlags{
     FlagRow{"--record", kRun},             FlagRow{"--record-every", kRun, "--record"},
     FlagRow{"--record-fps", kRun, "--record"},
     FlagRow{"--trajectory", H},            FlagRow{"--trajectory-every", H, "--trajectory"},
-    FlagRow{"--trajectory-deflate", H, "--trajectory"},
+    FlagRow{"--trajectory-deflate", H, "--trajectory"}, FlagRow{"--trajectory-author", H, "--trajectory"},
     FlagRow{"--import", kRun},             FlagRow{"--export", kRun},
     FlagRow{"--stats-out", kRun},          FlagRow{"--stats-every", kRun, "--stats-out"},
     FlagRow{"--bench", B},                 FlagRow{"--bench-sizes", B},

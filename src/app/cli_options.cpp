@@ -2,6 +2,7 @@
 #include "app/cli_options.hpp"
 
 #include "io/input_error.hpp"
+#include "io/trajectory.hpp"
 #include "model/param_table.hpp"
 
 #include <algorithm>
@@ -75,6 +76,9 @@ void declareRun(CLI::App& app, CliValues& v) {
     addCount(app, "--trajectory-every", opt.trajectory_every, 1, 1000000000, "steps between trajectory frames [1, 1000000000]");
     addCount(app, "--trajectory-deflate", opt.trajectory_deflate, 0, 9,
              "the trajectory's compression: 0 none (fastest), 1 .. 9 zlib's levels (smaller, slower) [0, 9]");
+    app.add_option("--trajectory-author", opt.trajectory_author, "the trajectory's author (/h5md/author; default murmur)")
+        ->type_name("NAME")
+        ->check([](const std::string& name) { return trajectoryAuthorProblem(name).value_or(""); });
     app.add_option("--export", opt.export_path, "write the final state as CSV")->type_name("FILE.csv");
     app.add_option("--stats-out", opt.stats_out, "write the order parameters as CSV (step,time,...) every --stats-every steps")
         ->type_name("FILE.csv");

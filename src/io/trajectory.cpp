@@ -188,6 +188,14 @@ TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> sp
     return layout;
 }
 
+std::optional<std::string> trajectoryAuthorProblem(const std::string& author) {
+    if (author.empty()) return "the author is empty; valid: a name of 1 to 200 bytes";
+    if (author.size() > 200) return "the author is " + std::to_string(author.size()) + " bytes; valid: a name of 1 to 200 bytes";
+    for (const char c : author)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "the author holds a control byte; valid: printable text";
+    return std::nullopt;
+}
+
 std::optional<std::string> trajectoryNameProblem(const std::string& path) {
     const std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
     for (const char* ext : {".h5", ".hdf5", ".h5md"})
@@ -310,7 +318,7 @@ void TrajectoryWriter::Impl::create() {
         const Id h5md = group(file, "h5md");
         intAttribute(h5md, "version", {1, 1});
         const Id author = group(h5md, "author");
-        stringAttribute(author, "name", {"murmur"}, true);
+        stringAttribute(author, "name", {layout.author}, true);
         const Id creator = group(h5md, "creator");
         stringAttribute(creator, "name", {"murmur"}, true);
         stringAttribute(creator, "version", {layout.creator_version}, true);

@@ -31,12 +31,17 @@ struct TrajectoryLayout {
     double dt = 0.0;                      // time = step * dt
     std::vector<std::uint32_t> species;   // by id, boids of them
     std::string creator_version;          // murmur's version
+    std::string author = "murmur";        // /h5md/author's name: who made the run
     int deflate = 1;                      // the vectors' compression: 0 none, 1 .. 9 zlib's levels
     std::vector<std::pair<std::string, std::string>> settings;  // every key and its value, for /parameters
 };
 
 // The layout of a flock with these parameters (count, dims, bounds, world, dt) and species by id.
 TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version);
+
+// Why `author` cannot be a trajectory's author (empty, over 200 bytes, or holding a control
+// byte), if it cannot.
+std::optional<std::string> trajectoryAuthorProblem(const std::string& author);
 
 // Why `path` cannot name a trajectory (it must end in .h5, .hdf5 or .h5md), if it cannot: the
 // command line and the library refuse the same names with the same words.
