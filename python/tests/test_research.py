@@ -143,7 +143,7 @@ def test_whole_number_keys_come_back_as_ints_and_the_version_is_the_projects():
 def test_a_mistyped_preset_lists_the_presets_beside_the_library_not_beside_python():
     import os
     import sys
-    with pytest.raises(murmur.Error, match=r"no built-in preset 'vicsk' \(known: .*vicsek") as raised:
+    with pytest.raises(murmur.Error, match=r"^preset: no built-in preset 'vicsk' \(known: .*vicsek") as raised:
         murmur.Flock(preset="vicsk", backend="cpu")
     message = str(raised.value)
     assert os.path.join(os.path.dirname(sys.executable), "presets") not in message
@@ -203,3 +203,8 @@ def test_boid_figures_by_hand():
     assert figures["nearest"][:3].tolist() == [2, 2, 2]
     assert np.isinf(figures["nearest"][3:]).all()
     assert figures["group"].tolist() == [-1] * 5
+
+
+def test_a_missing_preset_file_is_named_in_the_librarys_words(tmp_path):
+    with pytest.raises(murmur.Error, match=r"^preset: no such file: /"):
+        murmur.Flock(preset=str(tmp_path / "none.json"), backend="cpu")

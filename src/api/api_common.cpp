@@ -42,7 +42,14 @@ void findPresets() {
 Params paramsOf(const FlockOptions& o) {
     findPresets();
     Params p;
-    if (!o.preset.empty()) p = loadPresetFile(resolvePreset(o.preset), p);
+    if (!o.preset.empty()) {
+        try {
+            p = loadPresetFile(resolvePreset(o.preset), p);
+        } catch (const InputError& e) {  // in the library's words: its option is `preset`, not --preset
+            const std::string said = e.what();
+            throw Error(said.starts_with("--preset") ? said.substr(2) : said);
+        }
+    }
     bool world_set = false;
     for (const auto& [key, value] : o.settings) {
         setKey(p, key, value);
