@@ -194,6 +194,9 @@ py::dict boidFigures(const Flock& f) {
     out["neighbours"] = arrayOf(f.neighbourCounts());
     out["nearest"] = arrayOf(figures.nearest);
     out["group"] = arrayOf(figures.group);
+    py::array_t<float> acceleration({py::ssize_t(figures.acceleration.size() / 3), py::ssize_t(3)});
+    std::copy(figures.acceleration.begin(), figures.acceleration.end(), acceleration.mutable_data());
+    out["acceleration"] = acceleration;
     return out;
 }
 
@@ -389,8 +392,9 @@ PYBIND11_MODULE(_murmur, m) {
              "boid_figures() -> dict of numpy arrays, each boid's own figures now, in id order: 'neighbours' (uint32, "
              "its count at the last step), 'nearest' (float32, the distance to its nearest neighbour; inf when none is "
              "within the nn radius), 'group' (int64, its group's first id, as groupK_first_id names the largest "
-             "groups; -1 outside groups of 5 or more). Measured by the CPU reference on the state (a GPU flock's "
-             "state is read once).")
+             "groups; -1 outside groups of 5 or more), 'acceleration' ((N, 3) float32, units/s^2: the velocity change the "
+             "next step makes over dt, from one step taken on the flock's backend and taken back). Nearest and group are "
+             "measured by the CPU reference on the state (a GPU flock's state is read once); the flock is left as it was.")
         .def_property_readonly("neighbour_counts", [](const Flock& f) { return column(f.neighbourCounts()); },
                                "Each boid's neighbour count at the last step, shape (N,) uint32, in id order (0 before the "
                                "first step).")

@@ -86,6 +86,9 @@ struct ParamRecord {
 struct BoidFigures {
     std::vector<float> nearest;
     std::vector<std::int64_t> group;
+    // The acceleration the next step applies (units/s^2, 3 floats a boid): (v after - v now) / dt
+    // of one step taken and taken back, so the steering after speed limits and walls.
+    std::vector<float> acceleration;
 };
 
 // Asked between chunks of a long step(): true stops the stepping there.
@@ -130,7 +133,9 @@ public:
     // and field of view; all 0 before the first step.
     std::vector<std::uint32_t> neighbourCounts() const;
     // Each boid's nearest distance and group now (BoidFigures), measured by the CPU reference on
-    // the state (a GPU flock's state is read once); the flock-wide figures agree with them.
+    // the state (a GPU flock's state is read once; the flock-wide figures agree with them), and
+    // its acceleration from one step taken on the flock's own backend and taken back (the state,
+    // step count and neighbour counts are as before the call).
     BoidFigures boidFigures() const;
 
     // The state from arrays in id order, 3 floats a boid (x, y, z; z and vz 0 in 2D), each boid

@@ -208,3 +208,25 @@ def test_boid_figures_by_hand():
 def test_a_missing_preset_file_is_named_in_the_librarys_words(tmp_path):
     with pytest.raises(murmur.Error, match=r"^preset: no such file: /"):
         murmur.Flock(preset=str(tmp_path / "none.json"), backend="cpu")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_acceleration_is_the_next_steps_and_the_flock_is_left_as_it_was(backend):
+    f = murmur.Flock(preset="default", backend=backend, seed=4, boids=200, params={"dims": 3})
+    twin = murmur.Flock(preset="default", backend=backend, seed=4, boids=200, params={"dims": 3})
+    f.step(5)
+    twin.step(5)
+    counts = f.neighbour_counts.copy()
+    v0 = f.velocities.copy()
+    acceleration = f.boid_figures()["acceleration"]
+    assert acceleration.shape == (200, 3) and acceleration.dtype == np.float32
+    assert f.step_count == 5
+    np.testing.assert_array_equal(f.neighbour_counts, counts)  # the look-ahead step is taken back
+    f.step(1)
+    twin.step(1)
+    np.testing.assert_array_equal(f.positions, twin.positions)  # as if never asked, to the bit
+    dt = f.params["dt"]
+    # (v after - v now) / dt in float32: the step's own velocities give it back to float rounding
+    # (1e-3 units/s^2 over accelerations of order 1-100).
+    np.testing.assert_allclose(acceleration, (f.velocities - v0) / np.float32(dt), atol=1e-3, rtol=1e-4)
+    assert np.abs(acceleration).max() > 0

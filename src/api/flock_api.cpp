@@ -233,8 +233,22 @@ std::map<std::string, double> Flock::orderParameters() const { return orderMap(i
 std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine().neighbourCounts(); }
 
 BoidFigures Flock::boidFigures() const {
-    murmur::BoidFigures f = murmur::boidFigures(impl_->engine().download(), impl_->params);
-    return {std::move(f.nearest), std::move(f.group)};
+    Simulation& sim = impl_->engine();
+    murmur::BoidFigures f = murmur::boidFigures(sim.download(), impl_->params);
+    BoidFigures out{std::move(f.nearest), std::move(f.group), {}};
+    // The acceleration the next step applies: one step taken and taken back (the state, its step
+    // count and the last step's neighbour counts as they were).
+    const std::size_t n = size();
+    std::vector<float> before(n * 3), after(n * 3);
+    sim.readXyzById(nullptr, before.data());
+    sim.checkpoint();
+    sim.step(1);
+    sim.readXyzById(nullptr, after.data());
+    sim.rollback();
+    const float dt = impl_->params.dt;
+    out.acceleration.resize(n * 3);
+    for (std::size_t i = 0; i < n * 3; ++i) out.acceleration[i] = (after[i] - before[i]) / dt;
+    return out;
 }
 
 void Flock::setState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species) {

@@ -38,10 +38,11 @@ public:
     Flock download() override { return current_; }
     std::vector<std::uint32_t> neighbourCounts() override;
     OrderParams measure() override;
-    void checkpoint() override { saved_ = {current_, step_count_}; }
+    void checkpoint() override { saved_ = {current_, step_count_, neighbours_}; }
     void rollback() override {
-        current_ = saved_.first;
-        step_count_ = saved_.second;
+        current_ = saved_.state;
+        step_count_ = saved_.step_count;
+        neighbours_ = saved_.neighbours;
     }
     bool allFinite() override;
     std::string name() const override;
@@ -65,7 +66,12 @@ private:
     Flock current_, next_;
     std::vector<std::uint32_t> neighbours_;
     std::uint32_t step_count_ = 0;  // steps since upload
-    std::pair<Flock, std::uint32_t> saved_;  // checkpoint()'s state and step count
+    struct Checkpoint {
+        Flock state;
+        std::uint32_t step_count = 0;
+        std::vector<std::uint32_t> neighbours;  // the last step's counts, as the state's
+    };
+    Checkpoint saved_;  // checkpoint()'s
     std::function<bool()> interrupt_;
     bool interrupted_ = false;
     UniformGrid grid_;

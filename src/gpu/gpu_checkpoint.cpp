@@ -29,6 +29,7 @@ void GpuSimulation::checkpoint() {
     copyInto(saved_.vel, vel_);
     copyInto(saved_.perch, perch_);
     copyInto(saved_.steer, steer_);
+    copyInto(saved_.neighbours, neighbours_);
     saved_.step_count = step_count_;
 }
 
@@ -40,6 +41,7 @@ void GpuSimulation::rollback() {
     copyBack(vel_, saved_.vel);
     copyBack(perch_, saved_.perch);
     copyBack(steer_, saved_.steer);
+    copyBack(neighbours_, saved_.neighbours);
     step_count_ = saved_.step_count;
     binned_ = false;  // the grid and the sorted copy describe the state that went
     sorted_fresh_ = false;

@@ -333,7 +333,7 @@ private:
     std::uint32_t cell_total_ = 0;
     std::uint32_t step_count_ = 0;  // steps since upload (perch lengths are drawn from it)
     struct Checkpoint {
-        gl::Buffer pos, vel, perch, steer;
+        gl::Buffer pos, vel, perch, steer, neighbours;  // neighbours: the last step's counts, by slot as pos
         std::uint32_t step_count = 0;
     };
     Checkpoint saved_;  // checkpoint()'s

@@ -69,9 +69,10 @@ public:
     virtual void setInterrupt(std::function<bool()> check) = 0;
     virtual bool interrupted() const = 0;
 
-    // For a caller that must never keep a non-finite flock (the library's step): checkpoint()
-    // keeps the state and the step counter, rollback() brings both back (the parameters stay as
-    // they are), allFinite() says whether every position and velocity is finite.
+    // For a caller that must never keep a non-finite flock (the library's step) or that looks a
+    // step ahead (the library's per-boid acceleration): checkpoint() keeps the state, the step
+    // counter and the last step's neighbour counts, rollback() brings them back (the parameters
+    // stay as they are), allFinite() says whether every position and velocity is finite.
     virtual void checkpoint() = 0;
     virtual void rollback() = 0;
     virtual bool allFinite() = 0;
