@@ -483,6 +483,20 @@ PYBIND11_MODULE(_murmur, m) {
 
     m.def("presets", &murmur::api::presets, "The built-in presets' names.");
     m.def(
+        "resolved_params",
+        [](const std::string& preset, const py::object& seed, const py::object& boids, const std::optional<py::dict>& params) {
+            const auto count = optionalWhole(boids, "boids", 0, kMaxBoids);
+            const auto values = murmur::api::resolvedParams(
+                flockOptions(preset, "cpu", optionalWhole(seed, "seed", 0, kMaxSeed),
+                             count ? std::optional<std::uint32_t>(std::uint32_t(*count)) : std::nullopt, params));
+            py::dict out;
+            for (const auto& [key, text] : values) out[py::str(key)] = fromSetting(key, text);
+            return out;
+        },
+        py::arg("preset") = "", py::arg("seed") = py::none(), py::arg("boids") = py::none(), py::arg("params") = py::none(),
+        "resolved_params(preset='', seed=None, boids=None, params=None) -> {key: value}: every key of the flock these "
+        "options make (Flock's), without making it: the world boids= resizes, the preset's values.");
+    m.def(
         "params",
         [] {
             py::list out;

@@ -210,5 +210,8 @@ private:
 
 std::vector<std::string> presets();  // the built-in presets' names
 std::vector<ParamRecord> params();   // every key, as --list-params
+// Every key's value (as get() gives it) of a flock made with these options, without making it:
+// the preset, the settings, boids (the world resized unless world_size is set) and the seed.
+std::map<std::string, std::string> resolvedParams(const FlockOptions& options);
 
 }  // namespace murmur::api

@@ -17,9 +17,9 @@ murmur.presets() and murmur.params() list what a flock takes; errors raise murmu
 ValueError) with the command line's messages; a GPU flock with no OpenGL 4.5 context to run in
 raises murmur.ContextError (a RuntimeError) saying how to get one.
 """
-from ._murmur import ContextError, Ensemble, Error, Flock, Params, Recording, __version__, params, presets
+from ._murmur import ContextError, Ensemble, Error, Flock, Params, Recording, __version__, params, presets, resolved_params
 from . import _series  # noqa: F401  (Flock.run)
 from ._sweep import sweep
 from ._vtk import VtkSeries  # and Flock.export_vtp
 
-__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "__version__", "params", "presets", "sweep", "VtkSeries"]
+__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "__version__", "params", "presets", "resolved_params", "sweep", "VtkSeries"]

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 
-from ._murmur import Error
+from ._murmur import Error, resolved_params
 
 
 def _murmur_binary():
@@ -79,7 +79,8 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
     Returns a pandas DataFrame where pandas is installed (as_dataframe=False, or without pandas:
     a list of dicts). Raises murmur.Error with the command line's message on bad input.
     Each run's line ("murmur.sweep: run 3/17 (...): polarization ...; 12 s elapsed, about 58 s
-    left") is written to sys.stderr as it ends; progress=False keeps them quiet.
+    left") is written to sys.stderr as it ends; progress=False keeps them quiet. Every row has
+    boids and world_size columns (the swept value, or the base flock's).
     """
     if not isinstance(axes, dict) or not axes:
         raise Error("sweep: give the keys to sweep as a dict, {key: (FROM, TO, COUNT)}, at least one")
@@ -114,6 +115,11 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
             raise Error("\n".join(lines[-3:]) or f"murmur exited with {returncode}")
         with open(out, newline="") as f:
             rows = [{k: _value(v) for k, v in row.items()} for row in csv.DictReader(l for l in f if not l.startswith("#"))]
+    # Each run's count and world, where they are not swept: the base flock's (boids= resizes it).
+    base = resolved_params(preset=preset, seed=seed, boids=boids, params=params)
+    for row in rows:
+        for key in ("boids", "world_size"):
+            row.setdefault(key, base[key])
     if as_dataframe:
         try:
             import pandas

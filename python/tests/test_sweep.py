@@ -23,7 +23,7 @@ def test_sweep_returns_the_cli_rows_as_a_dataframe(tmp_path):
                     "--sweep-every", "10", "--sweep-out", str(out)], check=True, capture_output=True)
     with open(out) as f:
         rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
-    assert list(table.columns) == list(rows[0].keys())
+    assert list(table.columns) == list(rows[0].keys()) + ["boids", "world_size"]  # the CLI's columns, then two
     for i, row in enumerate(rows):
         for key, text in row.items():
             assert table[key][i] == pytest.approx(float(text), rel=0, abs=0), key  # the same text, parsed
@@ -51,6 +51,16 @@ def test_sweeping_boids_in_a_world_the_user_chose_runs():
     rows = murmur.sweep({"boids": (20, 40, 2)}, preset="vicsek", backend="cpu", steps=10, every=5,
                         params={"world_size": 10}, as_dataframe=False)
     assert [r["boids"] for r in rows] == [20, 40]
+
+
+def test_each_row_names_its_count_and_world():
+    rows = murmur.sweep({"vicsek.noise": (0, 1, 2)}, preset="vicsek", backend="cpu", boids=50, steps=10, every=5,
+                        progress=False, as_dataframe=False)
+    world = murmur.Flock(preset="vicsek", backend="cpu", boids=50).params["world_size"]
+    assert [(r["boids"], r["world_size"]) for r in rows] == [(50, world)] * 2
+    rows = murmur.sweep({"boids": (20, 40, 2)}, preset="vicsek", backend="cpu", steps=10, every=5,
+                        params={"world_size": 10}, progress=False, as_dataframe=False)
+    assert [(r["boids"], r["world_size"]) for r in rows] == [(20, 10.0), (40, 10.0)]
 
 
 def test_each_run_is_reported_as_it_ends_unless_asked_not_to(capfd):

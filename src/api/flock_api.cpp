@@ -311,6 +311,15 @@ std::vector<std::string> presets() {
     return names;
 }
 
+std::map<std::string, std::string> resolvedParams(const FlockOptions& options) {
+    return translated([&] {
+        const Params p = paramsOf(options);
+        std::map<std::string, std::string> out;
+        for (const ParamInfo& info : paramTable()) out[info.key] = formatValue(info, p);
+        return out;
+    });
+}
+
 std::vector<ParamRecord> params() {
     static const char* const kinds[] = {"float", "int", "choice", "seed"};
     const Params defaults;
