@@ -309,17 +309,7 @@ py::array_t<float> rows3(const std::vector<float>& xyz) {
     return a;
 }
 
-}  // namespace
-
-PYBIND11_MODULE(_murmur, m) {
-    m.doc() = "murmur: Reynolds' boids and the research models of collective motion, on the GPU (OpenGL compute) "
-              "or the CPU reference. murmur.Flock(...) makes a flock; murmur.presets() and murmur.params() list what "
-              "it takes.";
-    m.attr("__version__") = MURMUR_VERSION_STRING;
-    py::register_exception<murmur::api::Error>(m, "Error", PyExc_ValueError);
-    // Registered after Error, so tried first: a missing GL context is a RuntimeError, not bad input.
-    py::register_exception<murmur::api::ContextError>(m, "ContextError", PyExc_RuntimeError);
-
+void bindParamsView(py::module_& m) {
     py::class_<ParamsView>(m, "Params", "A flock's parameters by key (murmur.params() lists them): flock.params[key], "
                                         "flock.params[key] = value (from the next step).")
         .def("__getitem__", [](const ParamsView& v, const std::string& key) { return fromSetting(key, v.flock->get(key)); })
@@ -335,6 +325,9 @@ PYBIND11_MODULE(_murmur, m) {
             return keys;
         });
 
+}
+
+void bindRecording(py::module_& m) {
     py::class_<Recording>(m, "Recording", "A trajectory being recorded (Flock.record): a context manager; leaving it, or "
                                           "close(), closes the file and renames it into place.")
         .def("close", &closeRecording, "Closes the file; returns the frames written (0 if it was closed already).")
@@ -348,11 +341,11 @@ PYBIND11_MODULE(_murmur, m) {
             return "<murmur.Recording " + r.path + (isOpen(r) ? ", open>" : ", closed>");
         });
 
-    py::class_<Flock>(m, "Flock", "A flock on the GPU pipeline (backend='gpu', a headless OpenGL 4.5 context) or the "
-                                  "CPU reference (backend='cpu'). The two agree step by step to float rounding, and a "
-                                  "flock is chaotic: over hundreds of steps those roundings grow until the two runs of "
-                                  "one seed are different flocks with the same statistics (compare order parameters, not "
-                                  "positions, across backends).")
+}
+
+// The Flock's state: made, stepped, its parameters, positions and velocities read and set.
+void defineFlockState(py::class_<Flock>& flock) {
+    flock
         .def(py::init(&makeFlock), py::arg("preset") = "", py::arg("backend") = "gpu", py::arg("seed") = py::none(),
              py::arg("boids") = py::none(), py::arg("params") = py::none(),
              "Flock(preset='', backend='gpu', seed=None, boids=None, params=None)\n\n"
@@ -387,7 +380,12 @@ PYBIND11_MODULE(_murmur, m) {
              "whole numbers. What is None stays as it is. Each boid is checked as import_state checks a file's line "
              "(finite; wrap bounds: within one world of the box; speeds within 1e6): murmur.Error names the first bad "
              "boid. Another N changes the boids key and keeps the world (set world_size first to keep a density); "
-             "species not given are then 0. The step count stays; a recording ends.")
+             "species not given are then 0. The step count stays; a recording ends.");
+}
+
+// What a Flock measures: per-boid figures and the order parameters.
+void defineFlockResults(py::class_<Flock>& flock) {
+    flock
         .def("boid_figures", &boidFigures,
              "boid_figures() -> dict of numpy arrays, each boid's own figures now, in id order: 'neighbours' (uint32, "
              "its count at the last step), 'nearest' (float32, the distance to its nearest neighbour; inf when none is "
@@ -403,7 +401,12 @@ PYBIND11_MODULE(_murmur, m) {
         .def("order_parameters", &Flock::orderParameters,
              "The order parameters now, as a dict: polarization, group_polarization, milling, groups, "
              "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids; the four "
-             "largest groups' groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest).")
+             "largest groups' groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest).");
+}
+
+// Its files and GL buffers: trajectories, state CSV, drawing from its buffers.
+void defineFlockFiles(py::class_<Flock>& flock) {
+    flock
         .def(
             "record",
             [](py::object self, const std::string& path, const py::object& every, const py::object& deflate, const std::string& author) {
@@ -438,7 +441,20 @@ PYBIND11_MODULE(_murmur, m) {
         .def("__repr__", [](const Flock& f) {
             return "<murmur.Flock " + std::to_string(f.size()) + " boids, " + f.backend() + ", step " + std::to_string(f.stepCount()) + ">";
         });
+}
 
+void bindFlock(py::module_& m) {
+    py::class_<Flock> flock(m, "Flock", "A flock on the GPU pipeline (backend='gpu', a headless OpenGL 4.5 context) or the "
+                                  "CPU reference (backend='cpu'). The two agree step by step to float rounding, and a "
+                                  "flock is chaotic: over hundreds of steps those roundings grow until the two runs of "
+                                  "one seed are different flocks with the same statistics (compare order parameters, not "
+                                  "positions, across backends).");
+    defineFlockState(flock);
+    defineFlockResults(flock);
+    defineFlockFiles(flock);
+}
+
+void bindEnsemble(py::module_& m) {
     py::class_<Ensemble>(m, "Ensemble",
                          "K flocks stepped together: on the GPU in one set of buffers and the same dispatches, so many small "
                          "flocks run at the GPU's width; flock k is, bit for bit on the same backend, what murmur.Flock with its "
@@ -481,6 +497,9 @@ PYBIND11_MODULE(_murmur, m) {
             return "<murmur.Ensemble " + std::to_string(e.flocks()) + " flocks, " + e.backend() + ", step " + std::to_string(e.stepCount()) + ">";
         });
 
+}
+
+void bindFunctions(py::module_& m) {
     m.def("presets", &murmur::api::presets, "The built-in presets' names.");
     m.def(
         "resolved_params",
@@ -506,4 +525,21 @@ PYBIND11_MODULE(_murmur, m) {
             return out;
         },
         "Every parameter key as a record (the table of murmur --list-params): key, kind, unit, range, default, help.");
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_murmur, m) {
+    m.doc() = "murmur: Reynolds' boids and the research models of collective motion, on the GPU (OpenGL compute) "
+              "or the CPU reference. murmur.Flock(...) makes a flock; murmur.presets() and murmur.params() list what "
+              "it takes.";
+    m.attr("__version__") = MURMUR_VERSION_STRING;
+    py::register_exception<murmur::api::Error>(m, "Error", PyExc_ValueError);
+    // Registered after Error, so tried first: a missing GL context is a RuntimeError, not bad input.
+    py::register_exception<murmur::api::ContextError>(m, "ContextError", PyExc_RuntimeError);
+    bindParamsView(m);
+    bindRecording(m);
+    bindFlock(m);
+    bindEnsemble(m);
+    bindFunctions(m);
 }
