@@ -18,6 +18,11 @@ HASH_FN uint eventHash(uint seed_lo, uint id, uint step) {
     return h;
 }
 
+// A hash's top 24 bits as a uniform draw in [0, 1), exactly (a float holds 24 bits).
+HASH_FN float eventUniform(uint h) {
+    return float(h >> 8u) * float(1.0 / 16777216.0);
+}
+
 // Salts XORed into the seed, one per kind of draw, so draws of one boid at one step differ.
 #define WANDER_SALTS 0xA511E9B3u, 0x63D83595u, 0x2F1B7C4Du  // wander, per axis
 #define VICSEK_SALTS 0x7C5A1B2Du, 0x1D2E3F4Bu               // vicsek style's two uniforms

@@ -139,8 +139,7 @@ vec3 wanderAcceleration(uint id) {
     vec3 a = vec3(0.0);
     if (!(WANDER > 0.0)) return a;
     for (int k = 0; k < DIMS; ++k) {
-        uint h = eventHash(SEED_LO ^ kWanderSalt[k], id, STEP_INDEX);
-        a[k] = WANDER * (2.0 * (float(h >> 8u) * (1.0 / 16777216.0)) - 1.0);
+        a[k] = WANDER * (2.0 * eventUniform(eventHash(SEED_LO ^ kWanderSalt[k], id, STEP_INDEX)) - 1.0);
     }
     return a;
 }
@@ -270,7 +269,7 @@ vec3 finishStep(SpeciesBlock S, Self self, inout vec3 nv, out float landed) {
 #if PERCHING
     if (self.p.y > PERCH_GROUND && np.y <= PERCH_GROUND && !(LEADER_ON > 0.5 && self.id == 0u)) {
         // Landing: crossing the ground from above puts the boid on it, at rest, for a random time.
-        float u = float(eventHash(SEED_LO, self.id, STEP_INDEX) >> 8u) * (1.0 / 16777216.0);
+        float u = eventUniform(eventHash(SEED_LO, self.id, STEP_INDEX));
         float t = PERCH_MIN + u * (PERCH_MAX - PERCH_MIN);
         if (t > 0.0) {
             np.y = PERCH_GROUND;

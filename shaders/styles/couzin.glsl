@@ -5,7 +5,7 @@
 // couzinUniform in src/model/rng.hpp.
 const uint kCouzinSalt[2] = uint[2](COUZIN_SALTS);
 float couzinUniform(uint id, int which) {
-    return float(eventHash(SEED_LO ^ kCouzinSalt[which], id, STEP_INDEX) >> 8u) * (1.0 / 16777216.0);
+    return eventUniform(eventHash(SEED_LO ^ kCouzinSalt[which], id, STEP_INDEX));
 }
 
 vec3 couzinNoise(Self self, vec3 d) {

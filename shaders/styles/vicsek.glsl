@@ -4,7 +4,7 @@
 // vicsekUniform in src/model/rng.hpp.
 const uint kVicsekSalt[2] = uint[2](VICSEK_SALTS);
 float vicsekUniform(uint id, int which) {
-    return float(eventHash(SEED_LO ^ kVicsekSalt[which], id, STEP_INDEX) >> 8u) * (1.0 / 16777216.0);
+    return eventUniform(eventHash(SEED_LO ^ kVicsekSalt[which], id, STEP_INDEX));
 }
 
 vec3 vicsekNoise(Self self, vec3 mean) {

@@ -21,10 +21,9 @@ using uint = std::uint32_t;
 #undef HASH_FN
 }  // namespace event_hash_glsl
 using event_hash_glsl::eventHash;
+using event_hash_glsl::eventUniform;  // eventHash() as a float in [0, 1): 24 bits, exact on every backend
 // The low 32 bits of the seed folded with the high ones, as eventHash() takes it.
 constexpr std::uint32_t seedLow(std::uint64_t seed) { return std::uint32_t(seed ^ (seed >> 32)); }
-// eventHash() as a float in [0, 1): 24 bits, exact in float on every backend.
-constexpr float eventUniform(std::uint32_t h) { return float(h >> 8) * (1.0f / 16777216.0f); }
 
 // Wander: component `axis` of boid `id`'s random push at `step`, uniform in [-1, 1) and exact in
 // a float (the GPU computes the same bits: wanderAcceleration in shaders/flock_rules.glsl).
