@@ -1,6 +1,8 @@
 #version 430
-// Instanced boids drawn straight from the simulation's storage buffers (no CPU copy): instance i
-// reads pos[i], vel[i] and neighbours[i]. 2D: a triangle nose-first along the velocity. 3D: a
+// Boids drawn straight from the simulation's storage buffers (no CPU copy), by vertex pulling:
+// one draw of N x BOID_VERTICES vertices, vertex k of boid i = k / BOID_VERTICES reads pos[i],
+// vel[i] and neighbours[i] (no instancing: instances of 3 or 12 vertices leave a GPU's vertex
+// pipeline mostly idle). 2D: a triangle nose-first along the velocity. 3D: a
 // small dart (4 sides, open at the back) in the boid's frame (forward = velocity, y up), with a face normal for
 // lighting. Boids never shrink below u_min_px pixels, so a million of them stay visible.
 // Defines: DIMS (2|3).
@@ -27,8 +29,10 @@ out vec3 v_colour;
 out vec3 v_normal;
 
 #if DIMS == 2
+const int kBoidVertices = 3;  // BOID_VERTICES_2D in flock_renderer.cpp
 const vec3 kMesh[3] = vec3[3](vec3(0.6, 0.0, 0.0), vec3(-0.4, 0.32, 0.0), vec3(-0.4, -0.32, 0.0));
 #else
+const int kBoidVertices = 12;  // BOID_VERTICES_3D in flock_renderer.cpp
 // Nose, then tail points: left wing, top, right wing, bottom (x forward, y up, z side).
 const vec3 kNose = vec3(0.6, 0.0, 0.0);
 const vec3 kTail[4] = vec3[4](vec3(-0.4, 0.0, -0.4), vec3(-0.4, 0.12, 0.0), vec3(-0.4, 0.0, 0.4), vec3(-0.4, -0.08, 0.0));
@@ -75,7 +79,8 @@ vec3 colourOf(int i, uint species, bool predator, vec3 f, float speed) {
 }
 
 void main() {
-    int i = gl_InstanceID;
+    int i = gl_VertexID / kBoidVertices;
+    int corner = gl_VertexID - i * kBoidVertices;  // the mesh's vertex
     vec3 p = uintBitsToFloat(pos[i].xyz);
     vec3 v = uintBitsToFloat(vel[i].xyz);
     uint id = pos[i].w;
@@ -87,14 +92,14 @@ void main() {
     f.z = 0.0;
     f = length(f) > 0.0 ? normalize(f) : vec3(1.0, 0.0, 0.0);
     vec3 side = vec3(-f.y, f.x, 0.0), up = vec3(0.0, 0.0, 1.0);
-    vec3 local = kMesh[gl_VertexID];
+    vec3 local = kMesh[corner];
     vec3 n_local = vec3(0.0, 0.0, 1.0);
 #else
     vec3 world_up = abs(f.y) > 0.999 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
     vec3 side = normalize(cross(f, world_up));
     vec3 up = cross(side, f);
-    vec3 local = meshVertex(gl_VertexID);
-    int face = gl_VertexID / 3;
+    vec3 local = meshVertex(corner);
+    int face = corner / 3;
     vec3 a = meshVertex(face * 3), b = meshVertex(face * 3 + 1), c = meshVertex(face * 3 + 2);
     vec3 n_local = normalize(cross(b - a, c - a));
     if (u_flap != 0) {

@@ -1,4 +1,4 @@
-// Instanced boid drawing and overlays; see flock_renderer.hpp.
+// Boid drawing (vertex pulling from the state buffers) and overlays; see flock_renderer.hpp.
 #include "render/flock_renderer.hpp"
 
 #include "model/styles.hpp"
@@ -11,7 +11,8 @@
 
 namespace murmur::render {
 
-constexpr int kDartVertices = 12;  // boid.vert's 3D dart: four sides
+constexpr int kDartVertices = 12;  // boid.vert's kBoidVertices: the 3D dart's four sides
+constexpr int kTriangleVertices = 3;  // ... and the 2D triangle
 
 float boidSize(const Params& p) {
     return std::clamp(0.6f * p.species[0].separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
@@ -65,7 +66,9 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);
         empty_vao_.bind();
-        glDrawArraysInstanced(GL_TRIANGLES, 0, p.dims == 3 ? kDartVertices : 3, GLsizei(flock.count));
+        // Vertex pulling: one draw, boid i's vertices i*V .. i*V+V-1 (10^8 darts: 1.2e9 < 2^31).
+        const GLsizei vertices = GLsizei(std::size_t(flock.count) * std::size_t(p.dims == 3 ? kDartVertices : kTriangleVertices));
+        glDrawArrays(GL_TRIANGLES, 0, vertices);
     }
     std::vector<LineVertex> lines;
     if (s.show_bounds) lines = boundsLines(p);
