@@ -5,8 +5,13 @@
 // pipeline mostly idle). 2D: a triangle nose-first along the velocity. 3D: a
 // small dart (4 sides, open at the back) in the boid's frame (forward = velocity, y up), with a face normal for
 // lighting. Boids never shrink below u_min_px pixels, so a million of them stay visible.
-// Defines: DIMS (2|3).
+// POINTS 1: a point a boid instead (the draw key's points, or auto for boids under 3 pixels), of
+// about the mesh's area, in its colour.
+// Defines: DIMS (2|3), POINTS (0|1).
 #include "layout.glsl"
+#ifndef POINTS
+#define POINTS 0
+#endif
 
 layout(std430, binding = BIND_POS) readonly buffer PosBuf { uvec4 pos[]; };  // float bits, id
 layout(std430, binding = BIND_VEL) readonly buffer VelBuf { uvec4 vel[]; };  // float bits, species
@@ -78,9 +83,30 @@ vec3 colourOf(int i, uint species, bool predator, vec3 f, float speed) {
     return ramp(float(neighbours[i]) / max(u_neighbour_scale, 1.0));
 }
 
+#if DIMS == 3
+// Wing beats (DeCarpentier): faster when climbing and when turning hard; each bird on its own
+// phase. The wing tips (tail points 0 and 2) move up and down; the tail (points 1 and 3) bends
+// toward the turn.
+vec3 flapped(vec3 local, int i, uint id, vec3 v, vec3 f, vec3 side, float speed) {
+    float turn = length(steer[i].xyz - dot(steer[i].xyz, f) * f) / max(speed, 1.0);  // rad/s
+    float hz = 2.5 + 4.0 * clamp(v.y / max(u_max_speed, 1e-6), 0.0, 1.0) + 1.5 * min(turn, 4.0);
+    float phase = float(id % 1024u) * 0.6180339;
+    float beat = sin(6.2831853 * (u_time * hz + phase));
+    bool wing_tip = abs(local.z) > 0.3;
+    bool tail_point = !wing_tip && local.x < 0.0;
+    if (wing_tip) local.y += 0.3 * beat;
+    if (tail_point) local.z += 0.25 * clamp(dot(steer[i].xyz, side) / max(speed, 1.0), -1.0, 1.0);
+    return local;
+}
+#endif
+
 void main() {
+#if POINTS
+    int i = gl_VertexID, corner = 0;
+#else
     int i = gl_VertexID / kBoidVertices;
     int corner = gl_VertexID - i * kBoidVertices;  // the mesh's vertex
+#endif
     vec3 p = uintBitsToFloat(pos[i].xyz);
     vec3 v = uintBitsToFloat(vel[i].xyz);
     uint id = pos[i].w;
@@ -102,19 +128,7 @@ void main() {
     int face = corner / 3;
     vec3 a = meshVertex(face * 3), b = meshVertex(face * 3 + 1), c = meshVertex(face * 3 + 2);
     vec3 n_local = normalize(cross(b - a, c - a));
-    if (u_flap != 0) {
-        // Wing beats (DeCarpentier): faster when climbing and when turning hard; each bird on
-        // its own phase. The wing tips (tail points 0 and 2) move up and down; the tail (points
-        // 1 and 3) bends toward the turn.
-        float turn = length(steer[i].xyz - dot(steer[i].xyz, f) * f) / max(speed, 1.0);  // rad/s
-        float hz = 2.5 + 4.0 * clamp(v.y / max(u_max_speed, 1e-6), 0.0, 1.0) + 1.5 * min(turn, 4.0);
-        float phase = float(id % 1024u) * 0.6180339;
-        float beat = sin(6.2831853 * (u_time * hz + phase));
-        bool wing_tip = abs(local.z) > 0.3;
-        bool tail_point = !wing_tip && local.x < 0.0;
-        if (wing_tip) local.y += 0.3 * beat;
-        if (tail_point) local.z += 0.25 * clamp(dot(steer[i].xyz, side) / max(speed, 1.0), -1.0, 1.0);
-    }
+    if (u_flap != 0) local = flapped(local, i, id, v, f, side, speed);
 #endif
     // mesh axes: x forward, y up (3D) / side (2D), z side (3D)
 #if DIMS == 2
@@ -129,8 +143,15 @@ void main() {
     bool predator = ((u_predators >> min(species, 31u)) & 1u) != 0u;
     if (selected) size *= 2.0;
     if (predator) size *= 2.2;
+#if POINTS
+    // A square of about the mesh's area (a mesh of length L covers about 0.3 L^2): side 0.57 L.
+    gl_Position = centre;
+    gl_PointSize = max(1.0, 0.57 * size * u_px_per_clip / max(centre.w, 1e-9));
+    v_normal = vec3(0.0, 1.0, 0.0);
+#else
     gl_Position = u_view_proj * vec4(p + frame * (local * size), 1.0);
     v_normal = frame * n_local;
+#endif
 
     v_colour = selected ? vec3(1.0) : colourOf(i, species, predator, f, speed);
 }

@@ -18,9 +18,56 @@ float boidSize(const Params& p) {
     return std::clamp(0.6f * p.species[0].separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
 }
 
+float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s) {
+    const float L = p.world_size, z = p.dims == 3 ? L : 0.0f;
+    float nearest_w = 1e30f;
+    for (int corner = 0; corner < 9; ++corner) {  // the box's corners (z 0 twice in 2D) and its centre
+        const glm::vec3 at = corner == 8 ? glm::vec3(0.5f * L, 0.5f * L, 0.5f * z)
+                                         : glm::vec3(corner & 1 ? L : 0.0f, corner & 2 ? L : 0.0f, corner & 4 ? z : 0.0f);
+        nearest_w = std::min(nearest_w, (view_proj * glm::vec4(at, 1.0f)).w);
+    }
+    if (nearest_w < 1e-3f) return 1e9f;
+    const float length = std::max(boidSize(p) * s.size_scale * px_per_clip / nearest_w, s.min_px);
+    bool predators = false;
+    for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp) predators = predators || p.roles[sp].predator;
+    return predators ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
+}
+
+bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
+    if (p.draw == 2) return true;
+    if (p.draw != 0) return false;
+    const double covered = double(boids) * kMeshArea * double(largest_px) * double(largest_px);
+    return largest_px < kPointsBelowPx || covered > kPointsOverCover * double(viewport_pixels);
+}
+
+namespace {
+
+// The boid programs' uniforms: the camera, sizes, colouring, selection, predators, wing beats.
+void setBoidUniforms(const gl::Program& prog, const Params& p, const DrawSettings& s, const glm::mat4& view_proj, float px_per_clip,
+                     const std::optional<Selection>& selection, bool has_steer) {
+    glUniformMatrix4fv(prog.uniform("u_view_proj"), 1, GL_FALSE, glm::value_ptr(view_proj));
+    glUniform1f(prog.uniform("u_size"), boidSize(p) * s.size_scale);
+    glUniform1f(prog.uniform("u_min_px"), s.min_px);
+    glUniform1f(prog.uniform("u_px_per_clip"), px_per_clip);
+    glUniform1i(prog.uniform("u_colour_by"), int(s.colour_by));
+    glUniform1f(prog.uniform("u_max_speed"), p.species[0].max_speed);
+    glUniform1f(prog.uniform("u_neighbour_scale"), s.neighbour_scale);
+    glUniform1ui(prog.uniform("u_selected_id"), selection ? selection->id : 0xffffffffu);
+    GLuint predators = 0;
+    for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
+        if (p.roles[sp].predator) predators |= 1u << sp;
+    glUniform1ui(prog.uniform("u_predators"), predators);
+    glUniform1i(prog.uniform("u_flap"), styleInfo(p.style).traits.wings_flap && has_steer ? 1 : 0);
+    glUniform1f(prog.uniform("u_time"), s.time);
+}
+
+}  // namespace
+
 FlockRenderer::FlockRenderer(const gl::ShaderLibrary& shaders)
     : boid2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}})),
       boid3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}})),
+      points2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}, {"POINTS", "1"}})),
+      points3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}, {"POINTS", "1"}})),
       lines_(gl::buildGraphics(shaders, "lines.vert", "lines.frag", {})) {
     lines_vao_.floatAttribute(0, 3, offsetof(LineVertex, pos));
     lines_vao_.floatAttribute(1, 4, offsetof(LineVertex, colour));
@@ -44,31 +91,26 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
     else glDisable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
 
+    const float px_per_clip = float(viewport_px.y) * proj[1][1] / 2.0f;
+    drew_points_ = drawsPoints(p, largestBoidPixels(p, view_proj, px_per_clip, s), flock.count,
+                               std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y));
     if (flock.count > 0) {
-        const gl::Program& prog = p.dims == 3 ? boid3_ : boid2_;
+        const gl::Program& prog = drew_points_ ? (p.dims == 3 ? points3_ : points2_) : (p.dims == 3 ? boid3_ : boid2_);
         prog.use();
-        glUniformMatrix4fv(prog.uniform("u_view_proj"), 1, GL_FALSE, glm::value_ptr(view_proj));
-        glUniform1f(prog.uniform("u_size"), boidSize(p) * s.size_scale);
-        glUniform1f(prog.uniform("u_min_px"), s.min_px);
-        glUniform1f(prog.uniform("u_px_per_clip"), float(viewport_px.y) * proj[1][1] / 2.0f);
-        glUniform1i(prog.uniform("u_colour_by"), int(s.colour_by));
-        glUniform1f(prog.uniform("u_max_speed"), p.species[0].max_speed);
-        glUniform1f(prog.uniform("u_neighbour_scale"), s.neighbour_scale);
-        glUniform1ui(prog.uniform("u_selected_id"), selection ? selection->id : 0xffffffffu);
-        GLuint predators = 0;
-        for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
-            if (p.roles[sp].predator) predators |= 1u << sp;
-        glUniform1ui(prog.uniform("u_predators"), predators);
-        glUniform1i(prog.uniform("u_flap"), styleInfo(p.style).traits.wings_flap && flock.steer != 0 ? 1 : 0);
-        glUniform1f(prog.uniform("u_time"), s.time);
+        setBoidUniforms(prog, p, s, view_proj, px_per_clip, selection, flock.steer != 0);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_STEER, flock.steer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);
         empty_vao_.bind();
-        // Vertex pulling: one draw, boid i's vertices i*V .. i*V+V-1 (10^8 darts: 1.2e9 < 2^31).
-        const GLsizei vertices = GLsizei(std::size_t(flock.count) * std::size_t(p.dims == 3 ? kDartVertices : kTriangleVertices));
-        glDrawArrays(GL_TRIANGLES, 0, vertices);
+        if (drew_points_) {  // a vertex a boid, its size set by the shader
+            glEnable(GL_PROGRAM_POINT_SIZE);
+            glDrawArrays(GL_POINTS, 0, GLsizei(flock.count));
+            glDisable(GL_PROGRAM_POINT_SIZE);
+        } else {  // vertex pulling: one draw, boid i's vertices i*V .. i*V+V-1 (10^8 darts: 1.2e9 < 2^31)
+            const GLsizei vertices = GLsizei(std::size_t(flock.count) * std::size_t(p.dims == 3 ? kDartVertices : kTriangleVertices));
+            glDrawArrays(GL_TRIANGLES, 0, vertices);
+        }
     }
     std::vector<LineVertex> lines;
     if (s.show_bounds) lines = boundsLines(p);

@@ -35,6 +35,18 @@ struct DrawSettings {
 // Automatic boid length in world units: 0.6 separation radii, kept within [0.5%, 2%] of the world.
 float boidSize(const Params& p);
 
+// The draw key's auto: points when every boid would be drawn under kPointsBelowPx pixels long,
+// or when the meshes would cover the image kPointsOverCover times over (a mesh of length L px
+// covers about kMeshArea L^2): shapes that small or that crowded cannot be told apart.
+inline constexpr float kPointsBelowPx = 3.0f;
+inline constexpr double kPointsOverCover = 2.0;
+inline constexpr double kMeshArea = 0.3;
+// The longest a boid is drawn anywhere in the world's box (pixels: its length at the box's
+// nearest corner or centre, the min_px floor, size_scale and predators' 2.2 included; 1e9 when
+// the camera is in or near the box), and whether `p.draw` then asks for points.
+float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s);
+bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
+
 class FlockRenderer {
 public:
     explicit FlockRenderer(const gl::ShaderLibrary& shaders);
@@ -48,11 +60,13 @@ public:
     // The same into the part `area` of the framebuffer (the rest is cleared to the background).
     void drawInto(const FlockView& flock, const Params& p, const Camera& camera, const ScreenRect& area,
               const DrawSettings& settings, const std::optional<Selection>& selection);
+    bool drewPoints() const { return drew_points_; }  // the last draw's boids were points
 
 private:
     void drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj);
 
-    gl::Program boid2_, boid3_, lines_;
+    gl::Program boid2_, boid3_, points2_, points3_, lines_;
+    bool drew_points_ = false;
     gl::VertexArray empty_vao_, lines_vao_;
     gl::Buffer lines_buf_;
 };

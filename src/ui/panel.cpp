@@ -190,6 +190,9 @@ void viewSection(Session& session, PanelState& state) {
     const std::vector<const char*>& names = findParam("colour")->choices;  // the one list of colourings
     if (ImGui::Combo("colour by", &colour, names.data(), int(names.size())))
         session.edit().colour = std::uint32_t(colour);  // a view key: saved with a preset
+    int draw = int(session.edit().draw);
+    const std::vector<const char*>& shapes = findParam("draw")->choices;
+    if (ImGui::Combo("draw boids as", &draw, shapes.data(), int(shapes.size()))) session.edit().draw = std::uint32_t(draw);
     ImGui::Checkbox("legend", &state.show_legend);
     if (session.edit().colour == std::uint32_t(render::ColourBy::Neighbours))
         ImGui::DragFloat("neighbours at top", &state.draw.neighbour_scale, 0.5f, 1.0f, 1000.0f, "%.0f", ImGuiSliderFlags_AlwaysClamp);
@@ -377,7 +380,7 @@ Params withDefaultsKeeping(const Params& p) {
 
 const char* paramGroup(const char* key) {
     const std::string k = key;
-    if (k == "colour") return "View";  // the View section's combo
+    if (k == "colour" || k == "draw") return "View";  // the View section's combos
     if (k == "boids") return "Run";    // the Run section's count and Apply
     if (k.starts_with("species")) return "Species";
     if (k == "spawn.radius") return "World";  // with the seed: where the next reset puts the flock

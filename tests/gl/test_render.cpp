@@ -300,3 +300,35 @@ TEST(Render, BoidsAreDrawnInThePalettesColours) {
         }
     }
 }
+
+// The draw key: points draw a square of about the mesh's area at each boid, in its colour; auto
+// takes meshes for a few large boids and points for a crowd whose meshes would cover the image
+// twice over, or for boids under 3 pixels.
+TEST(Render, PointsDrawEachBoidAsASquareOfItsMeshsAreaAndAutoChoosesByCrowding) {
+    MURMUR_REQUIRE_GL();
+    Params p = world(2);
+    p.draw = 2;  // points
+    const Flock flock = {makeBoid(0, {50, 50, 0}, {3, 0, 0}), makeBoid(1, {20, 78, 0}, {0, -4, 0})};
+    render::HostFlock host;
+    host.update(flock, {});
+    const Frame f = draw(host.view(), p, 10.0f);
+    const float size = render::boidSize(p) * 10.0f;
+    const float px_per_unit = f.at({51, 50, 0}).x - f.at({50, 50, 0}).x;
+    const float side = 0.57f * size * px_per_unit;  // boid.vert: a square of side 0.57 L
+    EXPECT_TRUE(f.lit(f.at({50, 50, 0})));
+    EXPECT_TRUE(f.lit(f.at({20, 78, 0})));
+    EXPECT_FALSE(f.lit(f.at({50 + 0.5f * size, 50, 0}))) << "no nose: a square, not the mesh";
+    // Two squares (rasterised to whole pixels: within 2 px of the side).
+    EXPECT_NEAR(double(f.litCount()), 2.0 * double(side) * double(side), 2.0 * 4.0 * double(side));
+
+    // Auto: two boids 20 units long (about 40 px) are meshes; a million boids of 3.35 px over a
+    // 400x400 image cover it 20 times: points; one boid under 3 px: points.
+    p.draw = 0;
+    EXPECT_FALSE(render::drawsPoints(p, 40.0f, 2, 400 * 400));
+    EXPECT_TRUE(render::drawsPoints(p, 3.35f, 1000000, 400 * 400));
+    EXPECT_FALSE(render::drawsPoints(p, 3.35f, 10000, 400 * 400)) << "0.2 of the image covered: meshes";
+    EXPECT_TRUE(render::drawsPoints(p, 2.9f, 1, 400 * 400));
+    p.draw = 1;
+    EXPECT_FALSE(render::drawsPoints(p, 0.5f, 100000000, 400 * 400)) << "meshes asked for: always meshes";
+    EXPECT_NO_GL_ERRORS();
+}
