@@ -2,7 +2,8 @@
 # Installs murmur's build and test dependencies from Debian/Ubuntu packages when any are missing:
 # what building, running and the everyday tests need, and with --full also what the full
 # pipeline (scripts/ci.sh) adds: clang for the fuzzers, Slurm and munge for the job-array test,
-# MDAnalysis for the trajectory reader test (92 packages, so not for the everyday tests),
+# MDAnalysis for the trajectory reader test (92 packages, so not for the everyday tests), pip and
+# setuptools for the pip install test,
 # ccache for the mutation check's rebuilds. Idempotent and quiet when everything is
 # present. Usage: scripts/setup.sh [--full]
 set -euo pipefail
@@ -17,7 +18,7 @@ packages=(
   libhdf5-dev python3-h5py python3-pandas python3-hypothesis
 )
 if [ "${1:-}" = "--full" ]; then
-  packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge ccache python3-mdanalysis)
+  packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge ccache python3-mdanalysis python3-pip python3-setuptools)
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/setup.sh [--full]" >&2
   exit 2
