@@ -105,7 +105,7 @@ py::object fromSetting(const std::string& key, const std::string& text) {
 // checks refuse (non-finite, far outside the world) are left to them.
 std::vector<float> xyzRows(const py::handle& value, const char* what, int dims) {
     const py::object a = py::module_::import("numpy").attr("asarray")(value);
-    const std::string kind = py::str(a.attr("dtype").attr("kind")).cast<std::string>();
+    const std::string kind = textOf(a.attr("dtype").attr("kind"));
     const int ndim = a.attr("ndim").cast<int>();
     const py::tuple shape = a.attr("shape");
     const int columns = ndim == 2 ? shape[1].cast<int>() : -1;
@@ -188,15 +188,19 @@ py::array_t<T> arrayOf(const std::vector<T>& values) {
     return a;
 }
 
+py::array_t<float> rows3(const std::vector<float>& xyz) {
+    py::array_t<float> a({py::ssize_t(xyz.size() / 3), py::ssize_t(3)});
+    std::copy(xyz.begin(), xyz.end(), a.mutable_data());
+    return a;
+}
+
 py::dict boidFigures(const Flock& f) {
     const murmur::api::BoidFigures figures = f.boidFigures();
     py::dict out;
     out["neighbours"] = arrayOf(f.neighbourCounts());
     out["nearest"] = arrayOf(figures.nearest);
     out["group"] = arrayOf(figures.group);
-    py::array_t<float> acceleration({py::ssize_t(figures.acceleration.size() / 3), py::ssize_t(3)});
-    std::copy(figures.acceleration.begin(), figures.acceleration.end(), acceleration.mutable_data());
-    out["acceleration"] = acceleration;
+    out["acceleration"] = rows3(figures.acceleration);
     return out;
 }
 
@@ -234,13 +238,15 @@ bool isOpen(const Recording& r) {
     return r.flock->recording() && found != g_open_recording.end() && found->second == r.serial;
 }
 
-murmur::api::FlockOptions flockOptions(const std::string& preset, const std::string& backend, std::optional<std::uint64_t> seed,
-                                       std::optional<std::uint32_t> boids, const std::optional<py::dict>& params) {
+// A flock's options from Python's values: boids and seed whole numbers in their ranges or None
+// (murmur.Error names them, after `what`, as "Ensemble: flock 2: "), params {key: value}.
+murmur::api::FlockOptions flockOptions(const std::string& preset, const std::string& backend, const py::object& seed,
+                                       const py::object& boids, const std::optional<py::dict>& params, const std::string& what = "") {
     murmur::api::FlockOptions o;
     o.preset = preset;
     o.backend = backend;
-    o.seed = seed;
-    o.boids = boids;
+    if (const auto count = optionalWhole(boids, what + "boids", 0, kMaxBoids)) o.boids = std::uint32_t(*count);
+    o.seed = optionalWhole(seed, what + "seed", 0, kMaxSeed);
     if (params)
         for (const auto& [key, value] : *params) {
             const std::string name = py::str(key).cast<std::string>();
@@ -251,9 +257,7 @@ murmur::api::FlockOptions flockOptions(const std::string& preset, const std::str
 
 Flock makeFlock(const std::string& preset, const std::string& backend, const py::object& seed, const py::object& boids,
                 const std::optional<py::dict>& params) {
-    const auto count = optionalWhole(boids, "boids", 0, kMaxBoids);
-    return Flock(flockOptions(preset, backend, optionalWhole(seed, "seed", 0, kMaxSeed),
-                              count ? std::optional<std::uint32_t>(std::uint32_t(*count)) : std::nullopt, params));
+    return Flock(flockOptions(preset, backend, seed, boids, params));
 }
 
 // Closes the recording this handle began, not a later one of the same flock.
@@ -294,19 +298,10 @@ Ensemble makeEnsemble(const py::sequence& flocks, const std::string& backend) {
         const py::object preset = get("preset"), params = get("params");
         if (!preset.is_none() && !py::isinstance<py::str>(preset)) throw murmur::api::Error(flock + "preset is a name or a .json path");
         if (!params.is_none() && !py::isinstance<py::dict>(params)) throw murmur::api::Error(flock + "params is a dict {key: value}");
-        const auto boids = optionalWhole(get("boids"), flock + "boids", 0, kMaxBoids);
-        options.push_back(flockOptions(preset.is_none() ? "" : preset.cast<std::string>(), backend,
-                                       optionalWhole(get("seed"), flock + "seed", 0, kMaxSeed),
-                                       boids ? std::optional<std::uint32_t>(std::uint32_t(*boids)) : std::nullopt,
-                                       params.is_none() ? std::optional<py::dict>() : params.cast<py::dict>()));
+        options.push_back(flockOptions(preset.is_none() ? "" : preset.cast<std::string>(), backend, get("seed"), get("boids"),
+                                       params.is_none() ? std::optional<py::dict>() : params.cast<py::dict>(), flock));
     }
     return Ensemble(options);
-}
-
-py::array_t<float> rows3(const std::vector<float>& xyz) {
-    py::array_t<float> a({py::ssize_t(xyz.size() / 3), py::ssize_t(3)});
-    std::copy(xyz.begin(), xyz.end(), a.mutable_data());
-    return a;
 }
 
 void bindParamsView(py::module_& m) {
@@ -501,13 +496,13 @@ void bindEnsemble(py::module_& m) {
 
 void bindFunctions(py::module_& m) {
     m.def("presets", &murmur::api::presets, "The built-in presets' names.");
+    m.def("_whole_number", &wholeNumber, py::arg("value"), py::arg("what"), py::arg("lo"), py::arg("hi"),
+          "The module's own check of a whole-number argument, for its Python parts: the value, or murmur.Error naming "
+          "`what` and [lo, hi].");
     m.def(
         "resolved_params",
         [](const std::string& preset, const py::object& seed, const py::object& boids, const std::optional<py::dict>& params) {
-            const auto count = optionalWhole(boids, "boids", 0, kMaxBoids);
-            const auto values = murmur::api::resolvedParams(
-                flockOptions(preset, "cpu", optionalWhole(seed, "seed", 0, kMaxSeed),
-                             count ? std::optional<std::uint32_t>(std::uint32_t(*count)) : std::nullopt, params));
+            const auto values = murmur::api::resolvedParams(flockOptions(preset, "cpu", seed, boids, params));
             py::dict out;
             for (const auto& [key, text] : values) out[py::str(key)] = fromSetting(key, text);
             return out;

@@ -1,16 +1,7 @@
 """Flock.run: order parameters as a time series while the flock steps."""
 import sys
 
-from ._murmur import Error, Flock
-
-
-def _whole(value, what, lo, hi):
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise Error(f"{what} = {value!r}: valid: a whole number in [{lo}, {hi}]")
-    n = value.__index__()
-    if not lo <= n <= hi:
-        raise Error(f"{what} = {n}: valid: a whole number in [{lo}, {hi}]")
-    return n
+from ._murmur import Error, Flock, _whole_number
 
 
 def _progress_bar(total, progress):
@@ -36,8 +27,8 @@ def run(self, steps, every=1, progress=None):
     is installed). Ctrl-C stops between steps and raises KeyboardInterrupt. Without pandas the
     columns come back as a dict of lists.
     """
-    steps = _whole(steps, "run(steps)", 0, 2**31 - 1)
-    every = _whole(every, "run(every)", 1, 2**31 - 1)
+    steps = _whole_number(steps, "run(steps)", 0, 2**31 - 1)
+    every = _whole_number(every, "run(every)", 1, 2**31 - 1)
     rows = []
 
     def sample():

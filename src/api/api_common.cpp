@@ -3,6 +3,7 @@
 
 #include "gl/gl.hpp"
 #include "io/preset_json.hpp"
+#include "io/state_csv.hpp"
 #include "model/density.hpp"
 #include "model/param_table.hpp"
 
@@ -104,6 +105,20 @@ std::string nonFiniteMessage(std::uint32_t from, std::uint32_t reached) {
     return "the flock became non-finite (a position or velocity infinite or NaN) between steps " + std::to_string(from) + " and " +
            std::to_string(reached) + "; it is back at step " + std::to_string(from) +
            ", its last finite state (a speed limit, a smaller dt or smaller weights keep a flock finite)";
+}
+
+murmur::Flock callerState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species,
+                          Params& p, const std::function<std::vector<std::uint32_t>()>& own_species) {
+    if (!positions || !velocities) throw Error("setState: positions and velocities are both needed (3 floats a boid)");
+    std::vector<std::uint32_t> kept;
+    if (!species && boids == p.boids) {
+        kept = own_species();
+        species = kept.data();
+    }
+    murmur::Flock flock = stateFromArrays(positions, velocities, species, boids, p);
+    p.boids = std::uint32_t(boids);
+    requireValid(p);
+    return flock;
 }
 
 void requireOwnThread(const std::string& backend, std::thread::id owner) {

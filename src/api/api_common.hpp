@@ -7,10 +7,12 @@
 #include "gl/egl_context.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
+#include "model/boid.hpp"
 #include "model/order_params.hpp"
 #include "model/params.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -51,6 +53,12 @@ void requireValid(const Params& p);
 // Defaults, the preset, each setting, then boids (the world resized to keep the density unless
 // world_size was set) and the seed; validated.
 Params paramsOf(const FlockOptions& o);
+// A caller's arrays (3 floats a boid, id order) as a flock for p, each boid checked as a state
+// file's line, and p's boids set to their count (then validated); species null: `own_species()`
+// when the count stays, else all 0. Error names the first bad boid (setState, Flock's and
+// Ensemble's).
+murmur::Flock callerState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species,
+                          Params& p, const std::function<std::vector<std::uint32_t>()>& own_species);
 // Error unless a GPU flock (or ensemble) made on thread `owner` is called from that thread: its GL
 // context is current there only, and another thread would read and step nothing.
 void requireOwnThread(const std::string& backend, std::thread::id owner);

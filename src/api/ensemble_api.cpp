@@ -3,7 +3,6 @@
 #include "murmur/murmur.hpp"
 
 #include "api/api_common.hpp"
-#include "io/state_csv.hpp"
 #include "cpu/cpu_ensemble.hpp"
 #include "gpu/gpu_ensemble.hpp"
 #include "model/param_table.hpp"
@@ -137,18 +136,10 @@ std::vector<std::uint32_t> Ensemble::species(std::uint32_t k) const {
 
 void Ensemble::setState(std::uint32_t k, const float* positions, const float* velocities, std::size_t boids,
                         const std::uint32_t* species) {
-    if (!positions || !velocities) throw Error("setState: positions and velocities are both needed (3 floats a boid)");
     translated([&] {
         const std::uint32_t at = impl_->index(k);
         std::vector<Params> all = impl_->params;
-        std::vector<std::uint32_t> kept;
-        if (!species && boids == all[at].boids) {
-            kept = this->species(at);
-            species = kept.data();
-        }
-        murmur::Flock flock = stateFromArrays(positions, velocities, species, boids, all[at]);
-        all[at].boids = std::uint32_t(boids);
-        requireValid(all[at]);
+        murmur::Flock flock = callerState(positions, velocities, boids, species, all[at], [&] { return this->species(at); });
         if (impl_->backend == "gpu") gpu::checkCapacity(all[at]);
         std::vector<murmur::Flock> flocks;
         for (std::uint32_t j = 0; j < all.size(); ++j) flocks.push_back(j == at ? flock : impl_->byId(j));

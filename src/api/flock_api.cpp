@@ -144,8 +144,7 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate, co
         checkWritableTarget(path, "record");
         if (const auto problem = author.empty() ? std::nullopt : trajectoryAuthorProblem(author))
             throw Error("record(author=...): " + *problem);
-        TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING);
-        if (!author.empty()) layout.author = author;
+        const TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING, author);
         // On the caller's thread: the caller's process may use HDF5 itself (h5py), and Debian's
         // HDF5 is not thread-safe.
         impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout, TrajectoryWriter::Threading::CallersThread);
@@ -234,35 +233,27 @@ std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine
 
 BoidFigures Flock::boidFigures() const {
     Simulation& sim = impl_->engine();
-    murmur::BoidFigures f = murmur::boidFigures(sim.download(), impl_->params);
+    const murmur::Flock now = impl_->byId();
+    murmur::BoidFigures f = murmur::boidFigures(now, impl_->params);
     BoidFigures out{std::move(f.nearest), std::move(f.group), {}};
     // The acceleration the next step applies: one step taken and taken back (the state, its step
     // count and the last step's neighbour counts as they were).
-    const std::size_t n = size();
-    std::vector<float> before(n * 3), after(n * 3);
-    sim.readXyzById(nullptr, before.data());
+    std::vector<float> after(now.size() * 3);
     sim.checkpoint();
     sim.step(1);
     sim.readXyzById(nullptr, after.data());
     sim.rollback();
     const float dt = impl_->params.dt;
-    out.acceleration.resize(n * 3);
-    for (std::size_t i = 0; i < n * 3; ++i) out.acceleration[i] = (after[i] - before[i]) / dt;
+    out.acceleration.resize(after.size());
+    for (std::size_t i = 0; i < now.size(); ++i)
+        for (int k = 0; k < 3; ++k) out.acceleration[3 * i + std::size_t(k)] = (after[3 * i + std::size_t(k)] - now[i].v[k]) / dt;
     return out;
 }
 
 void Flock::setState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species) {
-    if (!positions || !velocities) throw Error("setState: positions and velocities are both needed (3 floats a boid)");
     translated([&] {
         Params p = impl_->params;
-        std::vector<std::uint32_t> kept;
-        if (!species && boids == size()) {
-            kept = this->species();
-            species = kept.data();
-        }
-        murmur::Flock flock = stateFromArrays(positions, velocities, species, boids, p);
-        p.boids = std::uint32_t(boids);
-        requireValid(p);
+        const murmur::Flock flock = callerState(positions, velocities, boids, species, p, [&] { return this->species(); });
         stopRecording();  // checked and valid: a recording holds one flock's frames
         const std::uint32_t steps = impl_->engine().stepCount();
         impl_->engine().upload(flock, p);

@@ -234,9 +234,8 @@ void openTrajectory(const Options& opt, const Params& p, const Flock& start, std
     if (opt.trajectory.empty()) return;
     std::vector<std::uint32_t> species(start.size(), 0);
     for (const Boid& b : start) species.at(b.id) = b.species;
-    TrajectoryLayout layout = trajectoryLayout(p, std::move(species), opt.trajectory_deflate, MURMUR_VERSION);
-    if (!opt.trajectory_author.empty()) layout.author = opt.trajectory_author;
-    trajectory.emplace(opt.trajectory, std::move(layout));
+    trajectory.emplace(opt.trajectory,
+                       trajectoryLayout(p, std::move(species), opt.trajectory_deflate, MURMUR_VERSION, opt.trajectory_author));
 }
 
 // A run stopped by a signal: the trajectory closed with its frames, nothing else written; the

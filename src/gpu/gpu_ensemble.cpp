@@ -46,19 +46,17 @@ void requireOneVariant(std::size_t flocks, const std::vector<Params>& params) {
         throw std::invalid_argument("an ensemble needs one parameter set per flock and at least one flock (got " +
                                     std::to_string(flocks) + " flocks, " + std::to_string(params.size()) + " parameter sets)");
     // Obstacles aside (ensembleVariantParams compiles them in for all when one flock has some).
-    const auto variantOfFlock = [](Params p) {
+    const auto withoutObstacles = [](Params p) {
         p.obstacles.clear();
-        return variantOf(p, true);
+        return p;
     };
-    const std::string variant = variantOfFlock(params[0]);
+    const Params first = withoutObstacles(params[0]);
+    const std::string variant = variantOf(first, true);
     for (std::size_t k = 0; k < params.size(); ++k) {
         if (params[k].update == UpdateOrder::Sequential)
             throw std::invalid_argument("flock " + std::to_string(k) + ": an ensemble cannot use the sequential order");
-        if (variantOfFlock(params[k]) != variant) {
-            Params flock = params[k], first = params[0];
-            flock.obstacles.clear(), first.obstacles.clear();
-            throw std::invalid_argument(variantMismatch(k, flock, first));
-        }
+        const Params flock = withoutObstacles(params[k]);
+        if (variantOf(flock, true) != variant) throw std::invalid_argument(variantMismatch(k, flock, first));
     }
 }
 

@@ -174,7 +174,8 @@ void renameIntoPlace(const std::string& temp, const std::string& given) {
 
 }  // namespace
 
-TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version) {
+TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version,
+                                  const std::string& author) {
     TrajectoryLayout layout;
     layout.boids = p.boids;
     layout.dims = p.dims;
@@ -184,6 +185,7 @@ TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> sp
     layout.species = std::move(species);
     layout.creator_version = std::move(creator_version);
     layout.deflate = deflate;
+    if (!author.empty()) layout.author = author;
     for (const ParamInfo& info : paramTable()) layout.settings.emplace_back(info.key, formatValue(info, p));
     return layout;
 }

@@ -37,7 +37,9 @@ struct TrajectoryLayout {
 };
 
 // The layout of a flock with these parameters (count, dims, bounds, world, dt) and species by id.
-TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version);
+// author: /h5md/author's name (empty: "murmur"; trajectoryAuthorProblem checks a user's).
+TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version,
+                                  const std::string& author = "");
 
 // Why `author` cannot be a trajectory's author (empty, over 200 bytes, or holding a control
 // byte), if it cannot.

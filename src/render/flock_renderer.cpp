@@ -18,6 +18,18 @@ float boidSize(const Params& p) {
     return std::clamp(0.6f * p.species[0].separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
 }
 
+namespace {
+
+// Bit s set: species s is a predator (boid.vert draws it larger, in red).
+GLuint predatorMask(const Params& p) {
+    GLuint predators = 0;
+    for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
+        if (p.roles[sp].predator) predators |= 1u << sp;
+    return predators;
+}
+
+}  // namespace
+
 float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s) {
     const float L = p.world_size, z = p.dims == 3 ? L : 0.0f;
     float nearest_w = 1e30f;
@@ -28,9 +40,7 @@ float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_pe
     }
     if (nearest_w < 1e-3f) return 1e9f;
     const float length = std::max(boidSize(p) * s.size_scale * px_per_clip / nearest_w, s.min_px);
-    bool predators = false;
-    for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp) predators = predators || p.roles[sp].predator;
-    return predators ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
+    return predatorMask(p) != 0 ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
 }
 
 bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
@@ -53,10 +63,7 @@ void setBoidUniforms(const gl::Program& prog, const Params& p, const DrawSetting
     glUniform1f(prog.uniform("u_max_speed"), p.species[0].max_speed);
     glUniform1f(prog.uniform("u_neighbour_scale"), s.neighbour_scale);
     glUniform1ui(prog.uniform("u_selected_id"), selection ? selection->id : 0xffffffffu);
-    GLuint predators = 0;
-    for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
-        if (p.roles[sp].predator) predators |= 1u << sp;
-    glUniform1ui(prog.uniform("u_predators"), predators);
+    glUniform1ui(prog.uniform("u_predators"), predatorMask(p));
     glUniform1i(prog.uniform("u_flap"), styleInfo(p.style).traits.wings_flap && has_steer ? 1 : 0);
     glUniform1f(prog.uniform("u_time"), s.time);
 }
@@ -92,10 +99,10 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
     glDepthFunc(GL_LESS);
 
     const float px_per_clip = float(viewport_px.y) * proj[1][1] / 2.0f;
-    drew_points_ = drawsPoints(p, largestBoidPixels(p, view_proj, px_per_clip, s), flock.count,
-                               std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y));
+    const bool points = drawsPoints(p, largestBoidPixels(p, view_proj, px_per_clip, s), flock.count,
+                                    std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y));
     if (flock.count > 0) {
-        const gl::Program& prog = drew_points_ ? (p.dims == 3 ? points3_ : points2_) : (p.dims == 3 ? boid3_ : boid2_);
+        const gl::Program& prog = points ? (p.dims == 3 ? points3_ : points2_) : (p.dims == 3 ? boid3_ : boid2_);
         prog.use();
         setBoidUniforms(prog, p, s, view_proj, px_per_clip, selection, flock.steer != 0);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_STEER, flock.steer);
@@ -103,7 +110,7 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);
         empty_vao_.bind();
-        if (drew_points_) {  // a vertex a boid, its size set by the shader
+        if (points) {  // a vertex a boid, its size set by the shader
             glEnable(GL_PROGRAM_POINT_SIZE);
             glDrawArrays(GL_POINTS, 0, GLsizei(flock.count));
             glDisable(GL_PROGRAM_POINT_SIZE);

@@ -60,13 +60,11 @@ public:
     // The same into the part `area` of the framebuffer (the rest is cleared to the background).
     void drawInto(const FlockView& flock, const Params& p, const Camera& camera, const ScreenRect& area,
               const DrawSettings& settings, const std::optional<Selection>& selection);
-    bool drewPoints() const { return drew_points_; }  // the last draw's boids were points
 
 private:
     void drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj);
 
     gl::Program boid2_, boid3_, points2_, points3_, lines_;
-    bool drew_points_ = false;
     gl::VertexArray empty_vao_, lines_vao_;
     gl::Buffer lines_buf_;
 };
