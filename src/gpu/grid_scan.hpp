@@ -14,6 +14,7 @@ namespace murmur::gpu {
 
 class GridScan {
 public:
+    GridScan() = default;  // no program: set one before run()
     explicit GridScan(gl::Program scan) : scan_(std::move(scan)) {}
     // Uints run() writes for count elements: the starts within blocks, the total (element
     // `count`: the start of an element past the last), a count of finished work groups (zero

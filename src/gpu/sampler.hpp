@@ -1,0 +1,93 @@
+// The sampler pass: a flock's order parameters on the GPU. The per-boid measures by reduction
+// (flock_measure.comp per work group, measure_reduce.comp over the groups: two vec4 and a 33-bin
+// histogram come back at any N, never the flock) and the group measures by union-find (the forest
+// of groups.glsl: group_*.comp; 32 bytes back, and 384 for the four largest groups). A sample is
+// of a binned state; one in slices copies what its passes read, so that steps taken between its
+// slices do not move what it measures. A sampled step's steer pass may do its walk
+// (bindForSteer); the sampler's other passes follow it.
+#pragma once
+
+#include "gl/buffer.hpp"
+#include "gl/buffer_texture.hpp"
+#include "gl/program.hpp"
+#include "gpu/flock_state.hpp"
+#include "model/order_params.hpp"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace murmur::gpu {
+
+class Sampler {
+public:
+    static std::vector<std::string> shaderFiles();
+    void setPrograms(std::span<gl::Program> built);  // in shaderFiles()'s order; the stored walk goes
+    // flock_measure.comp with NEAREST_STORED: the walk of a sampled step, its nearest distances
+    // written by the steer pass.
+    void setStoredWalk(gl::Program walk) { measure_stored_ = std::move(walk); }
+    bool hasStoredWalk() const { return bool(measure_stored_); }
+
+    // A sample of `boids` boids (flock `flock` of an ensemble, or the one flock) of the state
+    // binned now, with these parameters; `copy`: of a copy of what its passes read, so that steps
+    // may come between its slices (else of the live buffers, finished before anything else runs).
+    // `in_step`: its walk done by the next steer pass (bindForSteer).
+    void start(FlockState& s, const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step = false);
+    // A sample of every flock of the ensemble, of the live buffers.
+    void startAllFlocks(FlockState& s, bool in_step = false);
+    bool active() const { return sample_.active; }
+    // Runs about `boids` boids' walks' worth of the sample's passes; true when it is done.
+    bool advance(FlockState& s, std::uint64_t boids);
+    void finish(FlockState& s);  // runs what is left
+    OrderParams& result() { return sample_.result; }
+    bool ofAllFlocks() const { return sample_.all; }
+    std::vector<OrderParams> takeAllFlocks();  // the results of startAllFlocks, moved out
+    // A sampled step, before its binning: the forest's roots (a clear). After the binning: the
+    // sample's buffers and radii bound for `steer`, which walks for it.
+    void plantRoots(FlockState& s);
+    void bindForSteer(FlockState& s, gl::Program& steer);
+
+private:
+    // A sample in progress: what it reads, copied from the state when it began (the sorted copy,
+    // cell starts, neighbour counts and the parameter block), its passes' outputs, and how far it
+    // has gone. Passes (stage): the groups' roots, the walk, the walk's reduction, the groups'
+    // largest root so far and the links outside it, the groups' sums, spin and totals; a stage
+    // runs in slices of work groups.
+    struct Sample {
+        bool active = false;
+        bool copied = true;        // of copies (a sample in slices), else of the live buffers
+        bool in_step = false;      // its walk done by a step's steer pass: nearest read from `nearest`
+        bool all = false;          // every flock of an ensemble at once (measureFlocks): results
+        std::uint32_t flock = 0;   // an ensemble's flock being measured (all: ALL_FLOCKS)
+        std::uint32_t groups = 0;  // work groups of a pass over the boids measured
+        std::vector<OrderParams> results;
+        OrderParams result;
+        float group_radius = 0.0f;  // 0: the groups are not measured on the GPU
+        int stage = 0;
+        std::uint32_t next_group = 0;  // the stage's first work group not yet run
+        std::uint32_t boids = 0, cells = 0;
+        gl::Buffer params, pos, vel, cell_start, neighbours;
+        gl::BufferTexture pos_tex, vel_tex, cell_start_tex;
+        gl::Buffer sums, histogram, parent, group_sums, totals, group_list, largest, roots;
+        gl::Buffer nearest;  // a sampled step's squared nearest distance per slot
+        Params folded;  // the one flock's world and bounds when it began (its groups' centres fold by them)
+    };
+    void prepare(FlockState& s, std::uint32_t flock_count);
+    void copyInputs(FlockState& s);
+    void bind(FlockState& s) const;
+    bool runStage(FlockState& s, double& budget);
+    void runWholeStage(FlockState& s);
+    void runTotals(FlockState& s);
+    void readWalkSums(const FlockState& s);
+    void readGroupTotals(const FlockState& s);
+    void readLargestGroups(const FlockState& s, std::uint32_t flock_count);
+    OrderParams& resultOf(std::uint32_t f) { return sample_.all ? sample_.results[f] : sample_.result; }
+    std::uint32_t flocks(const FlockState& s) const { return sample_.all ? std::uint32_t(s.ensemble.size()) : 1u; }
+    std::uint32_t boidsOf(const FlockState& s, std::uint32_t f) const { return sample_.all ? s.ensemble[f].boids : sample_.boids; }
+
+    Sample sample_;
+    gl::Program measure_, measure_reduce_, group_giant_, group_links_, group_sums_, group_spin_, group_totals_, group_largest_;
+    gl::Program measure_stored_;
+};
+
+}  // namespace murmur::gpu

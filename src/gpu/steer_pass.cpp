@@ -1,0 +1,69 @@
+#include "gpu/steer_pass.hpp"
+
+#include "gpu/capacity.hpp"
+#include "gpu/dispatch.hpp"
+#include "model/density.hpp"
+
+#include <algorithm>
+
+namespace murmur::gpu {
+
+void SteerPass::setPrograms(std::span<gl::Program> built) {
+    steer_ = std::move(built[0]);
+    measured_ = gl::Program{};
+}
+
+void SteerPass::setInterrupt(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
+    interrupt_ = std::move(check);
+    slice_groups_ = std::max(1u, slice_groups);
+    slice_min_pairs_ = min_pairs;
+}
+
+bool SteerPass::inSlices(const Params& p) const { return interrupt_ && candidatePairsPerStep(p) >= slice_min_pairs_; }
+
+bool SteerPass::run(FlockState& s, gl::Program& program) {
+    const std::uint32_t groups = groupsFor(s.n, STEP_GROUP_SIZE);
+    if (&program == &steer_ && inSlices(s.params)) {
+        if (!runInSlices(s, groups)) return false;
+    } else {
+        glUniform1ui(program.uniform("u_first_group"), 0u);
+        dispatchGroups(groups);
+    }
+    s.current = 1 - s.current;  // the steer pass counted what it wrote
+    s.sorted_fresh = false;
+    return true;
+}
+
+bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups) {
+    const GLint first = steer_.uniform("u_first_group");
+    // A slice is one row: the padding groups of a slice split into rows would step (and bin)
+    // boids of the next slice a second time.
+    const std::uint32_t slice = std::min(slice_groups_, dispatchRowLimit());
+    for (std::uint32_t done = 0; done < groups; done += slice) {
+        glUniform1ui(first, done);
+        dispatchGroups(std::min(slice, groups - done));
+        glFinish();
+        if (interrupt_()) {
+            s.stale();
+            return false;
+        }
+    }
+    return true;
+}
+
+void SteerPass::runSequential(FlockState& s) {
+    s.stale();  // this steer does not bin
+    s.bind();
+    steer_.use();
+    glUniform1ui(steer_.uniform("u_first_group"), 0u);
+    const std::uint32_t run = sequentialRun(s.params, s.n);
+    glUniform1ui(steer_.uniform("u_id_count"), run);
+    for (std::uint32_t first = 0; first < s.n; first += run) {
+        glUniform1ui(steer_.uniform("u_first_id"), first);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glDispatchCompute(1, 1, 1);
+        ++dispatchCount();
+    }
+}
+
+}  // namespace murmur::gpu

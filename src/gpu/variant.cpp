@@ -1,0 +1,62 @@
+#include "gpu/variant.hpp"
+
+#include "cpu/flock_step.hpp"
+#include "model/styles.hpp"
+
+namespace murmur::gpu {
+namespace {
+
+// Does any species in use see through a view cone (fov below 360 degrees)? The same species as
+// the grid's reach (Params::largestRadius) counts, and the same rule as the CPU's use_fov: like
+// the reach, it assumes no boid's species is species_count or more (spawn, state files and the
+// panel, which respawns on a new species_count, keep to that).
+bool anyViewCone(const Params& p) {
+    for (std::uint32_t s = 0; s < p.speciesInUse(); ++s)
+        if (p.rulesOf(s).fov_deg < 360.0f) return true;
+    return false;
+}
+
+}  // namespace
+
+std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
+    const StyleInfo& style = styleInfo(p.style);  // the one place the GPU backend picks a style: its shader
+    auto flag = [](bool on) { return std::string(on ? "1" : "0"); };
+    std::vector<gl::ShaderDefine> defines = {{"DIMS", std::to_string(p.dims)},
+            {"BOUNDS_WRAP", flag(p.bounds == Bounds::Wrap)},
+            {"STYLE_GLSL", std::string("\"") + style.glsl + "\""},
+            {"STORED_STEER", flag(style.traits.keeps_steer)},
+            {"OWN_SEARCH", flag(style.traits.own_search)},
+            {"AMORTISED_STEERING", flag(style.traits.amortised_steering)},
+            {"NEIGHBOUR_CAP", flag(p.neighbour_cap > 0)},
+            {"PERCHING", flag(p.perching)},
+            {"MULTI_SPECIES", flag(p.species_count > 1)},
+            {"UPDATE_SEQUENTIAL", flag(p.update == UpdateOrder::Sequential)},
+            {"INTEGRATE_EXPLICIT", flag(p.integrator == Integrator::Explicit)},
+            {"SPEED_LIMIT", flag(p.speed_limit)},
+            {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))},
+            {"OBSTACLES", flag(!p.obstacles.empty())},
+            {"ENSEMBLE", flag(ensemble)}};
+    for (const ShaderSwitch& s : styleFunctions(p.style).switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
+    return defines;
+}
+
+std::vector<gl::ShaderDefine> variantDefinesWith(const Params& p, bool ensemble, const char* define, const std::string& value) {
+    auto defines = variantDefines(p, ensemble);
+    defines.push_back({define, value});
+    return defines;
+}
+
+std::string variantOf(const Params& p, bool ensemble) {
+    std::string variant;
+    for (const auto& d : variantDefines(p, ensemble)) variant += d.name + "=" + d.value + " ";
+    return variant;
+}
+
+Params ensembleVariantParams(const std::vector<Params>& flocks) {
+    Params p = flocks.at(0);
+    for (const Params& f : flocks)
+        if (p.obstacles.empty()) p.obstacles = f.obstacles;
+    return p;
+}
+
+}  // namespace murmur::gpu

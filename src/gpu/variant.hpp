@@ -1,0 +1,24 @@
+// Which build of the compute programs a flock needs: the shader variant's defines, from its
+// style, dims, bounds and switches. Flocks of one ensemble share a variant, obstacles aside.
+#pragma once
+
+#include "gl/program.hpp"
+#include "model/params.hpp"
+
+#include <string>
+#include <vector>
+
+namespace murmur::gpu {
+
+// The shader variant's defines for these parameters (one flock, or an ensemble's flocks), and
+// them as one string: flocks of an ensemble must give the same, obstacles aside.
+std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble = false);
+std::string variantOf(const Params& p, bool ensemble = false);
+// variantDefines with one more define set to `value`: a pass's own build of a shared source.
+std::vector<gl::ShaderDefine> variantDefinesWith(const Params& p, bool ensemble, const char* define, const std::string& value = "1");
+// What an ensemble's shaders are built for: flock 0's parameters, with the first obstacles of any
+// flock when flock 0 has none, so that OBSTACLES is on if some flock has obstacles (a flock
+// without them loops over none). Only the variant is taken from it.
+Params ensembleVariantParams(const std::vector<Params>& flocks);
+
+}  // namespace murmur::gpu
