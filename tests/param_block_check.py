@@ -39,11 +39,14 @@ for file, text in sources.items():
         if m.group(1) in named:
             problems.append("%s reads %s by swizzle: use its accessor in common.glsl" % (file, m.group(0)))
 
-arrays = {"world", "inv_world", "inv_cell", "cells", "obstacles", "species", "style"}  # read per axis / item
+arrays = {"world", "inv_world", "inv_cell", "cells", "obstacles", "species"}  # read per axis / item
+# Read through the defines the GPU backend makes from each style's slots (StyleSlot, gpu/variant.cpp's
+# styleSlotRead), never by a shader itself: tests/style_slots_check.py holds that.
+through_slots = {"style"}
 everything = "\n".join(sources.values()) + common
 for struct in ("SimParams", "SpeciesBlock"):
     for field in members(struct):
-        if field in named:
+        if field in named or field in through_slots:
             continue
         if field in arrays and re.search(r"\bP\.%s\b" % field, everything):
             continue

@@ -1,6 +1,7 @@
 // Couzin style (src/cpu/styles/couzin.cpp): the same functions, in the same order.
-#define COUZIN_TURN (P.style[0].x)   // the most a boid turns in one step, radians (Params::couzinTurnPerStep)
-#define COUZIN_NOISE (P.style[0].y)  // couzin.noise: sigma, radians
+// Its values (COUZIN_TURN: the most a boid turns in one step, radians; COUZIN_NOISE: sigma, radians)
+// are defines made from its registry row's slots (model/styles.cpp, StyleSlot): the packing and
+// these reads are declared once.
 
 // couzinUniform in src/model/rng.hpp.
 const uint kCouzinSalt[2] = uint[2](COUZIN_SALTS);

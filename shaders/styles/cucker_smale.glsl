@@ -1,6 +1,6 @@
 // Cucker-Smale style (src/cpu/styles/cucker_smale.cpp): the same functions, in the same order.
-#define CS_PULL (P.style[0].x)      // cucker_smale.coupling / N (CuckerSmaleStyle::pullOf)
-#define CS_BETA (P.style[0].y)      // cucker_smale.beta
+// Its values (CS_PULL (cucker_smale.coupling / N) and CS_BETA) are defines made from its registry row's slots
+// (model/styles.cpp, StyleSlot): the packing and these reads are declared once.
 
 float psi(float d2, float beta) { return pow(1.0 + d2, -beta); }
 

@@ -1,12 +1,7 @@
 // Decarpentier style (src/cpu/styles/decarpentier.cpp): the same functions, in the same order.
-#define DC_FAR_FACTOR (P.style[0].x)
-#define DC_HORIZONTAL (P.style[0].y)
-#define DC_HEIGHT (P.style[0].z)
-#define DC_HEIGHT_WEIGHT (P.style[0].w)
-#define DC_DIVE (P.style[1].x)
-#define DC_VERTICAL_AVOID (P.style[1].y)
-#define DC_VERTICAL_DISTANCE (P.style[1].z)
-#define DC_VERTICAL_MATCH (P.style[1].w)
+// Its values (DC_FAR_FACTOR, DC_HORIZONTAL, DC_HEIGHT, DC_HEIGHT_WEIGHT, DC_DIVE and DC_VERTICAL_*)
+// are defines made from its registry row's slots (model/styles.cpp, StyleSlot): the packing and
+// these reads are declared once.
 
 // The three neighbours (ThreeNeighbours): keys (d2, id) and the slot of each; [0] and [1] the two
 // nearest, [2] the nearest beyond far_factor x the closest distance. The search of one boid.

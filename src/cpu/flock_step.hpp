@@ -12,8 +12,8 @@
 // and its .cpp hands its functions to the dispatch with
 //   template <> StyleFunctions styleFunctionsOf<Style::Mine>() { return functionsOf<MyStyle>(); }
 //
-// Optionally: pack (its values for the GPU), switches (its shader's compile-time options), a
-// Search of its own and steersNow (see StyleDefaults).
+// Optionally: a Search of its own and steersNow (see StyleDefaults). Its values for the GPU and
+// its shader's switches are the model's (its registry row: model/styles.cpp).
 // The driver never asks which style it runs: the style is the template argument.
 #pragma once
 
@@ -40,29 +40,21 @@ struct FlockStep {
     bool interrupted = false;                 // out: the step stopped part way
 };
 
-// The GPU's style block (layout.glsl: SimParams::style): the style's own values.
-struct StyleBlock {
-    glm::vec4 v[4]{};
-};
 
-// A switch of the style's shader, compiled in or out (a define of 0 or 1): options that would
-// otherwise be tested per neighbour pair.
-struct ShaderSwitch {
-    const char* name;
-    bool on;
-};
-using ShaderSwitches = std::vector<ShaderSwitch>;
-
-// What the dispatch gets from a style: its step, and for the GPU the packing of its values and
-// its shader's switches.
+// What the dispatch gets from a style: its step.
 struct StyleFunctions {
     void (*step)(FlockStep&);
-    StyleBlock (*pack)(const Params&);
-    ShaderSwitches (*switches)(const Params&);
 };
 
-// styleFunctionsOf<Style::X>() (declared with the enum in model/params.hpp) is defined by each
-// style's .cpp; styleFunctions (cpu_simulation.cpp) picks one per step.
+// Each style's CPU module (src/cpu/styles/<name>.cpp) defines its specialisation, declared here
+// for every style of the enum; styleFunctions (cpu_simulation.cpp) picks one per step.
+template <Style S>
+StyleFunctions styleFunctionsOf();
+#define MURMUR_STYLE_FUNCTIONS(name, value) \
+    template <>                             \
+    StyleFunctions styleFunctionsOf<Style::name>();
+MURMUR_STYLES(MURMUR_STYLE_FUNCTIONS)
+#undef MURMUR_STYLE_FUNCTIONS
 const StyleFunctions& styleFunctions(Style s);
 
 // A style with no search of its own: the sums are all it reads.
@@ -79,8 +71,6 @@ struct StyleDefaults {
     using Search = NoSearch;
     // Does self look at its neighbours this step (else it coasts on Boid::steer)?
     static bool steersNow(const RuleContext&, const Boid&) { return true; }
-    static StyleBlock pack(const Params&) { return {}; }
-    static ShaderSwitches switches(const Params&) { return {}; }
 };
 
 // Every candidate around boid i in one or two sweeps (CpuSimulation's grid or all boids): with a
@@ -157,7 +147,7 @@ void stepWith(FlockStep& f) {
 
 template <class Rules>
 StyleFunctions functionsOf() {
-    return {&stepWith<Rules>, &Rules::pack, &Rules::switches};
+    return {&stepWith<Rules>};
 }
 
 }  // namespace murmur

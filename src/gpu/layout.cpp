@@ -46,8 +46,8 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
     for (std::uint32_t sp = 0; sp < kMaxSpecies; ++sp) s.species[sp] = speciesBlockOf(speciesContextOf(p, sp));
     s.events = {0u, seedLow(p.seed), p.stepsPerSteer(), 0u};
     s.perch = {p.perch_ground, p.perch_min, p.perch_max, 0.0f};
-    const StyleBlock style = styleFunctions(p.style).pack(p);
-    for (int k = 0; k < MAX_STYLE_VALUES; ++k) s.style[k] = style.v[k];
+    const std::vector<StyleSlot>& slots = styleInfo(p.style).slots;  // slot k: component k % 4 of vec4 k / 4
+    for (std::size_t k = 0; k < slots.size(); ++k) s.style[k / 4][int(k % 4)] = slots[k].value(p);
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {
         const Obstacle& o = p.obstacles[k];
         s.obstacles[k] = {o.at.x, o.at.y, o.at.z * z, o.radius};

@@ -5,6 +5,7 @@
 #include "model/grid_spec.hpp"
 #include "model/order_params.hpp"
 #include "model/params.hpp"
+#include "model/styles.hpp"
 
 #include <glm/vec4.hpp>
 
@@ -21,7 +22,7 @@ static_assert(sizeof(SpeciesBlock) == 8 * 16);
 static_assert(sizeof(SimParams) == (13 + MAX_STYLE_VALUES + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
 static_assert(offsetof(SimParams, species) == (11 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
-static_assert(MAX_STYLE_VALUES == 4, "StyleBlock (cpu/flock_step.hpp) holds four vec4s");
+static_assert(MAX_STYLE_VALUES * 4 == kMaxStyleSlots, "the style block holds every slot a style may declare");
 static_assert(NN_BINS == kNnBins, "the GPU histogram has the CPU's bins");
 static_assert(LARGEST_GROUPS == kLargestGroups, "the GPU lists as many groups as the CPU");
 static_assert(float(GRADED_CORE) == kGradedCore);

@@ -1,6 +1,5 @@
 #include "gpu/variant.hpp"
 
-#include "cpu/flock_step.hpp"
 #include "model/styles.hpp"
 
 namespace murmur::gpu {
@@ -17,6 +16,8 @@ bool anyViewCone(const Params& p) {
 }
 
 }  // namespace
+
+std::string styleSlotRead(std::size_t k) { return "(P.style[" + std::to_string(k / 4) + "]." + "xyzw"[k % 4] + ")"; }
 
 std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
     const StyleInfo& style = styleInfo(p.style);  // the one place the GPU backend picks a style: its shader
@@ -36,7 +37,9 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
             {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))},
             {"OBSTACLES", flag(!p.obstacles.empty())},
             {"ENSEMBLE", flag(ensemble)}};
-    for (const ShaderSwitch& s : styleFunctions(p.style).switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
+    if (style.switches)
+        for (const ShaderSwitch& s : style.switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
+    for (std::size_t k = 0; k < style.slots.size(); ++k) defines.push_back({style.slots[k].name, styleSlotRead(k)});
     return defines;
 }
 

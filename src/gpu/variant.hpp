@@ -16,6 +16,8 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble = fa
 std::string variantOf(const Params& p, bool ensemble = false);
 // variantDefines with one more define set to `value`: a pass's own build of a shared source.
 std::vector<gl::ShaderDefine> variantDefinesWith(const Params& p, bool ensemble, const char* define, const std::string& value = "1");
+// How the shader reads a style's slot k (StyleSlot): its define's value, "(P.style[k / 4].x)" and so on.
+std::string styleSlotRead(std::size_t k);
 // What an ensemble's shaders are built for: flock 0's parameters, with the first obstacles of any
 // flock when flock 0 has none, so that OBSTACLES is on if some flock has obstacles (a flock
 // without them loops over none). Only the variant is taken from it.

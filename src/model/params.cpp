@@ -24,6 +24,7 @@ SpeciesRules Params::rulesOf(std::uint32_t s) const {
 }
 
 float Params::couzinTurnPerStep() const { return couzin.turn_rate * (3.14159265f / 180.0f) * dt; }
+float Params::cuckerSmalePull() const { return cucker_smale.coupling / float(boids); }
 
 std::uint32_t Params::speciesInUse() const { return std::max(1u, std::min(species_count, kMaxSpecies)); }
 

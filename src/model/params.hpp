@@ -31,16 +31,6 @@ enum class Style : std::uint32_t { MURMUR_STYLES(MURMUR_STYLE_ENUM) };
 inline constexpr std::size_t kStyleCount = 0 MURMUR_STYLES(MURMUR_STYLE_COUNT);
 #undef MURMUR_STYLE_COUNT
 
-// Each style's CPU module (src/cpu/styles/<name>.cpp) defines its specialisation; declared here,
-// with the enum, so every use sees it declared (cpu/flock_step.hpp defines StyleFunctions).
-struct StyleFunctions;
-template <Style S>
-StyleFunctions styleFunctionsOf();
-#define MURMUR_STYLE_FUNCTIONS(name, value) \
-    template <>                             \
-    StyleFunctions styleFunctionsOf<Style::name>();
-MURMUR_STYLES(MURMUR_STYLE_FUNCTIONS)
-#undef MURMUR_STYLE_FUNCTIONS
 // How a step visits the flock: all boids from the same state (parallel), or one after another
 // in id order, each seeing the boids before it already moved (sequential, in place).
 enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };
@@ -244,6 +234,9 @@ struct Params {
     float lookRadius(std::uint32_t s) const;
     // Couzin style: the most a boid turns in one step, radians (turn_rate x dt), as both backends use it.
     float couzinTurnPerStep() const;
+    // Cucker-Smale style: lambda / N, computed once here for both backends (a shader's division of
+    // two values it reads may round differently from one driver path to the next).
+    float cuckerSmalePull() const;
     // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.
     float cosHalfFov() const;
     // Decarpentier style: steps between a boid's steering updates (round(1 / (steer_hz * dt)),

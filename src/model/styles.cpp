@@ -11,6 +11,7 @@ namespace {
 
 #define MURMUR_FLOAT(field) \
     [](const Params& p) { return double(p.field); }, [](Params& p, double v) { p.field = float(v); }
+#define MURMUR_SLOT(field) [](const Params& p) { return float(p.field); }
 
 std::string num(double v) {
     char buf[48];
@@ -92,7 +93,8 @@ std::vector<StyleInfo> makeStyles() {
              "steering style: each separating neighbour pushes -d/|d|^2 (Reynolds, Shiffman) or the unit vector -d/|d|",
              [](const Params& p) { return double(p.steering.separation); },
              [](Params& p, double v) { p.steering.separation = Falloff(std::uint32_t(v)); }},
-                 }});
+                 },
+                 .switches = [](const Params& p) { return ShaderSwitches{{"SEP_UNIT", p.steering.separation == Falloff::Unit}}; }});
     s.push_back({.style = Style::Offset, .name = "offset", .summary = "Parker's summed velocity offsets",
                  .glsl = "styles/offset.glsl", .prefix = "offset.", .traits = {.offsets_per_step = true},
                  .keys = {
@@ -105,7 +107,8 @@ std::vector<StyleInfo> makeStyles() {
              "speeds up to max_speed",
              [](const Params& p) { return p.offset.lone ? 1.0 : 0.0; }, [](Params& p, double v) { p.offset.lone = v != 0.0; }},
                  },
-                 .ignored_keys = {"max_force"}});
+                 .ignored_keys = {"max_force"},
+                 .switches = [](const Params& p) { return ShaderSwitches{{"OFFSET_SUMS", p.offset.sums}, {"OFFSET_LONE", p.offset.lone}}; }});
     s.push_back({.style = Style::Decarpentier, .name = "decarpentier", .summary = "three neighbours, per-axis clamps",
                  .glsl = "styles/decarpentier.glsl", .prefix = "dc.",
                  .traits = {.keeps_steer = true, .own_search = true, .amortised_steering = true, .wings_flap = true},
@@ -142,6 +145,11 @@ std::vector<StyleInfo> makeStyles() {
              MURMUR_FLOAT(dc.steer_hz)},
                  },
                  .ignored_keys = {"max_force", "neighbour_cap", "scatter"},
+                 .slots = {{"DC_FAR_FACTOR", MURMUR_SLOT(dc.far_factor)}, {"DC_HORIZONTAL", MURMUR_SLOT(dc.horizontal)},
+                           {"DC_HEIGHT", MURMUR_SLOT(dc.height)}, {"DC_HEIGHT_WEIGHT", MURMUR_SLOT(dc.height_weight)},
+                           {"DC_DIVE", MURMUR_SLOT(dc.dive)}, {"DC_VERTICAL_AVOID", MURMUR_SLOT(dc.vertical_avoid)},
+                           {"DC_VERTICAL_DISTANCE", MURMUR_SLOT(dc.vertical_distance)},
+                           {"DC_VERTICAL_MATCH", MURMUR_SLOT(dc.vertical_match)}},
                  .group_radius = decarpentierGroup});
     s.push_back({.style = Style::Graded, .name = "graded",
                  .summary = "separation growing as distance shrinks, cohesion a spring, alignment steered",
@@ -158,7 +166,8 @@ std::vector<StyleInfo> makeStyles() {
              MURMUR_FLOAT(vicsek.noise)},
                  },
                  .ignored_keys = withInfluences({"separation.radius", "separation.weight", "alignment.weight", "cohesion.radius",
-                                                 "cohesion.weight", "max_force", "speed_limit", "margin", "turn"})});
+                                                 "cohesion.weight", "max_force", "speed_limit", "margin", "turn"}),
+                 .slots = {{"VICSEK_NOISE", MURMUR_SLOT(vicsek.noise)}}});  // eta, radians
     s.push_back({.style = Style::Couzin, .name = "couzin",
                  .summary = "Couzin et al. 2002, zones of repulsion (separation.radius), orientation (couzin.orientation_width beyond it) and "
                  "attraction (couzin.attraction_width beyond that), a blind angle, a turning rate and Gaussian noise, at constant "
@@ -179,6 +188,8 @@ std::vector<StyleInfo> makeStyles() {
                  },
                  .ignored_keys = withInfluences({"alignment.radius", "cohesion.radius", "separation.weight", "alignment.weight",
                                                  "cohesion.weight", "min_speed", "max_force", "speed_limit"}),
+                 // the most a boid turns in one step (radians); sigma (radians)
+                 .slots = {{"COUZIN_TURN", [](const Params& p) { return p.couzinTurnPerStep(); }}, {"COUZIN_NOISE", MURMUR_SLOT(couzin.noise)}},
                  .adjust_rules = couzinZones,
                  .check = couzinCheck,
                  .group_radius = couzinGroup});
@@ -203,11 +214,14 @@ std::vector<StyleInfo> makeStyles() {
                                   "cohesion.weight", "min_speed", "max_speed", "max_force", "speed_limit", "predator", "chase",
                                   "flee.radius", "flee.weight", "repeller.x", "repeller.y", "repeller.z", "repeller.weight",
                                   "repeller.radius", "scatter"},
+                 .slots = {{"CS_PULL", [](const Params& p) { return p.cuckerSmalePull(); }}, {"CS_BETA", MURMUR_SLOT(cucker_smale.beta)}},
                  .adjust_rules = cuckerSmaleRadii,
                  .check = cuckerSmaleCheck,
                  .group_radius = cuckerSmaleGroup});
-    for (std::size_t i = 0; i < s.size(); ++i)
+    for (std::size_t i = 0; i < s.size(); ++i) {
         if (std::uint32_t(s[i].style) != i) throw std::logic_error("the style registry is out of the Style enum's order");
+        if (s[i].slots.size() > kMaxStyleSlots) throw std::logic_error(std::string(s[i].name) + " has more slots than the block holds");
+    }
     return s;
 }
 #pragma GCC diagnostic pop

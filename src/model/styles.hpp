@@ -14,6 +14,24 @@
 
 namespace murmur {
 
+// A style's own value in the GPU's parameter block (layout.glsl's SimParams::style, four vec4),
+// declared once, in its registry row: slot k is component k % 4 of vec4 k / 4. The shader reads it
+// by `name`, a define the GPU backend makes from this table (variant.cpp), so the packing and the
+// shader cannot disagree; `value` is what goes in.
+struct StyleSlot {
+    const char* name;
+    float (*value)(const Params&);
+};
+inline constexpr std::size_t kMaxStyleSlots = 16;
+
+// A switch of the style's shader, compiled in or out (a define of 0 or 1): options that would
+// otherwise be tested per neighbour pair.
+struct ShaderSwitch {
+    const char* name;
+    bool on;
+};
+using ShaderSwitches = std::vector<ShaderSwitch>;
+
 // What the shared step does around a style's rules.
 struct StyleTraits {
     bool velocity_cone = true;      // the field of view is a cone about the velocity (else the style sees for itself)
@@ -34,11 +52,13 @@ struct StyleInfo {
     StyleTraits traits;
     std::vector<ParamInfo> keys;             // its own keys, listed after "style"
     std::vector<std::string> ignored_keys;   // shared keys it does not read (the panel greys them)
+    std::vector<StyleSlot> slots;            // its values in the GPU's block, in slot order (at most kMaxStyleSlots)
     // Optional (nullptr: none): the radii a species looks within when they are not its own keys;
     // cross-field rules of its keys; the order parameters' group radius (given the default).
     void (*adjust_rules)(const Params&, SpeciesRules&) = nullptr;
     void (*check)(const Params&, std::vector<ParamProblem>&) = nullptr;
     float (*group_radius)(const Params&, float nn_radius, float group_radius) = nullptr;
+    ShaderSwitches (*switches)(const Params&) = nullptr;  // its shader's switches for these parameters
 };
 
 // Every style, in the order of the Style enum.

@@ -35,12 +35,6 @@ glm::vec3 couzinDesired(const NeighbourSums& s, glm::vec3 own) {
 
 }  // namespace
 
-StyleBlock CouzinStyle::pack(const Params& p) {
-    StyleBlock b;
-    b.v[0] = {p.couzinTurnPerStep(), p.couzin.noise, 0.0f, 0.0f};
-    return b;
-}
-
 void CouzinStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                                float d2, NeighbourSums& sums) {
     if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour

@@ -3,16 +3,6 @@
 
 namespace murmur {
 
-StyleBlock CuckerSmaleStyle::pack(const Params& p) {
-    StyleBlock b;
-    b.v[0] = {pullOf(p), p.cucker_smale.beta, 0.0f, 0.0f};
-    return b;
-}
-
-// lambda / N, computed once here for both backends (a shader's division of two values it reads
-// may round differently from one driver path to the next).
-float CuckerSmaleStyle::pullOf(const Params& p) { return p.cucker_smale.coupling / float(p.boids); }
-
 // The communication weight at squared distance d2: (1 + r^2)^-beta.
 float CuckerSmaleStyle::psi(float d2, float beta) { return std::pow(1.0f + d2, -beta); }
 
@@ -29,7 +19,7 @@ void CuckerSmaleStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext
 // v' = v + dt (lambda / N) sum_j psi (v_j - v_i), plus the walls and influences; no speed limit.
 Boid CuckerSmaleStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
                                  const Search&) {
-    const float pull = pullOf(ctx.p);
+    const float pull = ctx.p.cuckerSmalePull();
     const glm::vec3 a = pull * sums.ali + boundsAcceleration(ctx, self.p) + influenceAcceleration(ctx, k, self);
     Boid next = self;
     next.v = self.v + a * ctx.p.dt;

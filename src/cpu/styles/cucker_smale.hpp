@@ -10,9 +10,7 @@
 namespace murmur {
 
 struct CuckerSmaleStyle : StyleDefaults {
-    static StyleBlock pack(const Params& p);
     static float psi(float d2, float beta);
-    static float pullOf(const Params& p);  // lambda / N
     static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                              float d2, NeighbourSums& sums);
     static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,

@@ -47,13 +47,6 @@ void ThreeNeighbours::collect(const RuleContext& ctx, const Flock& flock, const 
     }
 }
 
-StyleBlock DecarpentierStyle::pack(const Params& p) {
-    StyleBlock b;
-    b.v[0] = {p.dc.far_factor, p.dc.horizontal, p.dc.height, p.dc.height_weight};
-    b.v[1] = {p.dc.dive, p.dc.vertical_avoid, p.dc.vertical_distance, p.dc.vertical_match};
-    return b;
-}
-
 void DecarpentierStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other,
                                      glm::vec3 d, float d2, NeighbourSums& sums) {
     const SpeciesContext& o = ctx.of(other);

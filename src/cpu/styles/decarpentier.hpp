@@ -37,7 +37,6 @@ private:
 
 struct DecarpentierStyle : StyleDefaults {
     using Search = ThreeNeighbours;
-    static StyleBlock pack(const Params& p);
     static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                              float d2, NeighbourSums& sums);
     static glm::vec3 decarpentierAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self,

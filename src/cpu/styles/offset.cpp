@@ -3,8 +3,6 @@
 
 namespace murmur {
 
-ShaderSwitches OffsetStyle::switches(const Params& p) { return {{"OFFSET_SUMS", p.offset.sums}, {"OFFSET_LONE", p.offset.lone}}; }
-
 void OffsetStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                                float d2, NeighbourSums& sums) {
     if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour

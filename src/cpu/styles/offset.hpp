@@ -8,7 +8,6 @@
 namespace murmur {
 
 struct OffsetStyle : StyleDefaults {
-    static ShaderSwitches switches(const Params& p);
     static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                              float d2, NeighbourSums& sums);
     static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,

@@ -4,8 +4,6 @@
 namespace murmur {
 
 // The unit push is compiled in or out: a test per neighbour pair costs the GPU a seventh of a step.
-ShaderSwitches SteeringStyle::switches(const Params& p) { return {{"SEP_UNIT", p.steering.separation == Falloff::Unit}}; }
-
 void SteeringStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                                  float d2, NeighbourSums& sums) {
     if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour

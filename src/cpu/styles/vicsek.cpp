@@ -26,12 +26,6 @@ glm::vec3 vicsekNoise(const RuleContext& ctx, const Boid& self, glm::vec3 mean) 
 
 }  // namespace
 
-StyleBlock VicsekStyle::pack(const Params& p) {
-    StyleBlock b;
-    b.v[0].x = p.vicsek.noise;
-    return b;
-}
-
 void VicsekStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                                float d2, NeighbourSums& sums) {
     if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour
