@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A style's values in the GPU's block are declared once, in its registry row's slots
-(src/model/styles.cpp): the shaders read them only by the names the GPU backend defines from that
+(src/model/styles/<name>.cpp): the shaders read them only by the names the GPU backend defines from that
 table. Fails when a shader reads the style block itself (P.style[...]), defines a slot's name of
 its own, or a style's shader never reads one of its slots, or reads another style's.
 Usage: style_slots_check.py ROOT"""
@@ -12,7 +12,7 @@ import sys
 def rows(registry):
     """(glsl path, [slot names]) for each row of makeStyles()."""
     found = []
-    for row in re.split(r"\bs\.push_back\(\{\.style", registry)[1:]:
+    for row in re.split(r"\{\.style = Style::", registry)[1:]:
         glsl = re.search(r'\.glsl = "([^"]+)"', row).group(1)
         slots_at = row.find(".slots = {")
         names = []
@@ -29,7 +29,7 @@ def rows(registry):
 
 
 def problems(root):
-    registry = (root / "src/model/styles.cpp").read_text(encoding="utf-8")
+    registry = "".join(f.read_text(encoding="utf-8") for f in sorted((root / "src/model/styles").glob("*.cpp")))
     table = rows(registry)
     found = []
     if not any(names for _, names in table):

@@ -1,6 +1,6 @@
 // Couzin style (src/cpu/styles/couzin.cpp): the same functions, in the same order.
 // Its values (COUZIN_TURN: the most a boid turns in one step, radians; COUZIN_NOISE: sigma, radians)
-// are defines made from its registry row's slots (model/styles.cpp, StyleSlot): the packing and
+// are defines made from its registry row's slots (src/model/styles/couzin.cpp, StyleSlot): the packing and
 // these reads are declared once.
 
 // couzinUniform in src/model/rng.hpp.

@@ -1,6 +1,6 @@
 // Cucker-Smale style (src/cpu/styles/cucker_smale.cpp): the same functions, in the same order.
 // Its values (CS_PULL (cucker_smale.coupling / N) and CS_BETA) are defines made from its registry row's slots
-// (model/styles.cpp, StyleSlot): the packing and these reads are declared once.
+// (src/model/styles/cucker_smale.cpp, StyleSlot): the packing and these reads are declared once.
 
 float psi(float d2, float beta) { return pow(1.0 + d2, -beta); }
 

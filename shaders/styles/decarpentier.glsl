@@ -1,6 +1,6 @@
 // Decarpentier style (src/cpu/styles/decarpentier.cpp): the same functions, in the same order.
 // Its values (DC_FAR_FACTOR, DC_HORIZONTAL, DC_HEIGHT, DC_HEIGHT_WEIGHT, DC_DIVE and DC_VERTICAL_*)
-// are defines made from its registry row's slots (model/styles.cpp, StyleSlot): the packing and
+// are defines made from its registry row's slots (src/model/styles/decarpentier.cpp, StyleSlot): the packing and
 // these reads are declared once.
 
 // The three neighbours (ThreeNeighbours): keys (d2, id) and the slot of each; [0] and [1] the two

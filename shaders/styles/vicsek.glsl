@@ -1,6 +1,6 @@
 // Vicsek style (src/cpu/styles/vicsek.cpp): the same functions, in the same order.
 // Its values (VICSEK_NOISE (eta, radians)) are defines made from its registry row's slots
-// (model/styles.cpp, StyleSlot): the packing and these reads are declared once.
+// (src/model/styles/vicsek.cpp, StyleSlot): the packing and these reads are declared once.
 
 // vicsekUniform in src/model/rng.hpp.
 const uint kVicsekSalt[2] = uint[2](VICSEK_SALTS);

@@ -3,6 +3,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
+#include "model/number_text.hpp"
 #include "model/param_table.hpp"
 
 #include <algorithm>
@@ -177,11 +178,7 @@ std::uint64_t checkRow(const std::string& line, const Identity& id, std::size_t 
         throw InputError(where + ": run index " + echo(fields[0]) + " is not a run of this sweep (valid: 0 to " + std::to_string(id.runs - 1) + ")");
     const SweepRun run = sweepRunAt(id.sweep, *index);
     std::vector<std::string> expected;
-    char value[64];
-    for (double v : run.values) {
-        std::snprintf(value, sizeof value, "%.9g", v);
-        expected.emplace_back(value);
-    }
+    for (double v : run.values) expected.push_back(numberText(v));
     expected.push_back(std::to_string(id.seed + run.seed_index));
     expected.push_back(std::to_string(samplesPerRun(id)));
     for (std::size_t k = 0; k < expected.size(); ++k)

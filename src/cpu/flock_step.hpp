@@ -13,7 +13,7 @@
 //   template <> StyleFunctions styleFunctionsOf<Style::Mine>() { return functionsOf<MyStyle>(); }
 //
 // Optionally: a Search of its own and steersNow (see StyleDefaults). Its values for the GPU and
-// its shader's switches are the model's (its registry row: model/styles.cpp).
+// its shader's switches are the model's (its registry row: src/model/styles/<name>.cpp).
 // The driver never asks which style it runs: the style is the template argument.
 #pragma once
 
@@ -50,7 +50,7 @@ struct StyleFunctions {
 // for every style of the enum; styleFunctions (cpu_simulation.cpp) picks one per step.
 template <Style S>
 StyleFunctions styleFunctionsOf();
-#define MURMUR_STYLE_FUNCTIONS(name, value) \
+#define MURMUR_STYLE_FUNCTIONS(name, value, member) \
     template <>                             \
     StyleFunctions styleFunctionsOf<Style::name>();
 MURMUR_STYLES(MURMUR_STYLE_FUNCTIONS)

@@ -4,6 +4,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
+#include "model/number_text.hpp"
 #include "model/param_table.hpp"
 
 #include <algorithm>
@@ -39,19 +40,13 @@ std::vector<std::string_view> splitFields(std::string_view line) {
     }
 }
 
-std::string fmt(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
-
 }  // namespace
 
 std::string formatStateCsv(const Flock& flock, std::uint32_t step, float world) {
     Flock sorted = flock;
     std::sort(sorted.begin(), sorted.end(), [](const Boid& a, const Boid& b) { return a.id < b.id; });
     std::string out = "# step " + std::to_string(step) + "\n";
-    if (world > 0.0f) out += "# world " + fmt(double(world)) + "\n";
+    if (world > 0.0f) out += "# world " + numberText(double(world)) + "\n";
     out += "id,species,x,y,z,vx,vy,vz,perch,sx,sy,sz,sn\n";
     char line[512];
     for (const Boid& b : sorted) {
@@ -236,9 +231,9 @@ void setAxis(Boid& b, const StateValues& v, int a, const Params& params) {
     const bool wrap = params.bounds == Bounds::Wrap;
     const double lo = wrap ? -L : -kMaxSoftDistance, hi = wrap ? 2 * L : kMaxSoftDistance;
     if (x < lo || x > hi)
-        refuse(axis + " = " + fmt(x) + " is far outside the world [0, " + fmt(L) + "); allowed range [" + fmt(lo) + ", " +
-               fmt(hi) + "]" + (wrap ? " (wrap bounds)" : " (soft bounds)"));
-    if (std::fabs(vx) > kMaxVelocity) refuse("v" + axis + " = " + fmt(vx) + " is out of range [-1e6, 1e6] units/s");
+        refuse(axis + " = " + numberText(x) + " is far outside the world [0, " + numberText(L) + "); allowed range [" + numberText(lo) + ", " +
+               numberText(hi) + "]" + (wrap ? " (wrap bounds)" : " (soft bounds)"));
+    if (std::fabs(vx) > kMaxVelocity) refuse("v" + axis + " = " + numberText(vx) + " is out of range [-1e6, 1e6] units/s");
     b.p[a] = float(x);
     b.v[a] = float(vx);
 }
@@ -247,17 +242,17 @@ void setAxis(Boid& b, const StateValues& v, int a, const Params& params) {
 
 Boid checkedStateBoid(const StateValues& v, const Params& params) {
     for (std::size_t k = 0; k < v.size(); ++k)
-        if (!std::isfinite(v[k])) refuse(std::string(kColumns[k]) + ": '" + fmt(v[k]) + "' is not a finite number");
+        if (!std::isfinite(v[k])) refuse(std::string(kColumns[k]) + ": '" + numberText(v[k]) + "' is not a finite number");
     Boid b;
-    if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) refuse("id: " + fmt(v[0]) + " is not a whole number >= 0");
+    if (v[0] < 0 || v[0] != std::floor(v[0]) || v[0] > 4294967295.0) refuse("id: " + numberText(v[0]) + " is not a whole number >= 0");
     const std::uint32_t species = std::min(std::max(params.species_count, 1u), kMaxSpecies);
     if (v[1] < 0 || v[1] != std::floor(v[1]) || v[1] >= double(species))
-        refuse("species: " + fmt(v[1]) + " is out of range [0, " + std::to_string(species - 1) + "] (species_count " +
+        refuse("species: " + numberText(v[1]) + " is out of range [0, " + std::to_string(species - 1) + "] (species_count " +
                std::to_string(species) + ")");
     b.id = std::uint32_t(v[0]);
     b.species = std::uint32_t(v[1]);
     for (int a = 0; a < 3; ++a) setAxis(b, v, a, params);
-    if (v[8] < 0 || v[8] > 3600.0) refuse("perch: " + fmt(v[8]) + " is out of range [0, 3600] s");
+    if (v[8] < 0 || v[8] > 3600.0) refuse("perch: " + numberText(v[8]) + " is out of range [0, 3600] s");
     if (std::fabs(v[9]) > 1e9 || std::fabs(v[10]) > 1e9 || std::fabs(v[11]) > 1e9 || v[12] < 0 || v[12] > 4294967295.0)
         refuse("sx, sy, sz: a stored acceleration within [-1e9, 1e9] units/s^2, sn a count >= 0");
     b.perch = float(v[8]);

@@ -1,6 +1,7 @@
 // Keys, ranges, units and accessors for every parameter; see param_table.hpp.
 #include "model/param_table.hpp"
 
+#include "model/number_text.hpp"
 #include "model/styles.hpp"
 
 #include <algorithm>
@@ -210,9 +211,9 @@ std::vector<ParamInfo> makeTable() {
 
 // Whole numbers in full (seeds up to 2^53 and counts print exactly); others to 9 digits.
 std::string number(double v) {
+    if (!(std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e17)) return numberText(v);
     char buf[64];
-    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e17) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.9g", v);
+    std::snprintf(buf, sizeof buf, "%.0f", v);
     return buf;
 }
 

@@ -2,6 +2,8 @@
 // fields together (radii within half the world in wrap mode, min_speed <= max_speed, ...).
 #include "model/params.hpp"
 
+#include "model/number_text.hpp"
+
 #include "model/param_table.hpp"
 #include "model/styles.hpp"
 
@@ -46,12 +48,6 @@ std::uint32_t Params::stepsPerSteer() const {
 
 namespace {
 
-std::string num(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return std::string(buf);
-}
-
 // Each key against its own range, through the table so ranges live in one place.
 void checkKeyRanges(const Params& p, std::vector<ParamProblem>& problems) {
     for (const ParamInfo& info : paramTable()) {
@@ -71,7 +67,7 @@ void checkWrapRadii(const Params& p, std::vector<ParamProblem>& problems) {
                                  std::pair{"alignment.radius", p.species[0].alignment},
                                  std::pair{"cohesion.radius", p.species[0].cohesion}})
             if (double(rule.radius) > half)
-                problems.push_back({key, num(rule.radius) + " exceeds half the world (" + num(half) +
+                problems.push_back({key, numberText(rule.radius) + " exceeds half the world (" + numberText(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});
     }
 }
@@ -80,10 +76,10 @@ void checkWrapRadii(const Params& p, std::vector<ParamProblem>& problems) {
 void checkSpawnAndMargin(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
     if (double(p.spawn_radius) > half)
-        problems.push_back({"spawn.radius", num(p.spawn_radius) + " exceeds half the world (" + num(half) +
+        problems.push_back({"spawn.radius", numberText(p.spawn_radius) + " exceeds half the world (" + numberText(half) +
                                                 "); valid range [0, world_size/2]"});
     if (p.bounds == Bounds::Soft && double(p.margin) > half)
-        problems.push_back({"margin", num(p.margin) + " exceeds half the world (" + num(half) +
+        problems.push_back({"margin", numberText(p.margin) + " exceeds half the world (" + numberText(half) +
                                           "); valid range [0, world_size/2]"});
 }
 
@@ -96,11 +92,11 @@ void checkObstacles(const Params& p, std::vector<ParamProblem>& problems) {
         const Obstacle& o = p.obstacles[k];
         const std::string field = "obstacles[" + std::to_string(k) + "]";
         if (!(o.radius > 0.0f) || double(o.radius) > half)
-            problems.push_back({field + ".radius", num(o.radius) + " is out of range (0, world_size/2] = (0, " + num(half) + "]"});
+            problems.push_back({field + ".radius", numberText(o.radius) + " is out of range (0, world_size/2] = (0, " + numberText(half) + "]"});
         const float centre[3] = {o.at.x, o.at.y, o.at.z};
         if (std::any_of(std::begin(centre), std::end(centre),
                         [&](float c) { return !std::isfinite(c) || c < 0.0f || c > p.world_size; }))
-            problems.push_back({field, "centre (" + num(o.at.x) + ", " + num(o.at.y) + ", " + num(o.at.z) +
+            problems.push_back({field, "centre (" + numberText(o.at.x) + ", " + numberText(o.at.y) + ", " + numberText(o.at.z) +
                                                ") must lie in the world [0, world_size]"});
     }
 }
@@ -114,8 +110,8 @@ void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
         const SpeciesRules k = p.rulesOf(s);
         const std::string prefix = s == 0 ? "" : "species" + std::to_string(s) + ".";
         if (k.min_speed > k.max_speed)
-            problems.push_back({prefix + "min_speed", num(k.min_speed) + " exceeds " + prefix + "max_speed (" +
-                                                          num(k.max_speed) + "); valid range [0, max_speed]"});
+            problems.push_back({prefix + "min_speed", numberText(k.min_speed) + " exceeds " + prefix + "max_speed (" +
+                                                          numberText(k.max_speed) + "); valid range [0, max_speed]"});
         if (p.bounds != Bounds::Wrap) continue;
         const SpeciesRules& set = p.species[s];
         const std::pair<std::string, float> radii[] = {{"separation.radius", set.separation.radius},
@@ -123,11 +119,11 @@ void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
                                                        {"cohesion.radius", set.cohesion.radius}};
         for (const auto& [key, r] : radii)
             if (s > 0 && double(r) > half)
-                problems.push_back({prefix + key, num(r) + " exceeds half the world (" + num(half) +
+                problems.push_back({prefix + key, numberText(r) + " exceeds half the world (" + numberText(half) +
                                                       ") in wrap mode; valid range [0, world_size/2]"});
         if (double(p.roles[s].flee.radius) > half)
             problems.push_back({"species" + std::to_string(s) + ".flee.radius",
-                                num(p.roles[s].flee.radius) + " exceeds half the world (" + num(half) +
+                                numberText(p.roles[s].flee.radius) + " exceeds half the world (" + numberText(half) +
                                     ") in wrap mode; valid range [0, world_size/2]"});
     }
 }
@@ -142,7 +138,7 @@ std::vector<ParamProblem> validate(const Params& p) {
     checkSpawnAndMargin(p, problems);
     checkObstacles(p, problems);
     if (p.perch_min > p.perch_max)
-        problems.push_back({"perch.min_time", num(p.perch_min) + " exceeds perch.max_time (" + num(p.perch_max) +
+        problems.push_back({"perch.min_time", numberText(p.perch_min) + " exceeds perch.max_time (" + numberText(p.perch_max) +
                                                   "); valid range [0, perch.max_time]"});
     checkSpecies(p, problems);
     if (p.update == UpdateOrder::Sequential && p.boids > kMaxSequentialBoids)

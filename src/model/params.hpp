@@ -8,26 +8,30 @@
 #include <string>
 #include <vector>
 
+#include "model/style_params.hpp"  // every style module's parameters (made by CMake from src/model/styles/*.hpp)
+
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-// The rule sets, one X(Name, value) each: a row of the style registry (model/styles.cpp) and a
-// module per backend (src/cpu/styles/, shaders/styles/). Values are stored in sweep files and
-// presets by name, the enum by number: append only.
-#define MURMUR_STYLES(X) \
-    X(Steering, 0)       \
-    X(Offset, 1)         \
-    X(Decarpentier, 2)   \
-    X(Graded, 3)         \
-    X(Gloss, 4)          \
-    X(Vicsek, 5)         \
-    X(Couzin, 6)         \
-    X(CuckerSmale, 7)
+// The rule sets, each registered by this one line, X(Name, value, member): a style is a module,
+// src/model/styles/<name>.{hpp,cpp} (its parameters, NameParams, held in Params as `member`; its
+// keys and registry row, styleRowOf<Style::Name>), src/cpu/styles/<name>.{hpp,cpp} (its CPU rules)
+// and shaders/styles/<name>.glsl (their GPU twin); CMake finds the files (docs/model.md, "Adding a
+// style"). Values are stored in sweep files and presets by name, the enum by number: append only.
+#define MURMUR_STYLES(X)           \
+    X(Steering, 0, steering)       \
+    X(Offset, 1, offset)           \
+    X(Decarpentier, 2, dc)         \
+    X(Graded, 3, graded)           \
+    X(Gloss, 4, gloss)             \
+    X(Vicsek, 5, vicsek)           \
+    X(Couzin, 6, couzin)           \
+    X(CuckerSmale, 7, cucker_smale)
 
-#define MURMUR_STYLE_ENUM(name, value) name = value,
+#define MURMUR_STYLE_ENUM(name, value, member) name = value,
 enum class Style : std::uint32_t { MURMUR_STYLES(MURMUR_STYLE_ENUM) };
 #undef MURMUR_STYLE_ENUM
-#define MURMUR_STYLE_COUNT(name, value) +1
+#define MURMUR_STYLE_COUNT(name, value, member) +1
 inline constexpr std::size_t kStyleCount = 0 MURMUR_STYLES(MURMUR_STYLE_COUNT);
 #undef MURMUR_STYLE_COUNT
 
@@ -36,8 +40,6 @@ inline constexpr std::size_t kStyleCount = 0 MURMUR_STYLES(MURMUR_STYLE_COUNT);
 enum class UpdateOrder : std::uint32_t { Parallel = 0, Sequential = 1 };
 // Semi-implicit Euler moves with the new velocity; explicit Euler with the old one.
 enum class Integrator : std::uint32_t { SemiImplicit = 0, Explicit = 1 };
-// Steering style: each separating neighbour's push, -d/|d|^2 or the unit vector -d/|d|.
-enum class Falloff : std::uint32_t { InverseSquare = 0, Unit = 1 };
 
 // The sequential order walks the flock in one GPU invocation: n^2 pairs per step on one thread.
 inline constexpr std::uint32_t kMaxSequentialBoids = 1024;
@@ -130,17 +132,6 @@ struct Params {
     UpdateOrder update = UpdateOrder::Parallel;
     Integrator integrator = Integrator::SemiImplicit;
     bool speed_limit = true;         // speeds clamped into [min_speed, max_speed] (not decarpentier's own clamp)
-    // Offset style: how Parker's rules are formulated.
-    struct Offset {
-        bool sums = false;  // rules summed over neighbours (flock.rb), not averaged (Parker)
-        bool lone = false;  // a boid with no one to align with adds its own velocity (Parker's Ruby)
-        bool operator==(const Offset&) const = default;
-    } offset;
-    // Steering style: each separating neighbour's push.
-    struct Steering {
-        Falloff separation = Falloff::InverseSquare;
-        bool operator==(const Steering&) const = default;
-    } steering;
     // The rules and motion of each species ([0]: the keys separation.radius, ..., max_force;
     // [1..3]: speciesN.separation.radius, ...). Species 0's defaults are the default flock's.
     std::array<SpeciesRules, kMaxSpecies> species{
@@ -149,32 +140,6 @@ struct Params {
     float dt = 1.0f / 30.0f;         // s per step
     // The world around the flock (docs/model.md, "Influences").
     Vec3f wind;                      // units/s^2, added to every boid's acceleration
-    // Vicsek style: each step a boid takes the mean heading within the alignment radius (itself
-    // included), turned by a random angle uniform in [-noise/2, noise/2] (3D: a direction uniform
-    // in the cone of half-angle noise/2), at the constant speed max_speed.
-    struct Vicsek {
-        float noise = 0.5f;  // radians: eta, the width of the angular noise
-        bool operator==(const Vicsek&) const = default;
-    } vicsek;
-    // Couzin style (Couzin et al. 2002): zones of repulsion (separation.radius), orientation (out
-    // to alignment.radius) and attraction (out to cohesion.radius), a blind angle (fov_deg), a
-    // desired direction turned by Gaussian noise, then approached at most turn_rate per second, at
-    // the constant speed max_speed.
-    struct Couzin {
-        float turn_rate = 40.0f;          // degrees/s: theta, the most a boid turns per second
-        float noise = 0.05f;              // radians: sigma, the s.d. of the desired direction's angular noise
-        float orientation_width = 2.0f;   // units: delta r_o, the zone of orientation beyond repulsion's
-        float attraction_width = 14.0f;   // units: delta r_a, the zone of attraction beyond orientation's
-        bool operator==(const Couzin&) const = default;
-    } couzin;
-    // Cucker-Smale style (Cucker & Smale 2007): dv_i/dt = (coupling / N) sum_j psi(|x_j - x_i|)
-    // (v_j - v_i), psi(r) = (1 + r^2)^-beta, over the boids of its species within radius (0: all).
-    struct CuckerSmale {
-        float coupling = 5.0f;  // 1/s: lambda, the coupling strength
-        float beta = 0.25f;     // psi's decay exponent (<= 1/2: unconditional flocking, Ha & Liu 2009)
-        float radius = 0.0f;    // units: the cut-off (0: every pair, by minimum image in wrap)
-        bool operator==(const CuckerSmale&) const = default;
-    } cucker_smale;
     // Spawn: boids uniformly in a ball (2D: a disc) of this radius at the world's centre; 0: the
     // whole world.
     float spawn_radius = 0.0f;       // units
@@ -200,26 +165,15 @@ struct Params {
     std::uint32_t draw = 0;
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
-    // Decarpentier style (docs/model.md): three neighbours, per-axis clamps, smoothed speed.
-    // How each species manoeuvres is SpeciesRules::dc.
-    struct Decarpentier {
-        float far_factor = 3.0f;          // the third neighbour: the nearest beyond this x the closest distance
-        float horizontal = 0.5f;          // 1/s: damping of vertical velocity (prefer level flight)
-        float height = 0.0f;              // units: preferred height (y) ...
-        float height_weight = 0.0f;       // 1/s^2: ... and its pull (0: off)
-        float dive = 0.5f;                // 1/s: gravity, the new speed scaled by (1 - dive x heading.y x dt)
-        // The vertical (y) part of each neighbour term is weighted apart from the horizontal.
-        float vertical_avoid = 1.0f;      // avoid
-        float vertical_distance = 1.0f;   // preferred distance
-        float vertical_match = 1.0f;      // velocity match
-        float steer_hz = 10.0f;           // steering recomputed this often per boid (0: every step)
-        bool operator==(const Decarpentier&) const = default;
-    } dc;
     // Species: alignment and cohesion act within a species, separation between all.
     std::uint32_t species_count = 1;               // 1..kMaxSpecies
     std::array<SpeciesRole, kMaxSpecies> roles{};  // per species
     std::uint64_t seed = 1;          // spawn seed
     std::uint32_t boids = 2000;      // count
+    // Each style's own values (its module's NameParams), one member a style.
+#define MURMUR_STYLE_MEMBER(name, value, member) name##Params member;
+    MURMUR_STYLES(MURMUR_STYLE_MEMBER)
+#undef MURMUR_STYLE_MEMBER
 
     // Species 0 .. speciesInUse() - 1 are the flock's (species_count within [1, kMaxSpecies]).
     std::uint32_t speciesInUse() const;

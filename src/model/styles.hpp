@@ -1,6 +1,7 @@
 // The style registry: one row per rule set (style), from which everything that lists styles is
 // derived: the style key's names and help, the keys that apply in each style, the GPU shader that
-// holds its rules, the self-test's and the tests' lists. A style's rules live in
+// holds its rules, its values for the GPU, the self-test's and the tests' lists. Each row is its
+// style's model module's (src/model/styles/<name>.cpp); its rules live in
 // src/cpu/styles/<name>.{hpp,cpp} and shaders/styles/<name>.glsl (docs/model.md, "Adding a style").
 #pragma once
 
@@ -60,6 +61,16 @@ struct StyleInfo {
     float (*group_radius)(const Params&, float nn_radius, float group_radius) = nullptr;
     ShaderSwitches (*switches)(const Params&) = nullptr;  // its shader's switches for these parameters
 };
+
+// Each style's registry row, defined by its model module (src/model/styles/<name>.cpp) and
+// declared here for every style of the one list (MURMUR_STYLES).
+template <Style S>
+StyleInfo styleRowOf();
+#define MURMUR_STYLE_ROW(name, value, member) \
+    template <>                               \
+    StyleInfo styleRowOf<Style::name>();
+MURMUR_STYLES(MURMUR_STYLE_ROW)
+#undef MURMUR_STYLE_ROW
 
 // Every style, in the order of the Style enum.
 std::span<const StyleInfo> styles();

@@ -1,0 +1,20 @@
+// The couzin style's parameters: the struct Params holds as its member of this style (the one
+// line registering the style, MURMUR_STYLES in model/params.hpp, names it). Its keys and registry
+// row: couzin.cpp.
+#pragma once
+
+namespace murmur {
+
+// Couzin style (Couzin et al. 2002): zones of repulsion (separation.radius), orientation (out to
+// alignment.radius) and attraction (out to cohesion.radius), a blind angle (fov_deg), a desired
+// direction turned by Gaussian noise, then approached at most turn_rate per second, at the
+// constant speed max_speed.
+struct CouzinParams {
+    float turn_rate = 40.0f;          // degrees/s: theta, the most a boid turns per second
+    float noise = 0.05f;              // radians: sigma, the s.d. of the desired direction's angular noise
+    float orientation_width = 2.0f;   // units: delta r_o, the zone of orientation beyond repulsion's
+    float attraction_width = 14.0f;   // units: delta r_a, the zone of attraction beyond orientation's
+    bool operator==(const CouzinParams&) const = default;
+};
+
+}  // namespace murmur

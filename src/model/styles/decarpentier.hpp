@@ -1,0 +1,24 @@
+// The decarpentier style's parameters: the struct Params holds as its member of this style (the one
+// line registering the style, MURMUR_STYLES in model/params.hpp, names it). Its keys and registry
+// row: decarpentier.cpp.
+#pragma once
+
+namespace murmur {
+
+// Decarpentier style (docs/model.md): three neighbours, per-axis clamps, smoothed speed. How each
+// species manoeuvres is SpeciesRules::dc (model/params.hpp: per species, beside the shared rules).
+struct DecarpentierParams {
+    float far_factor = 3.0f;          // the third neighbour: the nearest beyond this x the closest distance
+    float horizontal = 0.5f;          // 1/s: damping of vertical velocity (prefer level flight)
+    float height = 0.0f;              // units: preferred height (y) ...
+    float height_weight = 0.0f;       // 1/s^2: ... and its pull (0: off)
+    float dive = 0.5f;                // 1/s: gravity, the new speed scaled by (1 - dive x heading.y x dt)
+    // The vertical (y) part of each neighbour term is weighted apart from the horizontal.
+    float vertical_avoid = 1.0f;      // avoid
+    float vertical_distance = 1.0f;   // preferred distance
+    float vertical_match = 1.0f;      // velocity match
+    float steer_hz = 10.0f;           // steering recomputed this often per boid (0: every step)
+    bool operator==(const DecarpentierParams&) const = default;
+};
+
+}  // namespace murmur
