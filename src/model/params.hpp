@@ -18,15 +18,16 @@ enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
 // keys and registry row, styleRowOf<Style::Name>), src/cpu/styles/<name>.{hpp,cpp} (its CPU rules)
 // and shaders/styles/<name>.glsl (their GPU twin); CMake finds the files (docs/model.md, "Adding a
 // style"). Values are stored in sweep files and presets by name, the enum by number: append only.
-#define MURMUR_STYLES(X)           \
-    X(Steering, 0, steering)       \
-    X(Offset, 1, offset)           \
-    X(Decarpentier, 2, dc)         \
-    X(Graded, 3, graded)           \
-    X(Gloss, 4, gloss)             \
-    X(Vicsek, 5, vicsek)           \
-    X(Couzin, 6, couzin)           \
-    X(CuckerSmale, 7, cucker_smale)
+#define MURMUR_STYLES(X)            \
+    X(Steering, 0, steering)        \
+    X(Offset, 1, offset)            \
+    X(Decarpentier, 2, dc)          \
+    X(Graded, 3, graded)            \
+    X(Gloss, 4, gloss)              \
+    X(Vicsek, 5, vicsek)            \
+    X(Couzin, 6, couzin)            \
+    X(CuckerSmale, 7, cucker_smale) \
+    /* a new style: its line above */
 
 #define MURMUR_STYLE_ENUM(name, value, member) name = value,
 enum class Style : std::uint32_t { MURMUR_STYLES(MURMUR_STYLE_ENUM) };
