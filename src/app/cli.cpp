@@ -81,6 +81,20 @@ std::vector<std::string> wrapText(const std::string& text, std::size_t width) {
     return lines;
 }
 
+// `text` ("range a|b|c") in lines of at most `width`, broken after a bar.
+std::vector<std::string> wrapChoices(const std::string& text, std::size_t width) {
+    std::vector<std::string> lines{""};
+    std::size_t from = 0;
+    while (from < text.size()) {
+        const std::size_t bar = text.find('|', from);
+        const std::string piece = text.substr(from, bar == std::string::npos ? std::string::npos : bar - from + 1);
+        if (!lines.back().empty() && lines.back().size() + piece.size() > width) lines.emplace_back();
+        lines.back() += piece;
+        from = bar == std::string::npos ? text.size() : bar + 1;
+    }
+    return lines;
+}
+
 // One key per entry: key, default, range and unit on a line, the meaning wrapped beneath it,
 // indented, in lines of at most 100 characters. Only keys containing `filter` (all when empty).
 int listParams(const std::string& filter, std::ostream& out, std::ostream& err) {
@@ -88,8 +102,14 @@ int listParams(const std::string& filter, std::ostream& out, std::ostream& err) 
     int shown = 0;
     for (const ParamInfo& info : paramTable()) {
         if (std::string_view(info.key).find(filter) == std::string_view::npos) continue;
-        out << info.key << "  default " << formatValue(info, defaults) << "  range " << rangeText(info)
-            << (*info.unit ? std::string("  unit ") + info.unit : std::string()) << "\n";
+        const std::string unit = *info.unit ? std::string("  unit ") + info.unit : std::string();
+        const std::string head = std::string(info.key) + "  default " + formatValue(info, defaults);
+        if (const std::string range = rangeText(info); head.size() + 8 + range.size() + unit.size() <= 100) {
+            out << head << "  range " << range << unit << "\n";
+        } else {  // a long list of choices (the styles): on lines of its own, broken at the bars
+            out << head << unit << "\n";
+            for (const std::string& line : wrapChoices("range " + range, 96)) out << "    " << line << "\n";
+        }
         for (const std::string& line : wrapText(info.help, 96)) out << "    " << line << "\n";
         ++shown;
     }

@@ -87,7 +87,7 @@ bool choiceWidget(const ParamInfo& info, Params& p, const FieldContext& ctx, con
         return ImGui::Checkbox(label.c_str(), &on) && accepted(info, setFromText(info, on ? "on" : "off", p), ctx);
     }
     bool changed = false;
-    if (ImGui::BeginCombo(label.c_str(), info.choices[index])) {
+    if (ImGui::BeginCombo(label.c_str(), info.choices[index], ImGuiComboFlags_HeightLargest)) {  // every choice in view (the styles are nine)
         const std::size_t problems_now = validate(p).size();  // other fields' problems are not this choice's
         for (std::size_t k = 0; k < info.choices.size(); ++k) {
             // A choice these settings refuse (sequential past its 1,024 boids) is greyed, its
