@@ -133,6 +133,14 @@ MUTANTS = [
     ("cucker-smale pull towards v_j, not v_j - v_i (no longer symmetric)", [
         (cpu("cucker_smale"), "* (other.v - self.v);", "* other.v;", 1),
         (gpu("cucker_smale"), "* (velAt(j) - self.v);", "* velAt(j);", 1)]),
+    ("d'orsogna friction beta |v| v, not beta |v|^2 v (the fixed speed moves)", [
+        (cpu("dorsogna"), "(m.propulsion - m.friction * glm::dot(self.v, self.v)) * self.v;",
+         "(m.propulsion - m.friction * glm::length(self.v)) * self.v;", 1),
+        (gpu("dorsogna"), "(DORSOGNA_ALPHA - DORSOGNA_BETA * dot(self.v, self.v)) * self.v;",
+         "(DORSOGNA_ALPHA - DORSOGNA_BETA * length(self.v)) * self.v;", 1)]),
+    ("d'orsogna repulsion's range for the attraction's (one range for both terms)", [
+        (cpu("dorsogna"), "std::exp(-r * m.inverseRepulsionRange())", "std::exp(-r * m.inverseAttractionRange())", 1),
+        (gpu("dorsogna"), "exp(-r * DORSOGNA_INV_REPULSION_RANGE)", "exp(-r * DORSOGNA_INV_ATTRACTION_RANGE)", 1)]),
     ("Parker's lone boid adds half its velocity", [
         (cpu("offset"), "else if (p.offset.lone) dv += self.v;", "else if (p.offset.lone) dv += 0.5f * self.v;", 1),
         (gpu("offset"), "else dv += v;", "else dv += 0.5 * v;", 1)]),

@@ -27,6 +27,7 @@ enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
     X(Vicsek, 5, vicsek)            \
     X(Couzin, 6, couzin)            \
     X(CuckerSmale, 7, cucker_smale) \
+    X(DOrsogna, 8, dorsogna)        \
     /* a new style: its line above */
 
 #define MURMUR_STYLE_ENUM(name, value, member) name = value,

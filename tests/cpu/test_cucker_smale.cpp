@@ -25,12 +25,6 @@ Params csParams(int dims, std::uint32_t boids) {
     return p;
 }
 
-glm::vec3 meanVelocity(const Flock& f) {
-    glm::dvec3 sum(0.0);
-    for (const Boid& b : f) sum += glm::dvec3(b.v);
-    return glm::vec3(sum / double(f.size()));
-}
-
 // max_i |v_i - mean v|.
 float spread(const Flock& f) {
     const glm::vec3 mean = meanVelocity(f);

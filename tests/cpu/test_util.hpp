@@ -76,6 +76,13 @@ inline Flock stepMany(const Flock& flock, const Params& p, int steps, NeighbourS
     return byId(sim.download());
 }
 
+// The flock's mean velocity, summed in double.
+inline glm::vec3 meanVelocity(const Flock& f) {
+    glm::dvec3 sum(0.0);
+    for (const Boid& b : f) sum += glm::dvec3(b.v);
+    return glm::vec3(sum / double(f.size()));
+}
+
 // One step (stepMany).
 inline Flock stepOnce(const Flock& flock, const Params& p, NeighbourSearch search = NeighbourSearch::BruteForce) {
     return stepMany(flock, p, 1, search);
