@@ -8,7 +8,7 @@
 namespace murmur {
 
 std::uint32_t cellBudget(std::uint32_t boids) {
-    return std::max<std::uint32_t>(64u, std::min<std::uint32_t>(boids, 1u << 28) * 2u);
+    return std::max<std::uint32_t>(64u, std::min<std::uint32_t>(std::min<std::uint32_t>(boids, 1u << 28) * 2u, kMaxGridCells));
 }
 
 GridSpec makeGridSpec(const Params& params) { return makeGridSpec(params, params.largestRadius()); }

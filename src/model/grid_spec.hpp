@@ -27,7 +27,12 @@ struct GridSpec {
 // Most cells we allocate: twice the boid count (at least 64), so memory and the per-cell passes
 // stay O(N) even with tiny radii or a small flock in a large world (the cell edge then grows past
 // the radius, which stays correct). A floor of 4096 cells made a 100-boid flock's per-cell
-// passes cost more than its neighbour walks.
+// passes cost more than its neighbour walks. And never more than kMaxGridCells, 2^26: the GPU
+// reads the cell starts through one buffer texture, and 2^26 cells (with the scan's block starts)
+// fit the 2^27 texels GPUs and Mesa offer, so no flock the storage blocks hold is refused for its
+// grid; past 2^25 boids the cells grow instead (a 10^8 flock at density 1 and radius 2: 406 cells
+// an axis instead of 464, each 1.14 units).
+inline constexpr std::uint32_t kMaxGridCells = 1u << 26;
 std::uint32_t cellBudget(std::uint32_t boids);
 
 GridSpec makeGridSpec(const Params& params);

@@ -169,6 +169,8 @@ TEST(Grid, SpecKeepsCellsAtLeastTheRadiusOverTheReachAndWithinBudget) {
     EXPECT_LE(g.total(), cellBudget(10));
     EXPECT_EQ(g.cells.x, 4u);  // 4^3 = 64
     EXPECT_EQ(cellBudget(100000), 200000u) << "twice the boids";
+    EXPECT_EQ(cellBudget(100000000), kMaxGridCells) << "never past the cap, whatever the flock";
+    EXPECT_EQ(cellBudget(kMaxGridCells / 2), kMaxGridCells);
     p.species[0].cohesion = {0.0f, 0.0f};  // radius 0: any grid is fine, still within budget
     EXPECT_LE(makeGridSpec(p).total(), cellBudget(10));
 }

@@ -219,6 +219,30 @@ TEST(GlObjects, ABufferTextureLimitBoundsTheBoidsAndTheGrid) {
     EXPECT_FALSE(why.has_value()) << *why;
 }
 
+// 10^8 boids at density 1 with the rules' radii at 1 (the benchmark's flock, radii halved): their
+// grid would be 2x10^8 cells at two a boid, past a GPU's 2^27 texels of cell starts, but the grid
+// is capped at kMaxGridCells and grows its cells instead, so a GPU whose storage blocks hold the
+// state (2 GiB blocks, 2^27 texels: an NVIDIA H100's or H200's limits) takes them. No GL needed.
+TEST(GlObjects, AHundredMillionBoidsAreNotRefusedForTheirGrid) {
+    gpu::Capacity cap;
+    cap.max_block_bytes = std::uint64_t(1) << 31;
+    cap.max_texels = std::uint64_t(1) << 27;
+    cap.max_boids = std::min(cap.max_block_bytes / 16, cap.max_texels);
+    Params p;
+    p.dims = 3;
+    p.boids = 100000000;
+    p.world_size = float(std::cbrt(double(p.boids)));
+    p.species[0].separation.radius = p.species[0].alignment.radius = p.species[0].cohesion.radius = 1.0f;
+    const GridSpec g = makeGridSpec(p);
+    EXPECT_EQ(g.cells.x, 406u) << "928 an axis uncapped; 406^3 is the most within 2^26";
+    EXPECT_LE(g.total(), kMaxGridCells);
+    EXPECT_LE(gpu::GridScan::outCount(g.total()), cap.max_texels);
+    const auto why = gpu::capacityProblem(p, cap);
+    EXPECT_FALSE(why.has_value()) << *why;
+    // Its storage: 76 bytes a boid and 12 a cell, 8.4 GB: the memory of such a card, many times over.
+    EXPECT_LT(double(p.boids) * double(gpu::bytesPerBoid(p)) + 12.0 * g.total(), 9e9);
+}
+
 TEST(GlObjects, TooManyBoidsIsACapacityErrorNamingTheLimit) {
     MURMUR_REQUIRE_GL();
     Params p;
