@@ -69,16 +69,20 @@ double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g
     return total / double(n);
 }
 
-// Mean boids the steer pass examines per boid: meanCandidates' block narrowed as its gather
-// narrows it (common.glsl's cellCull: rows and x cells beyond the largest radius are skipped),
-// recomputed here in double from the state the step starts from. An estimate to the cell, not to
-// the bit: a boid within the slack of a cell boundary may be counted in the cell beside.
-double meanExaminedCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
-                              float radius) {
-    if (flock.empty()) return 0.0;
+// Mean boids the steer pass examines per boid, and the cells it walks for them: meanCandidates'
+// block narrowed as its gather narrows it (common.glsl's cellCull: rows and x cells beyond the
+// largest radius are skipped), recomputed here in double from the state the step starts from. An
+// estimate to the cell, not to the bit: a boid within the slack of a cell boundary may be counted
+// in the cell beside.
+struct Examined {
+    double candidates = 0.0, cells = 0.0;
+};
+Examined meanExaminedCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
+                                float radius) {
+    if (flock.empty()) return {};
     const int dims = g.cells.z > 1 || g.inv_cell.z > 0.0f ? 3 : 2;
     const double r2 = double(radius) * radius;
-    double total = 0;
+    double total = 0, cells = 0;
     for (const Boid& b : flock) {
         int c[3] = {0, 0, 0};
         double f[3] = {0, 0, 0}, h[3] = {1, 1, 1};
@@ -114,19 +118,27 @@ double meanExaminedCandidates(const std::vector<std::uint32_t>& count, const Gri
                 const int hi = cull[0] ? std::min(int(std::ceil((f[0] + ext) / h[0])) - 1, reach) : reach;
                 for (int ox = lo; ox <= hi; ++ox) {
                     const int x = listed(0, ox);
-                    if (x >= 0) total += count[(std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x)];
+                    if (x < 0) continue;
+                    total += count[(std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x)];
+                    ++cells;
                 }
             }
     }
-    return total / double(flock.size());
+    return {total / double(flock.size()), cells / double(flock.size())};
 }
+
+// An H100's memory bandwidth (3.35 TB/s, the SXM card's sheet): the step's compulsory traffic at
+// that rate is the on-paper floor the bench prints beside each measured step.
+constexpr double kH100BytesPerS = 3.35e12;
 
 struct Row {
     std::uint64_t boids;
     std::string phase;
     double step_ms = 0;
     std::vector<std::pair<std::string, double>> passes;
+    std::string path = "passes";            // how the steps ran: "passes" (binning, steer) or "steps in work groups"
     double neighbours = 0, candidates = 0;  // of the phase's first step (spawn: the spawned flock)
+    double cells_walked = 0;                // GPU: cells the steer pass walks per boid (after culling)
     double block_candidates = 0;            // GPU: boids in the whole 5x5x5 block (candidates: after culling)
     std::uint64_t bytes = 0;                // compulsory traffic per step, by count
     std::uint64_t dispatches = 0;           // compute dispatches per step
@@ -140,6 +152,7 @@ json toJson(const Row& r) {
     const double sps = r.step_ms > 0 ? 1000.0 / r.step_ms : 0.0;
     return {{"boids", r.boids},
             {"phase", r.phase},
+            {"path", r.path},
             {"step_ms", r.step_ms},
             {"steps_per_s", sps},
             {"boid_steps_per_s", sps * double(r.boids)},
@@ -148,12 +161,14 @@ json toJson(const Row& r) {
             {"mean_candidates", r.candidates},
             {"candidates_per_neighbour", r.neighbours > 0 ? r.candidates / r.neighbours : 0.0},
             {"block_candidates", r.block_candidates},
+            {"cells_walked_per_boid", r.cells_walked},
             {"dispatches_per_step", r.dispatches},
             {"bytes_per_step", r.bytes},
             {"bytes_per_boid_step", r.boids ? double(r.bytes) / double(r.boids) : 0.0},
             {"memory_per_boid", r.memory_per_boid},
             {"read_back_bytes_per_step", r.read_back},
-            {"effective_gb_per_s", r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0}};
+            {"effective_gb_per_s", r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0},
+            {"h100_floor_ms", double(r.bytes) / kH100BytesPerS * 1e3}};
 }
 
 void printRow(std::ostream& out, const Row& r) {
@@ -165,11 +180,12 @@ void printRow(std::ostream& out, const Row& r) {
         passes += p;
     }
     const double sps = r.step_ms > 0 ? 1000.0 / r.step_ms : 0.0;
-    std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f %11.3g %7.1f %7.1f %5.2f %4llu %6.1f %6.1f %8.2f %s\n",
+    std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f %11.3g %7.1f %7.1f %5.2f %5.1f %4llu %6.1f %6.1f %8.2f %8.4f %s%s\n",
                   static_cast<unsigned long long>(r.boids), r.phase.c_str(), r.step_ms, sps, sps * double(r.boids),
-                  r.neighbours, r.candidates, r.neighbours > 0 ? r.candidates / r.neighbours : 0.0,
+                  r.neighbours, r.candidates, r.neighbours > 0 ? r.candidates / r.neighbours : 0.0, r.cells_walked,
                   static_cast<unsigned long long>(r.dispatches), r.boids ? double(r.bytes) / double(r.boids) : 0.0,
-                  r.memory_per_boid, r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0, passes.c_str());
+                  r.memory_per_boid, r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0,
+                  double(r.bytes) / kH100BytesPerS * 1e3, passes.c_str(), r.path == "passes" ? "" : ("  [" + r.path + "]").c_str());
     out << line << std::flush;
 }
 
@@ -180,7 +196,9 @@ void countFirstStep(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, R
     if (gpu) {
         const auto cells = gpu->binOnly().count;
         r.block_candidates = meanCandidates(cells, g, p.boids);
-        r.candidates = meanExaminedCandidates(cells, g, gpu->download(), p.world_size, p.lookRadius(0));
+        const Examined examined = meanExaminedCandidates(cells, g, gpu->download(), p.world_size, p.lookRadius(0));
+        r.candidates = examined.candidates;
+        r.cells_walked = examined.cells;
         const std::uint64_t before = gpu::dispatchCount();
         sim.step(1);
         r.dispatches = gpu::dispatchCount() - before;
@@ -202,11 +220,13 @@ Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Ben
     if (gpu) {
         gpu->timer()->finish();
         gpu->timer()->reset();
+        const std::uint64_t grouped = gpu->stepsInGroups();
         countFirstStep(sim, gpu, p, r);  // reads the neighbour counts back: not a step's cost
         const std::uint64_t before = gl::bytesReadBack();
         if (b.steps > 1) sim.step(int(b.steps - 1));
         gpu->timer()->finish();
         if (b.steps > 1) r.read_back = double(gl::bytesReadBack() - before) / double(b.steps - 1);
+        if (gpu->stepsInGroups() > grouped) r.path = "steps in work groups";
         const auto& s = gpu->timer()->samples();
         std::vector<double> total(s.empty() ? 0 : s[0].size(), 0.0);
         for (std::size_t i = 0; i < s.size(); ++i) {
@@ -216,6 +236,7 @@ Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Ben
         r.step_ms = median(total);
     } else {
         // CPU reference: wall-clock per step (median of the measured steps).
+        r.path = "cpu reference";
         std::vector<double> ms;
         for (std::uint32_t i = 0; i < b.steps; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
@@ -232,7 +253,12 @@ Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Ben
 // lit, depth-tested, bounds), median milliseconds per frame over `frames` frames, each timed on
 // the CPU's clock between two glFinish calls: timer queries miss llvmpipe's deferred
 // rasterisation, the wall clock does not (on a real GPU it adds the submission's latency).
-double measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t frames) {
+struct RenderRow {
+    double ms = 0.0;
+    render::DrawCounts counts;
+};
+
+RenderRow measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t frames) {
     constexpr int kW = 1920, kH = 1080;
     gl::Framebuffer target(kW, kH);
     target.bind();
@@ -250,7 +276,7 @@ double measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t fra
         if (f >= 3) ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    return median(ms);
+    return {median(ms), renderer.lastCounts()};
 }
 
 }  // namespace
@@ -349,19 +375,26 @@ void printBenchHeader(const json& doc, const BenchOptions& b, std::ostream& out)
         << MURMUR_REVISION << "\n"
         << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps from the spawn "
         << "(step 0) and from 'clumped' (step " << std::max(b.clump_steps, b.steps) << "); neighbours, candidates and dispatches "
-        << "of each phase's first step; B/boid: traffic per boid per step by count; mem/b: bytes allocated per boid\n"
-        << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand. c/n disp  B/boid  mem/b eff_GB/s passes(ms)\n";
+        << "of each phase's first step; cells: cells walked per boid; B/boid: traffic per boid per step by count; mem/b: "
+        << "bytes allocated per boid; H100_ms: that traffic at an H100's 3.35 TB/s (an on-paper floor, not a measurement)\n"
+        << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand. c/n cells disp  B/boid  mem/b eff_GB/s  H100_ms passes(ms)\n";
 }
 
 void benchRender(gpu::GpuSimulation& gpu, const Params& p, const BenchOptions& b, json& doc, std::ostream& out) {
     const std::uint32_t frames = std::min<std::uint32_t>(b.steps, 30);
-    const double ms = measureRender(gpu, p, frames);
-    char line[160];
-    std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %11.1f   (1920x1080 offscreen, wall clock between glFinish, median of %u frames)\n",
-                  static_cast<unsigned long long>(p.boids), "render", ms, ms > 0 ? 1000.0 / ms : 0.0, frames);
+    const RenderRow r = measureRender(gpu, p, frames);
+    const double ms = r.ms;
+    const char* mode = r.counts.points ? "points" : "meshes";
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "%10llu %-8s %10.3f %11.1f   %s: %.3g vertices, at most %.3g fragments (1920x1080 offscreen, wall clock "
+                  "between glFinish, median of %u frames)\n",
+                  static_cast<unsigned long long>(p.boids), "render", ms, ms > 0 ? 1000.0 / ms : 0.0, mode,
+                  double(r.counts.vertices), r.counts.fragments_at_most, frames);
     out << line << std::flush;
     doc["runs"].push_back({{"boids", p.boids}, {"phase", "render"}, {"frame_ms", ms}, {"frames_per_s", ms > 0 ? 1000.0 / ms : 0.0},
-                           {"resolution", "1920x1080"}, {"frames", frames}});
+                           {"resolution", "1920x1080"}, {"frames", frames}, {"mode", mode}, {"vertices", r.counts.vertices},
+                           {"fragments_at_most", r.counts.fragments_at_most}});
 }
 
 // One size: the spawn and clumped phases, and the render on the GPU. False when the driver

@@ -50,6 +50,15 @@ bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::ui
     return largest_px < kPointsBelowPx || covered > kPointsOverCover * double(viewport_pixels);
 }
 
+DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
+    DrawCounts c;
+    c.points = drawsPoints(p, largest_px, boids, viewport_pixels);
+    c.vertices = boids * std::uint64_t(c.points ? 1 : p.dims == 3 ? kDartVertices : kTriangleVertices);
+    const double side = std::max(1.0, 0.57 * double(largest_px));  // boid.vert's gl_PointSize for that length
+    c.fragments_at_most = double(boids) * (c.points ? side * side : kMeshArea * double(largest_px) * double(largest_px));
+    return c;
+}
+
 namespace {
 
 // The boid programs' uniforms: the camera, sizes, colouring, selection, predators, wing beats.
@@ -99,8 +108,9 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
     glDepthFunc(GL_LESS);
 
     const float px_per_clip = float(viewport_px.y) * proj[1][1] / 2.0f;
-    const bool points = drawsPoints(p, largestBoidPixels(p, view_proj, px_per_clip, s), flock.count,
-                                    std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y));
+    last_counts_ = drawCounts(p, largestBoidPixels(p, view_proj, px_per_clip, s), flock.count,
+                              std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y));
+    const bool points = last_counts_.points;
     if (flock.count > 0) {
         const gl::Program& prog = points ? (p.dims == 3 ? points3_ : points2_) : (p.dims == 3 ? boid3_ : boid2_);
         prog.use();

@@ -47,6 +47,17 @@ inline constexpr double kMeshArea = 0.3;
 float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s);
 bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
 
+// What one draw of the flock issues, by count: points or meshes, the vertices (3 a 2D triangle,
+// 12 a 3D dart, 1 a point) and the fragments at most (every boid as long as largestBoidPixels and
+// on screen: meshes kMeshArea L^2, points their square side^2; hidden and off-screen boids make
+// fewer). For the benchmark's render rows.
+struct DrawCounts {
+    bool points = false;
+    std::uint64_t vertices = 0;
+    double fragments_at_most = 0.0;
+};
+DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
+
 class FlockRenderer {
 public:
     explicit FlockRenderer(const gl::ShaderLibrary& shaders);
@@ -61,7 +72,10 @@ public:
     void drawInto(const FlockView& flock, const Params& p, const Camera& camera, const ScreenRect& area,
               const DrawSettings& settings, const std::optional<Selection>& selection);
 
+    const DrawCounts& lastCounts() const { return last_counts_; }  // the last draw's
+
 private:
+    DrawCounts last_counts_;
     void drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj);
 
     gl::Program boid2_, boid3_, points2_, points3_, lines_;
