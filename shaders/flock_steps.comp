@@ -1,6 +1,6 @@
 #version 430
-// Many steps of small flocks in one dispatch, one work group a flock (GpuSimulation::
-// stepInGroups). For flocks of at most STEP_GROUP_SIZE boids whose grid lists every cell around
+// Many steps of small flocks in one dispatch, one work group a flock (GroupStepsPass::run,
+// src/gpu/group_steps_pass.cpp). For flocks of at most STEP_GROUP_SIZE boids whose grid lists every cell around
 // each boid (listsEveryCell in cell_walk.glsl), a boid's candidates are all of its flock's boids
 // in the grid's order, so no grid is needed to find them, only that order. Each step orders the
 // flock by (cell, id) as the binning would (scatter, then order within each cell), steps every

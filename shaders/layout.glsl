@@ -109,7 +109,7 @@ struct SimParams {
     uvec4 events;       // x: steps since upload, y: seed (low 32 bits folded),
                         // z: decarpentier steps per steering update, w: padding
     vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s), w: padding
-    vec4 style[MAX_STYLE_VALUES];  // the style's own values: its CPU module packs them, its shader names them
+    vec4 style[MAX_STYLE_VALUES];  // the style's own values: its registry row's slots (StyleSlot), packed and named from one table
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

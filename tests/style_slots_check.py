@@ -10,7 +10,7 @@ import sys
 
 
 def rows(registry):
-    """(glsl path, [slot names]) for each row of makeStyles()."""
+    """(glsl path, [slot names]) for each registry row (styleRowOf in the style modules)."""
     found = []
     for row in re.split(r"\{\.style = Style::", registry)[1:]:
         glsl = re.search(r'\.glsl = "([^"]+)"', row).group(1)

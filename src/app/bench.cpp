@@ -387,14 +387,14 @@ void benchRender(gpu::GpuSimulation& gpu, const Params& p, const BenchOptions& b
     const char* mode = r.counts.points ? "points" : "meshes";
     char line[256];
     std::snprintf(line, sizeof line,
-                  "%10llu %-8s %10.3f %11.1f   %s: %.3g vertices, at most %.3g fragments (1920x1080 offscreen, wall clock "
+                  "%10llu %-8s %10.3f %11.1f   %s: %.3g vertices, about %.3g fragments (1920x1080 offscreen, wall clock "
                   "between glFinish, median of %u frames)\n",
                   static_cast<unsigned long long>(p.boids), "render", ms, ms > 0 ? 1000.0 / ms : 0.0, mode,
-                  double(r.counts.vertices), r.counts.fragments_at_most, frames);
+                  double(r.counts.vertices), r.counts.fragments_estimate, frames);
     out << line << std::flush;
     doc["runs"].push_back({{"boids", p.boids}, {"phase", "render"}, {"frame_ms", ms}, {"frames_per_s", ms > 0 ? 1000.0 / ms : 0.0},
                            {"resolution", "1920x1080"}, {"frames", frames}, {"mode", mode}, {"vertices", r.counts.vertices},
-                           {"fragments_at_most", r.counts.fragments_at_most}});
+                           {"fragments_estimate", r.counts.fragments_estimate}});
 }
 
 // One size: the spawn and clumped phases, and the render on the GPU. False when the driver

@@ -1,3 +1,4 @@
+// The GPU flock state (flock_state.hpp): its buffers made, sized, bound, read back and copied.
 // Ensembles: K flocks in one set of buffers. Flock k's boids are slots [first_slot, first_slot +
 // boids) of the state and of its sorted copy, its cells [first_cell, first_cell + its grid's cells)
 // of the cell array; its parameter block is element k of flock_params, with its first cell in

@@ -28,7 +28,7 @@ struct FlockState {
     FlockState();
 
     // The state buffers for `flock` (and their sorted copies), the step count back to 0; the
-    // parameters follow (setParams or layOutEnsemble).
+    // parameters follow (setParams, or layOutFlocks and layOutBlocks).
     void upload(const Flock& flock);
     // The perch times, slot table and steering these parameters read, zero, if not there yet.
     void allocateOptional(const Params& params);

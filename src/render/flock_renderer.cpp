@@ -55,7 +55,7 @@ DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, st
     c.points = drawsPoints(p, largest_px, boids, viewport_pixels);
     c.vertices = boids * std::uint64_t(c.points ? 1 : p.dims == 3 ? kDartVertices : kTriangleVertices);
     const double side = std::max(1.0, 0.57 * double(largest_px));  // boid.vert's gl_PointSize for that length
-    c.fragments_at_most = double(boids) * (c.points ? side * side : kMeshArea * double(largest_px) * double(largest_px));
+    c.fragments_estimate = double(boids) * (c.points ? side * side : kMeshArea * double(largest_px) * double(largest_px));
     return c;
 }
 

@@ -48,13 +48,14 @@ float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_pe
 bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
 
 // What one draw of the flock issues, by count: points or meshes, the vertices (3 a 2D triangle,
-// 12 a 3D dart, 1 a point) and the fragments at most (every boid as long as largestBoidPixels and
-// on screen: meshes kMeshArea L^2, points their square side^2; hidden and off-screen boids make
-// fewer). For the benchmark's render rows.
+// 12 a 3D dart, 1 a point) and an estimate of the fragments (every boid as long as
+// largestBoidPixels and on screen: meshes about kMeshArea L^2, a dart's faces overlapping where
+// culling is off; points their square side^2; hidden and off-screen boids make fewer). For the
+// benchmark's render rows.
 struct DrawCounts {
     bool points = false;
     std::uint64_t vertices = 0;
-    double fragments_at_most = 0.0;
+    double fragments_estimate = 0.0;
 };
 DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
 

@@ -42,6 +42,17 @@ TEST(DOrsogna, TwoBoidsByHand) {
     expectVec(out[1].p, {51.00119038f, 50.105f, 0}, "p1");
 }
 
+TEST(DOrsogna, AStrongerRepulsionByHand) {
+    // The first case with C_r 2, so that C_r / l_r (4) differs from 1 / l_r (2), two slots the
+    // defaults make equal: the force is 0.25 e^-0.5 - 4 e^-2 = 0.15163266 - 0.54134113 = -0.38970847.
+    // v0' = (1 + 0.1 (0.5 - 0.38970847), 0) = (1.01102915, 0); v1' = (0.03897085, 1.05).
+    Params p = dorsognaParams(2, 2);
+    p.dorsogna.repulsion = 2.0f;
+    const Flock out = stepOnce({boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {51, 50, 0}, {0, 1, 0})}, p);
+    expectVec(out[0].v, {1.01102915f, 0, 0}, "v0");
+    expectVec(out[1].v, {0.03897085f, 1.05f, 0}, "v1");
+}
+
 TEST(DOrsogna, TheCutOffLeavesFartherBoidsOut) {
     // The same pair with a cut-off of 0.9: no force, the propulsion alone. v0' = (1.05, 0), v1' = (0, 1.05).
     Params p = dorsognaParams(2, 2);
@@ -54,8 +65,9 @@ TEST(DOrsogna, TheCutOffLeavesFartherBoidsOut) {
 TEST(DOrsogna, AnIsolatedBoidTendsToSpeedSqrtAlphaOverBeta) {
     // d|v|/dt = (alpha - beta |v|^2) |v|: from slower and from faster the speed settles at
     // sqrt(alpha/beta), whatever its heading, in 2D and 3D (alpha 1, beta 0.5: sqrt 2; alpha 2,
-    // beta 0.125: 4). 400 steps of 0.05 s (20 s, 20 / alpha time constants) bring it within 1e-4;
-    // the heading never turns.
+    // beta 0.125: 4, where beta differs from 1 / l_a, the slot beside it). Near the fixed speed the
+    // time constant is 1 / (2 alpha): 400 steps of 0.05 s (20 s, 40 or more of them) bring it within
+    // 1e-4; the heading never turns.
     for (int dims : {2, 3})
         for (const auto& [alpha, beta] : {std::pair{1.0f, 0.5f}, std::pair{2.0f, 0.125f}})
             for (const glm::vec3 v0 : {glm::vec3(0.2f, 0.1f, 0.0f), glm::vec3(-3.0f, 4.0f, dims == 3 ? 2.0f : 0.0f)}) {

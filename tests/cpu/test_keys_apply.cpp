@@ -94,6 +94,8 @@ bool situational(const std::string& style, const std::string& key) {
         {"decarpentier", "dc.accel_side"},
         {"decarpentier", "species0.flee.radius"},  // the predators are beyond it in the first steps
         {"decarpentier", "species0.flee.weight"},
+        {"dorsogna", "max_force"},  // clamps the attractor's and repeller's steering only
+        {"dorsogna", "max_speed"},  // the spawn's speeds and the attractor's target speed only
     };
     return keys.count({"*", key}) > 0 || keys.count({style, key}) > 0;
 }
@@ -126,7 +128,7 @@ TEST_P(KeysApply, AShownKeyChangesTheFlightAndAHiddenOneDoesNot) {
 
 INSTANTIATE_TEST_SUITE_P(Presets, KeysApply,
                          ::testing::Values("default", "default3d", "soft", "parker", "processing", "shiffman", "flockrb", "gloss",
-                                           "vicsek", "couzin-torus", "cucker-smale", "decarpentier", "predators"),
+                                           "vicsek", "couzin-torus", "cucker-smale", "decarpentier", "predators", "dorsogna-mill"),
                          [](const auto& param) {
                              std::string n = param.param;
                              for (char& c : n)

@@ -3,7 +3,8 @@
 
 namespace murmur {
 
-// The unit push is compiled in or out: a test per neighbour pair costs the GPU a seventh of a step.
+// The unit push is a shader switch on the GPU (SEP_UNIT, from the model module's row): a test per
+// neighbour pair there cost a seventh of a step.
 void SteeringStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
                                  float d2, NeighbourSums& sums) {
     if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour

@@ -57,8 +57,8 @@ StyleInfo styleRowOf<Style::DOrsogna>() {
                  MURMUR_FLOAT(dorsogna.cutoff)},
             },
             .ignored_keys = {"separation.radius", "separation.weight", "alignment.radius", "alignment.weight", "cohesion.radius",
-                             "cohesion.weight", "fov_deg", "min_speed", "max_force", "speed_limit", "predator", "chase", "flee.radius",
-                             "flee.weight", "scatter"},
+                             "cohesion.weight", "fov_deg", "min_speed", "speed_limit", "predator", "chase", "flee.radius",
+                             "flee.weight", "scatter"},  // max_force stays: it clamps the attractor's and repeller's steering
             .slots = {{"DORSOGNA_ALPHA", MURMUR_SLOT(dorsogna.propulsion)},
                       {"DORSOGNA_BETA", MURMUR_SLOT(dorsogna.friction)},
                       {"DORSOGNA_ATTRACTION_SLOPE", [](const Params& p) { return p.dorsogna.attractionSlope(); }},
