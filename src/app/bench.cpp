@@ -130,6 +130,7 @@ Examined meanExaminedCandidates(const std::vector<std::uint32_t>& count, const G
 // An H100's memory bandwidth (3.35 TB/s, the SXM card's sheet): the step's compulsory traffic at
 // that rate is the on-paper floor the bench prints beside each measured step.
 constexpr double kH100BytesPerS = 3.35e12;
+double h100FloorMs(std::uint64_t bytes) { return double(bytes) / kH100BytesPerS * 1e3; }
 
 struct Row {
     std::uint64_t boids;
@@ -168,7 +169,7 @@ json toJson(const Row& r) {
             {"memory_per_boid", r.memory_per_boid},
             {"read_back_bytes_per_step", r.read_back},
             {"effective_gb_per_s", r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0},
-            {"h100_floor_ms", double(r.bytes) / kH100BytesPerS * 1e3}};
+            {"h100_floor_ms", h100FloorMs(r.bytes)}};
 }
 
 void printRow(std::ostream& out, const Row& r) {
@@ -185,7 +186,7 @@ void printRow(std::ostream& out, const Row& r) {
                   r.neighbours, r.candidates, r.neighbours > 0 ? r.candidates / r.neighbours : 0.0, r.cells_walked,
                   static_cast<unsigned long long>(r.dispatches), r.boids ? double(r.bytes) / double(r.boids) : 0.0,
                   r.memory_per_boid, r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0,
-                  double(r.bytes) / kH100BytesPerS * 1e3, passes.c_str(), r.path == "passes" ? "" : ("  [" + r.path + "]").c_str());
+                  h100FloorMs(r.bytes), passes.c_str(), r.path == "passes" ? "" : ("  [" + r.path + "]").c_str());
     out << line << std::flush;
 }
 

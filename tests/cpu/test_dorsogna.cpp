@@ -25,6 +25,10 @@ Params dorsognaParams(int dims, std::uint32_t boids) {
     return p;
 }
 
+// The hand cases' pair, one step: boid 0 at (50, 50) with v (1, 0), boid 1 one unit along x at
+// (51, 50) with v (0, 1).
+Flock stepPair(const Params& p) { return stepOnce({boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {51, 50, 0}, {0, 1, 0})}, p); }
+
 }  // namespace
 
 TEST(DOrsogna, TwoBoidsByHand) {
@@ -35,7 +39,7 @@ TEST(DOrsogna, TwoBoidsByHand) {
     // Boid 1 at (51, 50), v (0, 1): propulsion (0, 0.5); force -0.11903791 (-1, 0) = (0.11903791, 0);
     // v1' = (0.01190379, 1.05), p1' = (51.00119038, 50.105).
     const Params p = dorsognaParams(2, 2);
-    const Flock out = stepOnce({boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {51, 50, 0}, {0, 1, 0})}, p);
+    const Flock out = stepPair(p);
     expectVec(out[0].v, {1.03809621f, 0, 0}, "v0");
     expectVec(out[1].v, {0.01190379f, 1.05f, 0}, "v1");
     expectVec(out[0].p, {50.10380962f, 50, 0}, "p0");
@@ -48,7 +52,7 @@ TEST(DOrsogna, AStrongerRepulsionByHand) {
     // v0' = (1 + 0.1 (0.5 - 0.38970847), 0) = (1.01102915, 0); v1' = (0.03897085, 1.05).
     Params p = dorsognaParams(2, 2);
     p.dorsogna.repulsion = 2.0f;
-    const Flock out = stepOnce({boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {51, 50, 0}, {0, 1, 0})}, p);
+    const Flock out = stepPair(p);
     expectVec(out[0].v, {1.01102915f, 0, 0}, "v0");
     expectVec(out[1].v, {0.03897085f, 1.05f, 0}, "v1");
 }
@@ -57,7 +61,7 @@ TEST(DOrsogna, TheCutOffLeavesFartherBoidsOut) {
     // The same pair with a cut-off of 0.9: no force, the propulsion alone. v0' = (1.05, 0), v1' = (0, 1.05).
     Params p = dorsognaParams(2, 2);
     p.dorsogna.cutoff = 0.9f;
-    const Flock out = stepOnce({boid(0, {50, 50, 0}, {1, 0, 0}), boid(1, {51, 50, 0}, {0, 1, 0})}, p);
+    const Flock out = stepPair(p);
     expectVec(out[0].v, {1.05f, 0, 0}, "v0");
     expectVec(out[1].v, {0, 1.05f, 0}, "v1");
 }
