@@ -2,7 +2,7 @@
 // (a second copy of a part is the usual shard), and mergeSweepTexts either returns a merged CSV
 // that opens with an identity line and a header and ends with a newline, or throws InputError;
 // anything else (a crash, another exception, a merged file that breaks those rules) is a finding.
-#include "app/sweep.hpp"
+#include "engine/sweep.hpp"
 #include "io/input_error.hpp"
 
 #include <cstddef>

@@ -494,7 +494,47 @@ void bindEnsemble(py::module_& m) {
 
 }
 
+// _run_sweep(axes, out, ...): murmur.sweep's engine, in this process (murmur::api::runSweep): the
+// CSV of murmur --sweep-out at `out`, each progress line handed to progress(line) (None: quiet),
+// Ctrl-C (KeyboardInterrupt) asked between runs, samples and pieces of steps.
+std::uint64_t runSweep(const std::vector<std::string>& axes, const std::string& out, const std::string& preset, const std::string& backend,
+                       const py::object& seed, const py::object& boids, const std::optional<py::dict>& params, const py::object& steps,
+                       const py::object& seeds, const py::object& burn_in, const py::object& every, bool carry, const py::object& batch,
+                       const py::object& progress) {
+    murmur::api::Sweep sweep;
+    sweep.flock = flockOptions(preset, backend, seed, boids, params);
+    sweep.axes = axes;
+    sweep.steps = wholeNumber(steps, "steps", 0, 1000000000);
+    sweep.seeds = std::uint32_t(wholeNumber(seeds, "seeds", 1, 10000));
+    sweep.burn_in = wholeNumber(burn_in, "burn_in", 0, sweep.steps);
+    sweep.every = wholeNumber(every, "every", 1, 1000000000);
+    sweep.carry = carry;
+    if (!batch.is_none()) sweep.batch = std::uint32_t(wholeNumber(batch, "batch", 0, 65536));
+    murmur::api::SweepProgress said;
+    if (!progress.is_none())
+        said = [&](const std::string& line) {
+            py::gil_scoped_acquire held;
+            progress(line);
+        };
+    bool signalled = false;
+    const auto stop = [&] {
+        py::gil_scoped_acquire held;
+        return signalled = PyErr_CheckSignals() != 0;
+    };
+    try {
+        py::gil_scoped_release free;  // other Python threads run while the sweep does
+        return murmur::api::runSweep(sweep, out, said, stop);
+    } catch (...) {
+        if (signalled) throw py::error_already_set();  // the KeyboardInterrupt, not the stop it caused
+        throw;
+    }
+}
+
 void bindFunctions(py::module_& m) {
+    m.def("_run_sweep", &runSweep, py::arg("axes"), py::arg("out"), py::arg("preset"), py::arg("backend"), py::arg("seed"),
+          py::arg("boids"), py::arg("params"), py::arg("steps"), py::arg("seeds"), py::arg("burn_in"), py::arg("every"),
+          py::arg("carry"), py::arg("batch"), py::arg("progress"),
+          "murmur.sweep's engine (murmur::api::runSweep) in this process: writes the sweep's CSV to `out`; the runs written.");
     m.def("presets", &murmur::api::presets, "The built-in presets' names.");
     m.def("_whole_number", &wholeNumber, py::arg("value"), py::arg("what"), py::arg("lo"), py::arg("hi"),
           "The module's own check of a whole-number argument, for its Python parts: the value, or murmur.Error naming "

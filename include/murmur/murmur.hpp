@@ -208,6 +208,30 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// A parameter sweep, as murmur --sweep: every combination of the axes' values (the first varies
+// slowest), each with `seeds` seeds (the base seed, +1, ...), one CSV row per run holding each
+// order parameter's mean and standard deviation over its samples (at the burn-in, then every
+// `every` steps to `steps`). runSweep writes the CSV that murmur --sweep-out writes for the same
+// sweep, byte for byte: the same code runs both.
+struct Sweep {
+    FlockOptions flock;             // the base flock (preset, settings, boids, seed, backend; gl_loader as Flock's)
+    std::vector<std::string> axes;  // one to three "KEY=FROM:TO:COUNT", as --sweep (a numeric key, COUNT in [1, 10000])
+    std::uint32_t seeds = 1;        // [1, 10000]
+    std::uint64_t steps = 300;      // a run's steps [0, 1000000000]
+    std::uint64_t burn_in = 0;      // steps before the samples start [0, steps]
+    std::uint64_t every = 10;       // steps between samples [1, 1000000000]
+    bool carry = false;             // as --sweep-carry: each seed's runs continue one another along the one key
+    std::uint32_t batch = 0;        // as --sweep-batch [0, 65536]: GPU runs stepped together (0: as many as fit)
+    std::string shard;              // as --sweep-shard "I/N" (empty: the whole sweep)
+};
+// Each progress line of a sweep as it comes ("sweep: run 3/17 (...): ...; 12.0 s elapsed, about 58 s left\n").
+using SweepProgress = std::function<void(const std::string&)>;
+// Checks every run, then runs them (on the GPU, runs that share a shader variant stepped together
+// as one ensemble) and writes the CSV to `path` atomically: the runs written. Error on bad input
+// (before any run), on a flock that is no longer finite, or when stop() says true (asked between
+// runs, samples and pieces of at most 100 steps): then nothing is written.
+std::uint64_t runSweep(const Sweep& sweep, const std::string& path, const SweepProgress& progress = {}, const StopCheck& stop = {});
+
 std::vector<std::string> presets();  // the built-in presets' names
 std::vector<ParamRecord> params();   // every key, as --list-params
 // Every key's value (as get() gives it) of a flock made with these options, without making it:

@@ -3,6 +3,7 @@ disk (a crash, a damaged file reported as written), a flock used from another th
 flocks, Ctrl-C during step(), numpy values, the step counter's end, recordings closed by an old
 handle, and the messages. Run by ctest: PYTHONPATH holds the built module, MURMUR_BIN the CLI."""
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -10,6 +11,8 @@ import textwrap
 import threading
 
 import numpy as np
+import re
+
 import pytest
 
 import murmur
@@ -251,10 +254,18 @@ def test_a_failed_import_keeps_the_recording(tmp_path):
     assert r.close() == 1
 
 
-def test_a_missing_murmur_bin_is_a_murmur_error(monkeypatch):
-    monkeypatch.setenv("MURMUR_BIN", "/nonexistent/murmur")
-    with pytest.raises(murmur.Error, match="set MURMUR_BIN"):
-        murmur.sweep({"dt": (0.01, 0.02, 2)}, steps=2, backend="cpu", boids=20)
+@pytest.mark.parametrize("kwargs,message", [
+    ({"seeds": 0}, "seeds = 0: valid: a whole number in [1, 10000]"),
+    ({"every": 0}, "every = 0: valid: a whole number in [1, 1000000000]"),
+    ({"steps": 10, "burn_in": 11}, "burn_in = 11: valid: a whole number in [0, 10]"),
+    ({"batch": 70000}, "batch = 70000: valid: a whole number in [0, 65536]"),
+    ({"backend": "tpu"}, "backend"),
+    ({"params": {"dt": -1}}, "dt"),
+])
+def test_a_sweep_refuses_bad_counts_naming_the_range(kwargs, message):
+    args = {"steps": 2, "backend": "cpu", "boids": 20, **kwargs}
+    with pytest.raises(murmur.Error, match=re.escape(message)):
+        murmur.sweep({"vicsek.noise": (0.1, 0.2, 2)}, progress=False, **args)
 
 
 def test_the_command_line_refuses_a_hidden_trajectory_name(tmp_path):

@@ -1,8 +1,11 @@
-"""murmur.sweep: the rows of murmur --sweep as a DataFrame, equal to the CLI's CSV; bad input
-raises murmur.Error with the CLI's message."""
+"""murmur.sweep: the rows of murmur --sweep as a DataFrame, equal to the CLI's CSV, run in this
+process (no child) and written byte for byte as the CLI writes it; bad input raises murmur.Error
+with the CLI's message."""
 import csv
 import os
+import signal
 import subprocess
+import threading
 
 import pandas
 import pytest
@@ -70,3 +73,51 @@ def test_each_run_is_reported_as_it_ends_unless_asked_not_to(capfd):
     assert "elapsed" in lines[-1]
     murmur.sweep({"vicsek.noise": (0, 1, 2)}, preset="vicsek", backend="cpu", boids=30, steps=10, every=5, progress=False)
     assert "murmur.sweep" not in capfd.readouterr().err
+
+
+def _cli_sweep(tmp_path, backend, *args):
+    out = tmp_path / f"cli-{backend}.csv"
+    subprocess.run([MURMUR_BIN, "--headless", "--backend", backend, *args, "--sweep-out", str(out)], check=True,
+                   capture_output=True)
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_a_sweep_runs_in_this_process_and_writes_the_cli_bytes(tmp_path, monkeypatch, backend):
+    def no_child(*args, **kwargs):
+        raise AssertionError("murmur.sweep started a process")
+    for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "execv", "execve", "system"):
+        if hasattr(os, name):
+            monkeypatch.setattr(os, name, no_child)
+    monkeypatch.setattr(subprocess.Popen, "__init__", no_child)
+    kept = tmp_path / "python.csv"
+    rows = murmur.sweep({"vicsek.noise": (0.1, 0.5, 3), "max_speed": (0.5, 1.0, 2)}, preset="vicsek", backend=backend,
+                        boids=200, steps=40, seeds=2, burn_in=10, every=5, progress=False, as_dataframe=False, out=kept)
+    assert len(rows) == 12
+    monkeypatch.undo()
+    cli = _cli_sweep(tmp_path, backend, "--preset", "vicsek", "--boids", "200", "--steps", "40", "--sweep",
+                     "vicsek.noise=0.1:0.5:3", "--sweep", "max_speed=0.5:1.0:2", "--sweep-seeds", "2",
+                     "--sweep-burn-in", "10", "--sweep-every", "5")
+    assert kept.read_bytes() == cli
+
+
+def test_a_carried_sharded_sweep_writes_the_cli_bytes(tmp_path):
+    kept = tmp_path / "python.csv"
+    murmur.sweep({"couzin.orientation_width": (0, 8, 3)}, preset="couzin-torus", backend="cpu", boids=100, steps=30,
+                 seeds=2, every=10, carry=True, progress=False, out=kept)
+    cli = _cli_sweep(tmp_path, "cpu", "--preset", "couzin-torus", "--boids", "100", "--steps", "30", "--sweep",
+                     "couzin.orientation_width=0:8:3", "--sweep-seeds", "2", "--sweep-every", "10", "--sweep-carry")
+    assert kept.read_bytes() == cli
+
+
+def test_ctrl_c_stops_a_sweep_and_writes_nothing(tmp_path):
+    kept = tmp_path / "stopped.csv"
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            murmur.sweep({"vicsek.noise": (0.1, 0.5, 20)}, preset="vicsek", backend="cpu", boids=500, steps=2000,
+                         every=10, progress=False, out=kept)
+    finally:
+        timer.cancel()
+    assert not kept.exists() and os.listdir(tmp_path) == []

@@ -144,6 +144,10 @@ void loadCallerGl(GlLoader loader) {
         throw Error("the current GL context is not OpenGL 4.5 or later (murmur's compute passes need it)");
 }
 
+void requireGpuCapacity(const Params& p) {
+    if (auto problem = engine::capacityProblem(Backend::Gpu, p)) throw Error(*problem);
+}
+
 std::map<std::string, double> orderMap(const OrderParams& o) {
     std::map<std::string, double> m;
     for (const OrderFigure& figure : kOrderFigures) m[figure.name] = figure.get(o);

@@ -5,7 +5,7 @@
 #include "murmur/murmur.hpp"
 
 #include "gl/egl_context.hpp"
-#include "gpu/gpu_simulation.hpp"
+#include "engine/engine.hpp"
 #include "io/input_error.hpp"
 #include "model/boid.hpp"
 #include "model/order_params.hpp"
@@ -29,10 +29,6 @@ auto translated(F&& f) -> decltype(f()) {
     } catch (const Error&) {
         throw;
     } catch (const InputError& e) {
-        throw Error(e.what());
-    } catch (const gpu::CapacityError& e) {
-        throw Error(e.what());
-    } catch (const gpu::LimitError& e) {
         throw Error(e.what());
     } catch (const gl::ContextError& e) {
         throw ContextError(std::string(e.what()) +
@@ -96,6 +92,10 @@ void leaveGlObjects(std::unique_ptr<Engine>& engine, std::shared_ptr<gl::Headles
 std::shared_ptr<gl::HeadlessContext> sharedContext();
 // The caller's context through its loader: GL 4.5 or Error.
 void loadCallerGl(GlLoader loader);
+// The engine's backend for a checked name ("cpu" or "gpu").
+inline Backend backendOf(const std::string& name) { return name == "cpu" ? Backend::Cpu : Backend::Gpu; }
+// Error naming the limit unless a flock like p fits the current GL context (engine::capacityProblem).
+void requireGpuCapacity(const Params& p);
 // Error unless backend is "gpu" or "cpu" (checked before the parameters, so it is the first
 // complaint).
 void checkBackendName(const std::string& backend);

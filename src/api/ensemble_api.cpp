@@ -1,10 +1,9 @@
-// murmur::api::Ensemble (include/murmur/murmur.hpp) over the engine's Ensemble: CpuEnsemble or
-// gpu::GpuEnsemble, each flock's parameters kept here for get() and set().
+// murmur::api::Ensemble (include/murmur/murmur.hpp) over the engine's Ensemble (engine::makeEnsemble),
+// each flock's parameters kept here for get() and set().
 #include "murmur/murmur.hpp"
 
 #include "api/api_common.hpp"
-#include "cpu/cpu_ensemble.hpp"
-#include "gpu/gpu_ensemble.hpp"
+#include "engine/engine.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
 
@@ -50,12 +49,9 @@ Ensemble::Ensemble(const std::vector<FlockOptions>& flocks) : impl_(std::make_un
         }
         impl_->backend = first.backend;
         impl_->context = prepareBackend(first);
-        if (first.backend == "cpu") {
-            impl_->ensemble = std::make_unique<CpuEnsemble>();
-        } else {
-            for (const Params& p : impl_->params) gpu::checkCapacity(p);
-            impl_->ensemble = std::make_unique<gpu::GpuEnsemble>();
-        }
+        if (first.backend == "gpu")
+            for (const Params& p : impl_->params) requireGpuCapacity(p);
+        impl_->ensemble = engine::makeEnsemble(backendOf(first.backend));
         for (const Params& p : impl_->params) spawned.push_back(spawn(p));
         impl_->ensemble->upload(spawned, impl_->params);
         return 0;
@@ -140,7 +136,7 @@ void Ensemble::setState(std::uint32_t k, const float* positions, const float* ve
         const std::uint32_t at = impl_->index(k);
         std::vector<Params> all = impl_->params;
         murmur::Flock flock = callerState(positions, velocities, boids, species, all[at], [&] { return this->species(at); });
-        if (impl_->backend == "gpu") gpu::checkCapacity(all[at]);
+        if (impl_->backend == "gpu") requireGpuCapacity(all[at]);
         std::vector<murmur::Flock> flocks;
         for (std::uint32_t j = 0; j < all.size(); ++j) flocks.push_back(j == at ? flock : impl_->byId(j));
         impl_->engine().upload(flocks, all);

@@ -4,8 +4,7 @@
 #include "murmur/murmur.hpp"
 
 #include "api/api_common.hpp"
-#include "cpu/cpu_simulation.hpp"
-#include "cpu/order_params.hpp"
+#include "engine/engine.hpp"
 #include "io/preset_json.hpp"
 #include "io/atomic_file.hpp"
 #include "io/state_csv.hpp"
@@ -84,12 +83,8 @@ Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
         impl_->params = paramsOf(options);
         impl_->backend = options.backend;
         impl_->context = prepareBackend(options);
-        if (options.backend == "cpu") {
-            impl_->sim = std::make_unique<CpuSimulation>();
-        } else {
-            gpu::checkCapacity(impl_->params);
-            impl_->sim = std::make_unique<gpu::GpuSimulation>();
-        }
+        if (options.backend == "gpu") requireGpuCapacity(impl_->params);
+        impl_->sim = engine::makeSimulation(backendOf(options.backend));
         impl_->sim->upload(spawn(impl_->params), impl_->params);
         return 0;
     });
@@ -234,7 +229,7 @@ std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine
 BoidFigures Flock::boidFigures() const {
     Simulation& sim = impl_->engine();
     const murmur::Flock now = impl_->byId();
-    murmur::BoidFigures f = murmur::boidFigures(now, impl_->params);
+    engine::BoidLabels f = engine::boidLabels(now, impl_->params);
     BoidFigures out{std::move(f.nearest), std::move(f.group), {}};
     // The acceleration the next step applies: one step taken and taken back (the state, its step
     // count and the last step's neighbour counts as they were).

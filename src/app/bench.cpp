@@ -4,15 +4,13 @@
 
 #include "app/run_headless.hpp"
 
-#include "cpu/cpu_simulation.hpp"
 #include "gl/buffer.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/program_cache.hpp"
 #include "gl/query.hpp"
-#include "gpu/dispatch.hpp"
-#include "gpu/gpu_simulation.hpp"
+#include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "model/flock_stats.hpp"
@@ -39,112 +37,19 @@ namespace {
 
 using nlohmann::json;
 
-// Compulsory traffic of one step, by our own count (docs/performance.md): scatter reads state,
-// cell + rank and start, writes the sorted copy (76 B/boid); steer reads the sorted copy, writes
-// state + neighbour count and bins it for the next step, cell + rank + an atomic (80 B); per cell:
-// the scan reads the count, writes the start and zeroes the next count (12), the order pass reads
-// start and count and writes the start back resolved (12), steer's start reads 4 (a cell ends
-// where the next starts). Neighbour reads assumed cached, and the order pass's moves (only where
-// a cell is out of id order).
-std::uint64_t bytesPerStep(std::uint64_t n, std::uint64_t cells) { return n * (76 + 80) + cells * 28; }
-
-// Mean boids examined per boid: each boid visits every boid in its cell's neighbour block.
-double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, std::uint64_t n) {
-    if (n == 0) return 0.0;
-    double total = 0;
-    for (std::uint32_t z = 0; z < g.cells.z; ++z)
-        for (std::uint32_t y = 0; y < g.cells.y; ++y)
-            for (std::uint32_t x = 0; x < g.cells.x; ++x) {
-                const std::uint32_t self = count[(z * g.cells.y + y) * g.cells.x + x];
-                if (!self) continue;
-                std::uint32_t xs[kGridSpan], ys[kGridSpan], zs[kGridSpan];
-                const int nx = neighbourCells(x, g.cells.x, g.wrap, xs), ny = neighbourCells(y, g.cells.y, g.wrap, ys),
-                          nz = neighbourCells(z, g.cells.z, g.wrap, zs);
-                std::uint64_t block = 0;
-                for (int k = 0; k < nz; ++k)
-                    for (int j = 0; j < ny; ++j)
-                        for (int i = 0; i < nx; ++i) block += count[(zs[k] * g.cells.y + ys[j]) * g.cells.x + xs[i]];
-                total += double(self) * double(block);
-            }
-    return total / double(n);
-}
-
-// Mean boids the steer pass examines per boid, and the cells it walks for them: meanCandidates'
-// block narrowed as its gather narrows it (common.glsl's cellCull: rows and x cells beyond the
-// largest radius are skipped), recomputed here in double from the state the step starts from. An
-// estimate to the cell, not to the bit: a boid within the slack of a cell boundary may be counted
-// in the cell beside.
-struct Examined {
-    double candidates = 0.0, cells = 0.0;
-};
-Examined meanExaminedCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
-                                float radius) {
-    if (flock.empty()) return {};
-    const int dims = g.cells.z > 1 || g.inv_cell.z > 0.0f ? 3 : 2;
-    const double r2 = double(radius) * radius;
-    double total = 0, cells = 0;
-    for (const Boid& b : flock) {
-        int c[3] = {0, 0, 0};
-        double f[3] = {0, 0, 0}, h[3] = {1, 1, 1};
-        bool cull[3] = {false, false, false};
-        for (int a = 0; a < dims; ++a) {
-            const int n = int(g.cells[a]);
-            double x = b.p[a];
-            if (g.wrap) x -= world * std::floor(x / world);
-            h[a] = double(world) / n;
-            c[a] = std::clamp(int(std::floor(x / h[a])), 0, n - 1);
-            f[a] = x - c[a] * h[a];
-            cull[a] = !g.wrap || n > int(kGridSpan);
-        }
-        auto gap2 = [&](int a, int o) {
-            if (!cull[a]) return 0.0;
-            const double gap = std::max(o > 0 ? o * h[a] - f[a] : o < 0 ? f[a] - (o + 1) * h[a] : 0.0, 0.0);
-            return gap * gap;
-        };
-        auto listed = [&](int a, int o) {  // the cell o from c on axis a, or -1 when clipped away
-            const int n = int(g.cells[a]), k = c[a] + o;
-            if (g.wrap) return n <= int(kGridSpan) ? (o + int(kGridReach) < n ? o + int(kGridReach) : -1) : (k % n + n) % n;
-            return k >= 0 && k < n ? k : -1;
-        };
-        const int reach = int(kGridReach), z_reach = dims == 3 ? reach : 0;
-        for (int oz = -z_reach; oz <= z_reach; ++oz)
-            for (int oy = -reach; oy <= reach; ++oy) {
-                const int z = dims == 3 ? listed(2, oz) : 0, y = listed(1, oy);
-                if (z < 0 || y < 0) continue;
-                const double rem2 = r2 - (dims == 3 ? gap2(2, oz) : 0.0) - gap2(1, oy);
-                if (!(rem2 > 0.0)) continue;
-                const double ext = std::sqrt(rem2);
-                const int lo = cull[0] ? std::max(int(std::floor((f[0] - ext) / h[0])), -reach) : -reach;
-                const int hi = cull[0] ? std::min(int(std::ceil((f[0] + ext) / h[0])) - 1, reach) : reach;
-                for (int ox = lo; ox <= hi; ++ox) {
-                    const int x = listed(0, ox);
-                    if (x < 0) continue;
-                    total += count[(std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x)];
-                    ++cells;
-                }
-            }
-    }
-    return {total / double(flock.size()), cells / double(flock.size())};
-}
-
 // An H100's memory bandwidth (3.35 TB/s, the SXM card's sheet): the step's compulsory traffic at
 // that rate is the on-paper floor the bench prints beside each measured step.
 constexpr double kH100BytesPerS = 3.35e12;
 double h100FloorMs(std::uint64_t bytes) { return double(bytes) / kH100BytesPerS * 1e3; }
 
-struct Row {
-    std::uint64_t boids;
+// A phase's row: its times, and the counts of its first step (spawn: the spawned flock's).
+struct Row : engine::StepCounts {
+    std::uint64_t boids = 0;
     std::string phase;
     double step_ms = 0;
     std::vector<std::pair<std::string, double>> passes;
-    std::string path = "passes";            // how the steps ran: "passes" (binning, steer) or "steps in work groups"
-    double neighbours = 0, candidates = 0;  // of the phase's first step (spawn: the spawned flock)
-    double cells_walked = 0;                // GPU: cells the steer pass walks per boid (after culling)
-    double block_candidates = 0;            // GPU: boids in the whole 5x5x5 block (candidates: after culling)
-    std::uint64_t bytes = 0;                // compulsory traffic per step, by count
-    std::uint64_t dispatches = 0;           // compute dispatches per step
-    double memory_per_boid = 0;             // bytes allocated per boid, the grid's share included
-    double read_back = 0;                   // bytes read back from the GPU per measured step after the first
+    std::string path = "passes";  // how the steps ran: "passes" (binning, steer) or "steps in work groups"
+    double read_back = 0;         // bytes read back from the GPU per measured step after the first
 };
 
 json toJson(const Row& r) {
@@ -190,49 +95,29 @@ void printRow(std::ostream& out, const Row& r) {
     out << line << std::flush;
 }
 
-// The phase's counts from its first step: candidates of the state it starts from, neighbours of
-// that step, dispatches it issued.
-void countFirstStep(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, Row& r) {
-    const GridSpec g = makeGridSpec(p);
-    if (gpu) {
-        const auto cells = gpu->binOnly().count;
-        r.block_candidates = meanCandidates(cells, g, p.boids);
-        const Examined examined = meanExaminedCandidates(cells, g, gpu->download(), p.world_size, p.lookRadius(0));
-        r.candidates = examined.candidates;
-        r.cells_walked = examined.cells;
-        const std::uint64_t before = gpu::dispatchCount();
-        sim.step(1);
-        r.dispatches = gpu::dispatchCount() - before;
-        r.bytes = bytesPerStep(p.boids, g.total());
-        r.memory_per_boid = double(gpu::bytesPerBoid(p)) + double(g.total()) * 12.0 / double(std::max<std::uint64_t>(p.boids, 1));
-    } else {
-        sim.step(1);
-        r.candidates = static_cast<CpuSimulation&>(sim).meanCandidates();
-    }
-    r.neighbours = meanOf(sim.neighbourCounts());
-}
+// The phase's counts from its first step (engine::countedStep): candidates of the state it
+// starts from, neighbours of that step, dispatches it issued.
+void countFirstStep(Simulation& sim, const Params& p, Row& r) { static_cast<engine::StepCounts&>(r) = engine::countedStep(sim, p); }
 
 // Measures `steps` steps from the phase's start (spawn: step 0), on whichever backend; the first
 // is counted (countFirstStep) and timed with the rest.
-Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const BenchOptions& b, const std::string& phase) {
+Row measure(Simulation& sim, const Params& p, const BenchOptions& b, const std::string& phase) {
     Row r;
     r.boids = p.boids;
     r.phase = phase;
-    if (gpu) {
-        gpu->timer()->finish();
-        gpu->timer()->reset();
-        const std::uint64_t grouped = gpu->stepsInGroups();
-        countFirstStep(sim, gpu, p, r);  // reads the neighbour counts back: not a step's cost
+    if (sim.drawable()) {  // the GPU: its passes timed on its clock
+        engine::restartPassTimes(sim);
+        const std::uint64_t grouped = engine::passTimes(sim).steps_in_groups;
+        countFirstStep(sim, p, r);  // reads the neighbour counts back: not a step's cost
         const std::uint64_t before = gl::bytesReadBack();
         if (b.steps > 1) sim.step(int(b.steps - 1));
-        gpu->timer()->finish();
+        const engine::PassTimes t = engine::passTimes(sim);
         if (b.steps > 1) r.read_back = double(gl::bytesReadBack() - before) / double(b.steps - 1);
-        if (gpu->stepsInGroups() > grouped) r.path = "steps in work groups";
-        const auto& s = gpu->timer()->samples();
-        std::vector<double> total(s.empty() ? 0 : s[0].size(), 0.0);
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            r.passes.emplace_back(gpu->timer()->names()[i], median(s[i]));
-            for (std::size_t f = 0; f < s[i].size(); ++f) total[f] += s[i][f];
+        if (t.steps_in_groups > grouped) r.path = "steps in work groups";
+        std::vector<double> total(t.steps(), 0.0);
+        for (std::size_t i = 0; i < t.samples.size(); ++i) {
+            r.passes.emplace_back(t.names[i], median(t.samples[i]));
+            for (std::size_t f = 0; f < t.samples[i].size(); ++f) total[f] += t.samples[i][f];
         }
         r.step_ms = median(total);
     } else {
@@ -241,7 +126,7 @@ Row measure(Simulation& sim, gpu::GpuSimulation* gpu, const Params& p, const Ben
         std::vector<double> ms;
         for (std::uint32_t i = 0; i < b.steps; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
-            if (i == 0) countFirstStep(sim, gpu, p, r);
+            if (i == 0) countFirstStep(sim, p, r);
             else sim.step(1);
             ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
         }
@@ -259,7 +144,7 @@ struct RenderRow {
     render::DrawCounts counts;
 };
 
-RenderRow measureRender(gpu::GpuSimulation& gpu, const Params& p, std::uint32_t frames) {
+RenderRow measureRender(Drawable& gpu, const Params& p, std::uint32_t frames) {
     constexpr int kW = 1920, kH = 1080;
     gl::Framebuffer target(kW, kH);
     target.bind();
@@ -381,7 +266,7 @@ void printBenchHeader(const json& doc, const BenchOptions& b, std::ostream& out)
         << "     boids phase       step_ms     steps/s boid-steps/s   neigh   cand. c/n cells disp  B/boid  mem/b eff_GB/s  H100_ms passes(ms)\n";
 }
 
-void benchRender(gpu::GpuSimulation& gpu, const Params& p, const BenchOptions& b, json& doc, std::ostream& out) {
+void benchRender(Drawable& gpu, const Params& p, const BenchOptions& b, json& doc, std::ostream& out) {
     const std::uint32_t frames = std::min<std::uint32_t>(b.steps, 30);
     const RenderRow r = measureRender(gpu, p, frames);
     const double ms = r.ms;
@@ -402,22 +287,19 @@ void benchRender(gpu::GpuSimulation& gpu, const Params& p, const BenchOptions& b
 // reported errors (on err).
 bool benchSize(std::uint64_t n, const Options& opt, const BenchOptions& b, json& doc, std::ostream& out, std::ostream& err) {
     const Params p = benchParams(n, b.style);
-    if (opt.backend == Backend::Gpu) {
-        try {
-            gpu::checkCapacity(p);
-        } catch (const gpu::CapacityError& e) {
-            out << "  skipped " << n << " boids: " << e.what() << "\n";
-            doc["skipped"].push_back({{"boids", n}, {"reason", e.what()}});
+    if (opt.backend == Backend::Gpu)
+        if (auto problem = engine::capacityProblem(Backend::Gpu, p)) {
+            out << "  skipped " << n << " boids: " << *problem << "\n";
+            doc["skipped"].push_back({{"boids", n}, {"reason", *problem}});
             return true;
         }
-    }
-    gpu::GpuSimulation* gpu = nullptr;
-    const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
+    const std::unique_ptr<Simulation> sim = engine::makeSimulation(opt.backend, opt.shader_dir, true);
+    Drawable* gpu = sim->drawable();
     sim->upload(spawn(p), p);
     for (const char* phase : {"spawn", "clumped"}) {
         if (std::string(phase) == "clumped")  // the clumped phase starts clump_steps after the spawn
             sim->step(int(std::max<std::int64_t>(0, std::int64_t(b.clump_steps) - std::int64_t(b.steps))));
-        const Row r = measure(*sim, gpu, p, b, phase);
+        const Row r = measure(*sim, p, b, phase);
         printRow(out, r);
         doc["runs"].push_back(toJson(r));
     }
@@ -436,7 +318,7 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
     std::unique_ptr<gl::HeadlessContext> context;
     json doc = benchDocument(opt, b);
     if (opt.backend == Backend::Gpu) {
-        context = openHeadlessContext(err);
+        context = engine::openHeadlessContext(err);
         if (!context) return 1;
         doc["renderer"] = gl::rendererString();
         doc["gl_version"] = gl::glVersionString();

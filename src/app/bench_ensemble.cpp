@@ -3,9 +3,9 @@
 // one ensemble of one at a time.
 #include "app/bench.hpp"
 
-#include "cpu/cpu_ensemble.hpp"
+#include "engine/engine.hpp"
 #include "gl/debug.hpp"
-#include "gpu/gpu_ensemble.hpp"
+#include "gl/gl.hpp"
 #include "model/spawn.hpp"
 
 #include <algorithm>
@@ -54,11 +54,7 @@ bool benchEnsembles(const Options& opt, const BenchOptions& b, nlohmann::json& d
                 params.back().seed = 1u + f;
                 flocks.push_back(spawn(params.back()));
             }
-            std::unique_ptr<Ensemble> e;
-            if (gpu)
-                e = std::make_unique<gpu::GpuEnsemble>(gl::ShaderLibrary(opt.shader_dir));
-            else
-                e = std::make_unique<CpuEnsemble>();
+            const std::unique_ptr<Ensemble> e = engine::makeEnsemble(opt.backend, opt.shader_dir);
             e->upload(flocks, params);
             e->step(5);
             const double ms = medianStepMs(*e, gpu, b.steps);

@@ -7,7 +7,7 @@
 #include "app/cli_options.hpp"
 #include "app/run_headless.hpp"
 #include "app/run_window.hpp"
-#include "app/self_test.hpp"
+#include "engine/self_test.hpp"
 #include "app/sweep_plot.hpp"
 #include "gl/debug.hpp"
 #include "io/atomic_file.hpp"
@@ -267,7 +267,8 @@ int runSweepMode(CliValues& v, std::ostream& out, std::ostream& err) {
     checkWritableTarget(v.sweep_opt.out, "--sweep-out");
     if (!v.sweep_plot.empty()) checkWritableTarget(v.sweep_plot, "--sweep-plot");
     v.opt.backend = backendOf(v);
-    const int swept = runSweep(v.opt, v.sweep_opt, out, err);
+    const SweepBase base{v.opt.params, v.opt.backend, v.opt.steps, v.opt.shader_dir};
+    const int swept = runSweep(base, v.sweep_opt, out, err);
     if (swept != 0 || v.sweep_plot.empty()) return swept;
     return plotSweep(v.sweep_opt.out, v.sweep_plot, v.sweep_plot_of, out, err);
 }
@@ -344,7 +345,7 @@ int runMode(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
     switch (mode) {
         case Mode::ListParams: return listParams(v.list_params_filter, out, err);
         case Mode::ListPresets: return listPresetsTo(out);
-        case Mode::SelfTest: return runSelfTest(v.opt, out, err);
+        case Mode::SelfTest: return engine::runSelfTest(v.opt.shader_dir, out, err);
         case Mode::SweepMerge: return runMerge(v, out, err);
         case Mode::Bench: return runBenchMode(v, out, err);
         case Mode::Sweep: return runSweepMode(v, out, err);

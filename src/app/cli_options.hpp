@@ -4,7 +4,7 @@
 
 #include "app/bench.hpp"
 #include "app/options.hpp"
-#include "app/sweep.hpp"
+#include "engine/sweep.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,6 +1,7 @@
 // What the command line asks for, after parsing and validation (see cli.cpp).
 #pragma once
 
+#include "engine/engine.hpp"
 #include "model/params.hpp"
 
 #include <cstdint>
@@ -8,8 +9,6 @@
 #include <string>
 
 namespace murmur {
-
-enum class Backend { Cpu, Gpu };
 
 struct Options {
     Params params;

@@ -2,7 +2,7 @@
 #include "app/renderer_defaults.hpp"
 
 #include "gl/egl_context.hpp"
-#include "gpu/gpu_simulation.hpp"
+#include "engine/engine.hpp"
 #include "io/input_error.hpp"
 #include "model/density.hpp"
 
@@ -31,7 +31,7 @@ Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, b
     std::string why;
     const bool gpu = backend == Backend::Gpu;
     const Params chosen = rendererDefaults(p, !gpu || gl::isSoftwareRenderer(gl::rendererString()),
-                                           gpu ? gpu::queryCapacity(makeGridSpec(p)).max_boids : kSoftwareDefaultBoids, why, keep_world);
+                                           gpu ? engine::gpuMaxBoids(p) : kSoftwareDefaultBoids, why, keep_world);
     out << "murmur: " << why << (gpu ? "" : " [CPU reference]") << "\n";
     // The command line checked nothing yet (cli.cpp): a radius is judged against this world.
     if (auto problems = validate(chosen); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));

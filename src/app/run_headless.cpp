@@ -4,17 +4,16 @@
 
 #include "app/flock_display.hpp"
 #include "app/renderer_defaults.hpp"
-#include "app/self_test.hpp"
+#include "engine/engine.hpp"
+#include "engine/self_test.hpp"
 #include "app/stats_log.hpp"
 #include "app/stop_signal.hpp"
 
-#include "cpu/cpu_simulation.hpp"
 #include "gl/buffer.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/program_cache.hpp"
-#include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
@@ -45,31 +44,6 @@ void frameFlock(render::Camera& camera, Simulation& sim, const Params& p) {
     std::vector<float> xyz(std::size_t(p.boids) * 3);
     sim.readXyzById(xyz.data(), nullptr);
     camera.reset(p, xyz);
-}
-
-std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err) {
-    try {
-        auto context = std::make_unique<gl::HeadlessContext>();
-        gl::enableDebugOutput();
-        return context;
-    } catch (const gl::ContextError& e) {
-        err << "murmur: error: " << e.what() << "\n(use --backend cpu to run the CPU reference)\n";
-        return nullptr;
-    }
-}
-
-std::unique_ptr<Simulation> makeSimulation(const Options& opt, gpu::GpuSimulation** gpu) {
-    *gpu = nullptr;
-    if (opt.backend == Backend::Cpu) return std::make_unique<CpuSimulation>();
-    auto g = std::make_unique<gpu::GpuSimulation>(gl::ShaderLibrary(opt.shader_dir));
-    g->enableTiming(true);
-    *gpu = g.get();
-    return g;
-}
-
-std::unique_ptr<Simulation> makeSimulation(const Options& opt) {
-    gpu::GpuSimulation* gpu = nullptr;
-    return makeSimulation(opt, &gpu);
 }
 
 // The flock drawn offscreen at --width x --height: what the recording shows (the whole world
@@ -103,23 +77,18 @@ namespace {
 int prepareRun(const Options& opt, const Flock* imported, Params& p, std::unique_ptr<gl::HeadlessContext>& context,
                std::ostream& out, std::ostream& err) {
     if (opt.backend == Backend::Gpu || !opt.screenshot.empty() || !opt.record.empty()) {
-        context = openHeadlessContext(err);
+        context = engine::openHeadlessContext(err);
         if (!context) return 1;
         out << "murmur: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
             << context->platform() << ")\n";
         if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set);
     }
+    // Before spawning: a flock that cannot fit is never built (on the CPU: fail in a second, not after minutes).
+    if (auto problem = engine::capacityProblem(opt.backend, p)) throw InputError("--boids: " + *problem);
     if (opt.backend == Backend::Gpu) {
-        try {
-            gpu::checkCapacity(p);  // before spawning: a flock that cannot fit is never built
-            if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
-        } catch (const gpu::CapacityError& e) {
-            throw InputError(std::string("--boids: ") + e.what());
-        }
-        if (!gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
+        if (auto warning = engine::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
+        if (!engine::gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
     }
-    if (opt.backend == Backend::Cpu)  // before spawning, as for the GPU: fail in a second, not after minutes
-        if (auto problem = cpuMemoryProblem(p, availableMemoryBytes())) throw InputError("--boids: " + *problem);
     return 0;
 }
 
@@ -264,19 +233,17 @@ void printOrder(Simulation& sim, const Flock& end, const Params& p, std::uint64_
     out << line;
 }
 
-void printPassTimes(gpu::GpuSimulation* gpu_sim, std::ostream& out) {
-    if (!gpu_sim || !gpu_sim->timer()) return;
-    gl::PassTimer& t = *gpu_sim->timer();
-    t.finish();
-    if (const std::uint64_t grouped = gpu_sim->stepsInGroups(); grouped > 0)
-        out << "gpu: " << grouped << " steps in work groups, many a dispatch (small flocks: flock_steps.comp), not timed by pass\n";
-    if (t.framesCollected() == 0) return;
-    const auto ms = t.meanMs();
-    std::string s = "gpu ms per step (mean of " + std::to_string(t.framesCollected()) + "):";
+void printPassTimes(Simulation& sim, std::ostream& out) {
+    const engine::PassTimes t = engine::passTimes(sim);
+    if (t.steps_in_groups > 0)
+        out << "gpu: " << t.steps_in_groups << " steps in work groups, many a dispatch (small flocks: flock_steps.comp), not timed by pass\n";
+    if (t.steps() == 0) return;
+    const auto& ms = t.mean_ms;
+    std::string s = "gpu ms per step (mean of " + std::to_string(t.steps()) + "):";
     double total = 0;
     char line[256];
     for (std::size_t i = 0; i < ms.size(); ++i) {
-        std::snprintf(line, sizeof line, " %s %.3f", t.names()[i].c_str(), ms[i]);
+        std::snprintf(line, sizeof line, " %s %.3f", t.names[i].c_str(), ms[i]);
         s += line;
         total += ms[i];
     }
@@ -313,8 +280,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     Params p = opt.params;
     std::unique_ptr<gl::HeadlessContext> context;
     if (prepareRun(opt, imported, p, context, out, err) != 0) return 1;
-    gpu::GpuSimulation* gpu_sim = nullptr;
-    const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu_sim);
+    const std::unique_ptr<Simulation> sim = engine::makeSimulation(opt.backend, opt.shader_dir, true);
     printRunLine(*sim, p, imported != nullptr, out);
     std::optional<StopSignal> stop;  // from before the file exists: a signal never leaves its temporary file behind
     if (!opt.trajectory.empty()) stop.emplace();
@@ -348,8 +314,8 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     }
     printSpeed(opt.steps, seconds, p.boids, out);
     printOrder(*sim, end, p, opt.steps, log.enabled(), out);
-    printPassTimes(gpu_sim, out);
-    if (gpu_sim) out << "shader programs: " << gl::describeProgramBuilds() << "\n";
+    printPassTimes(*sim, out);
+    if (opt.backend == Backend::Gpu) out << "shader programs: " << gl::describeProgramBuilds() << "\n";
     if (recorder) out << "wrote " << recorder->finish() << "\n";
     if (trajectory) {
         const std::uint64_t frames = trajectory->frames();

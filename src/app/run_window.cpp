@@ -9,19 +9,18 @@
 #include "app/flock_display.hpp"
 #include "app/renderer_defaults.hpp"
 #include "app/run_headless.hpp"
-#include "app/self_test.hpp"
+#include "engine/engine.hpp"
+#include "engine/self_test.hpp"
 #include "app/stats_log.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/gl.hpp"
-#include "gpu/gpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "model/density.hpp"
 #include "model/param_table.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/recorder.hpp"
-#include "cpu/cpu_simulation.hpp"
 #include "io/state_csv.hpp"
 #include "render/screenshot.hpp"
 #include "ui/keys.hpp"
@@ -44,17 +43,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The CPU backend's memory, checked before spawning as the GPU's capacity is.
-std::optional<std::string> cpuCapacityProblem(const Params& p) { return cpuMemoryProblem(p, availableMemoryBytes()); }
-
-std::optional<std::string> capacityProblem(const Params& p) {
-    try {
-        gpu::checkCapacity(p);
-        return std::nullopt;
-    } catch (const gpu::CapacityError& e) {
-        return std::string(e.what());
-    }
-}
+// Whether a flock fits before it is spawned: the CPU backend's memory, the GPU's limits.
+std::optional<std::string> cpuCapacityProblem(const Params& p) { return engine::capacityProblem(Backend::Cpu, p); }
+std::optional<std::string> capacityProblem(const Params& p) { return engine::capacityProblem(Backend::Gpu, p); }
 
 // The headless fallback when there is no display: run, screenshot, summary.
 int fallBackToHeadless(Options opt, const Flock* imported, const std::string& why, std::ostream& out,
@@ -546,10 +537,10 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
         if (auto why = cpuCapacityProblem(p)) throw InputError("--boids: " + *why);
     if (opt.backend == Backend::Gpu) {
         if (auto why = capacityProblem(p)) throw InputError("--boids: " + *why);
-        if (auto warning = gpu::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
-        if (!gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
+        if (auto warning = engine::memoryWarning(p)) err << "murmur: warning: " << *warning << "\n";
+        if (!engine::gpuPassesStartUpCheck(p, opt.shader_dir, err)) return 1;
     }
-    std::unique_ptr<Simulation> sim = makeSimulation(opt);
+    std::unique_ptr<Simulation> sim = engine::makeSimulation(opt.backend, opt.shader_dir, true);
     ui::Session session(*sim, p, opt.backend == Backend::Gpu ? ui::CapacityCheck(capacityProblem) : ui::CapacityCheck(cpuCapacityProblem),
                         imported);
     session.world_set = opt.world_size_set;

@@ -2,7 +2,7 @@
 // leaves no output file; a good run exits 0 and writes its export.
 #include "app/cli.hpp"
 #include "cpu/cli_run.hpp"
-#include "app/sweep.hpp"
+#include "engine/sweep.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"

@@ -174,3 +174,51 @@ TEST(PublicApi, AnEnsembleRefusesWhatItCannotStep) {
     EXPECT_THROW(one.set(0, "dims", "3"), murmur::api::Error);
     EXPECT_THROW(one.step(-1), murmur::api::Error);
 }
+
+// api::runSweep is the engine's sweep: the CSV murmur --sweep-out writes, byte for byte, on both
+// backends (the GPU's runs as one ensemble in this test's context); progress lines as they come;
+// a stop check that says true ends it with nothing written; bad input names the range.
+TEST(PublicApi, ASweepWritesTheCommandLinesBytesAndStopsWhenAsked) {
+    MURMUR_REQUIRE_GL();
+    const fs::path dir = fs::temp_directory_path() / ("murmur_api_sweep_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const char* backend : {"cpu", "gpu"}) {
+        SCOPED_TRACE(backend);
+        murmur::api::Sweep sweep;
+        sweep.flock = options(backend);
+        sweep.flock.preset = "vicsek";
+        sweep.axes = {"vicsek.noise=0.2:1:3"};
+        sweep.seeds = 2;
+        sweep.steps = 30;
+        sweep.burn_in = 10;
+        sweep.every = 5;
+        std::vector<std::string> lines;
+        const fs::path api = dir / (std::string("api-") + backend + ".csv");
+        EXPECT_EQ(murmur::api::runSweep(sweep, api.string(), [&](const std::string& line) { lines.push_back(line); }), 6u);
+        ASSERT_FALSE(lines.empty());
+        EXPECT_EQ(lines.back().rfind("sweep: run", 0), 0u) << lines.back();
+        const fs::path cli = dir / (std::string("cli-") + backend + ".csv");
+        std::vector<const char*> args = {"murmur", "--headless", "--backend", backend, "--preset", "vicsek", "--boids", "300",
+                                         "--seed", "5", "--steps", "30", "--sweep", "vicsek.noise=0.2:1:3", "--sweep-seeds", "2",
+                                         "--sweep-burn-in", "10", "--sweep-every", "5", "--sweep-out", cli.c_str()};
+        std::ostringstream out, err;
+        ASSERT_EQ(murmur::runCli(int(args.size()), args.data(), out, err), 0) << err.str();
+        EXPECT_EQ(slurp(api), slurp(cli)) << "api::runSweep against --sweep-out, byte for byte";
+        const fs::path stopped = dir / (std::string("stopped-") + backend + ".csv");
+        int asked = 0;
+        EXPECT_THROW(murmur::api::runSweep(sweep, stopped.string(), {}, [&] { return ++asked == 2; }), murmur::api::Error);
+        EXPECT_EQ(asked, 2);
+        EXPECT_FALSE(fs::exists(stopped)) << "a stopped sweep writes nothing";
+    }
+    murmur::api::Sweep bad;
+    bad.flock = options("cpu");
+    bad.axes = {"vicsek.noise=0:1:2"};
+    bad.seeds = 0;
+    try {
+        murmur::api::runSweep(bad, (dir / "bad.csv").string());
+        ADD_FAILURE() << "seeds 0 was taken";
+    } catch (const murmur::api::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("[1, 10000]"), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
+}

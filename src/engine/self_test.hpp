@@ -5,16 +5,17 @@
 // quickSelfTest() is the subset every GPU run does first (well under a second).
 #pragma once
 
-#include "app/options.hpp"
+#include "model/params.hpp"
 
 #include <optional>
 #include <ostream>
 #include <string>
 
-namespace murmur {
+namespace murmur::engine {
 
-// The full self-test in a headless context; exit code 0 only if every check passes.
-int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err);
+// The full self-test in a headless context, with the shaders of shader_dir (empty: those built
+// in); exit code 0 only if every check passes.
+int runSelfTest(const std::string& shader_dir, std::ostream& out, std::ostream& err);
 
 // One parity case of the run's own variant (needs a current context): what failed, or nothing.
 std::optional<std::string> quickSelfTest(const Params& params, const std::string& shader_dir);
@@ -23,4 +24,4 @@ std::optional<std::string> quickSelfTest(const Params& params, const std::string
 // on err) when the GPU backend must be refused.
 bool gpuPassesStartUpCheck(const Params& params, const std::string& shader_dir, std::ostream& err);
 
-}  // namespace murmur
+}  // namespace murmur::engine

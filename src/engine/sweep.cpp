@@ -1,11 +1,10 @@
 // Sweeps, shards and merging; see sweep.hpp.
-#include "app/sweep.hpp"
+#include "engine/sweep.hpp"
 
-#include "app/run_headless.hpp"
 #include "cpu/cpu_simulation.hpp"
-#include "gl/egl_context.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "gpu/gpu_ensemble.hpp"
+#include "gl/egl_context.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "model/grid_spec.hpp"
@@ -175,29 +174,28 @@ std::string sweepMeasureNames() {
 namespace {
 
 // Every run of the whole sweep is checked before any runs: a bad corner fails now, not in hour 3.
-// Opens the GL context a GPU sweep needs; false when it cannot (reported on err).
-bool checkEveryRun(const Options& opt, const SweepOptions& s, std::unique_ptr<gl::HeadlessContext>& context, std::ostream& err) {
-    if (s.burn_in > opt.steps)
-        throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(opt.steps));
+// Opens the GL context a GPU sweep needs (hooks.open_gl); false when it cannot.
+bool checkEveryRun(const SweepBase& base, const SweepOptions& s, const SweepHooks& hooks) {
+    if (s.burn_in > base.steps)
+        throw InputError("--sweep-burn-in " + std::to_string(s.burn_in) + " is more than --steps " + std::to_string(base.steps));
     checkSweepShape(s);
     checkCarry(s);
     const std::uint64_t total = *sweepRunCount(s);
     const auto everyRun = [&](const std::function<void(const SweepRun&, const Params&)>& check) {
         for (std::uint64_t index = 0; index < total; ++index) {  // made one at a time: a sweep is never all in memory
             const SweepRun run = sweepRunAt(s, index);
-            check(run, runParams(opt.params, s, run));
+            check(run, runParams(base.params, s, run));
         }
     };
     everyRun([&](const SweepRun& run, const Params& p) {
         if (auto problems = validate(p); !problems.empty())
             throw InputError("--sweep: at " + describeRun(s, run, p.seed) + ": " + describe(problems));
-        if (opt.backend == Backend::Cpu)  // the count may be swept: the largest run is checked as --boids is
+        if (base.backend == Backend::Cpu)  // the count may be swept: the largest run is checked as --boids is
             if (auto problem = cpuMemoryProblem(p, availableMemoryBytes()))
                 throw InputError("--sweep: at " + describeRun(s, run, p.seed) + ": " + *problem);
     });
-    if (opt.backend != Backend::Gpu) return true;
-    context = openHeadlessContext(err);
-    if (!context) return false;
+    if (base.backend != Backend::Gpu) return true;
+    if (hooks.open_gl && !hooks.open_gl()) return false;
     everyRun([](const SweepRun&, const Params& p) { gpu::checkCapacity(p); });  // a grid may grow with a radius
     return true;
 }
@@ -217,11 +215,12 @@ struct RunMeasures {
 // steps every run; `measure` measures every run (each sample but the last with the step after
 // it). A flock that is no longer finite ends the sweep (no file is written with NaN in it).
 std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step, const RunMeasures& measure,
-                                const Options& opt, const SweepOptions& s, const std::function<std::string(std::size_t)>& which) {
+                                const SweepBase& base, const SweepOptions& s, const std::function<std::string(std::size_t)>& which,
+                                const SweepHooks& hooks) {
     step(int(s.burn_in));
     std::vector<Samples> samples(runs, Samples(std::size(kMeasures)));
     for (std::uint64_t t = s.burn_in;;) {
-        const std::uint64_t next = std::min(opt.steps, t + s.every);
+        const std::uint64_t next = std::min(base.steps, t + s.every);
         std::vector<OrderParams> measured;
         if (next == t) {
             measured = measure.now();
@@ -242,14 +241,15 @@ std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>
         }
         if (next == t) break;
         t = next;
+        if (hooks.check) hooks.check();
     }
     return samples;
 }
 
-Samples sampleRun(Simulation& sim, const Options& opt, const SweepOptions& s, const std::string& which) {
+Samples sampleRun(Simulation& sim, const SweepBase& base, const SweepOptions& s, const std::string& which, const SweepHooks& hooks) {
     const RunMeasures measure{[&] { return std::vector<OrderParams>{sim.measure()}; }, [&] { sim.measureWithNextStep(); },
                               [&] { return std::vector<OrderParams>{sim.takeSample()}; }};
-    return sampleRuns(1, [&](int n) { sim.step(n); }, measure, opt, s, [&](std::size_t) { return which; })[0];
+    return sampleRuns(1, [&](int n) { sim.step(n); }, measure, base, s, [&](std::size_t) { return which; }, hooks)[0];
 }
 
 // The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
@@ -284,7 +284,7 @@ struct Progress {
     std::size_t done = 0, total = 0;
     // Within an ensemble's runs (`runs` of them, at step `step` of `steps`): a line at most every
     // 5 s, the time left from the share of the sweep's steps done.
-    void during(std::ostream& err, std::size_t runs, std::uint64_t step, std::uint64_t steps) {
+    void during(const SweepHooks& hooks, std::size_t runs, std::uint64_t step, std::uint64_t steps) {
         const auto now = std::chrono::steady_clock::now();
         if (now - last < std::chrono::seconds(5) || steps == 0) return;
         last = now;
@@ -294,14 +294,16 @@ struct Progress {
         std::snprintf(line, sizeof line, "sweep: runs %zu-%zu/%zu (an ensemble of %zu) at step %llu/%llu; %.1f s elapsed, about %.0f s left\n",
                       done + 1, done + runs, total, runs, static_cast<unsigned long long>(step), static_cast<unsigned long long>(steps),
                       elapsed, share > 0.0 ? elapsed / share - elapsed : 0.0);
-        err << line << std::flush;
+        if (hooks.progress) hooks.progress(line);
     }
-    void report(std::ostream& err, const std::string& what, double polarization) {
+    void report(const SweepHooks& hooks, const std::string& what, double polarization) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         char line[160];
         std::snprintf(line, sizeof line, "; %.1f s elapsed, about %.0f s left\n", elapsed,
                       elapsed / double(done) * double(total - done));
-        err << "sweep: " << what << ": polarization " << polarization << line << std::flush;
+        std::ostringstream text;
+        text << "sweep: " << what << ": polarization " << polarization << line;
+        if (hooks.progress) hooks.progress(text.str());
     }
 };
 
@@ -309,19 +311,19 @@ struct Progress {
 // setParams carries one on (--sweep-carry: a run after the first of its chain changes the
 // parameters of the flock as the last one left it), and the GPU rebuilds its programs only when
 // a run's shader variant differs.
-void runOneByOne(const Options& opt, const SweepOptions& s, const std::vector<SweepRun>& mine, Rows& rows, Progress& progress,
-                 std::ostream& err) {
-    gpu::GpuSimulation* gpu = nullptr;
-    const std::unique_ptr<Simulation> sim = makeSimulation(opt, &gpu);
+void runOneByOne(const SweepBase& base, const SweepOptions& s, const std::vector<SweepRun>& mine, Rows& rows, Progress& progress,
+                 const SweepHooks& hooks) {
+    const std::unique_ptr<Simulation> sim = engine::makeSimulation(base.backend, base.shader_dir, true);
     for (std::size_t k = 0; k < mine.size(); ++k) {
         const SweepRun& run = mine[k];
-        const Params p = runParams(opt.params, s, run);
+        const Params p = runParams(base.params, s, run);
         if (s.carry && k > 0 && mine[k - 1].seed_index == run.seed_index) sim->setParams(p);
         else sim->upload(spawn(p), p);
-        const auto samples = sampleRun(*sim, opt, s, describeRun(s, run, p.seed));
+        if (hooks.check) hooks.check();
+        const auto samples = sampleRun(*sim, base, s, describeRun(s, run, p.seed), hooks);
         rows[run.index] = sweepRow(run, p.seed, samples);
         ++progress.done;
-        progress.report(err, "run " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (" +
+        progress.report(hooks, "run " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (" +
                                  describeRun(s, run, p.seed) + ")", samples[0].back());
     }
 }
@@ -329,15 +331,15 @@ void runOneByOne(const Options& opt, const SweepOptions& s, const std::vector<Sw
 // Runs stepped together, one GPU ensemble a batch: `batches` lists each batch's runs (for
 // --sweep-carry, each batch's chains: element v of each chain is one value along the key, and
 // the chains change their flocks' parameters together before each value's samples).
-void runBatch(gpu::GpuSimulation& gpu, const Options& opt, const SweepOptions& s, const std::vector<std::vector<SweepRun>>& chains,
-              Rows& rows, Progress& progress, std::ostream& err) {
+void runBatch(gpu::GpuSimulation& gpu, const SweepBase& base, const SweepOptions& s, const std::vector<std::vector<SweepRun>>& chains,
+              Rows& rows, Progress& progress, const SweepHooks& hooks) {
     const std::size_t values = chains[0].size();
     for (std::size_t v = 0; v < values; ++v) {
         std::vector<Params> params;
         std::vector<const SweepRun*> runs;
         for (const auto& chain : chains) {
             runs.push_back(&chain[v]);
-            params.push_back(runParams(opt.params, s, chain[v]));
+            params.push_back(runParams(base.params, s, chain[v]));
         }
         if (v == 0) {
             std::vector<Flock> flocks;
@@ -353,16 +355,17 @@ void runBatch(gpu::GpuSimulation& gpu, const Options& opt, const SweepOptions& s
                 gpu.step(piece);
                 done += piece;
                 at += std::uint64_t(piece);
-                progress.during(err, runs.size(), at, opt.steps);
+                progress.during(hooks, runs.size(), at, base.steps);
+                if (hooks.check) hooks.check();
             }
         };
         const RunMeasures measure{[&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
                                   [&] { return gpu.takeFlockSamples(); }};
         const auto samples =
-                sampleRuns(runs.size(), step, measure, opt, s, [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); });
+                sampleRuns(runs.size(), step, measure, base, s, [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); }, hooks);
         for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);
         progress.done += runs.size();
-        progress.report(err, "runs " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (an ensemble of " +
+        progress.report(hooks, "runs " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (an ensemble of " +
                                  std::to_string(runs.size()) + ", " + describeRun(s, *runs[0], params[0].seed) + ", ...)",
                         samples[0][0].back());
     }
@@ -382,7 +385,7 @@ std::uint64_t ensembleBoidLimit(const Params& p) {
 // ones whose flocks share a shader variant, at most --sweep-batch (or kSweepBatchAuto) of them and
 // as many boids as fit (ensembleBoidLimit). Empty when a run cannot be in an ensemble (the
 // sequential order).
-std::vector<std::vector<std::vector<SweepRun>>> ensembleBatches(const Options& opt, const SweepOptions& s,
+std::vector<std::vector<std::vector<SweepRun>>> ensembleBatches(const SweepBase& base, const SweepOptions& s,
                                                                 const std::vector<SweepRun>& mine) {
     std::vector<std::vector<SweepRun>> chains;
     for (std::size_t k = 0; k < mine.size(); ++k)
@@ -393,7 +396,7 @@ std::vector<std::vector<std::vector<SweepRun>>> ensembleBatches(const Options& o
     std::string variant;
     std::uint64_t boids = 0, boid_limit = 0;
     for (const auto& chain : chains) {
-        const Params p = runParams(opt.params, s, chain[0]);
+        const Params p = runParams(base.params, s, chain[0]);
         if (p.update == UpdateOrder::Sequential) return {};
         const std::string v = gpu::variantOf(p, true);
         if (batches.empty() || v != variant) boid_limit = ensembleBoidLimit(p);
@@ -410,28 +413,42 @@ std::vector<std::vector<std::vector<SweepRun>>> ensembleBatches(const Options& o
 
 }  // namespace
 
-int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err) {
-    std::unique_ptr<gl::HeadlessContext> context;
-    if (!checkEveryRun(opt, s, context, err)) return 1;
-    const std::uint64_t all = *sweepRunCount(s);
+std::size_t runSweep(const SweepBase& base, const SweepOptions& s, const SweepHooks& hooks) {
+    if (!checkEveryRun(base, s, hooks)) throw std::runtime_error("--sweep: no GL context for the GPU backend");
     std::vector<SweepRun> mine = sweepRuns(s, true);
     // --sweep-carry runs each seed's chain in turn, the chain's values in the sweep's order.
     if (s.carry) std::stable_sort(mine.begin(), mine.end(), [](const SweepRun& a, const SweepRun& b) { return a.seed_index < b.seed_index; });
     Rows rows;
     Progress progress;
     progress.total = mine.size();
-    const auto batches = opt.backend == Backend::Gpu && s.batch != 1 ? ensembleBatches(opt, s, mine)
-                                                                       : std::vector<std::vector<std::vector<SweepRun>>>{};
+    const auto batches = base.backend == Backend::Gpu && s.batch != 1 ? ensembleBatches(base, s, mine)
+                                                                        : std::vector<std::vector<std::vector<SweepRun>>>{};
     if (batches.empty()) {
-        runOneByOne(opt, s, mine, rows, progress, err);
+        runOneByOne(base, s, mine, rows, progress, hooks);
     } else {
-        gpu::GpuSimulation gpu(gl::ShaderLibrary(opt.shader_dir));
-        for (const auto& batch : batches) runBatch(gpu, opt, s, batch, rows, progress, err);
+        gpu::GpuSimulation gpu(gl::ShaderLibrary(base.shader_dir));
+        for (const auto& batch : batches) runBatch(gpu, base, s, batch, rows, progress, hooks);
     }
-    std::string csv = sweepIdentity(opt, s) + "\n" + sweepHeader(s) + "\n";
+    std::string csv = sweepIdentity(base, s) + "\n" + sweepHeader(s) + "\n";
     for (const auto& [index, row] : rows) csv += row + "\n";
     writeFileAtomic(s.out, csv);
-    out << "wrote " << s.out << " (" << mine.size() << " of " << all << " runs"
+    return mine.size();
+}
+
+int runSweep(const SweepBase& base, const SweepOptions& s, std::ostream& out, std::ostream& err) {
+    std::unique_ptr<gl::HeadlessContext> context;
+    bool opened = true;
+    SweepHooks hooks;
+    hooks.open_gl = [&] { return opened = (context = engine::openHeadlessContext(err)) != nullptr; };
+    hooks.progress = [&](const std::string& line) { err << line << std::flush; };
+    std::size_t written = 0;
+    try {
+        written = runSweep(base, s, hooks);
+    } catch (const std::runtime_error&) {
+        if (!opened) return 1;  // reported by openHeadlessContext
+        throw;
+    }
+    out << "wrote " << s.out << " (" << written << " of " << *sweepRunCount(s) << " runs"
         << (s.shards > 1 ? ", shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards) : std::string()) << ")\n";
     return 0;
 }

@@ -1,7 +1,7 @@
 // The self-test's checks; see self_test.hpp.
-#include "app/self_test.hpp"
+#include "engine/self_test.hpp"
 
-#include "app/run_headless.hpp"
+#include "engine/engine.hpp"
 #include "cpu/cpu_simulation.hpp"
 #include "cpu/grid.hpp"
 #include "gl/debug.hpp"
@@ -23,7 +23,7 @@
 #include <cstdio>
 #include <functional>
 
-namespace murmur {
+namespace murmur::engine {
 namespace {
 
 // A small flock with every feature the variant has switched on, in a world ~15 neighbours dense.
@@ -281,12 +281,12 @@ void checkScansAndRender(SelfTestReport& report, const gl::ShaderLibrary& shader
 
 }  // namespace
 
-int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
+int runSelfTest(const std::string& shader_dir, std::ostream& out, std::ostream& err) {
     auto context = openHeadlessContext(err);
     if (!context) return 1;
     out << "murmur self-test: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
         << context->platform() << ")\n";
-    const gl::ShaderLibrary shaders(opt.shader_dir);
+    const gl::ShaderLibrary shaders(shader_dir);
     SelfTestReport report(out);
     report.check("limits for the largest variant", [] {
         Params heavy;
@@ -307,8 +307,8 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
     out << "driver performance messages: " << gl::performanceMessageCount() << " (printed with --gl-debug)\n";
     out << "self-test: " << report.passed << " passed, " << report.failed << " failed: ";
     if (!report.failed) out << "this GPU runs murmur as the CPU reference does\n";
-    else if (!opt.shader_dir.empty())  // the user's own shaders: theirs to mend, not the GPU's fault
-        out << "the shaders of --shader-dir " << opt.shader_dir << " fail (see above); without --shader-dir murmur uses the "
+    else if (!shader_dir.empty())  // the user's own shaders: theirs to mend, not the GPU's fault
+        out << "the shaders of --shader-dir " << shader_dir << " fail (see above); without --shader-dir murmur uses the "
             << "shaders built into it\n";
     else
         out << "this GPU is not fit for murmur's GPU backend; please report the lines above at the project's tracker, with "
@@ -316,4 +316,4 @@ int runSelfTest(const Options& opt, std::ostream& out, std::ostream& err) {
     return report.failed ? 1 : 0;
 }
 
-}  // namespace murmur
+}  // namespace murmur::engine

@@ -1,12 +1,15 @@
 // Parameter sweeps for research (headless): every combination of up to three keys' values, each
 // with several seeds, one CSV row per (values, seed) holding each order parameter's mean and
 // standard deviation over the samples after a burn-in. A sweep splits into disjoint shards (a
-// Slurm job array, GNU parallel) whose files --sweep-merge joins.
+// Slurm job array, GNU parallel) whose files --sweep-merge joins. The engine's: murmur --sweep,
+// murmur::api::sweep and Python's murmur.sweep all run this code and write the same bytes.
 #pragma once
 
-#include "app/options.hpp"
+#include "engine/engine.hpp"
+#include "model/params.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -40,6 +43,27 @@ struct SweepOptions {
 inline constexpr std::uint32_t kSweepBatchAuto = 1024;
 inline constexpr std::uint64_t kSweepBatchBoids = std::uint64_t(1) << 24;
 
+// What a sweep's runs share: the base parameters (each run sets its values and seed on them), the
+// backend, the steps of a run and the shaders (empty: those built in).
+struct SweepBase {
+    Params params;
+    Backend backend = Backend::Gpu;
+    std::uint64_t steps = 300;
+    std::string shader_dir;
+};
+
+// What a sweep tells its caller and asks of it as it goes.
+struct SweepHooks {
+    // Makes the GL context a GPU sweep needs current, after every run is checked (before that,
+    // bad input is reported without one); false when it cannot (reported by the hook).
+    std::function<bool()> open_gl;
+    // Each progress line ("sweep: run 3/17 (...): polarization ...; 12.0 s elapsed, about 58 s left\n").
+    std::function<void(const std::string&)> progress;
+    // Asked between runs, samples and pieces of at most 100 steps: a throw ends the sweep there,
+    // nothing written (a caller's Ctrl-C).
+    std::function<void()> check;
+};
+
 // "KEY=FROM:TO:COUNT" -> an axis; a numeric key of --list-params, both ends in its range, COUNT in
 // [1, 10000]. Throws InputError naming the problem.
 SweepAxis parseSweepAxis(const std::string& text);
@@ -69,14 +93,18 @@ std::string sweepMeasureNames();  // "polarization, group_polarization, ..."
 // The CSV header: the keys, seed, samples, then mean and std of each order parameter.
 std::string sweepHeader(const SweepOptions& s);
 
-// Runs this shard's runs on opt's backend from opt.params and writes s.out; progress on err.
-int runSweep(const Options& opt, const SweepOptions& s, std::ostream& out, std::ostream& err);
+// Runs this shard's runs and writes s.out (atomically, once every run is done): the runs written.
+// Throws InputError on a bad sweep (before any runs: every run is checked first), and
+// std::runtime_error on a flock that is no longer finite (nothing written).
+std::size_t runSweep(const SweepBase& base, const SweepOptions& s, const SweepHooks& hooks);
+// The command line's: its own headless context, progress on err, "wrote ..." on out; the exit code.
+int runSweep(const SweepBase& base, const SweepOptions& s, std::ostream& out, std::ostream& err);
 
 // The first line of a sweep's CSV, "# murmur sweep: ...": what makes runs one sweep (the keys
 // and their ranges, seeds, steps, sampling, carry, backend, the whole sweep's run count and a hash
 // of every base parameter), then "; shard I/N" for a shard. --sweep-merge joins only parts whose
 // lines agree but for the shard.
-std::string sweepIdentity(const Options& opt, const SweepOptions& s);
+std::string sweepIdentity(const SweepBase& base, const SweepOptions& s);
 
 // The number of runs of the whole sweep (values of every key times seeds), or nullopt when it is
 // over kMaxSweepRuns.

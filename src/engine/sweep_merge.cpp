@@ -1,5 +1,5 @@
 // A sweep's identity line and the merge of its shards; see sweep.hpp.
-#include "app/sweep.hpp"
+#include "engine/sweep.hpp"
 
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
@@ -232,14 +232,14 @@ std::optional<std::uint64_t> sweepRunCount(const SweepOptions& s) {
     return total > kMaxSweepRuns ? std::nullopt : std::optional<std::uint64_t>(total);
 }
 
-std::string sweepIdentity(const Options& opt, const SweepOptions& s) {
+std::string sweepIdentity(const SweepBase& base, const SweepOptions& s) {
     Identity id;
     id.sweep = s;
-    id.steps = opt.steps;
-    id.backend = opt.backend == Backend::Gpu ? "gpu" : "cpu";
+    id.steps = base.steps;
+    id.backend = base.backend == Backend::Gpu ? "gpu" : "cpu";
     id.runs = sweepRunCount(s).value_or(0);
-    id.seed = opt.params.seed;
-    id.base = paramsHash(opt.params);
+    id.seed = base.params.seed;
+    id.base = paramsHash(base.params);
     return formatIdentity(id, true);
 }
 

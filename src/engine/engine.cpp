@@ -1,0 +1,85 @@
+// The engine's front door; see engine.hpp. The one place outside the backends that names their types.
+#include "engine/engine.hpp"
+
+#include "cpu/cpu_ensemble.hpp"
+#include "cpu/cpu_simulation.hpp"
+#include "cpu/order_params.hpp"
+#include "gl/debug.hpp"
+#include "gl/egl_context.hpp"
+#include "gpu/gpu_ensemble.hpp"
+#include "gpu/gpu_simulation.hpp"
+#include "model/grid_spec.hpp"
+
+#include <ostream>
+
+namespace murmur::engine {
+
+std::unique_ptr<Simulation> makeSimulation(Backend backend, const std::string& shader_dir, bool timed) {
+    if (backend == Backend::Cpu) return std::make_unique<CpuSimulation>();
+    auto gpu = std::make_unique<gpu::GpuSimulation>(gl::ShaderLibrary(shader_dir));
+    gpu->enableTiming(timed);
+    return gpu;
+}
+
+std::unique_ptr<Ensemble> makeEnsemble(Backend backend, const std::string& shader_dir) {
+    if (backend == Backend::Cpu) return std::make_unique<CpuEnsemble>();
+    return std::make_unique<gpu::GpuEnsemble>(gl::ShaderLibrary(shader_dir));
+}
+
+std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err) {
+    try {
+        auto context = std::make_unique<gl::HeadlessContext>();
+        gl::enableDebugOutput();
+        return context;
+    } catch (const gl::ContextError& e) {
+        err << "murmur: error: " << e.what() << "\n(use --backend cpu to run the CPU reference)\n";
+        return nullptr;
+    }
+}
+
+std::optional<std::string> capacityProblem(Backend backend, const Params& p) {
+    if (backend == Backend::Cpu) return cpuMemoryProblem(p, availableMemoryBytes());
+    try {
+        gpu::checkCapacity(p);
+        return std::nullopt;
+    } catch (const gpu::CapacityError& e) {
+        return std::string(e.what());
+    }
+}
+
+std::optional<std::string> memoryWarning(const Params& p) { return gpu::memoryWarning(p); }
+
+std::uint64_t gpuMaxBoids(const Params& p) { return gpu::queryCapacity(makeGridSpec(p)).max_boids; }
+
+BoidLabels boidLabels(const Flock& flock, const Params& p) {
+    BoidFigures f = boidFigures(flock, p);
+    return {std::move(f.nearest), std::move(f.group)};
+}
+
+namespace {
+gl::PassTimer* timerOf(Simulation& sim) {
+    auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim);
+    return gpu ? gpu->timer() : nullptr;
+}
+}  // namespace
+
+PassTimes passTimes(Simulation& sim) {
+    PassTimes times;
+    if (auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim)) times.steps_in_groups = gpu->stepsInGroups();
+    gl::PassTimer* timer = timerOf(sim);
+    if (!timer) return times;
+    timer->finish();
+    times.names = timer->names();
+    times.samples = timer->samples();
+    times.mean_ms = timer->meanMs();
+    return times;
+}
+
+void restartPassTimes(Simulation& sim) {
+    if (gl::PassTimer* timer = timerOf(sim)) {
+        timer->finish();
+        timer->reset();
+    }
+}
+
+}  // namespace murmur::engine
