@@ -1,7 +1,7 @@
 """pip's build of murmur (pyproject.toml): CMake builds the extension, libmurmur and the murmur
 command into build-pip/, installs them into a staging prefix, and the package gets that prefix
 inside it: murmur/_murmur*.so (RPATH $ORIGIN/lib), murmur/lib/libmurmur.so.*, murmur/bin/murmur
-(for murmur.sweep) and murmur/share/murmur/presets (found from lib/ and bin/ as in any prefix).
+(the command line, beside the module) and murmur/share/murmur/presets (found from lib/ and bin/ as in any prefix).
 Environment: MURMUR_CMAKE_ARGS (more -D options), CMAKE_BUILD_PARALLEL_LEVEL."""
 import os
 import re

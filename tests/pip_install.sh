@@ -2,7 +2,7 @@
 # pip's route: `pip install --no-build-isolation --no-index --target DIR .` builds the package
 # from this tree with CMake (setup.py) and installs it into DIR; then Debian's python3 imports it
 # from DIR alone, far from the build (no MURMUR_BIN, no preset folder set), and uses the GPU
-# backend, its presets, a trajectory and murmur.sweep (the murmur command inside the package).
+# backend, its presets, a trajectory and murmur.sweep (in-process, through libmurmur).
 # Usage: tests/pip_install.sh SOURCE_DIR   (scripts/ci.sh; ccache makes the second build short)
 set -euo pipefail
 src=$(realpath "$1")
