@@ -1,11 +1,28 @@
 // What the passes after the binning (steer, measure) read of the sorted copy and the grid: the
-// neighbours' state and each cell's range, through buffer textures over the buffers the scatter
-// and order passes wrote (GpuSimulation binds them to the TEX_* units after a texture-fetch
-// barrier). The same bits as the storage buffers hold; texelFetch lets a driver gather a whole
-// SIMD vector's texels at once where storage loads may go lane by lane (llvmpipe), and on a GPU
-// it reads through the texture cache.
+// neighbours' state and each cell's range. Two builds read the same bits (gpu/variant.hpp,
+// SortedReads): by default through buffer textures over the buffers the scatter and order passes
+// wrote (bound to the TEX_* units after a texture-fetch barrier; texelFetch lets a driver gather a
+// whole SIMD vector's texels at once where storage loads may go lane by lane, as on llvmpipe, and
+// on a GPU it reads through the texture cache); with STORAGE_READS, from those storage buffers
+// themselves (readonly, at their BIND_* slots), with no buffer texture's texel limit.
 #ifndef MURMUR_SORTED_READS_GLSL
 #define MURMUR_SORTED_READS_GLSL
+
+#if STORAGE_READS
+#include "grid_cells.glsl"
+layout(std430, binding = BIND_SORTED_POS) readonly restrict buffer SortedPosReads { uvec4 sorted_pos_read[]; };
+layout(std430, binding = BIND_SORTED_VEL) readonly restrict buffer SortedVelReads { uvec4 sorted_vel_read[]; };
+vec3 posAt(uint j) { return uintBitsToFloat(sorted_pos_read[j].xyz); }
+vec3 velAt(uint j) { return uintBitsToFloat(sorted_vel_read[j].xyz); }
+uint idAt(uint j) { return sorted_pos_read[j].w; }
+uint speciesAt(uint j) { return sorted_vel_read[j].w; }
+#if PERCHING
+layout(std430, binding = BIND_SORTED_PERCH) readonly restrict buffer SortedPerchReads { float sorted_perch_read[]; };
+float perchAt(uint j) { return sorted_perch_read[j]; }
+#endif
+uint cellStart(uint c) { return cell_start[c]; }
+uint cellEnd(uint c) { return cellStart(c + 1u); }
+#else
 
 layout(binding = TEX_SORTED_POS) uniform usamplerBuffer sorted_pos_tex;  // xyz float bits, w id
 layout(binding = TEX_SORTED_VEL) uniform usamplerBuffer sorted_vel_tex;  // xyz float bits, w species
@@ -27,5 +44,6 @@ float perchAt(uint j) { return uintBitsToFloat(texelFetch(sorted_perch_tex, int(
 // cellStart(CELL_TOTAL)); one texture and one read per end.
 uint cellStart(uint c) { return texelFetch(cell_start_tex, int(c)).x; }
 uint cellEnd(uint c) { return cellStart(c + 1u); }
+#endif  // STORAGE_READS
 
 #endif

@@ -49,6 +49,7 @@ struct Row : engine::StepCounts {
     double step_ms = 0;
     std::vector<std::pair<std::string, double>> passes;
     std::string path = "passes";  // how the steps ran: "passes" (binning, steer) or "steps in work groups"
+    std::string reads;            // GPU: how the passes read the sorted flock, "textures" or "storage" (MURMUR_GPU_READS)
     double read_back = 0;         // bytes read back from the GPU per measured step after the first
 };
 
@@ -59,6 +60,7 @@ json toJson(const Row& r) {
     return {{"boids", r.boids},
             {"phase", r.phase},
             {"path", r.path},
+            {"reads", r.reads},
             {"step_ms", r.step_ms},
             {"steps_per_s", sps},
             {"boid_steps_per_s", sps * double(r.boids)},
@@ -114,6 +116,7 @@ Row measure(Simulation& sim, const Params& p, const BenchOptions& b, const std::
         const engine::PassTimes t = engine::passTimes(sim);
         if (b.steps > 1) r.read_back = double(gl::bytesReadBack() - before) / double(b.steps - 1);
         if (t.steps_in_groups > grouped) r.path = "steps in work groups";
+        r.reads = engine::gpuReads();
         std::vector<double> total(t.steps(), 0.0);
         for (std::size_t i = 0; i < t.samples.size(); ++i) {
             r.passes.emplace_back(t.names[i], median(t.samples[i]));
@@ -258,7 +261,7 @@ json benchDocument(const Options& opt, const BenchOptions& b) {
 
 void printBenchHeader(const json& doc, const BenchOptions& b, std::ostream& out) {
     out << "murmur bench: " << doc["renderer"].get<std::string>() << ", " << MURMUR_BUILD_TYPE << " build, revision "
-        << MURMUR_REVISION << "\n"
+        << MURMUR_REVISION << (doc.contains("gl_version") ? ", GPU reads: " + engine::gpuReads() + " (MURMUR_GPU_READS)" : "") << "\n"
         << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps from the spawn "
         << "(step 0) and from 'clumped' (step " << std::max(b.clump_steps, b.steps) << "); neighbours, candidates and dispatches "
         << "of each phase's first step; cells: cells walked per boid; B/boid: traffic per boid per step by count; mem/b: "

@@ -212,7 +212,12 @@ std::optional<std::string> crossFlagProblem(const CLI::App& app, const CliValues
     return std::nullopt;
 }
 
-Backend backendOf(const CliValues& v) { return v.backend == "gpu" ? Backend::Gpu : Backend::Cpu; }
+// The run's backend; the GPU's read path (MURMUR_GPU_READS) checked with it, as any input is.
+Backend backendOf(const CliValues& v) {
+    if (v.backend != "gpu") return Backend::Cpu;
+    if (auto problem = engine::gpuReadsProblem()) throw InputError(*problem);
+    return Backend::Gpu;
+}
 
 int runMerge(const CliValues& v, std::ostream& out, std::ostream& err) {
     checkWritableTarget(v.merge_args[0], "--sweep-merge");
@@ -345,7 +350,7 @@ int runMode(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
     switch (mode) {
         case Mode::ListParams: return listParams(v.list_params_filter, out, err);
         case Mode::ListPresets: return listPresetsTo(out);
-        case Mode::SelfTest: return engine::runSelfTest(v.opt.shader_dir, out, err);
+        case Mode::SelfTest: return (void)backendOf(v), engine::runSelfTest(v.opt.shader_dir, out, err);
         case Mode::SweepMerge: return runMerge(v, out, err);
         case Mode::Bench: return runBenchMode(v, out, err);
         case Mode::Sweep: return runSweepMode(v, out, err);

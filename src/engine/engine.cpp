@@ -8,9 +8,11 @@
 #include "gl/egl_context.hpp"
 #include "gpu/gpu_ensemble.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "gpu/variant.hpp"
 #include "model/grid_spec.hpp"
 
 #include <ostream>
+#include <stdexcept>
 
 namespace murmur::engine {
 
@@ -54,6 +56,17 @@ std::uint64_t gpuMaxBoids(const Params& p) { return gpu::queryCapacity(makeGridS
 BoidLabels boidLabels(const Flock& flock, const Params& p) {
     BoidFigures f = boidFigures(flock, p);
     return {std::move(f.nearest), std::move(f.group)};
+}
+
+std::string gpuReads() { return gpu::sortedReadsName(gpu::sortedReads()); }
+
+std::optional<std::string> gpuReadsProblem() {
+    try {
+        (void)gpu::sortedReads();
+        return std::nullopt;
+    } catch (const std::invalid_argument& e) {
+        return std::string(e.what());
+    }
 }
 
 namespace {

@@ -53,6 +53,12 @@ struct BoidLabels {
 };
 BoidLabels boidLabels(const Flock& flock, const Params& p);
 
+// How the GPU's passes after the binning read the sorted flock, from MURMUR_GPU_READS: "textures"
+// (buffer textures, the default) or "storage" (storage buffers, opt-in for hardware GPUs until
+// measured there). gpuReadsProblem: the variable's value is neither, naming both.
+std::string gpuReads();
+std::optional<std::string> gpuReadsProblem();
+
 // The GPU's timer queries, pass by pass, over the steps since restartPassTimes (each step's
 // passes timed on the GPU's clock). Empty names on the CPU backend.
 struct PassTimes {

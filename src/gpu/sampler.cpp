@@ -182,6 +182,9 @@ void Sampler::bind(FlockState& st) const {
         s.pos_tex.bindUnit(TEX_SORTED_POS);
         s.vel_tex.bindUnit(TEX_SORTED_VEL);
         s.cell_start_tex.bindUnit(TEX_CELL_START);
+        s.pos.bindBase(kSsbo, BIND_SORTED_POS);  // and as storage, for the STORAGE_READS build (sorted_reads.glsl)
+        s.vel.bindBase(kSsbo, BIND_SORTED_VEL);
+        s.cell_start.bindBase(kSsbo, BIND_CELL_START);
         s.neighbours.bindBase(kSsbo, BIND_NEIGHBOURS);
     } else {
         st.bind();

@@ -2,6 +2,9 @@
 
 #include "model/styles.hpp"
 
+#include <cstdlib>
+#include <stdexcept>
+
 namespace murmur::gpu {
 namespace {
 
@@ -16,6 +19,16 @@ bool anyViewCone(const Params& p) {
 }
 
 }  // namespace
+
+SortedReads sortedReads() {
+    const char* v = std::getenv("MURMUR_GPU_READS");
+    if (!v || !*v || std::string(v) == "textures") return SortedReads::Textures;
+    if (std::string(v) == "storage") return SortedReads::Storage;
+    throw std::invalid_argument("MURMUR_GPU_READS='" + std::string(v).substr(0, 40) +
+                                "': valid: textures (buffer textures, the default) or storage (storage buffers)");
+}
+
+const char* sortedReadsName(SortedReads reads) { return reads == SortedReads::Storage ? "storage" : "textures"; }
 
 std::string styleSlotRead(std::size_t k) { return "(P.style[" + std::to_string(k / 4) + "]." + "xyzw"[k % 4] + ")"; }
 
@@ -36,7 +49,8 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
             {"SPEED_LIMIT", flag(p.speed_limit)},
             {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))},
             {"OBSTACLES", flag(!p.obstacles.empty())},
-            {"ENSEMBLE", flag(ensemble)}};
+            {"ENSEMBLE", flag(ensemble)},
+            {"STORAGE_READS", flag(sortedReads() == SortedReads::Storage)}};
     if (style.switches)
         for (const ShaderSwitch& s : style.switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
     for (std::size_t k = 0; k < style.slots.size(); ++k) defines.push_back({style.slots[k].name, styleSlotRead(k)});

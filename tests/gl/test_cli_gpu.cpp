@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
 #include <fstream>
@@ -97,6 +98,7 @@ TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
     EXPECT_GT(render.at("fragments_estimate").get<double>(), 0.0);
     for (const auto& r : {doc.at("runs")[0], doc.at("runs")[1]}) {
         EXPECT_EQ(r.at("path"), "passes");
+        EXPECT_TRUE(r.at("reads") == "textures" || r.at("reads") == "storage") << r.at("reads");
         // 25 rows of up to 5 cells, fewer where the culling skips them; the H100 floor is the traffic at 3.35 TB/s.
         EXPECT_GT(r.at("cells_walked_per_boid").get<double>(), 5.0);
         EXPECT_LE(r.at("cells_walked_per_boid").get<double>(), 125.0);
@@ -417,4 +419,21 @@ TEST(CliGpu, AnEmptyFlockCountsItsStepsOnBothBackends) {
         EXPECT_EQ(first, "# step 15") << backend;
     }
     std::filesystem::remove_all(dir);
+}
+
+// MURMUR_GPU_READS picks the passes' read path: a value that is neither is bad input (exit 2,
+// naming both) for a GPU run and the self-test, and no concern of a CPU run.
+TEST(CliGpu, AnUnknownGpuReadPathIsRefusedNamingBoth) {
+    MURMUR_REQUIRE_GL();
+    const char* before = std::getenv("MURMUR_GPU_READS");
+    const std::string saved = before ? before : "";
+    ::setenv("MURMUR_GPU_READS", "fast", 1);
+    std::string out, err;
+    EXPECT_EQ(run({"--headless", "--steps", "1", "--boids", "100"}, out, err), 2);
+    EXPECT_NE(err.find("MURMUR_GPU_READS='fast': valid: textures"), std::string::npos) << err;
+    EXPECT_NE(err.find("or storage"), std::string::npos) << err;
+    EXPECT_EQ(run({"--self-test"}, out, err), 2);
+    EXPECT_EQ(run({"--headless", "--backend", "cpu", "--steps", "1", "--boids", "100"}, out, err), 0) << err;
+    if (saved.empty()) ::unsetenv("MURMUR_GPU_READS");
+    else ::setenv("MURMUR_GPU_READS", saved.c_str(), 1);
 }
