@@ -1,12 +1,17 @@
 #version 430
 // Boid shading: flat colour in 2D; in 3D a two-sided Lambert term from a fixed sun plus ambient.
-// Defines: DIMS (2|3).
+// Defines: DIMS (2|3), SPLATS (0|1: unlit, for density splats).
+#ifndef SPLATS
+#define SPLATS 0
+#endif
 in vec3 v_colour;
 in vec3 v_normal;
 out vec4 o_colour;
 
 void main() {
-#if DIMS == 2
+#if SPLATS  // summed additively into a float target (splat_tone.frag shows the sums): a count of 1 each
+    o_colour = vec4(v_colour, 1.0);
+#elif DIMS == 2
     o_colour = vec4(v_colour, 1.0);
 #else
     const vec3 sun = normalize(vec3(0.4, 0.8, 0.3));

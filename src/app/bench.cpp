@@ -273,7 +273,7 @@ void benchRender(Drawable& gpu, const Params& p, const BenchOptions& b, json& do
     const std::uint32_t frames = std::min<std::uint32_t>(b.steps, 30);
     const RenderRow r = measureRender(gpu, p, frames);
     const double ms = r.ms;
-    const char* mode = r.counts.points ? "points" : "meshes";
+    const char* mode = render::drawModeName(r.counts.mode);
     char line[256];
     std::snprintf(line, sizeof line,
                   "%10llu %-8s %10.3f %11.1f   %s: %.3g vertices, about %.3g fragments (1920x1080 offscreen, wall clock "

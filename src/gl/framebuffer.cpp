@@ -31,6 +31,27 @@ void Framebuffer::bind() const {
     glViewport(0, 0, width_, height_);
 }
 
+SumTarget::SumTarget(int width, int height) : width_(width), height_(height) {
+    GLuint tex = 0, fbo = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &tex);
+    texture_ = Handle<deleteTexture>(tex);
+    glTextureStorage2D(tex, 1, GL_RGBA16F, width, height);
+    glCreateFramebuffers(1, &fbo);
+    handle_ = Handle<deleteFramebuffer>(fbo);
+    glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, tex, 0);
+    const GLenum status = glCheckNamedFramebufferStatus(fbo, GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+        throw std::runtime_error("sum target " + std::to_string(width) + "x" + std::to_string(height) +
+                                 " is incomplete (glCheckFramebufferStatus " + std::to_string(status) + ")");
+}
+
+void SumTarget::bindCleared() const {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, handle_.id());
+    glViewport(0, 0, width_, height_);
+    const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    glClearNamedFramebufferfv(handle_.id(), GL_COLOR, 0, zero);
+}
+
 std::vector<std::uint8_t> Framebuffer::readRgba() const { return readPixelsRgba(id(), width_, height_); }
 
 std::vector<std::uint8_t> readPixelsRgba(GLuint framebuffer, int width, int height) {

@@ -38,6 +38,25 @@ private:
     int width_ = 0, height_ = 0;
 };
 
+// A float colour target for sums drawn with additive blending (RGBA16F, no depth), its texture
+// read back by a later pass with texelFetch: the renderer's density splats.
+class SumTarget {
+public:
+    SumTarget() = default;
+    // Throws std::runtime_error if the driver says the framebuffer is incomplete.
+    SumTarget(int width, int height);
+    int width() const { return width_; }
+    int height() const { return height_; }
+    // Binds for drawing, sets the viewport to the whole target and clears it to zero.
+    void bindCleared() const;
+    void bindTexture(GLuint unit) const { glBindTextureUnit(unit, texture_.id()); }
+
+private:
+    Handle<deleteFramebuffer> handle_;
+    Handle<deleteTexture> texture_;
+    int width_ = 0, height_ = 0;
+};
+
 // RGBA8 pixels of the bound read framebuffer's region, bottom row first.
 std::vector<std::uint8_t> readPixelsRgba(GLuint framebuffer, int width, int height);
 

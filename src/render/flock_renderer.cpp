@@ -43,16 +43,25 @@ float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_pe
     return predatorMask(p) != 0 ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
 }
 
-bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
-    if (p.draw == 2) return true;
-    if (p.draw != 0) return false;
+const char* drawModeName(DrawMode mode) { return mode == DrawMode::Splats ? "splats" : mode == DrawMode::Points ? "points" : "meshes"; }
+
+DrawMode drawMode(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
+    if (p.draw == 1) return DrawMode::Meshes;
+    if (p.draw == 2) return DrawMode::Points;
+    if (p.draw == 3) return DrawMode::Splats;
     const double covered = double(boids) * kMeshArea * double(largest_px) * double(largest_px);
-    return largest_px < kPointsBelowPx || covered > kPointsOverCover * double(viewport_pixels);
+    if (covered > kPointsOverCover * double(viewport_pixels)) return DrawMode::Splats;
+    return largest_px < kPointsBelowPx ? DrawMode::Points : DrawMode::Meshes;
+}
+
+bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
+    return drawMode(p, largest_px, boids, viewport_pixels) != DrawMode::Meshes;
 }
 
 DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
     DrawCounts c;
-    c.points = drawsPoints(p, largest_px, boids, viewport_pixels);
+    c.mode = drawMode(p, largest_px, boids, viewport_pixels);
+    c.points = c.mode != DrawMode::Meshes;
     c.vertices = boids * std::uint64_t(c.points ? 1 : p.dims == 3 ? kDartVertices : kTriangleVertices);
     const double side = std::max(1.0, 0.57 * double(largest_px));  // boid.vert's gl_PointSize for that length
     c.fragments_estimate = double(boids) * (c.points ? side * side : kMeshArea * double(largest_px) * double(largest_px));
@@ -84,6 +93,9 @@ FlockRenderer::FlockRenderer(const gl::ShaderLibrary& shaders)
       boid3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}})),
       points2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}, {"POINTS", "1"}})),
       points3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}, {"POINTS", "1"}})),
+      splats2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}, {"POINTS", "1"}, {"SPLATS", "1"}})),
+      splats3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}, {"POINTS", "1"}, {"SPLATS", "1"}})),
+      tone_(gl::buildGraphics(shaders, "splat_tone.vert", "splat_tone.frag", {})),
       lines_(gl::buildGraphics(shaders, "lines.vert", "lines.frag", {})) {
     lines_vao_.floatAttribute(0, 3, offsetof(LineVertex, pos));
     lines_vao_.floatAttribute(1, 4, offsetof(LineVertex, colour));
@@ -110,24 +122,16 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
     const float px_per_clip = float(viewport_px.y) * proj[1][1] / 2.0f;
     last_counts_ = drawCounts(p, largestBoidPixels(p, view_proj, px_per_clip, s), flock.count,
                               std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y));
-    const bool points = last_counts_.points;
+    const DrawMode mode = last_counts_.mode;
     if (flock.count > 0) {
-        const gl::Program& prog = points ? (p.dims == 3 ? points3_ : points2_) : (p.dims == 3 ? boid3_ : boid2_);
+        const bool three = p.dims == 3;
+        const gl::Program& prog = mode == DrawMode::Splats   ? (three ? splats3_ : splats2_)
+                                  : mode == DrawMode::Points ? (three ? points3_ : points2_)
+                                                             : (three ? boid3_ : boid2_);
         prog.use();
         setBoidUniforms(prog, p, s, view_proj, px_per_clip, selection, flock.steer != 0);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_STEER, flock.steer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);
-        empty_vao_.bind();
-        if (points) {  // a vertex a boid, its size set by the shader
-            glEnable(GL_PROGRAM_POINT_SIZE);
-            glDrawArrays(GL_POINTS, 0, GLsizei(flock.count));
-            glDisable(GL_PROGRAM_POINT_SIZE);
-        } else {  // vertex pulling: one draw, boid i's vertices i*V .. i*V+V-1 (10^8 darts: 1.2e9 < 2^31)
-            const GLsizei vertices = GLsizei(std::size_t(flock.count) * std::size_t(p.dims == 3 ? kDartVertices : kTriangleVertices));
-            glDrawArrays(GL_TRIANGLES, 0, vertices);
-        }
+        if (mode == DrawMode::Splats) drawSplats(flock, prog, area);
+        else drawBoids(flock, prog, mode == DrawMode::Points, three ? kDartVertices : kTriangleVertices);
     }
     std::vector<LineVertex> lines;
     if (s.show_bounds) lines = boundsLines(p);
@@ -139,6 +143,43 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
     }
     drawLines(lines, view_proj);
     glBindVertexArray(0);
+}
+
+void FlockRenderer::drawBoids(const FlockView& flock, const gl::Program& prog, bool points, GLsizei vertices_a_boid) const {
+    prog.use();
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_STEER, flock.steer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_NEIGHBOURS, flock.neighbours);
+    empty_vao_.bind();
+    if (points) {  // a vertex a boid, its size set by the shader
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        glDrawArrays(GL_POINTS, 0, GLsizei(flock.count));
+        glDisable(GL_PROGRAM_POINT_SIZE);
+    } else {  // vertex pulling: one draw, boid i's vertices i*V .. i*V+V-1 (10^8 darts: 1.2e9 < 2^31)
+        glDrawArrays(GL_TRIANGLES, 0, GLsizei(std::size_t(flock.count) * std::size_t(vertices_a_boid)));
+    }
+}
+
+void FlockRenderer::drawSplats(const FlockView& flock, const gl::Program& prog, const ScreenRect& area) {
+    GLint target = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
+    if (sums_.width() != area.w || sums_.height() != area.h) sums_ = gl::SumTarget(area.w, area.h);
+    sums_.bindCleared();
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);  // sums: colour and count
+    drawBoids(flock, prog, true, 1);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(target));
+    glViewport(area.x, area.y, area.w, area.h);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);  // over the background
+    tone_.use();
+    glUniform2i(tone_.uniform("u_origin"), area.x, area.y);
+    glUniform1f(tone_.uniform("u_gain"), kSplatGain);
+    sums_.bindTexture(0);
+    empty_vao_.bind();
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_BLEND);
 }
 
 void FlockRenderer::drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj) {

@@ -3,6 +3,7 @@
 // into whatever framebuffer is bound (a window's, or an offscreen one for screenshots).
 #pragma once
 
+#include "gl/framebuffer.hpp"
 #include "gl/program.hpp"
 #include "gl/vertex_array.hpp"
 #include "model/params.hpp"
@@ -35,9 +36,15 @@ struct DrawSettings {
 // Automatic boid length in world units: 0.6 separation radii, kept within [0.5%, 2%] of the world.
 float boidSize(const Params& p);
 
-// The draw key's auto: points when every boid would be drawn under kPointsBelowPx pixels long,
-// or when the meshes would cover the image kPointsOverCover times over (a mesh of length L px
-// covers about kMeshArea L^2): shapes that small or that crowded cannot be told apart.
+// How boids are drawn: meshes (a triangle or dart along the heading), points (a square of about
+// the mesh's area, in its colour), or density splats (points summed additively into a float
+// target, then tone-mapped: each pixel the mean colour of its boids, opaque with their count).
+enum class DrawMode { Meshes, Points, Splats };
+const char* drawModeName(DrawMode mode);  // "meshes", "points", "splats"
+// The draw key's auto: splats when the meshes would cover the image kPointsOverCover times over
+// (a mesh of length L px covers about kMeshArea L^2: shapes that crowded cannot be told apart, their
+// density can), else points when every boid would be drawn under kPointsBelowPx pixels long,
+// else meshes.
 inline constexpr float kPointsBelowPx = 3.0f;
 inline constexpr double kPointsOverCover = 2.0;
 inline constexpr double kMeshArea = 0.3;
@@ -45,7 +52,11 @@ inline constexpr double kMeshArea = 0.3;
 // nearest corner or centre, the min_px floor, size_scale and predators' 2.2 included; 1e9 when
 // the camera is in or near the box), and whether `p.draw` then asks for points.
 float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s);
+DrawMode drawMode(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
+// Whether that mode draws a point a boid (points or splats).
 bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
+// The splats' opacity for a pixel's count: 1 - exp(-kSplatGain * count) (splat_tone.frag).
+inline constexpr float kSplatGain = 0.5f;
 
 // What one draw of the flock issues, by count: points or meshes, the vertices (3 a 2D triangle,
 // 12 a 3D dart, 1 a point) and an estimate of the fragments (every boid as long as
@@ -53,7 +64,8 @@ bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::ui
 // culling is off; points their square side^2; hidden and off-screen boids make fewer). For the
 // benchmark's render rows.
 struct DrawCounts {
-    bool points = false;
+    DrawMode mode = DrawMode::Meshes;
+    bool points = false;  // a point a boid (points or splats)
     std::uint64_t vertices = 0;
     double fragments_estimate = 0.0;
 };
@@ -78,8 +90,13 @@ public:
 private:
     DrawCounts last_counts_;
     void drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj);
+    void drawBoids(const FlockView& flock, const gl::Program& prog, bool points, GLsizei vertices_a_boid) const;
+    // The splats into sums_ (sized to `area`), then tone-mapped into `area` of the framebuffer
+    // bound before.
+    void drawSplats(const FlockView& flock, const gl::Program& prog, const ScreenRect& area);
 
-    gl::Program boid2_, boid3_, points2_, points3_, lines_;
+    gl::Program boid2_, boid3_, points2_, points3_, splats2_, splats3_, tone_, lines_;
+    gl::SumTarget sums_;
     gl::VertexArray empty_vao_, lines_vao_;
     gl::Buffer lines_buf_;
 };

@@ -90,9 +90,9 @@ TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
     EXPECT_EQ(render.at("phase"), "render");
     EXPECT_GT(render.at("frame_ms").get<double>(), 0.0);
     EXPECT_EQ(render.at("resolution"), "1920x1080");
-    // Its counts: 500 3D darts of 12 vertices as meshes (a point each as points), and an estimate
-    // of the fragments, the largest boid's area times the flock.
-    const bool points = render.at("mode") == "points";
+    // Its counts: 500 3D darts of 12 vertices as meshes (a point each as points or splats), and an
+    // estimate of the fragments, the largest boid's area times the flock.
+    const bool points = render.at("mode") == "points" || render.at("mode") == "splats";
     EXPECT_TRUE(points || render.at("mode") == "meshes") << render.at("mode");
     EXPECT_EQ(render.at("vertices").get<std::uint64_t>(), points ? 500u : 6000u);
     EXPECT_GT(render.at("fragments_estimate").get<double>(), 0.0);

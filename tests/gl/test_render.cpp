@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace murmur;
 
 namespace {
@@ -322,13 +324,60 @@ TEST(Render, PointsDrawEachBoidAsASquareOfItsMeshsAreaAndAutoChoosesByCrowding) 
     EXPECT_NEAR(double(f.litCount()), 2.0 * double(side) * double(side), 2.0 * 4.0 * double(side));
 
     // Auto: two boids 20 units long (about 40 px) are meshes; a million boids of 3.35 px over a
-    // 400x400 image cover it 20 times: points; one boid under 3 px: points.
+    // 400x400 image cover it 20 times: splats (their density is what can be seen); one boid under
+    // 3 px: points.
+    using render::DrawMode;
     p.draw = 0;
-    EXPECT_FALSE(render::drawsPoints(p, 40.0f, 2, 400 * 400));
-    EXPECT_TRUE(render::drawsPoints(p, 3.35f, 1000000, 400 * 400));
-    EXPECT_FALSE(render::drawsPoints(p, 3.35f, 10000, 400 * 400)) << "0.2 of the image covered: meshes";
-    EXPECT_TRUE(render::drawsPoints(p, 2.9f, 1, 400 * 400));
+    EXPECT_EQ(render::drawMode(p, 40.0f, 2, 400 * 400), DrawMode::Meshes);
+    EXPECT_EQ(render::drawMode(p, 3.35f, 1000000, 400 * 400), DrawMode::Splats);
+    EXPECT_TRUE(render::drawsPoints(p, 3.35f, 1000000, 400 * 400)) << "splats are a point a boid";
+    EXPECT_EQ(render::drawMode(p, 3.35f, 10000, 400 * 400), DrawMode::Meshes) << "0.2 of the image covered: meshes";
+    EXPECT_EQ(render::drawMode(p, 2.9f, 1, 400 * 400), DrawMode::Points);
+    EXPECT_EQ(render::drawMode(p, 0.5f, 2000000, 400 * 400), DrawMode::Points) << "0.9 of the image covered: points";
     p.draw = 1;
-    EXPECT_FALSE(render::drawsPoints(p, 0.5f, 100000000, 400 * 400)) << "meshes asked for: always meshes";
+    EXPECT_EQ(render::drawMode(p, 0.5f, 100000000, 400 * 400), DrawMode::Meshes) << "meshes asked for: always meshes";
+    p.draw = 3;
+    EXPECT_EQ(render::drawMode(p, 40.0f, 2, 400 * 400), DrawMode::Splats) << "splats asked for: always splats";
+    EXPECT_NO_GL_ERRORS();
+}
+
+// Density splats: each pixel shows the mean colour of the boids drawn on it (here by heading),
+// opaque as 1 - exp(-kSplatGain * count) over the background: twelve boids on one spot all but
+// opaque in their heading's colour, one alone faint (its colour at 0.39 over the background),
+// six flying east and six west on another spot the mean of the two headings' colours.
+TEST(Render, SplatsShowEachPixelsMeanColourOpaqueWithItsCount) {
+    MURMUR_REQUIRE_GL();
+    Params p = world(2);
+    p.draw = 3;  // splats
+    Flock flock;
+    for (std::uint32_t k = 0; k < 12; ++k) flock.push_back(makeBoid(k, {50, 50, 0}, {3, 0, 0}));
+    flock.push_back(makeBoid(12, {20, 78, 0}, {3, 0, 0}));
+    for (std::uint32_t k = 0; k < 12; ++k) flock.push_back(makeBoid(13 + k, {80, 20, 0}, {k % 2 ? -3.0f : 3.0f, 0, 0}));
+    render::HostFlock host;
+    host.update(flock, {});
+    Frame f;
+    f.camera.reset(p);
+    f.settings.show_bounds = false;
+    f.settings.size_scale = 10.0f;
+    f.settings.colour_by = render::ColourBy::Heading;
+    gl::Framebuffer target(kW, kH);
+    target.bind();
+    render::FlockRenderer renderer{gl::ShaderLibrary{}};
+    renderer.draw(host.view(), p, f.camera, {kW, kH}, f.settings, std::nullopt);
+    EXPECT_EQ(renderer.lastCounts().mode, render::DrawMode::Splats);
+    f.rgba = target.readRgba();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    const auto expectColour = [&](glm::vec3 world_at, glm::vec3 want, float count, const char* what) {
+        const float a = 1.0f - std::exp(-render::kSplatGain * count);
+        const glm::vec3 shown = f.settings.background * (1.0f - a) + want * a;
+        const glm::vec2 px = f.at(world_at);
+        const std::uint8_t* c = &f.rgba[(std::size_t(px.y) * kW + std::size_t(px.x)) * 4];
+        for (int k = 0; k < 3; ++k)  // 8-bit output, half-float sums: within 3 levels
+            EXPECT_NEAR(int(c[k]), int(shown[k] * 255.0f + 0.5f), 3) << what << " channel " << k;
+    };
+    const glm::vec3 east = render::headingColour(0.0f), west = render::headingColour(3.14159265f);
+    expectColour({50, 50, 0}, east, 12.0f, "twelve boids flying east");
+    expectColour({20, 78, 0}, east, 1.0f, "one boid alone");
+    expectColour({80, 20, 0}, 0.5f * (east + west), 12.0f, "six east and six west");
     EXPECT_NO_GL_ERRORS();
 }
