@@ -4,7 +4,7 @@
 // wrote (bound to the TEX_* units after a texture-fetch barrier; texelFetch lets a driver gather a
 // whole SIMD vector's texels at once where storage loads may go lane by lane, as on llvmpipe, and
 // on a GPU it reads through the texture cache); with STORAGE_READS, from those storage buffers
-// themselves (readonly, at their BIND_* slots), with no buffer texture's texel limit.
+// themselves (readonly, at their BIND_* slots).
 #ifndef MURMUR_SORTED_READS_GLSL
 #define MURMUR_SORTED_READS_GLSL
 

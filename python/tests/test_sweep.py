@@ -111,13 +111,20 @@ def test_a_carried_sharded_sweep_writes_the_cli_bytes(tmp_path):
 
 
 def test_ctrl_c_stops_a_sweep_and_writes_nothing(tmp_path):
+    """Within the burn-in too: each run's steps go in pieces of at most 100, asked between."""
     kept = tmp_path / "stopped.csv"
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             murmur.sweep({"vicsek.noise": (0.1, 0.5, 20)}, preset="vicsek", backend="cpu", boids=500, steps=2000,
-                         every=10, progress=False, out=kept)
+                         burn_in=1900, every=100, progress=False, out=kept)
     finally:
         timer.cancel()
     assert not kept.exists() and os.listdir(tmp_path) == []
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_any_run(tmp_path):
+    with pytest.raises(murmur.Error, match="sweep out"):
+        murmur.sweep({"vicsek.noise": (0.1, 0.5, 2)}, preset="vicsek", backend="cpu", boids=50, steps=100000,
+                     progress=False, out=tmp_path / "no-such-folder" / "sweep.csv")

@@ -249,7 +249,15 @@ std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>
 Samples sampleRun(Simulation& sim, const SweepBase& base, const SweepOptions& s, const std::string& which, const SweepHooks& hooks) {
     const RunMeasures measure{[&] { return std::vector<OrderParams>{sim.measure()}; }, [&] { sim.measureWithNextStep(); },
                               [&] { return std::vector<OrderParams>{sim.takeSample()}; }};
-    return sampleRuns(1, [&](int n) { sim.step(n); }, measure, base, s, [&](std::size_t) { return which; }, hooks)[0];
+    const auto step = [&](int n) {
+        for (int done = 0; done < n;) {  // in pieces of at most 100 steps, each followed by the caller's check
+            const int piece = std::min(100, n - done);
+            sim.step(piece);
+            done += piece;
+            if (hooks.check) hooks.check();
+        }
+    };
+    return sampleRuns(1, step, measure, base, s, [&](std::size_t) { return which; }, hooks)[0];
 }
 
 // The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
@@ -313,7 +321,7 @@ struct Progress {
 // a run's shader variant differs.
 void runOneByOne(const SweepBase& base, const SweepOptions& s, const std::vector<SweepRun>& mine, Rows& rows, Progress& progress,
                  const SweepHooks& hooks) {
-    const std::unique_ptr<Simulation> sim = engine::makeSimulation(base.backend, base.shader_dir, true);
+    const std::unique_ptr<Simulation> sim = engine::makeSimulation(base.backend, base.shader_dir);
     for (std::size_t k = 0; k < mine.size(); ++k) {
         const SweepRun& run = mine[k];
         const Params p = runParams(base.params, s, run);

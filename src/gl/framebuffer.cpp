@@ -35,7 +35,7 @@ SumTarget::SumTarget(int width, int height) : width_(width), height_(height) {
     GLuint tex = 0, fbo = 0;
     glCreateTextures(GL_TEXTURE_2D, 1, &tex);
     texture_ = Handle<deleteTexture>(tex);
-    glTextureStorage2D(tex, 1, GL_RGBA16F, width, height);
+    glTextureStorage2D(tex, 1, GL_RGBA32F, width, height);  // counts exact to 2^24 a pixel
     glCreateFramebuffers(1, &fbo);
     handle_ = Handle<deleteFramebuffer>(fbo);
     glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, tex, 0);

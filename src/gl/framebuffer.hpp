@@ -38,7 +38,7 @@ private:
     int width_ = 0, height_ = 0;
 };
 
-// A float colour target for sums drawn with additive blending (RGBA16F, no depth), its texture
+// A float colour target for sums drawn with additive blending (RGBA32F, no depth), its texture
 // read back by a later pass with texelFetch: the renderer's density splats.
 class SumTarget {
 public:

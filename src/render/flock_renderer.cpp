@@ -130,7 +130,10 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
                                                              : (three ? boid3_ : boid2_);
         prog.use();
         setBoidUniforms(prog, p, s, view_proj, px_per_clip, selection, flock.steer != 0);
-        if (mode == DrawMode::Splats) drawSplats(flock, prog, area);
+        if (mode == DrawMode::Splats) {
+            drawSplats(flock, prog, area);
+            if (three) glEnable(GL_DEPTH_TEST);  // the lines after them, as in the other modes
+        }
         else drawBoids(flock, prog, mode == DrawMode::Points, three ? kDartVertices : kTriangleVertices);
     }
     std::vector<LineVertex> lines;
@@ -172,7 +175,7 @@ void FlockRenderer::drawSplats(const FlockView& flock, const gl::Program& prog, 
     drawBoids(flock, prog, true, 1);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(target));
     glViewport(area.x, area.y, area.w, area.h);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);  // over the background
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);  // over the background; its alpha stays
     tone_.use();
     glUniform2i(tone_.uniform("u_origin"), area.x, area.y);
     glUniform1f(tone_.uniform("u_gain"), kSplatGain);
@@ -180,6 +183,7 @@ void FlockRenderer::drawSplats(const FlockView& flock, const gl::Program& prog, 
     empty_vao_.bind();
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glDisable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ZERO);
 }
 
 void FlockRenderer::drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj) {

@@ -37,7 +37,7 @@ struct DrawSettings {
 float boidSize(const Params& p);
 
 // How boids are drawn: meshes (a triangle or dart along the heading), points (a square of about
-// the mesh's area, in its colour), or density splats (points summed additively into a float
+// the mesh's area, in its colour), or density splats (points summed additively into a 32-bit float
 // target, then tone-mapped: each pixel the mean colour of its boids, opaque with their count).
 enum class DrawMode { Meshes, Points, Splats };
 const char* drawModeName(DrawMode mode);  // "meshes", "points", "splats"

@@ -379,5 +379,7 @@ TEST(Render, SplatsShowEachPixelsMeanColourOpaqueWithItsCount) {
     expectColour({50, 50, 0}, east, 12.0f, "twelve boids flying east");
     expectColour({20, 78, 0}, east, 1.0f, "one boid alone");
     expectColour({80, 20, 0}, 0.5f * (east + west), 12.0f, "six east and six west");
+    const glm::vec2 dense = f.at({50, 50, 0});
+    EXPECT_EQ(int(f.rgba[(std::size_t(dense.y) * kW + std::size_t(dense.x)) * 4 + 3]), 255) << "the picture stays opaque";
     EXPECT_NO_GL_ERRORS();
 }
