@@ -78,8 +78,10 @@ gl::PassTimer* timerOf(Simulation& sim) {
 
 PassTimes passTimes(Simulation& sim) {
     PassTimes times;
-    if (auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim)) times.steps_in_groups = gpu->stepsInGroups();
-    gl::PassTimer* timer = timerOf(sim);
+    auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim);
+    if (!gpu) return times;
+    times.steps_in_groups = gpu->stepsInGroups();
+    gl::PassTimer* timer = gpu->timer();
     if (!timer) return times;
     timer->finish();
     times.names = timer->names();

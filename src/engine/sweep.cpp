@@ -211,12 +211,22 @@ struct RunMeasures {
     std::function<std::vector<OrderParams>()> take;
 };
 
-// Runs' samples of each measure: at the burn-in and every --sweep-every steps to --steps. `step`
-// steps every run; `measure` measures every run (each sample but the last with the step after
-// it). A flock that is no longer finite ends the sweep (no file is written with NaN in it).
-std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step, const RunMeasures& measure,
+// Runs' samples of each measure: at the burn-in and every --sweep-every steps to --steps.
+// `step_piece` steps every run by at most 100 steps (the caller's check asked after each piece,
+// so a long burn-in or interval stays interruptible); `measure` measures every run (each sample
+// but the last with the step after it). A flock that is no longer finite ends the sweep (no file
+// is written with NaN in it).
+std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step_piece, const RunMeasures& measure,
                                 const SweepBase& base, const SweepOptions& s, const std::function<std::string(std::size_t)>& which,
                                 const SweepHooks& hooks) {
+    const auto step = [&](int n) {
+        for (int done = 0; done < n;) {
+            const int piece = std::min(100, n - done);
+            step_piece(piece);
+            done += piece;
+            if (hooks.check) hooks.check();
+        }
+    };
     step(int(s.burn_in));
     std::vector<Samples> samples(runs, Samples(std::size(kMeasures)));
     for (std::uint64_t t = s.burn_in;;) {
@@ -241,7 +251,6 @@ std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>
         }
         if (next == t) break;
         t = next;
-        if (hooks.check) hooks.check();
     }
     return samples;
 }
@@ -249,15 +258,7 @@ std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>
 Samples sampleRun(Simulation& sim, const SweepBase& base, const SweepOptions& s, const std::string& which, const SweepHooks& hooks) {
     const RunMeasures measure{[&] { return std::vector<OrderParams>{sim.measure()}; }, [&] { sim.measureWithNextStep(); },
                               [&] { return std::vector<OrderParams>{sim.takeSample()}; }};
-    const auto step = [&](int n) {
-        for (int done = 0; done < n;) {  // in pieces of at most 100 steps, each followed by the caller's check
-            const int piece = std::min(100, n - done);
-            sim.step(piece);
-            done += piece;
-            if (hooks.check) hooks.check();
-        }
-    };
-    return sampleRuns(1, step, measure, base, s, [&](std::size_t) { return which; }, hooks)[0];
+    return sampleRuns(1, [&](int n) { sim.step(n); }, measure, base, s, [&](std::size_t) { return which; }, hooks)[0];
 }
 
 // The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
@@ -357,15 +358,10 @@ void runBatch(gpu::GpuSimulation& gpu, const SweepBase& base, const SweepOptions
             gpu.setEnsembleParams(params);
         }
         std::uint64_t at = 0;
-        const auto step = [&](int n) {
-            for (int done = 0; done < n;) {  // in pieces of 100 steps, so a long burn-in reports its progress
-                const int piece = std::min(100, n - done);
-                gpu.step(piece);
-                done += piece;
-                at += std::uint64_t(piece);
-                progress.during(hooks, runs.size(), at, base.steps);
-                if (hooks.check) hooks.check();
-            }
+        const auto step = [&](int piece) {  // each piece reported, so a long burn-in shows its progress
+            gpu.step(piece);
+            at += std::uint64_t(piece);
+            progress.during(hooks, runs.size(), at, base.steps);
         };
         const RunMeasures measure{[&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
                                   [&] { return gpu.takeFlockSamples(); }};

@@ -131,10 +131,10 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
         prog.use();
         setBoidUniforms(prog, p, s, view_proj, px_per_clip, selection, flock.steer != 0);
         if (mode == DrawMode::Splats) {
-            drawSplats(flock, prog, area);
+            drawSplats(flock, area);
             if (three) glEnable(GL_DEPTH_TEST);  // the lines after them, as in the other modes
         }
-        else drawBoids(flock, prog, mode == DrawMode::Points, three ? kDartVertices : kTriangleVertices);
+        else drawBoids(flock, mode == DrawMode::Points, three ? kDartVertices : kTriangleVertices);
     }
     std::vector<LineVertex> lines;
     if (s.show_bounds) lines = boundsLines(p);
@@ -148,8 +148,7 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
     glBindVertexArray(0);
 }
 
-void FlockRenderer::drawBoids(const FlockView& flock, const gl::Program& prog, bool points, GLsizei vertices_a_boid) const {
-    prog.use();
+void FlockRenderer::drawBoids(const FlockView& flock, bool points, GLsizei vertices_a_boid) const {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_STEER, flock.steer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_POS, flock.pos);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BIND_VEL, flock.vel);
@@ -164,7 +163,7 @@ void FlockRenderer::drawBoids(const FlockView& flock, const gl::Program& prog, b
     }
 }
 
-void FlockRenderer::drawSplats(const FlockView& flock, const gl::Program& prog, const ScreenRect& area) {
+void FlockRenderer::drawSplats(const FlockView& flock, const ScreenRect& area) {
     GLint target = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
     if (sums_.width() != area.w || sums_.height() != area.h) sums_ = gl::SumTarget(area.w, area.h);
@@ -172,7 +171,7 @@ void FlockRenderer::drawSplats(const FlockView& flock, const gl::Program& prog, 
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE);  // sums: colour and count
-    drawBoids(flock, prog, true, 1);
+    drawBoids(flock, true, 1);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(target));
     glViewport(area.x, area.y, area.w, area.h);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);  // over the background; its alpha stays

@@ -90,10 +90,11 @@ public:
 private:
     DrawCounts last_counts_;
     void drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj);
-    void drawBoids(const FlockView& flock, const gl::Program& prog, bool points, GLsizei vertices_a_boid) const;
-    // The splats into sums_ (sized to `area`), then tone-mapped into `area` of the framebuffer
-    // bound before.
-    void drawSplats(const FlockView& flock, const gl::Program& prog, const ScreenRect& area);
+    // The flock with the boid program in use (its uniforms set): points or meshes.
+    void drawBoids(const FlockView& flock, bool points, GLsizei vertices_a_boid) const;
+    // The splats (the splat program in use) into sums_, sized to `area`, then tone-mapped into
+    // `area` of the framebuffer bound before.
+    void drawSplats(const FlockView& flock, const ScreenRect& area);
 
     gl::Program boid2_, boid3_, points2_, points3_, splats2_, splats3_, tone_, lines_;
     gl::SumTarget sums_;
