@@ -1,8 +1,11 @@
 #version 430
 // Boid shading: flat colour in 2D; in 3D a two-sided Lambert term from a fixed sun plus ambient.
-// Defines: DIMS (2|3), SPLATS (0|1: unlit, for density splats).
+// Defines: DIMS (2|3), SPLATS (0|1: unlit, for density splats), FLAT (0|1: shaded by boid.vert).
 #ifndef SPLATS
 #define SPLATS 0
+#endif
+#ifndef FLAT
+#define FLAT 0
 #endif
 in vec3 v_colour;
 in vec3 v_normal;
@@ -11,7 +14,7 @@ out vec4 o_colour;
 void main() {
 #if SPLATS  // summed additively into a float target (splat_tone.frag shows the sums): a count of 1 each
     o_colour = vec4(v_colour, 1.0);
-#elif DIMS == 2
+#elif DIMS == 2 || FLAT
     o_colour = vec4(v_colour, 1.0);
 #else
     const vec3 sun = normalize(vec3(0.4, 0.8, 0.3));

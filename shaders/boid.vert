@@ -7,10 +7,16 @@
 // lighting. Boids never shrink below u_min_px pixels, so a million of them stay visible.
 // POINTS 1: a point a boid instead (the draw key's points, or auto for boids under 3 pixels), of
 // about the mesh's area, in its colour.
-// Defines: DIMS (2|3), POINTS (0|1).
+// FLAT 1 (3D): a triangle a boid instead of the dart's four sides, its outline as seen from the
+// eye, shaded as its faces would be on average (the draw key's flat, or auto for darts under
+// 12 pixels: a quarter of the vertices and triangles, the same outline, one shade for its faces).
+// Defines: DIMS (2|3), POINTS (0|1), FLAT (0|1).
 #include "layout.glsl"
 #ifndef POINTS
 #define POINTS 0
+#endif
+#ifndef FLAT
+#define FLAT 0
 #endif
 
 layout(std430, binding = BIND_POS) readonly buffer PosBuf { uvec4 pos[]; };  // float bits, id
@@ -34,10 +40,14 @@ out vec3 v_colour;
 out vec3 v_normal;
 
 #if DIMS == 2
-const int kBoidVertices = 3;  // BOID_VERTICES_2D in flock_renderer.cpp
+const int kBoidVertices = 3;  // kTriangleVertices in flock_renderer.cpp
 const vec3 kMesh[3] = vec3[3](vec3(0.6, 0.0, 0.0), vec3(-0.4, 0.32, 0.0), vec3(-0.4, -0.32, 0.0));
+#elif FLAT
+const int kBoidVertices = 3;  // kFlatVertices in flock_renderer.cpp
 #else
-const int kBoidVertices = 12;  // BOID_VERTICES_3D in flock_renderer.cpp
+const int kBoidVertices = 12;  // kDartVertices in flock_renderer.cpp
+#endif
+#if DIMS == 3
 // Nose, then tail points: left wing, top, right wing, bottom (x forward, y up, z side).
 const vec3 kNose = vec3(0.6, 0.0, 0.0);
 const vec3 kTail[4] = vec3[4](vec3(-0.4, 0.0, -0.4), vec3(-0.4, 0.12, 0.0), vec3(-0.4, 0.0, 0.4), vec3(-0.4, -0.08, 0.0));
@@ -47,6 +57,48 @@ vec3 meshVertex(int v) {
     int face = v / 3, corner = v % 3;
     if (corner == 0) return kNose;
     return kTail[(face + corner - 1) % 4];
+}
+#endif
+
+#if DIMS == 3 && FLAT
+uniform vec3 u_eye;  // world position of the camera
+
+// Corner k of the dart's outline seen along d (eye to boid), in the boid's frame scaled to length
+// 1: the nose, then the tail's two points that reach furthest either way across the heading as
+// seen (along cross(f, d), perpendicular to the heading on screen). The dart's outline is the hull
+// of the nose and its four tail points; this triangle is all of it but a sliver of the tail seen
+// nearly end on.
+vec3 flatCorner(int corner, mat3 frame, vec3 d) {
+    if (corner == 0) return frame * kNose;
+    vec3 across = cross(frame[0], d);
+    across = dot(across, across) > 1e-8 ? across : frame[2];  // head-on: along its wings
+    int pick = 0;
+    float best = corner == 1 ? -1e30 : 1e30;
+    for (int k = 0; k < 4; ++k) {
+        float reach = dot(frame * kTail[k], across);
+        if (corner == 1 ? reach > best : reach < best) { best = reach; pick = k; }
+    }
+    return frame * kTail[pick];
+}
+
+// The mean shade of the dart's pixels as seen along d: boid.frag's two-sided Lambert term of each
+// face the eye sees, weighted by its area as seen; where the open back faces the eye, the far
+// faces' insides fill it (cross(b - a, c - a) is a face's outward normal, twice its area long).
+float flatShade(mat3 frame, vec3 d) {
+    const vec3 sun = normalize(vec3(0.4, 0.8, 0.3));
+    const float kBackTwiceArea = (kTail[2].z - kTail[0].z) * (kTail[1].y - kTail[3].y);  // the diamond's diagonals
+    float near_shade = 0.0, near_seen = 0.0, far_shade = 0.0, far_seen = 0.0;
+    for (int face = 0; face < 4; ++face) {
+        vec3 a = meshVertex(face * 3), b = meshVertex(face * 3 + 1), c = meshVertex(face * 3 + 2);
+        vec3 n = frame * cross(b - a, c - a);
+        float facing = -dot(n, d), shade = 0.35 + 0.65 * abs(dot(normalize(n), sun));
+        if (facing > 0.0) { near_shade += facing * shade; near_seen += facing; }
+        else { far_shade -= facing * shade; far_seen -= facing; }
+    }
+    float opening = max(0.0, dot(frame[0], d)) * kBackTwiceArea;  // the back's outward normal is -f
+    float inside = far_seen > 0.0 ? far_shade / far_seen : 1.0;
+    float seen = near_seen + opening;
+    return seen > 0.0 ? (near_shade + opening * inside) / seen : 1.0;
 }
 #endif
 
@@ -100,6 +152,17 @@ vec3 flapped(vec3 local, int i, uint id, vec3 v, vec3 f, vec3 side, float speed)
 }
 #endif
 
+// The boid's frame: x forward along f, y up (3D) or side (2D), z side (3D).
+mat3 frameOf(vec3 f) {
+#if DIMS == 2
+    return mat3(f, vec3(-f.y, f.x, 0.0), vec3(0.0, 0.0, 1.0));
+#else
+    vec3 world_up = abs(f.y) > 0.999 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
+    vec3 side = normalize(cross(f, world_up));
+    return mat3(f, cross(side, f), side);
+#endif
+}
+
 void main() {
 #if POINTS
     int i = gl_VertexID, corner = 0;
@@ -117,24 +180,17 @@ void main() {
 #if DIMS == 2
     f.z = 0.0;
     f = length(f) > 0.0 ? normalize(f) : vec3(1.0, 0.0, 0.0);
-    vec3 side = vec3(-f.y, f.x, 0.0), up = vec3(0.0, 0.0, 1.0);
+#endif
+    mat3 frame = frameOf(f);
+#if DIMS == 2
     vec3 local = kMesh[corner];
     vec3 n_local = vec3(0.0, 0.0, 1.0);
-#else
-    vec3 world_up = abs(f.y) > 0.999 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
-    vec3 side = normalize(cross(f, world_up));
-    vec3 up = cross(side, f);
+#elif !FLAT  // a flat dart's corners and shade come from flatCorner and flatShade; its wings don't beat
     vec3 local = meshVertex(corner);
     int face = corner / 3;
     vec3 a = meshVertex(face * 3), b = meshVertex(face * 3 + 1), c = meshVertex(face * 3 + 2);
     vec3 n_local = normalize(cross(b - a, c - a));
-    if (u_flap != 0) local = flapped(local, i, id, v, f, side, speed);
-#endif
-    // mesh axes: x forward, y up (3D) / side (2D), z side (3D)
-#if DIMS == 2
-    mat3 frame = mat3(f, side, up);
-#else
-    mat3 frame = mat3(f, up, side);
+    if (u_flap != 0) local = flapped(local, i, id, v, f, frame[2], speed);
 #endif
     // Size in world units, raised so the boid spans at least u_min_px pixels at its depth.
     vec4 centre = u_view_proj * vec4(p, 1.0);
@@ -148,10 +204,17 @@ void main() {
     gl_Position = centre;
     gl_PointSize = max(1.0, 0.57 * size * u_px_per_clip / max(centre.w, 1e-9));
     v_normal = vec3(0.0, 1.0, 0.0);
+#elif DIMS == 3 && FLAT
+    vec3 d = normalize(p - u_eye);
+    gl_Position = u_view_proj * vec4(p + flatCorner(corner, frame, d) * size, 1.0);
+    v_normal = vec3(0.0, 1.0, 0.0);
 #else
     gl_Position = u_view_proj * vec4(p + frame * (local * size), 1.0);
     v_normal = frame * n_local;
 #endif
 
     v_colour = selected ? vec3(1.0) : colourOf(i, species, predator, f, speed);
+#if DIMS == 3 && FLAT
+    v_colour *= flatShade(frame, d);  // boid.frag leaves a flat dart unlit
+#endif
 }

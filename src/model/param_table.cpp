@@ -171,10 +171,11 @@ std::vector<ParamInfo> makeTable() {
         {"colour", ParamKind::Choice, "", 0, 3, {"species", "heading", "speed", "neighbours"},
          "view only: the window and screenshots colour boids by species (predators red), heading, speed or neighbour count",
          [](const Params& p) { return double(p.colour); }, [](Params& p, double v) { p.colour = std::uint32_t(v); }},
-        {"draw", ParamKind::Choice, "", 0, 3, {"auto", "meshes", "points", "splats"},
-         "view only: boids drawn as meshes (a triangle or dart along the heading), points, or density splats (summed, "
-         "tone-mapped: a pixel's mean colour, brighter where more boids share it); auto: splats when the meshes would "
-         "cover the image twice over, points when every boid would be drawn under 3 pixels, meshes otherwise",
+        {"draw", ParamKind::Choice, "", 0, 4, {"auto", "meshes", "points", "splats", "flat"},
+         "view only: boids drawn as meshes (a triangle or dart along the heading), points, density splats (summed, "
+         "tone-mapped: a pixel's mean colour, brighter where more boids share it), or flat darts (3D: a triangle a boid, "
+         "the dart's outline facing the eye); auto: splats when the meshes would cover the image twice over, points "
+         "when every boid would be drawn under 3 pixels, flat darts under 12, meshes otherwise",
          [](const Params& p) { return double(p.draw); }, [](Params& p, double v) { p.draw = std::uint32_t(v); }},
         {"leader.enabled", ParamKind::Choice, "", 0, 1, {"off", "on"},
          "Processing's mouse-led boid: boid 0 moves to leader.x/y/z (the pointer, in the window); the others treat it as a flockmate",

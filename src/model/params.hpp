@@ -163,8 +163,8 @@ struct Params {
     // 3 neighbours). A preset carries it (predators open coloured by species); no step reads it.
     std::uint32_t colour = 1;
     // View, not model: how boids are drawn (0 auto, render::drawMode: splats where the meshes would
-    // cover the image twice over, points where they would be under 3 pixels; 1 meshes; 2 points;
-    // 3 splats). No step reads it.
+    // cover the image twice over, points where they would be under 3 pixels, 3D flat darts under 12;
+    // 1 meshes; 2 points; 3 splats; 4 flat). No step reads it.
     std::uint32_t draw = 0;
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge

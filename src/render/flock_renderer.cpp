@@ -13,6 +13,7 @@ namespace murmur::render {
 
 constexpr int kDartVertices = 12;  // boid.vert's kBoidVertices: the 3D dart's four sides
 constexpr int kTriangleVertices = 3;  // ... and the 2D triangle
+constexpr int kFlatVertices = 3;  // ... and the 3D flat dart
 
 float boidSize(const Params& p) {
     return std::clamp(0.6f * p.species[0].separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
@@ -26,6 +27,13 @@ GLuint predatorMask(const Params& p) {
     for (std::uint32_t sp = 0; sp < std::min(p.species_count, kMaxSpecies); ++sp)
         if (p.roles[sp].predator) predators |= 1u << sp;
     return predators;
+}
+
+// A boid's vertices in that mode: a point, a 2D triangle, a flat dart, a 3D dart.
+int verticesABoid(DrawMode mode, int dims) {
+    if (mode == DrawMode::Points || mode == DrawMode::Splats) return 1;
+    if (dims == 3) return mode == DrawMode::Flat ? kFlatVertices : kDartVertices;
+    return kTriangleVertices;
 }
 
 }  // namespace
@@ -43,26 +51,38 @@ float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_pe
     return predatorMask(p) != 0 ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
 }
 
-const char* drawModeName(DrawMode mode) { return mode == DrawMode::Splats ? "splats" : mode == DrawMode::Points ? "points" : "meshes"; }
+const char* drawModeName(DrawMode mode) {
+    switch (mode) {
+    case DrawMode::Splats: return "splats";
+    case DrawMode::Points: return "points";
+    case DrawMode::Flat: return "flat";
+    case DrawMode::Meshes: break;
+    }
+    return "meshes";
+}
 
 DrawMode drawMode(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
     if (p.draw == 1) return DrawMode::Meshes;
     if (p.draw == 2) return DrawMode::Points;
     if (p.draw == 3) return DrawMode::Splats;
+    const bool three = p.dims == 3;
+    if (p.draw == 4) return three ? DrawMode::Flat : DrawMode::Meshes;
     const double covered = double(boids) * kMeshArea * double(largest_px) * double(largest_px);
     if (covered > kPointsOverCover * double(viewport_pixels)) return DrawMode::Splats;
-    return largest_px < kPointsBelowPx ? DrawMode::Points : DrawMode::Meshes;
+    if (largest_px < kPointsBelowPx) return DrawMode::Points;
+    return three && largest_px < kFlatBelowPx ? DrawMode::Flat : DrawMode::Meshes;
 }
 
 bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
-    return drawMode(p, largest_px, boids, viewport_pixels) != DrawMode::Meshes;
+    const DrawMode mode = drawMode(p, largest_px, boids, viewport_pixels);
+    return mode == DrawMode::Points || mode == DrawMode::Splats;
 }
 
 DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
     DrawCounts c;
     c.mode = drawMode(p, largest_px, boids, viewport_pixels);
-    c.points = c.mode != DrawMode::Meshes;
-    c.vertices = boids * std::uint64_t(c.points ? 1 : p.dims == 3 ? kDartVertices : kTriangleVertices);
+    c.points = c.mode == DrawMode::Points || c.mode == DrawMode::Splats;
+    c.vertices = boids * std::uint64_t(verticesABoid(c.mode, p.dims));
     const double side = std::max(1.0, 0.57 * double(largest_px));  // boid.vert's gl_PointSize for that length
     c.fragments_estimate = double(boids) * (c.points ? side * side : kMeshArea * double(largest_px) * double(largest_px));
     return c;
@@ -71,9 +91,10 @@ DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, st
 namespace {
 
 // The boid programs' uniforms: the camera, sizes, colouring, selection, predators, wing beats.
-void setBoidUniforms(const gl::Program& prog, const Params& p, const DrawSettings& s, const glm::mat4& view_proj, float px_per_clip,
-                     const std::optional<Selection>& selection, bool has_steer) {
+void setBoidUniforms(const gl::Program& prog, const Params& p, const DrawSettings& s, const Camera& camera, const glm::mat4& view_proj,
+                     float px_per_clip, const std::optional<Selection>& selection, bool has_steer) {
     glUniformMatrix4fv(prog.uniform("u_view_proj"), 1, GL_FALSE, glm::value_ptr(view_proj));
+    glUniform3fv(prog.uniform("u_eye"), 1, glm::value_ptr(camera.eye()));  // flat darts only
     glUniform1f(prog.uniform("u_size"), boidSize(p) * s.size_scale);
     glUniform1f(prog.uniform("u_min_px"), s.min_px);
     glUniform1f(prog.uniform("u_px_per_clip"), px_per_clip);
@@ -91,6 +112,7 @@ void setBoidUniforms(const gl::Program& prog, const Params& p, const DrawSetting
 FlockRenderer::FlockRenderer(const gl::ShaderLibrary& shaders)
     : boid2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}})),
       boid3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}})),
+      flat3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}, {"FLAT", "1"}})),
       points2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}, {"POINTS", "1"}})),
       points3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}, {"POINTS", "1"}})),
       splats2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}, {"POINTS", "1"}, {"SPLATS", "1"}})),
@@ -127,14 +149,15 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
         const bool three = p.dims == 3;
         const gl::Program& prog = mode == DrawMode::Splats   ? (three ? splats3_ : splats2_)
                                   : mode == DrawMode::Points ? (three ? points3_ : points2_)
+                                  : mode == DrawMode::Flat   ? flat3_
                                                              : (three ? boid3_ : boid2_);
         prog.use();
-        setBoidUniforms(prog, p, s, view_proj, px_per_clip, selection, flock.steer != 0);
+        setBoidUniforms(prog, p, s, camera, view_proj, px_per_clip, selection, flock.steer != 0);
         if (mode == DrawMode::Splats) {
             drawSplats(flock, area);
             if (three) glEnable(GL_DEPTH_TEST);  // the lines after them, as in the other modes
         }
-        else drawBoids(flock, mode == DrawMode::Points, three ? kDartVertices : kTriangleVertices);
+        else drawBoids(flock, mode == DrawMode::Points, verticesABoid(mode, p.dims));
     }
     std::vector<LineVertex> lines;
     if (s.show_bounds) lines = boundsLines(p);

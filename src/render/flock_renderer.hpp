@@ -37,15 +37,19 @@ struct DrawSettings {
 float boidSize(const Params& p);
 
 // How boids are drawn: meshes (a triangle or dart along the heading), points (a square of about
-// the mesh's area, in its colour), or density splats (points summed additively into a 32-bit float
-// target, then tone-mapped: each pixel the mean colour of its boids, opaque with their count).
-enum class DrawMode { Meshes, Points, Splats };
-const char* drawModeName(DrawMode mode);  // "meshes", "points", "splats"
+// the mesh's area, in its colour), density splats (points summed additively into a 32-bit float
+// target, then tone-mapped: each pixel the mean colour of its boids, opaque with their count), or
+// flat darts (3D: one triangle a boid, the dart's outline as seen from the eye, shaded as its four
+// faces would be on average; in 2D the same as meshes, already a triangle a boid).
+enum class DrawMode { Meshes, Points, Splats, Flat };
+const char* drawModeName(DrawMode mode);  // "meshes", "points", "splats", "flat"
 // The draw key's auto: splats when the meshes would cover the image kPointsOverCover times over
 // (a mesh of length L px covers about kMeshArea L^2: shapes that crowded cannot be told apart, their
 // density can), else points when every boid would be drawn under kPointsBelowPx pixels long,
-// else meshes.
+// else in 3D flat darts when under kFlatBelowPx (a quarter of the vertices and triangles, the same
+// outline, one shade for the four faces: at that size the faces are a few pixels each), else meshes.
 inline constexpr float kPointsBelowPx = 3.0f;
+inline constexpr float kFlatBelowPx = 12.0f;
 inline constexpr double kPointsOverCover = 2.0;
 inline constexpr double kMeshArea = 0.3;
 // The longest a boid is drawn anywhere in the world's box (pixels: its length at the box's
@@ -59,7 +63,7 @@ bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::ui
 inline constexpr float kSplatGain = 0.5f;
 
 // What one draw of the flock issues, by count: points or meshes, the vertices (3 a 2D triangle,
-// 12 a 3D dart, 1 a point) and an estimate of the fragments (every boid as long as
+// 12 a 3D dart, 3 a flat dart, 1 a point) and an estimate of the fragments (every boid as long as
 // largestBoidPixels and on screen: meshes about kMeshArea L^2, a dart's faces overlapping where
 // culling is off; points their square side^2; hidden and off-screen boids make fewer). For the
 // benchmark's render rows.
@@ -96,7 +100,7 @@ private:
     // `area` of the framebuffer bound before.
     void drawSplats(const FlockView& flock, const ScreenRect& area);
 
-    gl::Program boid2_, boid3_, points2_, points3_, splats2_, splats3_, tone_, lines_;
+    gl::Program boid2_, boid3_, flat3_, points2_, points3_, splats2_, splats3_, tone_, lines_;
     gl::SumTarget sums_;
     gl::VertexArray empty_vao_, lines_vao_;
     gl::Buffer lines_buf_;

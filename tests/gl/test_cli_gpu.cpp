@@ -90,11 +90,12 @@ TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
     EXPECT_EQ(render.at("phase"), "render");
     EXPECT_GT(render.at("frame_ms").get<double>(), 0.0);
     EXPECT_EQ(render.at("resolution"), "1920x1080");
-    // Its counts: 500 3D darts of 12 vertices as meshes (a point each as points or splats), and an
-    // estimate of the fragments, the largest boid's area times the flock.
+    // Its counts: 500 3D darts of 12 vertices as meshes (3 as flat darts, a point each as points or
+    // splats), and an estimate of the fragments, the largest boid's area times the flock.
     const bool points = render.at("mode") == "points" || render.at("mode") == "splats";
-    EXPECT_TRUE(points || render.at("mode") == "meshes") << render.at("mode");
-    EXPECT_EQ(render.at("vertices").get<std::uint64_t>(), points ? 500u : 6000u);
+    const bool flat = render.at("mode") == "flat";
+    EXPECT_TRUE(points || flat || render.at("mode") == "meshes") << render.at("mode");
+    EXPECT_EQ(render.at("vertices").get<std::uint64_t>(), points ? 500u : flat ? 1500u : 6000u);
     EXPECT_GT(render.at("fragments_estimate").get<double>(), 0.0);
     for (const auto& r : {doc.at("runs")[0], doc.at("runs")[1]}) {
         EXPECT_EQ(r.at("path"), "passes");
