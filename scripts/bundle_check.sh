@@ -3,8 +3,8 @@
 # Runs, each step bounded by `timeout`: the libraries' check, `murmur --self-test`, every test
 # binary's tests as CTest runs them (GoogleTest shards, one process a core, in parallel), the
 # benchmark, the two read paths interleaved (MURMUR_GPU_READS: parity under storage reads, then
-# the benchmark A/B), and the 68-run Couzin sweep of docs/research.md cold (empty shader caches)
-# then warm.
+# the benchmark A/B), a sample every step against none (headless, interleaved), and the 68-run
+# Couzin sweep of docs/research.md cold (empty shader caches) then warm.
 # Writes REPORT_DIR/report.md (the renderer, the machine, each step's result and seconds, a table
 # last), bench.json, the sweeps' CSVs and every log, and prints the table. On a software renderer
 # (llvmpipe, lavapipe, softpipe, ...) the benchmark is cut down to 10^4 and 10^5 boids and fewer
@@ -37,6 +37,10 @@ SWEEP_ARGS=(--preset couzin-torus --steps 1000 --sweep couzin.orientation_width=
 # under storage reads, then READS_ROUNDS alternations of the benchmark at one size, A then B.
 READS_GPU_SIZE=1000000 READS_SOFT_SIZE=10000 READS_ROUNDS=3 READS_STEPS=30 READS_CLUMP=300
 READS_FILTER='*Parity*:GpuHandCases*:GpuMeasure*:GpuEnsemble*:GpuRuns*'
+
+# What a sample every step costs: `murmur --headless` of the default flock without and with
+# `--stats-out --stats-every 1`, SAMPLES_ROUNDS alternations; the run's own seconds (its "ran" line).
+SAMPLES_GPU_BOIDS=1000000 SAMPLES_SOFT_BOIDS=10000 SAMPLES_ROUNDS=3 SAMPLES_STEPS=200
 
 # ---- the results: one row a step, for report.md's sections and the table ----
 ROW_STEP=() ROW_RESULT=() ROW_SECONDS=() ROW_NOTE=()
@@ -343,6 +347,41 @@ reads_rows() {  # the A/B's logs -> one markdown row a run
   done
 }
 
+# ---- step: a sample every step against none, interleaved ----
+
+step_samples() {
+  local start rc=0 boids round with log r
+  boids=$SAMPLES_GPU_BOIDS
+  [[ $SOFTWARE -eq 1 ]] && boids=$SAMPLES_SOFT_BOIDS
+  start=$(now)
+  for ((round = 1; round <= SAMPLES_ROUNDS; round++)); do
+    for with in none every; do
+      log=$LOGS/samples-$with-$round.log
+      local stats=()
+      [[ $with == every ]] && stats=(--stats-out "$REPORT/samples-$round.csv" --stats-every 1)
+      r=$(MURMUR_PRESET_DIR=$HERE/share/murmur/presets bounded "$LIMIT_BENCH" "$log" "$BIN/murmur" --headless \
+          --boids "$boids" --steps "$SAMPLES_STEPS" "${stats[@]}")
+      [[ $r -ne 0 ]] && rc=$r
+    done
+  done
+  add_row "a sample every step A/B ($boids)" "$(result_of "$rc" "$LIMIT_BENCH")" "$(seconds_since "$start")" \
+    "$SAMPLES_ROUNDS rounds, none then every step"
+  section "## A sample every step, interleaved" "" "\`murmur --headless --boids $boids --steps $SAMPLES_STEPS\` without and" \
+    "with \`--stats-out F --stats-every 1\`, $SAMPLES_ROUNDS rounds (logs: logs/samples-*.log). Cost: the extra" \
+    "seconds over the run's steps, in steps." "" "| round | no stats s | a sample every step s | cost a sample, in steps |" \
+    "|---:|---:|---:|---:|" "$(samples_rows)" ""
+}
+
+samples_rows() {  # the A/B's logs -> one markdown row a round
+  local round none every
+  for ((round = 1; round <= SAMPLES_ROUNDS; round++)); do
+    none=$(awk '$1 == "ran" { print $5 }' "$LOGS/samples-none-$round.log")
+    every=$(awk '$1 == "ran" { print $5 }' "$LOGS/samples-every-$round.log")
+    awk -v r="$round" -v a="${none:-0}" -v b="${every:-0}" \
+      'BEGIN { printf "| %s | %s | %s | %s |\n", r, a, b, (a > 0 ? sprintf("%.2f", (b - a) / a) : "-") }'
+  done
+}
+
 bench_rows() {  # LOG -> one markdown row a size
   awk '$1 ~ /^[0-9]+$/ && $2 ~ /^(spawn|clumped|render)$/ {
          if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
@@ -443,6 +482,8 @@ main() {
   echo "  benchmark: ${ROW_RESULT[BENCH_ROW]} (${ROW_SECONDS[BENCH_ROW]} s)"
   step_reads
   echo "  read paths: parity under storage reads ${ROW_RESULT[-2]} (${ROW_SECONDS[-2]} s), A/B ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)"
+  step_samples
+  echo "  a sample every step: ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)"
   step_sweeps
   echo "  Couzin sweep: cold ${ROW_RESULT[-2]} (${ROW_SECONDS[-2]} s), warm ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)"
   write_report "$start"

@@ -121,18 +121,20 @@ void addTrajectoryFrame(Simulation& sim, std::uint32_t boids, TrajectoryWriter& 
 
 // A stats row of each state due: of the last at once, of any other with the next step (the GPU
 // backend then walks for the sample in that step's steer pass: Simulation::measureWithNextStep),
-// the row written once that step is done, before anything of the next state. The bytes a row
-// reads back: those of the step it was taken in and of taking it.
+// the row written a run of steps later still, once the run after the sampled step is issued: on
+// a GPU its figures come back while that run goes on (takeSample returns the samples in the
+// order asked), and the rows stay in order. The bytes a row reads back: those of the step it was
+// taken in and of taking it.
 class StatsRows {
 public:
     StatsRows(Simulation& sim, StatsLog& log, double dt, std::uint64_t last) : sim_(sim), log_(log), dt_(dt), last_(last) {}
     void ask(std::uint64_t step) {
         if (step < last_) {
             sim_.measureWithNextStep();
-            asked_ = true;
-            asked_step_ = step;
+            asked_ = Row{step, 0};
             return;
         }
+        takeLanded();
         const std::uint64_t before = gl::bytesReadBack();
         log_.add(step, double(step) * dt_, sim_.measure());
         log_.countReadBack(gl::bytesReadBack() - before);
@@ -140,26 +142,37 @@ public:
     void step(int steps) {
         const std::uint64_t before = gl::bytesReadBack();
         sim_.step(steps);
-        stepped_bytes_ = asked_ ? gl::bytesReadBack() - before : 0;
-        take();
+        const std::uint64_t stepped = gl::bytesReadBack() - before;
+        takeLanded();  // the row of the run before this one
+        if (asked_) landed_ = Row{asked_->step, stepped};
+        asked_.reset();
     }
-    void take() {
-        if (!asked_) return;
-        const std::uint64_t before = gl::bytesReadBack();
-        log_.add(asked_step_, double(asked_step_) * dt_, sim_.takeSample());
-        log_.countReadBack(stepped_bytes_ + gl::bytesReadBack() - before);
-        asked_ = false;
-        stepped_bytes_ = 0;
+    void take() {  // every row asked for, now (a stop)
+        takeLanded();
+        if (asked_) landed_ = asked_;
+        asked_.reset();
+        takeLanded();
     }
 
 private:
+    struct Row {
+        std::uint64_t step = 0;
+        std::uint64_t stepped_bytes = 0;
+    };
+    void takeLanded() {
+        if (!landed_) return;
+        const std::uint64_t before = gl::bytesReadBack();
+        log_.add(landed_->step, double(landed_->step) * dt_, sim_.takeSample());
+        log_.countReadBack(landed_->stepped_bytes + gl::bytesReadBack() - before);
+        landed_.reset();
+    }
+
     Simulation& sim_;
     StatsLog& log_;
     double dt_;
-    std::uint64_t last_;  // --steps: no step follows this state
-    bool asked_ = false;  // a row of the state after asked_step_ steps waits for the next step
-    std::uint64_t asked_step_ = 0;
-    std::uint64_t stepped_bytes_ = 0;
+    std::uint64_t last_;      // --steps: no step follows this state
+    std::optional<Row> asked_;   // a row of the state after asked_->step steps: sampled with the next run
+    std::optional<Row> landed_;  // a row sampled with the last run, taken after the next is issued
 };
 
 // Steps in runs up to the next stats row or recorded frame; measuring and drawing are inside the
@@ -191,11 +204,15 @@ std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p,
         if (o.trajectory) next = std::min({next, due(done, opt.trajectory_every), done + kStepsBetweenStopChecks});
         rows.step(int(next - done));
         done = next;
-        if (stopped()) return done;
+        if (stopped()) {
+            rows.take();
+            return done;
+        }
         if (o.log.enabled() && o.log.due(done)) rows.ask(done);
         if (o.recorder && done % opt.record_every == 0) videoFrame();
         if (o.trajectory && done % opt.trajectory_every == 0) addTrajectoryFrame(sim, p.boids, *o.trajectory);
     }
+    rows.take();  // a row of the last run's start, when the last state has none
     return opt.steps;
 }
 

@@ -10,6 +10,7 @@ std::atomic<std::uint64_t> read_back{0};
 }  // namespace
 
 std::uint64_t bytesReadBack() { return read_back.load(); }
+void countReadBack(std::size_t bytes) { read_back += bytes; }
 
 Buffer::Buffer(std::size_t size, const void* data, GLbitfield flags) : size_(size) {
     GLuint id = 0;
@@ -31,7 +32,7 @@ void Buffer::download(void* data, std::size_t bytes, std::size_t offset) const {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (staging_.capacity() < bytes) staging_ = ReadBuffer(bytes);
     staging_.read(id(), offset, bytes, data);
-    read_back += bytes;
+    countReadBack(bytes);
 }
 
 void Buffer::clearToZero() { glClearNamedBufferData(id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr); }

@@ -12,9 +12,10 @@
 
 namespace murmur::gl {
 
-// Bytes read back from GPU buffers by this process so far: every buffer read goes through
-// Buffer::download, which copies into a ReadBuffer on the GPU (murmur never reads a compute buffer
-// with glGetNamedBufferSubData), so a caller can measure what a sample or a frame costs the bus.
+// Bytes read back from GPU buffers by this process so far: every buffer read goes through a
+// ReadBuffer (Buffer::download, or a read queued and taken later), copied into it on the GPU
+// (murmur never reads a compute buffer with glGetNamedBufferSubData), so a caller can measure
+// what a sample or a frame costs the bus.
 std::uint64_t bytesReadBack();
 
 class Buffer {

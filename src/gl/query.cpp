@@ -34,8 +34,16 @@ void PassTimer::mark(int pass) { glQueryCounter(frames_[std::size_t(slot_)][std:
 void PassTimer::end() {
     pending_[std::size_t(slot_)] = true;
     slot_ = (slot_ + 1) % int(frames_.size());
-    for (int s = 0; s < int(frames_.size()); ++s)
-        if (pending_[std::size_t(s)]) collect(s, false);
+    poll();
+}
+
+bool PassTimer::poll() {
+    bool any = false;
+    for (int k = 0; k < int(frames_.size()); ++k) {
+        const int s = (slot_ + k) % int(frames_.size());  // oldest first
+        if (pending_[std::size_t(s)]) any = collect(s, false) || any;
+    }
+    return any;
 }
 
 void PassTimer::finish() {

@@ -27,6 +27,7 @@ public:
     void begin();          // timestamp before the first pass
     void mark(int pass);   // timestamp after pass `pass`
     void end();            // closes the frame; collects any finished frame's times
+    bool poll();           // collects any finished frame's times, waiting for none; true if one was
     void finish();         // waits for every frame in flight (end of run)
     // Mean milliseconds per pass over the frames collected since reset().
     std::vector<double> meanMs() const;

@@ -5,11 +5,14 @@
 // run on a buffer in the wrong memory.
 #pragma once
 
+#include "gl/fence.hpp"
 #include "gl/handle.hpp"
 
 #include <cstddef>
 
 namespace murmur::gl {
+
+void countReadBack(std::size_t bytes);  // bytesReadBack() (buffer.hpp) grows by `bytes`
 
 class ReadBuffer {
 public:
@@ -28,9 +31,21 @@ public:
     // std::runtime_error if the driver cannot map it or loses it (never stale bytes).
     void read(GLuint source, std::size_t offset, std::size_t bytes, void* out);
 
+    // The same without waiting: copies queued on the GPU (each `bytes` of `source` from
+    // `src_offset` to `dst_offset` here; the caller's barrier first), then land() puts a fence
+    // behind them. landed() asks, without waiting, whether they are done; take() reads the first
+    // `bytes` (waiting for the fence if they are not). Counted in bytesReadBack() when taken.
+    void queueCopy(GLuint source, std::size_t src_offset, std::size_t dst_offset, std::size_t bytes);
+    void land() { fence_ = Fence::afterIssued(); }
+    bool landed() const { return fence_.signalled(); }
+    void take(std::size_t bytes, void* out);
+
 private:
+    void mapAndCopy(std::size_t bytes, void* out);
+
     Handle<deleteBuffer> handle_;
     std::size_t capacity_ = 0;
+    Fence fence_;
 };
 
 }  // namespace murmur::gl

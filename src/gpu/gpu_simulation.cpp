@@ -16,7 +16,9 @@
 namespace murmur::gpu {
 
 GpuSimulation::GpuSimulation(gl::ShaderLibrary shaders) : shaders_(std::move(shaders)) {
-    group_steps_.setSoftwareRenderer(gl::isSoftwareRenderer(gl::rendererString()));
+    const bool software = gl::isSoftwareRenderer(gl::rendererString());
+    group_steps_.setSoftwareRenderer(software);
+    clock_.profileByQueries(!software);  // a hardware GPU's profiled step never stalls
 }
 
 std::vector<gl::Program> GpuSimulation::buildPasses(const gl::ShaderLibrary& lib, const Params& p) const {

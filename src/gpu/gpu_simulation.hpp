@@ -88,11 +88,14 @@ public:
     void enableTiming(bool on) { clock_.enableTiming(on); }
     const gl::PassTimer* timer() const { return clock_.timer(); }
     gl::PassTimer* timer() { return clock_.timer(); }
-    // Times the next step pass by pass on the CPU's clock, with glFinish after each pass: right on
-    // any driver (timer queries are not everywhere: llvmpipe stamps them when it flushes its queue,
-    // not when the work runs, so in a window one pass can be charged for another's), at the cost
-    // of stalling that one step. The window asks for one such step per stats sample.
+    // Times the next step pass by pass. On a hardware GPU by timer queries of its own, read once
+    // they have landed (a step or more later), never waited for; on a software renderer on the
+    // CPU's clock, with glFinish after each pass (llvmpipe stamps timer queries when it flushes its
+    // queue, not when the work runs, so in a window one pass could be charged for another's), at
+    // the cost of stalling that one step. The window asks for one such step per stats sample.
     void profileNextStep() override { clock_.profileNext(); }
+    void profileByQueries(bool on) { clock_.profileByQueries(on); }  // the choice made at construction, changed (tests)
+    bool profilesByQueries() const { return clock_.profilesByQueries(); }
     // The last profiled step's milliseconds per pass (count, scan, scatter, steer); empty before.
     const std::vector<double>& profiledMs() const { return clock_.profiledMs(); }
     std::vector<std::pair<std::string, double>> profiledPasses() const override { return clock_.profiledPasses(); }
@@ -184,7 +187,6 @@ private:
     StateQueries queries_;
     PassClock clock_;
     NextStepSample next_step_sample_ = NextStepSample::None;
-    std::vector<OrderParams> next_step_results_;  // an ensemble's sample taken with a step
     std::uint64_t steps_that_measured_ = 0;
     bool interrupted_ = false;
     StateCopy saved_;  // checkpoint()'s

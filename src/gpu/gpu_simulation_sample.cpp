@@ -1,6 +1,8 @@
 // Samples of the order parameters through the sampler pass: at once (measure), in slices between
 // steps (beginSample, advanceSample, takeSample), of every flock of an ensemble (measureFlocks),
-// and with the next step, whose steer pass does the sample's walk (measureWithNextStep).
+// and with the next step, whose steer pass does the sample's walk (measureWithNextStep). Each
+// sample's figures land (Sampler::takeLanded): taken in the order the samples were asked for, a
+// sample measured at once taken at once.
 #include "gpu/gpu_simulation.hpp"
 
 #include <stdexcept>
@@ -24,27 +26,29 @@ void GpuSimulation::startAllFlocksSample(bool in_step) {
 OrderParams GpuSimulation::measure() {
     settleNextStepSample();
     finishSample();
-    const OrderParams sliced = sampler_.result();
     if (state_.isEnsemble()) throw std::logic_error("an ensemble is measured flock by flock (measureFlock)");
     startSample(state_.params, 0, state_.n, false);
     finishSample();
-    const OrderParams now = sampler_.result();
-    sampler_.result() = sliced;
-    return now;
+    return sampler_.takeNewest(state_).at(0);
 }
 
+// A new sample in slices supersedes any not taken.
 void GpuSimulation::beginSample() {
     settleNextStepSample();
     if (state_.isEnsemble()) throw std::logic_error("an ensemble is measured flock by flock (measureFlock)");
+    sampler_.dropLanded();
     startSample(state_.params, 0, state_.n, true);
 }
 
-bool GpuSimulation::advanceSample(std::uint64_t boids) { return sampler_.advance(state_, boids); }
+// Done once the passes have run and the figures have arrived: takeSample() then waits for nothing.
+bool GpuSimulation::advanceSample(std::uint64_t boids) { return sampler_.advance(state_, boids) && sampler_.landed(); }
 
+// The oldest sample asked for and not yet taken (the last one taken again if none).
 OrderParams GpuSimulation::takeSample() {
     settleNextStepSample();
     finishSample();
-    return sampler_.result();
+    if (sampler_.hasLanding()) last_sampled_ = sampler_.takeLanded(state_).at(0);
+    return last_sampled_;
 }
 
 // An ensemble's flock k, now: its passes over its own slots, cells and parameter block, with the
@@ -53,9 +57,10 @@ OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
     const EnsembleFlock* f = state_.ensembleFlock(k);
     if (!f) return measure();
     settleNextStepSample();
+    finishSample();
     startSample(f->params, k, f->boids, false);
     finishSample();
-    return sampler_.result();
+    return sampler_.takeNewest(state_).at(0);
 }
 
 std::vector<OrderParams> GpuSimulation::measureFlocks() {
@@ -64,9 +69,11 @@ std::vector<OrderParams> GpuSimulation::measureFlocks() {
     finishSample();
     startAllFlocksSample();
     finishSample();
-    return sampler_.takeAllFlocks();
+    return sampler_.takeNewest(state_);
 }
 
+// A sample asked for with an earlier step and not yet taken stays: takeSample() returns it first
+// (a run that reads each row a step late).
 void GpuSimulation::measureWithNextStep() {
     settleNextStepSample();
     finishSample();
@@ -87,7 +94,8 @@ void GpuSimulation::buildMeasuredSteer() {
 std::vector<OrderParams> GpuSimulation::takeFlockSamples() {
     if (!state_.isEnsemble()) return {takeSample()};
     settleNextStepSample();
-    return std::move(next_step_results_);
+    finishSample();
+    return sampler_.takeLanded(state_);
 }
 
 // Whether the next step can walk for a sample: not in the sequential order (no grid) nor when
@@ -130,11 +138,10 @@ gl::Program& GpuSimulation::measuredSteer() {
 
 // The sampled step's steer pass has walked (or a sample asked for with the next step was started
 // without one): the sample's other passes, over the sorted copy of the state measured (the next
-// binning overwrites it), now; an ensemble's results kept for takeFlockSamples().
+// binning overwrites it), now; its figures land for takeSample() or takeFlockSamples().
 void GpuSimulation::finishMeasuredSample() {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     finishSample();
-    if (sampler_.ofAllFlocks()) next_step_results_ = sampler_.takeAllFlocks();
 }
 
 }  // namespace murmur::gpu

@@ -12,9 +12,25 @@ void PassClock::enableTiming(bool on) {
     if (!on) timer_.reset();
 }
 
+void PassClock::profileByQueries(bool on) {
+    if (on && !profile_timer_) profile_timer_ = std::make_unique<gl::PassTimer>(std::vector<std::string>(kPassNames, kPassNames + kPasses), 2);
+    if (!on) profile_timer_.reset();
+}
+
+void PassClock::collectProfile() const {
+    if (!profile_timer_ || !profile_timer_->poll()) return;
+    const auto& samples = profile_timer_->samples();
+    profiled_ms_.assign(kPasses, 0.0);
+    for (std::size_t i = 0; i < kPasses && i < samples.size(); ++i) profiled_ms_[i] = samples[i].empty() ? 0.0 : samples[i].back();
+}
+
 bool PassClock::beginStep() {
+    collectProfile();
     const bool profiled = std::exchange(profile_next_, false);
-    if (profiled) {
+    if (profiled && profile_timer_) {
+        profile_timer_->begin();
+        profiling_by_queries_ = true;
+    } else if (profiled) {
         glFinish();  // the profiled step starts with nothing else in flight
         profiling_ = true;
         profiling_ms_.assign(kPasses, 0.0);
@@ -26,6 +42,13 @@ bool PassClock::beginStep() {
 
 void PassClock::done(int pass) {
     if (timer_) timer_->mark(pass);
+    if (profiling_by_queries_) {
+        profile_timer_->mark(pass);
+        if (pass == kPasses - 1) {
+            profile_timer_->end();
+            profiling_by_queries_ = false;
+        }
+    }
     if (!profiling_) return;
     glFinish();
     const auto now = std::chrono::steady_clock::now();
@@ -43,10 +66,12 @@ void PassClock::endStep() {
 
 void PassClock::abandon() {
     profiling_ = false;
+    profiling_by_queries_ = false;  // its slot, never ended, is begun afresh by the next
     endStep();
 }
 
 std::vector<std::pair<std::string, double>> PassClock::profiledPasses() const {
+    collectProfile();
     std::vector<std::pair<std::string, double>> out;
     for (std::size_t i = 0; i < profiled_ms_.size() && i < kPasses; ++i) out.emplace_back(kPassNames[i], profiled_ms_[i]);
     return out;

@@ -68,8 +68,11 @@ void Sampler::start(FlockState& st, const Params& p, std::uint32_t flock, std::u
     sample_.copied = copy;
     sample_.folded = p;
     sample_.groups = groupsFor(boids, STEP_GROUP_SIZE);
+    sample_.group_radius = 0.0f;
+    sample_.boids = boids;
     if (boids == 0) {
         sample_.stage = kDone;
+        land(st);  // nothing to copy: lands at once
         return;
     }
     const MeasureRadii radii = measureRadiiOf(p);
@@ -78,7 +81,6 @@ void Sampler::start(FlockState& st, const Params& p, std::uint32_t flock, std::u
     sample_.group_radius = groups_on_gpu ? radii.group : 0.0f;
     if (radii.group > 0.0f && !groups_on_gpu)  // beyond the grid's reach: the CPU's walk over a download
         measureGroups(st.downloadFlock(flock), p, sample_.result);
-    sample_.boids = boids;
     prepare(st, 1);
     sample_.stage = groups_on_gpu ? kRoots : kWalk;
     sample_.next_group = 0;
@@ -212,7 +214,10 @@ bool Sampler::advance(FlockState& st, std::uint64_t boids) {
     while (budget > 0.0 && sample_.stage != kDone)
         if (!runStage(st, budget)) break;
     st.bind();  // what the next step expects at the shared slots
-    if (sample_.stage == kDone) sample_.active = false;
+    if (sample_.stage == kDone) {
+        sample_.active = false;
+        land(st);
+    }
     return !sample_.active;
 }
 
@@ -233,7 +238,6 @@ void Sampler::runWholeStage(FlockState& st) {
             glUniform1ui(measure_reduce_.uniform("u_flock"), s.flock);  // no such uniform outside an ensemble
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             dispatchGroups(flocks(st));
-            readWalkSums(st);
             s.stage = s.group_radius > 0.0f ? kGiant : kDone;
             s.next_group = 0;
             return;
@@ -250,7 +254,7 @@ void Sampler::runWholeStage(FlockState& st) {
 }
 
 // The totals over the roots group_sums.comp listed (dispatched indirectly: as many work groups
-// as they need), then each flock's largest groups (a work group a flock), read back.
+// as they need), then each flock's largest groups (a work group a flock).
 void Sampler::runTotals(FlockState& st) {
     Sample& s = sample_;
     gl::Program& totals = group_totals_;
@@ -263,7 +267,6 @@ void Sampler::runTotals(FlockState& st) {
     glUniform1ui(group_largest_.uniform("u_flock"), s.flock);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchGroups(flocks(st));  // one work group a flock, in rows past MAX_DISPATCH_X
-    readGroupTotals(st);
     s.stage = kDone;
 }
 
@@ -305,10 +308,6 @@ void Sampler::finish(FlockState& st) {
     }
 }
 
-std::vector<OrderParams> Sampler::takeAllFlocks() {
-    sample_.all = false;
-    return std::move(sample_.results);
-}
 
 void Sampler::plantRoots(FlockState& st) {
     if (sample_.stage != kRoots) return;

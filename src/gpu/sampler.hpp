@@ -1,8 +1,10 @@
 // The sampler pass: a flock's order parameters on the GPU. The per-boid measures by reduction
 // (flock_measure.comp per work group, measure_reduce.comp over the groups: two vec4 and a 33-bin
 // histogram come back at any N, never the flock) and the group measures by union-find (the forest
-// of groups.glsl: group_*.comp; 32 bytes back, and 384 for the four largest groups). A sample is
-// of a binned state; one in slices copies what its passes read, so that steps taken between its
+// of groups.glsl: group_*.comp; 32 bytes back, and 384 for the four largest groups). Its figures
+// come back in one read that does not stall: copied on the GPU into read-back memory behind a
+// fence when its passes end (a landing), parsed when asked for, by then most likely arrived (the
+// window polls; a headless run takes a row's a step later). A sample is of a binned state; one in slices copies what its passes read, so that steps taken between its
 // slices do not move what it measures. A sampled step's steer pass may do its walk
 // (bindForSteer); the sampler's other passes follow it.
 #pragma once
@@ -10,9 +12,11 @@
 #include "gl/buffer.hpp"
 #include "gl/buffer_texture.hpp"
 #include "gl/program.hpp"
+#include "gl/read_buffer.hpp"
 #include "gpu/flock_state.hpp"
 #include "model/order_params.hpp"
 
+#include <deque>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,12 +40,19 @@ public:
     // A sample of every flock of the ensemble, of the live buffers.
     void startAllFlocks(FlockState& s, bool in_step = false);
     bool active() const { return sample_.active; }
-    // Runs about `boids` boids' walks' worth of the sample's passes; true when it is done.
+    // Runs about `boids` boids' walks' worth of the sample's passes; true when they are done (the
+    // sample has landed: its figures are on their way back).
     bool advance(FlockState& s, std::uint64_t boids);
-    void finish(FlockState& s);  // runs what is left
-    OrderParams& result() { return sample_.result; }
-    bool ofAllFlocks() const { return sample_.all; }
-    std::vector<OrderParams> takeAllFlocks();  // the results of startAllFlocks, moved out
+    void finish(FlockState& s);  // runs what is left of the passes
+    // The samples whose passes are done, oldest first: landed() says without waiting whether the
+    // oldest's figures have arrived; takeLanded() parses it, waiting if they have not: one
+    // OrderParams, or one a flock for startAllFlocks. takeNewest() the same of the newest (a
+    // sample measured now), the others left. dropLanded() forgets them all.
+    bool hasLanding() const { return !landings_.empty(); }
+    bool landed() const { return landings_.empty() || landings_.front().buffer.landed(); }
+    std::vector<OrderParams> takeLanded(const FlockState& s);
+    std::vector<OrderParams> takeNewest(const FlockState& s);
+    void dropLanded();
     // A sampled step, before its binning: the forest's roots (a clear). After the binning: the
     // sample's buffers and radii bound for `steer`, which walks for it.
     void plantRoots(FlockState& s);
@@ -78,14 +89,36 @@ private:
     bool runStage(FlockState& s, double& budget);
     void runWholeStage(FlockState& s);
     void runTotals(FlockState& s);
-    void readWalkSums(const FlockState& s);
-    void readGroupTotals(const FlockState& s);
-    void readLargestGroups(const FlockState& s, std::uint32_t flock_count);
-    OrderParams& resultOf(std::uint32_t f) { return sample_.all ? sample_.results[f] : sample_.result; }
+    // A sample's figures on their way back: where each lies in `buffer`, and what parsing them
+    // needs from when the sample began (each flock's boids, whether its groups were walked by
+    // the passes, its world for folding the groups' centres; the figures found on the CPU then).
+    struct Landing {
+        gl::ReadBuffer buffer;
+        std::size_t bytes = 0;  // 0: nothing copied (an empty flock)
+        std::size_t histogram_at = 0, totals_at = 0, largest_at = 0;  // the walk's sums at 0
+        bool groups = false;  // the group figures copied too
+        std::vector<OrderParams> results;
+        std::vector<std::uint32_t> boids;
+        std::vector<char> groups_on_gpu;
+        struct World {
+            Bounds bounds = Bounds::Wrap;
+            float size = 0.0f;
+            int dims = 2;
+        };
+        std::vector<World> worlds;  // foldCentre's
+    };
+    void land(const FlockState& s);
+    void queueCopies(Landing& l);
+    std::vector<OrderParams> parse(Landing& l);
+    static void parseWalkSums(Landing& l, const std::vector<std::uint32_t>& words);
+    static void parseGroupTotals(Landing& l, const std::vector<std::uint32_t>& words);
+    static void parseLargestGroups(Landing& l, const std::vector<std::uint32_t>& words);
     std::uint32_t flocks(const FlockState& s) const { return sample_.all ? std::uint32_t(s.ensemble.size()) : 1u; }
     std::uint32_t boidsOf(const FlockState& s, std::uint32_t f) const { return sample_.all ? s.ensemble[f].boids : sample_.boids; }
 
     Sample sample_;
+    std::deque<Landing> landings_;
+    std::vector<gl::ReadBuffer> spare_;  // read-back buffers of landings taken, for the next
     gl::Program measure_, measure_reduce_, group_giant_, group_links_, group_sums_, group_spin_, group_totals_, group_largest_;
     gl::Program measure_stored_;
 };

@@ -1,5 +1,6 @@
-// The sampler's results read back: the walk's sums and histograms, the groups' totals and the
-// largest groups, into each flock's OrderParams.
+// The sampler's results read back: when a sample's passes end, the walk's sums and histograms,
+// the groups' totals and the largest groups copied on the GPU into one read-back buffer behind a
+// fence (a landing); when taken, parsed into each flock's OrderParams.
 #include "gpu/sampler.hpp"
 
 #include "cpu/order_params.hpp"
@@ -20,39 +21,122 @@ double fixedSum(const std::uint32_t* words) {
 }
 glm::dvec3 fixedVec3(const std::uint32_t* words) { return {fixedSum(words), fixedSum(words + 2), fixedSum(words + 4)}; }
 
+glm::dvec4 vec4At(const std::uint32_t* words) {
+    glm::vec4 v;
+    std::memcpy(&v, words, sizeof v);
+    return glm::dvec4(v);
+}
+
 }  // namespace
 
-void Sampler::readWalkSums(const FlockState& st) {
+// The sample whose passes just ended, landing: its figures copied behind a fence, with what
+// parsing them needs from now.
+void Sampler::land(const FlockState& st) {
+    Sample& s = sample_;
+    Landing l;
     const std::uint32_t flock_count = flocks(st);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    const auto sums = sample_.sums.read<glm::vec4>(2 * std::size_t(flock_count), std::size_t(sample_.groups) * 2);  // the totals only
-    const auto histograms = sample_.histogram.read<std::uint32_t>(std::size_t(flock_count) * (NN_BINS + 1));
+    l.groups = s.group_radius > 0.0f;
+    l.results = s.all ? std::move(s.results) : std::vector<OrderParams>{s.result};
     for (std::uint32_t f = 0; f < flock_count; ++f) {
-        OrderParams& o = resultOf(f);
-        const glm::dvec4 heading(sums[2 * f]), other(sums[2 * f + 1]);
-        const double n = double(boidsOf(st, f));
+        const Params& p = s.all ? st.ensemble[f].params : s.folded;
+        l.boids.push_back(boidsOf(st, f));
+        l.groups_on_gpu.push_back(s.all ? char(st.ensemble[f].groups_on_gpu) : char(l.groups));
+        l.worlds.push_back({p.bounds, p.world_size, p.dims});
+    }
+    s.all = false;
+    if (s.boids > 0) queueCopies(l);
+    landings_.push_back(std::move(l));
+}
+
+// Laid end to end: each flock's two vec4 of walk sums (the totals after the work groups'
+// partials), its histogram, then, with groups, its eight totals and its largest groups.
+void Sampler::queueCopies(Landing& l) {
+    const Sample& s = sample_;
+    const std::size_t flock_count = l.boids.size();
+    const std::size_t sums_bytes = flock_count * 32, histogram_bytes = flock_count * (NN_BINS + 1) * 4;
+    const std::size_t totals_bytes = l.groups ? flock_count * 32 : 0;
+    const std::size_t largest_bytes = l.groups ? flock_count * kLargestGroups * GROUP_FIGURE_WORDS * 4 : 0;
+    l.histogram_at = sums_bytes;
+    l.totals_at = l.histogram_at + histogram_bytes;
+    l.largest_at = l.totals_at + totals_bytes;
+    l.bytes = l.largest_at + largest_bytes;
+    for (std::size_t k = 0; k < spare_.size(); ++k)
+        if (spare_[k].capacity() >= l.bytes) {
+            l.buffer = std::move(spare_[k]);
+            spare_.erase(spare_.begin() + std::ptrdiff_t(k));
+            break;
+        }
+    if (l.buffer.capacity() < l.bytes) l.buffer = gl::ReadBuffer(l.bytes);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // the passes' writes, visible to the copies
+    l.buffer.queueCopy(s.sums.id(), std::size_t(s.groups) * 32, 0, sums_bytes);
+    l.buffer.queueCopy(s.histogram.id(), 0, l.histogram_at, histogram_bytes);
+    if (l.groups) {
+        l.buffer.queueCopy(s.totals.id(), 0, l.totals_at, totals_bytes);
+        l.buffer.queueCopy(s.largest.id(), 0, l.largest_at, largest_bytes);
+    }
+    l.buffer.land();
+}
+
+std::vector<OrderParams> Sampler::takeLanded(const FlockState&) {
+    if (landings_.empty()) return {};
+    Landing l = std::move(landings_.front());
+    landings_.pop_front();
+    return parse(l);
+}
+
+std::vector<OrderParams> Sampler::takeNewest(const FlockState&) {
+    if (landings_.empty()) return {};
+    Landing l = std::move(landings_.back());
+    landings_.pop_back();
+    return parse(l);
+}
+
+void Sampler::dropLanded() {
+    for (Landing& l : landings_)
+        if (l.buffer.capacity() > 0) spare_.push_back(std::move(l.buffer));  // its copies finish in their own time
+    landings_.clear();
+}
+
+// The landing's bytes (waiting for them if they are still on their way) into its results; its
+// buffer kept for the next.
+std::vector<OrderParams> Sampler::parse(Landing& l) {
+    if (l.bytes > 0) {
+        std::vector<std::uint32_t> words(l.bytes / 4);
+        l.buffer.take(l.bytes, words.data());
+        parseWalkSums(l, words);
+        if (l.groups) {
+            parseGroupTotals(l, words);
+            parseLargestGroups(l, words);
+        }
+        spare_.push_back(std::move(l.buffer));
+    }
+    return std::move(l.results);
+}
+
+void Sampler::parseWalkSums(Landing& l, const std::vector<std::uint32_t>& words) {
+    for (std::size_t f = 0; f < l.results.size(); ++f) {
+        OrderParams& o = l.results[f];
+        const glm::dvec4 heading = vec4At(&words[8 * f]), other = vec4At(&words[8 * f + 4]);
+        const double n = double(l.boids[f]);
         // At most 1, as the CPU's is: float sums of unit vectors may come out a few ulps long.
         o.polarization = heading.w > 0.0 ? std::min(1.0, glm::length(glm::dvec3(heading)) / heading.w) : 0.0;
         o.mean_speed = other.x / n;
         o.mean_neighbours = other.z / n;
         if (o.nn_radius > 0.0f) {
             o.nn_mean = other.y / n;
-            const auto first = histograms.begin() + std::ptrdiff_t(f) * (NN_BINS + 1);
+            const auto first = words.begin() + std::ptrdiff_t(l.histogram_at / 4 + f * (NN_BINS + 1));
             std::copy(first, first + (NN_BINS + 1), o.nn_histogram.begin());
             o.nn_median = histogramMedian(o.nn_histogram, o.nn_radius);
         }
     }
 }
 
-void Sampler::readGroupTotals(const FlockState& st) {
-    const std::uint32_t flock_count = flocks(st);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    const auto all_totals = sample_.totals.read<std::uint32_t>(std::size_t(flock_count) * 8);
-    for (std::uint32_t f = 0; f < flock_count; ++f) {
-        if (sample_.all && !st.ensemble[f].groups_on_gpu) continue;  // walked on the CPU, or not measured
-        OrderParams& o = resultOf(f);
-        const std::uint32_t* totals = all_totals.data() + std::size_t(f) * 8;
-        const double n = double(boidsOf(st, f));
+void Sampler::parseGroupTotals(Landing& l, const std::vector<std::uint32_t>& words) {
+    for (std::size_t f = 0; f < l.results.size(); ++f) {
+        if (!l.groups_on_gpu[f]) continue;  // walked on the CPU, or not measured
+        OrderParams& o = l.results[f];
+        const std::uint32_t* totals = &words[l.totals_at / 4 + f * 8];
+        const double n = double(l.boids[f]);
         o.groups = totals[0];
         o.grouped_share = double(totals[1]) / n;
         o.largest_group_share = double(totals[2]) / n;
@@ -61,19 +145,20 @@ void Sampler::readGroupTotals(const FlockState& st) {
             o.milling = std::min(1.0, fixedSum(totals + 6) / double(totals[1]));
         }
     }
-    readLargestGroups(st, flock_count);
 }
 
 // group_largest.comp's entries: a group's figures from its root's position and fixed-point sums.
-void Sampler::readLargestGroups(const FlockState& st, std::uint32_t flock_count) {
-    const std::size_t words = std::size_t(kLargestGroups) * GROUP_FIGURE_WORDS;
-    const auto all = sample_.largest.read<std::uint32_t>(std::size_t(flock_count) * words);
-    for (std::uint32_t f = 0; f < flock_count; ++f) {
-        if (sample_.all && !st.ensemble[f].groups_on_gpu) continue;
-        const Params& p = sample_.all ? st.ensemble[f].params : sample_.folded;
+void Sampler::parseLargestGroups(Landing& l, const std::vector<std::uint32_t>& words) {
+    const std::size_t per_flock = std::size_t(kLargestGroups) * GROUP_FIGURE_WORDS;
+    for (std::size_t f = 0; f < l.results.size(); ++f) {
+        if (!l.groups_on_gpu[f]) continue;
+        Params world;
+        world.bounds = l.worlds[f].bounds;
+        world.world_size = l.worlds[f].size;
+        world.dims = l.worlds[f].dims;
         for (std::uint32_t k = 0; k < kLargestGroups; ++k) {
-            const std::uint32_t* w = all.data() + f * words + k * GROUP_FIGURE_WORDS;
-            GroupFigures& g = resultOf(f).largest_groups[k];
+            const std::uint32_t* w = &words[l.largest_at / 4 + f * per_flock + k * GROUP_FIGURE_WORDS];
+            GroupFigures& g = l.results[f].largest_groups[k];
             g = GroupFigures{};
             if (w[0] == 0) continue;
             const double n = double(w[0]);
@@ -81,7 +166,7 @@ void Sampler::readLargestGroups(const FlockState& st, std::uint32_t flock_count)
             std::memcpy(&root, w + 2, sizeof root);
             g.boids = w[0];
             g.first_id = w[1];
-            g.centre = foldCentre(glm::dvec3(root) + fixedVec3(w + 6) / n, p);
+            g.centre = foldCentre(glm::dvec3(root) + fixedVec3(w + 6) / n, world);
             g.polarization = std::min(1.0, glm::length(fixedVec3(w + 12)) / n);  // float terms: at most 1, as on the CPU
             g.milling = std::min(1.0, glm::length(fixedVec3(w + 18)) / n);
         }

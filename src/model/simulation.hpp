@@ -8,6 +8,7 @@
 #include "model/params.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <utility>
@@ -51,16 +52,30 @@ public:
     // about as much work as that many boids' neighbour walks (at least one slice of a pass) and
     // returns true once the sample is complete;
     // takeSample() then returns it. Steps and parameter changes between the calls do not change
-    // the answer: it equals measure() at beginSample(). The default measures at beginSample().
-    virtual void beginSample() { sampled_ = measure(); }
+    // the answer: it equals measure() at beginSample(). A new beginSample() supersedes samples
+    // not yet taken. The default measures at beginSample().
+    virtual void beginSample() {
+        sampled_.clear();
+        sampled_.push_back(measure());
+    }
     virtual bool advanceSample(std::uint64_t /*boids*/) { return true; }
-    virtual OrderParams takeSample() { return sampled_; }
+    // The oldest sample asked for and not yet taken; the last one taken again when none waits.
+    virtual OrderParams takeSample() {
+        if (!sampled_.empty()) {
+            last_sampled_ = sampled_.front();
+            sampled_.pop_front();
+        }
+        return last_sampled_;
+    }
     // The same for a caller that steps next (a stats log, a sweep): measureWithNextStep() fixes
     // the state to measure (the current one), and takeSample() after the next step() returns
     // measure() of that state, to the bit. The GPU backend does the sample's neighbour walk inside
     // that step's steer pass, which walks the same cells of the same state; without a step in
-    // between, takeSample() measures then. The default measures at once.
-    virtual void measureWithNextStep() { sampled_ = measure(); }
+    // between, takeSample() measures then. It may be asked again, for the state after that step,
+    // before the first is taken: takeSample() returns them in the order asked (a caller that takes
+    // a row a step late, so that on a GPU its figures come back while the next step runs). The
+    // default measures at once.
+    virtual void measureWithNextStep() { sampled_.push_back(measure()); }
     virtual std::string name() const = 0;
 
     // Slow steps stay interruptible (a window's Esc and close button): `check` is asked during a
@@ -87,7 +102,8 @@ public:
     virtual std::vector<std::pair<std::string, double>> profiledPasses() const { return {}; }
 
 protected:
-    OrderParams sampled_;  // the default beginSample's
+    std::deque<OrderParams> sampled_;  // the defaults' samples not yet taken
+    OrderParams last_sampled_;
 };
 
 }  // namespace murmur
