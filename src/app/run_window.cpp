@@ -451,7 +451,7 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
     }
     if (stats_.order.boids > 0) out << describeOrder(stats_.order_step, stats_.order) << " (last sample)\n";
     if (!stats_.pass_ms.empty()) {
-        out << "gpu ms per step (last sample, each pass timed with glFinish):";
+        out << "gpu ms per step (the last profiled step, pass by pass):";
         double total = 0;
         for (const auto& [name, ms] : stats_.pass_ms) {
             out << " " << name << " " << std::fixed << std::setprecision(3) << ms;
