@@ -360,7 +360,7 @@ step_samples() {
       local stats=()
       [[ $with == every ]] && stats=(--stats-out "$REPORT/samples-$round.csv" --stats-every 1)
       r=$(MURMUR_PRESET_DIR=$HERE/share/murmur/presets bounded "$LIMIT_BENCH" "$log" "$BIN/murmur" --headless \
-          --boids "$boids" --steps "$SAMPLES_STEPS" "${stats[@]}")
+          --boids "$boids" --steps "$SAMPLES_STEPS" ${stats[@]+"${stats[@]}"})
       [[ $r -ne 0 ]] && rc=$r
     done
   done

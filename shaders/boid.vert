@@ -7,9 +7,10 @@
 // lighting. Boids never shrink below u_min_px pixels, so a million of them stay visible.
 // POINTS 1: a point a boid instead (the draw key's points, or auto for boids under 3 pixels), of
 // about the mesh's area, in its colour.
-// FLAT 1 (3D): a triangle a boid instead of the dart's four sides, its outline as seen from the
-// eye, shaded as its faces would be on average (the draw key's flat, or auto for darts under
-// 12 pixels: a quarter of the vertices and triangles, the same outline, one shade for its faces).
+// FLAT 1 (3D): a triangle a boid instead of the dart's four sides, the largest of its outline as
+// seen from the eye, shaded as its faces would be on average (the draw key's flat, or auto for
+// darts under 12 pixels: a quarter of the vertices and triangles; side on the outline but a
+// sliver, end on 0.6 of it; one shade for its faces; no wing beats).
 // Defines: DIMS (2|3), POINTS (0|1), FLAT (0|1).
 #include "layout.glsl"
 #ifndef POINTS
@@ -63,22 +64,25 @@ vec3 meshVertex(int v) {
 #if DIMS == 3 && FLAT
 uniform vec3 u_eye;  // world position of the camera
 
-// Corner k of the dart's outline seen along d (eye to boid), in the boid's frame scaled to length
-// 1: the nose, then the tail's two points that reach furthest either way across the heading as
-// seen (along cross(f, d), perpendicular to the heading on screen). The dart's outline is the hull
-// of the nose and its four tail points; this triangle is all of it but a sliver of the tail seen
-// nearly end on.
+// Corner k of the dart's outline seen along d (eye to boid) as one triangle, in the boid's frame
+// scaled to length 1. The outline is the hull of the nose and the four tail points; the triangle
+// is the largest as seen of the ten those five points make: side on the nose and the two tail
+// points reaching furthest across the heading (the outline but a sliver of the tail), end on,
+// where the outline is the tail's diamond, three of its corners (0.6 of it).
 vec3 flatCorner(int corner, mat3 frame, vec3 d) {
-    if (corner == 0) return frame * kNose;
-    vec3 across = cross(frame[0], d);
-    across = dot(across, across) > 1e-8 ? across : frame[2];  // head-on: along its wings
-    int pick = 0;
-    float best = corner == 1 ? -1e30 : 1e30;
-    for (int k = 0; k < 4; ++k) {
-        float reach = dot(frame * kTail[k], across);
-        if (corner == 1 ? reach > best : reach < best) { best = reach; pick = k; }
-    }
-    return frame * kTail[pick];
+    vec3 pt[5] = vec3[5](frame * kNose, frame * kTail[0], frame * kTail[1], frame * kTail[2], frame * kTail[3]);
+    float best = -1.0;
+    ivec3 pick = ivec3(0, 1, 3);
+    for (int a = 0; a < 3; ++a)
+        for (int b = a + 1; b < 4; ++b)
+            for (int c = b + 1; c < 5; ++c) {
+                float seen = abs(dot(cross(pt[b] - pt[a], pt[c] - pt[a]), d));  // twice the area as seen
+                if (seen > best) {
+                    best = seen;
+                    pick = ivec3(a, b, c);
+                }
+            }
+    return pt[pick[corner]];
 }
 
 // The mean shade of the dart's pixels as seen along d: boid.frag's two-sided Lambert term of each

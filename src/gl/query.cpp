@@ -29,6 +29,11 @@ void PassTimer::begin() {
     glQueryCounter(frames_[std::size_t(slot_)][0].id(), GL_TIMESTAMP);
 }
 
+bool PassTimer::canBegin() {
+    poll();
+    return !pending_[std::size_t(slot_)];
+}
+
 void PassTimer::mark(int pass) { glQueryCounter(frames_[std::size_t(slot_)][std::size_t(pass) + 1].id(), GL_TIMESTAMP); }
 
 void PassTimer::end() {

@@ -25,6 +25,7 @@ public:
     explicit PassTimer(std::vector<std::string> pass_names, int frames_in_flight = 4);
 
     void begin();          // timestamp before the first pass
+    bool canBegin();       // begin() would not wait: the slot it reuses has been read (polls)
     void mark(int pass);   // timestamp after pass `pass`
     void end();            // closes the frame; collects any finished frame's times
     bool poll();           // collects any finished frame's times, waiting for none; true if one was

@@ -26,7 +26,11 @@ void PassClock::collectProfile() const {
 
 bool PassClock::beginStep() {
     collectProfile();
-    const bool profiled = std::exchange(profile_next_, false);
+    bool profiled = std::exchange(profile_next_, false);
+    if (profiled && profile_timer_ && !profile_timer_->canBegin()) {
+        profile_next_ = true;  // its slot's queries have not landed: a later step, rather than a wait
+        profiled = false;
+    }
     if (profiled && profile_timer_) {
         profile_timer_->begin();
         profiling_by_queries_ = true;

@@ -60,13 +60,13 @@ void Sampler::queueCopies(Landing& l) {
     l.totals_at = l.histogram_at + histogram_bytes;
     l.largest_at = l.totals_at + totals_bytes;
     l.bytes = l.largest_at + largest_bytes;
-    for (std::size_t k = 0; k < spare_.size(); ++k)
-        if (spare_[k].capacity() >= l.bytes) {
-            l.buffer = std::move(spare_[k]);
-            spare_.erase(spare_.begin() + std::ptrdiff_t(k));
-            break;
-        }
-    if (l.buffer.capacity() < l.bytes) l.buffer = gl::ReadBuffer(l.bytes);
+    std::erase_if(spare_, [&](const gl::ReadBuffer& b) { return b.capacity() < l.bytes; });  // a larger sample now: not again
+    if (!spare_.empty()) {
+        l.buffer = std::move(spare_.back());
+        spare_.pop_back();
+    } else {
+        l.buffer = gl::ReadBuffer(l.bytes);
+    }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // the passes' writes, visible to the copies
     l.buffer.queueCopy(s.sums.id(), std::size_t(s.groups) * 32, 0, sums_bytes);
     l.buffer.queueCopy(s.histogram.id(), 0, l.histogram_at, histogram_bytes);

@@ -174,8 +174,8 @@ std::vector<ParamInfo> makeTable() {
         {"draw", ParamKind::Choice, "", 0, 4, {"auto", "meshes", "points", "splats", "flat"},
          "view only: boids drawn as meshes (a triangle or dart along the heading), points, density splats (summed, "
          "tone-mapped: a pixel's mean colour, brighter where more boids share it), or flat darts (3D: a triangle a boid, "
-         "the dart's outline facing the eye); auto: splats when the meshes would cover the image twice over, points "
-         "when every boid would be drawn under 3 pixels, flat darts under 12, meshes otherwise",
+         "the largest of the dart's outline as seen, no wing beats); auto: splats when the meshes would cover the image "
+         "twice over, points when every boid would be drawn under 3 pixels, flat darts under 12, meshes otherwise",
          [](const Params& p) { return double(p.draw); }, [](Params& p, double v) { p.draw = std::uint32_t(v); }},
         {"leader.enabled", ParamKind::Choice, "", 0, 1, {"off", "on"},
          "Processing's mouse-led boid: boid 0 moves to leader.x/y/z (the pointer, in the window); the others treat it as a flockmate",

@@ -39,15 +39,16 @@ float boidSize(const Params& p);
 // How boids are drawn: meshes (a triangle or dart along the heading), points (a square of about
 // the mesh's area, in its colour), density splats (points summed additively into a 32-bit float
 // target, then tone-mapped: each pixel the mean colour of its boids, opaque with their count), or
-// flat darts (3D: one triangle a boid, the dart's outline as seen from the eye, shaded as its four
-// faces would be on average; in 2D the same as meshes, already a triangle a boid).
+// flat darts (3D: one triangle a boid, the largest of the dart's outline as seen from the eye,
+// shaded as its four faces would be on average; in 2D the same as meshes, already a triangle a boid).
 enum class DrawMode { Meshes, Points, Splats, Flat };
 const char* drawModeName(DrawMode mode);  // "meshes", "points", "splats", "flat"
 // The draw key's auto: splats when the meshes would cover the image kPointsOverCover times over
 // (a mesh of length L px covers about kMeshArea L^2: shapes that crowded cannot be told apart, their
 // density can), else points when every boid would be drawn under kPointsBelowPx pixels long,
-// else in 3D flat darts when under kFlatBelowPx (a quarter of the vertices and triangles, the same
-// outline, one shade for the four faces: at that size the faces are a few pixels each), else meshes.
+// else in 3D flat darts when under kFlatBelowPx (a quarter of the vertices and triangles; side on
+// the outline but a sliver, end on 0.6 of it; one shade for the four faces: at that size the faces
+// are a few pixels each), else meshes.
 inline constexpr float kPointsBelowPx = 3.0f;
 inline constexpr float kFlatBelowPx = 12.0f;
 inline constexpr double kPointsOverCover = 2.0;
