@@ -7,8 +7,8 @@
 // lighting. Boids never shrink below u_min_px pixels, so a million of them stay visible.
 // POINTS 1: a point a boid instead (the draw key's points, or auto for boids under 3 pixels), of
 // about the mesh's area, in its colour.
-// FLAT 1 (3D): a triangle a boid instead of the dart's four sides, the largest of its outline as
-// seen from the eye, shaded as its faces would be on average (the draw key's flat, or auto for
+// FLAT 1 (3D): a triangle a boid instead of the dart's four sides, most of its outline as seen
+// from the eye (flatCorner), shaded as its faces would be on average (the draw key's flat, or auto for
 // darts under 12 pixels: a quarter of the vertices and triangles; side on the outline but a
 // sliver, end on 0.6 of it; one shade for its faces; no wing beats).
 // Defines: DIMS (2|3), POINTS (0|1), FLAT (0|1).
@@ -64,42 +64,42 @@ vec3 meshVertex(int v) {
 #if DIMS == 3 && FLAT
 uniform vec3 u_eye;  // world position of the camera
 
-// Corner k of the dart's outline seen along d (eye to boid) as one triangle, in the boid's frame
-// scaled to length 1. The outline is the hull of the nose and the four tail points; the triangle
-// is the largest as seen of the ten those five points make: side on the nose and the two tail
-// points reaching furthest across the heading (the outline but a sliver of the tail), end on,
-// where the outline is the tail's diamond, three of its corners (0.6 of it).
-vec3 flatCorner(int corner, mat3 frame, vec3 d) {
-    vec3 pt[5] = vec3[5](frame * kNose, frame * kTail[0], frame * kTail[1], frame * kTail[2], frame * kTail[3]);
-    float best = -1.0;
-    ivec3 pick = ivec3(0, 1, 3);
-    for (int a = 0; a < 3; ++a)
-        for (int b = a + 1; b < 4; ++b)
-            for (int c = b + 1; c < 5; ++c) {
-                float seen = abs(dot(cross(pt[b] - pt[a], pt[c] - pt[a]), d));  // twice the area as seen
-                if (seen > best) {
-                    best = seen;
-                    pick = ivec3(a, b, c);
-                }
-            }
-    return pt[pick[corner]];
+// Its four faces' outward normals, each twice its face's area long (face k: the nose, tail k,
+// tail k + 1), and the same of the tail's largest triangle (both wing tips and the top), in its frame.
+const vec3 kFaceNormals[4] = vec3[4](cross(kTail[0] - kNose, kTail[1] - kNose), cross(kTail[1] - kNose, kTail[2] - kNose),
+                                     cross(kTail[2] - kNose, kTail[3] - kNose), cross(kTail[3] - kNose, kTail[0] - kNose));
+const vec3 kTailTriangleNormal = cross(kTail[2] - kTail[0], kTail[1] - kTail[0]);
+
+// Corner k of the dart's outline seen along d (eye to boid, in the boid's frame) as one triangle,
+// in its frame scaled to length 1. The outline is the hull of the nose and the four tail points;
+// the triangle is the larger as seen of: the nose with the two tail points reaching furthest
+// across the heading on screen (side on: the outline but a sliver of the tail), and the tail's
+// largest triangle (end on, where the outline is the tail's diamond: 0.6 of it).
+vec3 flatCorner(int corner, vec3 d) {
+    vec3 across = vec3(0.0, -d.z, d.y);  // cross(forward, d)
+    vec3 hi = kTail[0], lo = kTail[0];
+    for (int k = 1; k < 4; ++k) {
+        if (dot(kTail[k], across) > dot(hi, across)) hi = kTail[k];
+        if (dot(kTail[k], across) < dot(lo, across)) lo = kTail[k];
+    }
+    float side_on = abs(dot(cross(hi - kNose, lo - kNose), d)), end_on = abs(dot(kTailTriangleNormal, d));  // twice the areas as seen
+    if (end_on > side_on) return corner == 0 ? kTail[1] : corner == 1 ? kTail[0] : kTail[2];
+    return corner == 0 ? kNose : corner == 1 ? hi : lo;
 }
 
-// The mean shade of the dart's pixels as seen along d: boid.frag's two-sided Lambert term of each
-// face the eye sees, weighted by its area as seen; where the open back faces the eye, the far
-// faces' insides fill it (cross(b - a, c - a) is a face's outward normal, twice its area long).
-float flatShade(mat3 frame, vec3 d) {
-    const vec3 sun = normalize(vec3(0.4, 0.8, 0.3));
+// The mean shade of the dart's pixels as seen along d (in its frame, as sun): boid.frag's
+// two-sided Lambert term of each face the eye sees, weighted by its area as seen; where the open
+// back faces the eye, the far faces' insides fill it.
+float flatShade(vec3 d, vec3 sun) {
     const float kBackTwiceArea = (kTail[2].z - kTail[0].z) * (kTail[1].y - kTail[3].y);  // the diamond's diagonals
     float near_shade = 0.0, near_seen = 0.0, far_shade = 0.0, far_seen = 0.0;
     for (int face = 0; face < 4; ++face) {
-        vec3 a = meshVertex(face * 3), b = meshVertex(face * 3 + 1), c = meshVertex(face * 3 + 2);
-        vec3 n = frame * cross(b - a, c - a);
-        float facing = -dot(n, d), shade = 0.35 + 0.65 * abs(dot(normalize(n), sun));
+        vec3 n = kFaceNormals[face];
+        float facing = -dot(n, d), shade = 0.35 + 0.65 * abs(dot(n, sun)) / length(n);
         if (facing > 0.0) { near_shade += facing * shade; near_seen += facing; }
         else { far_shade -= facing * shade; far_seen -= facing; }
     }
-    float opening = max(0.0, dot(frame[0], d)) * kBackTwiceArea;  // the back's outward normal is -f
+    float opening = max(0.0, d.x) * kBackTwiceArea;  // the back's outward normal is -forward
     float inside = far_seen > 0.0 ? far_shade / far_seen : 1.0;
     float seen = near_seen + opening;
     return seen > 0.0 ? (near_shade + opening * inside) / seen : 1.0;
@@ -209,8 +209,8 @@ void main() {
     gl_PointSize = max(1.0, 0.57 * size * u_px_per_clip / max(centre.w, 1e-9));
     v_normal = vec3(0.0, 1.0, 0.0);
 #elif DIMS == 3 && FLAT
-    vec3 d = normalize(p - u_eye);
-    gl_Position = u_view_proj * vec4(p + flatCorner(corner, frame, d) * size, 1.0);
+    vec3 d = transpose(frame) * normalize(p - u_eye);  // eye to boid, in its frame (orthonormal)
+    gl_Position = u_view_proj * vec4(p + frame * (flatCorner(corner, d) * size), 1.0);
     v_normal = vec3(0.0, 1.0, 0.0);
 #else
     gl_Position = u_view_proj * vec4(p + frame * (local * size), 1.0);
@@ -219,6 +219,6 @@ void main() {
 
     v_colour = selected ? vec3(1.0) : colourOf(i, species, predator, f, speed);
 #if DIMS == 3 && FLAT
-    v_colour *= flatShade(frame, d);  // boid.frag leaves a flat dart unlit
+    v_colour *= flatShade(d, transpose(frame) * normalize(vec3(0.4, 0.8, 0.3)));  // boid.frag's sun; it leaves a flat dart unlit
 #endif
 }

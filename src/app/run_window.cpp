@@ -170,6 +170,11 @@ private:
     Clock::time_point last_sample_ = Clock::now();  // FPS and steps/s were last worked out
     static constexpr std::uint64_t kSampleFrames = 8;  // a sample is spread over at least this many frames
     bool sampling_ = false;                             // an order-parameter sample is in progress
+    bool sample_passes_done_ = false;                   // ... its passes have run: its figures on their way
+    int landing_frames_ = 0;                            // frames since, waiting for them
+    // Frames a sample's figures are waited for without a stall before takeSample may wait: a
+    // driver whose fences signal lazily (zink's) still shows the sample.
+    static constexpr int kLandingFrames = 4;
     bool neighbours_counted_ = false;                   // the flock shown has been stepped since it was made
     Clock::time_point sample_began_{}, next_sample_at_{};
     std::uint64_t sample_step_ = 0;                     // the step it measures
@@ -361,7 +366,10 @@ bool WindowRun::sampleStats(Clock::time_point now) {
 bool WindowRun::advanceOrderSample(Clock::time_point now) {
     if (!sampling_) return false;
     const std::uint64_t slice = std::max<std::uint64_t>(session_.live().boids / kSampleFrames, 256);
-    if (sim_.advanceSample(slice)) {
+    if (!sample_passes_done_) sample_passes_done_ = sim_.advanceSample(slice);
+    if (sample_passes_done_ && (sim_.sampleArrived() || ++landing_frames_ >= kLandingFrames)) {
+        sample_passes_done_ = false;
+        landing_frames_ = 0;
         stats_.push(sim_.takeSample());
         stats_.order_step = sample_step_;
         sampling_ = false;

@@ -47,6 +47,7 @@ public:
     OrderParams measure() override;
     void beginSample() override;
     bool advanceSample(std::uint64_t boids) override;
+    bool sampleArrived() const override;
     OrderParams takeSample() override;
     // One flock, or every flock of an ensemble (then takeFlockSamples() after the step): the
     // next step's steer pass also walks for the sample (flock_steer.comp with MEASURE_IN_STEER),

@@ -40,8 +40,10 @@ void GpuSimulation::beginSample() {
     startSample(state_.params, 0, state_.n, true);
 }
 
-// Done once the passes have run and the figures have arrived: takeSample() then waits for nothing.
-bool GpuSimulation::advanceSample(std::uint64_t boids) { return sampler_.advance(state_, boids) && sampler_.landed(); }
+bool GpuSimulation::advanceSample(std::uint64_t boids) { return sampler_.advance(state_, boids); }
+
+// The oldest sample's figures have arrived (its fence polled, no wait).
+bool GpuSimulation::sampleArrived() const { return sampler_.landed(); }
 
 // The oldest sample asked for and not yet taken (the last one taken again if none).
 OrderParams GpuSimulation::takeSample() {

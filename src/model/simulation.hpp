@@ -59,6 +59,10 @@ public:
         sampled_.push_back(measure());
     }
     virtual bool advanceSample(std::uint64_t /*boids*/) { return true; }
+    // Whether takeSample() would answer without waiting for the GPU: a sample's figures come back
+    // a while after its passes end (the GPU backend polls a fence, no wait). A caller that must
+    // not stall (the window) takes it once this is true.
+    virtual bool sampleArrived() const { return true; }
     // The oldest sample asked for and not yet taken; the last one taken again when none waits.
     virtual OrderParams takeSample() {
         if (!sampled_.empty()) {

@@ -280,6 +280,8 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
                 sliced.setParams(changed);
             }
         }
+        glFinish();
+        EXPECT_TRUE(sliced.sampleArrived()) << "its figures have landed once the GPU is done";
         const OrderParams got = sliced.takeSample();
         EXPECT_EQ(gl::bytesReadBack() - before, 580u);
         EXPECT_EQ(slices, 30) << "5000 boids, 20 work groups: over 30 slices, but the style change ended it";
