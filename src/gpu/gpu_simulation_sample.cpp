@@ -29,7 +29,7 @@ OrderParams GpuSimulation::measure() {
     if (state_.isEnsemble()) throw std::logic_error("an ensemble is measured flock by flock (measureFlock)");
     startSample(state_.params, 0, state_.n, false);
     finishSample();
-    return sampler_.takeNewest(state_).at(0);
+    return sampler_.takeNewest().at(0);
 }
 
 // A new sample in slices supersedes any not taken.
@@ -49,7 +49,7 @@ bool GpuSimulation::sampleArrived() const { return sampler_.landed(); }
 OrderParams GpuSimulation::takeSample() {
     settleNextStepSample();
     finishSample();
-    if (sampler_.hasLanding()) last_sampled_ = sampler_.takeLanded(state_).at(0);
+    if (sampler_.hasLanding()) last_sampled_ = sampler_.takeLanded().at(0);
     return last_sampled_;
 }
 
@@ -62,7 +62,7 @@ OrderParams GpuSimulation::measureFlock(std::uint32_t k) {
     finishSample();
     startSample(f->params, k, f->boids, false);
     finishSample();
-    return sampler_.takeNewest(state_).at(0);
+    return sampler_.takeNewest().at(0);
 }
 
 std::vector<OrderParams> GpuSimulation::measureFlocks() {
@@ -71,7 +71,7 @@ std::vector<OrderParams> GpuSimulation::measureFlocks() {
     finishSample();
     startAllFlocksSample();
     finishSample();
-    return sampler_.takeNewest(state_);
+    return sampler_.takeNewest();
 }
 
 // A sample asked for with an earlier step and not yet taken stays: takeSample() returns it first
@@ -97,7 +97,7 @@ std::vector<OrderParams> GpuSimulation::takeFlockSamples() {
     if (!state_.isEnsemble()) return {takeSample()};
     settleNextStepSample();
     finishSample();
-    return sampler_.takeLanded(state_);
+    return sampler_.takeLanded();
 }
 
 // Whether the next step can walk for a sample: not in the sequential order (no grid) nor when

@@ -308,7 +308,6 @@ void Sampler::finish(FlockState& st) {
     }
 }
 
-
 void Sampler::plantRoots(FlockState& st) {
     if (sample_.stage != kRoots) return;
     bind(st);

@@ -4,8 +4,9 @@
 // of groups.glsl: group_*.comp; 32 bytes back, and 384 for the four largest groups). Its figures
 // come back in one read that does not stall: copied on the GPU into read-back memory behind a
 // fence when its passes end (a landing), parsed when asked for, by then most likely arrived (the
-// window polls; a headless run takes a row's a step later). A sample is of a binned state; one in slices copies what its passes read, so that steps taken between its
-// slices do not move what it measures. A sampled step's steer pass may do its walk
+// window polls; a headless run takes a row's a step later). A sample is of a binned state; one
+// in slices copies what its passes read, so that steps taken between its slices do not move what
+// it measures. A sampled step's steer pass may do its walk
 // (bindForSteer); the sampler's other passes follow it.
 #pragma once
 
@@ -50,8 +51,8 @@ public:
     // sample measured now), the others left. dropLanded() forgets them all.
     bool hasLanding() const { return !landings_.empty(); }
     bool landed() const { return landings_.empty() || landings_.front().buffer.landed(); }
-    std::vector<OrderParams> takeLanded(const FlockState& s);
-    std::vector<OrderParams> takeNewest(const FlockState& s);
+    std::vector<OrderParams> takeLanded();
+    std::vector<OrderParams> takeNewest();
     void dropLanded();
     // A sampled step, before its binning: the forest's roots (a clear). After the binning: the
     // sample's buffers and radii bound for `steer`, which walks for it.

@@ -77,14 +77,14 @@ void Sampler::queueCopies(Landing& l) {
     l.buffer.land();
 }
 
-std::vector<OrderParams> Sampler::takeLanded(const FlockState&) {
+std::vector<OrderParams> Sampler::takeLanded() {
     if (landings_.empty()) return {};
     Landing l = std::move(landings_.front());
     landings_.pop_front();
     return parse(l);
 }
 
-std::vector<OrderParams> Sampler::takeNewest(const FlockState&) {
+std::vector<OrderParams> Sampler::takeNewest() {
     if (landings_.empty()) return {};
     Landing l = std::move(landings_.back());
     landings_.pop_back();

@@ -29,9 +29,12 @@ GLuint predatorMask(const Params& p) {
     return predators;
 }
 
+// Whether that mode draws a point a boid (points or splats).
+bool isPointMode(DrawMode mode) { return mode == DrawMode::Points || mode == DrawMode::Splats; }
+
 // A boid's vertices in that mode: a point, a 2D triangle, a flat dart, a 3D dart.
 int verticesABoid(DrawMode mode, int dims) {
-    if (mode == DrawMode::Points || mode == DrawMode::Splats) return 1;
+    if (isPointMode(mode)) return 1;
     if (dims == 3) return mode == DrawMode::Flat ? kFlatVertices : kDartVertices;
     return kTriangleVertices;
 }
@@ -74,14 +77,13 @@ DrawMode drawMode(const Params& p, float largest_px, std::uint64_t boids, std::u
 }
 
 bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
-    const DrawMode mode = drawMode(p, largest_px, boids, viewport_pixels);
-    return mode == DrawMode::Points || mode == DrawMode::Splats;
+    return isPointMode(drawMode(p, largest_px, boids, viewport_pixels));
 }
 
 DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
     DrawCounts c;
     c.mode = drawMode(p, largest_px, boids, viewport_pixels);
-    c.points = c.mode == DrawMode::Points || c.mode == DrawMode::Splats;
+    c.points = isPointMode(c.mode);
     c.vertices = boids * std::uint64_t(verticesABoid(c.mode, p.dims));
     const double side = std::max(1.0, 0.57 * double(largest_px));  // boid.vert's gl_PointSize for that length
     c.fragments_estimate = double(boids) * (c.points ? side * side : kMeshArea * double(largest_px) * double(largest_px));
