@@ -2,8 +2,9 @@
 # murmur's check of a new machine, shipped as check.sh in the bundle that scripts/bundle.sh makes.
 # Runs, each step bounded by `timeout`: the libraries' check, `murmur --self-test`, every test
 # binary's tests as CTest runs them (GoogleTest shards, one process a core, in parallel), the
-# benchmark, the two read paths interleaved (MURMUR_GPU_READS: parity under storage reads, then
-# the benchmark A/B), a sample every step against none (headless, interleaved), and the 68-run
+# benchmark, the two read paths and the two walks interleaved (MURMUR_GPU_READS: parity under
+# storage reads, then the benchmark A/B; MURMUR_GPU_WALK: the same with tiles), a sample every
+# step against none (headless, interleaved), and the 68-run
 # Couzin sweep of docs/research.md cold (empty shader caches) then warm.
 # Writes REPORT_DIR/report.md (the renderer, the machine, each step's result and seconds, a table
 # last), bench.json, the sweeps' CSVs and every log, and prints the table. On a software renderer
@@ -32,9 +33,10 @@ BENCH_SOFT_SIZES=10000,100000 BENCH_SOFT_STEPS=10 BENCH_SOFT_CLUMP=100
 SWEEP_ARGS=(--preset couzin-torus --steps 1000 --sweep couzin.orientation_width=0:8:17 --sweep-seeds 4
             --sweep-burn-in 500 --sweep-every 20)
 
-# The two read paths of the passes after the binning, interleaved (MURMUR_GPU_READS: buffer
-# textures, the default, and storage buffers, opt-in until a GPU measures a win): the parity cases
-# under storage reads, then READS_ROUNDS alternations of the benchmark at one size, A then B.
+# The two read paths of the passes after the binning (MURMUR_GPU_READS: buffer textures, the
+# default, and storage buffers) and the steer pass's two walks (MURMUR_GPU_WALK: rows, the default,
+# and tiles), each opt-in until a GPU measures a win: the parity cases under the opt-in one, then
+# READS_ROUNDS alternations of the benchmark at one size, A then B.
 READS_GPU_SIZE=1000000 READS_SOFT_SIZE=10000 READS_ROUNDS=3 READS_STEPS=30 READS_CLUMP=300
 READS_FILTER='*Parity*:GpuHandCases*:GpuMeasure*:GpuEnsemble*:GpuRuns*'
 
@@ -307,45 +309,55 @@ step_bench() {
   if grep -q '^  skipped' "$log"; then section "Sizes the GPU cannot hold:" "" '```' "$(grep '^  skipped' "$log")" '```' ""; fi
 }
 
-# ---- step: the read paths, A/B ----
+# ---- steps: the read paths and the walks, A/B ----
 
-step_reads() {
-  local start rc size round reads log parity=$LOGS/reads-parity.log
+# path_ab VAR A B WHAT TITLE: the parity cases with VAR=B, then READS_ROUNDS alternations of the
+# benchmark at one size, A then B each round (logs and JSON named WHAT-VALUE-ROUND).
+path_ab() {
+  local var=$1 a=$2 b=$3 what=$4 title=$5 start rc size round value log parity=$LOGS/$4-parity.log
   size=$READS_GPU_SIZE
   [[ $SOFTWARE -eq 1 ]] && size=$READS_SOFT_SIZE
   start=$(now)
-  rc=$(MURMUR_GPU_READS=storage MURMUR_PRESET_DIR=$HERE/share/murmur/presets bounded "$LIMIT_TESTS" "$parity" \
+  rc=$(bounded "$LIMIT_TESTS" "$parity" env "$var=$b" MURMUR_PRESET_DIR="$HERE/share/murmur/presets" \
        "$BIN/murmur_gl_tests" --gtest_filter="$READS_FILTER")
-  add_row "parity, storage reads" "$(result_of "$rc" "$LIMIT_TESTS")" "$(seconds_since "$start")" \
-    "MURMUR_GPU_READS=storage: $(grep -o '[0-9]* tests\? from [0-9]* test suites\? ran' "$parity" | head -1)"
+  add_row "parity, $var=$b" "$(result_of "$rc" "$LIMIT_TESTS")" "$(seconds_since "$start")" \
+    "$(grep -o '[0-9]* tests\? from [0-9]* test suites\? ran' "$parity" | head -1)"
   start=$(now)
   rc=0
   for ((round = 1; round <= READS_ROUNDS; round++)); do
-    for reads in textures storage; do
-      log=$LOGS/reads-$reads-$round.log
+    for value in "$a" "$b"; do
+      log=$LOGS/$what-$value-$round.log
       local r
-      r=$(MURMUR_GPU_READS=$reads bounded "$LIMIT_BENCH" "$log" "$BIN/murmur" --bench --bench-sizes "$size" \
-          --bench-steps "$READS_STEPS" --bench-clump-steps "$READS_CLUMP" --bench-out "$REPORT/reads-$reads-$round.json")
+      r=$(bounded "$LIMIT_BENCH" "$log" env "$var=$value" "$BIN/murmur" --bench \
+          --bench-sizes "$size" --bench-steps "$READS_STEPS" --bench-clump-steps "$READS_CLUMP" \
+          --bench-out "$REPORT/$what-$value-$round.json")
       [[ $r -ne 0 ]] && rc=$r
     done
   done
-  add_row "read paths A/B ($size)" "$(result_of "$rc" "$LIMIT_BENCH")" "$(seconds_since "$start")" \
-    "$READS_ROUNDS rounds, textures then storage"
-  section "## Read paths, interleaved" "" "\`MURMUR_GPU_READS=textures|storage murmur --bench --bench-sizes $size" \
-    "--bench-steps $READS_STEPS --bench-clump-steps $READS_CLUMP\`, $READS_ROUNDS rounds, textures then storage each" \
-    "round (results: reads-*.json; parity under storage reads: logs/reads-parity.log, ${ROW_RESULT[-2]})." "" \
-    "| round | reads | spawn ms/step | clumped ms/step | steer ms (spawn) |" "|---:|---|---:|---:|---:|" "$(reads_rows)" ""
+  add_row "$what A/B ($size)" "$(result_of "$rc" "$LIMIT_BENCH")" "$(seconds_since "$start")" \
+    "$READS_ROUNDS rounds, $a then $b"
+  section "## $title, interleaved" "" "\`$var=$a|$b murmur --bench --bench-sizes $size" \
+    "--bench-steps $READS_STEPS --bench-clump-steps $READS_CLUMP\`, $READS_ROUNDS rounds, $a then $b each" \
+    "round (results: $what-*.json; parity with $var=$b: logs/$what-parity.log, ${ROW_RESULT[-2]})." "" \
+    "| round | $what | spawn ms/step | clumped ms/step | steer ms (spawn) |" "|---:|---|---:|---:|---:|" \
+    "$(path_rows "$what" "$a" "$b")" ""
 }
 
-reads_rows() {  # the A/B's logs -> one markdown row a run
-  local round reads
+path_rows() {  # WHAT A B: the A/B's logs -> one markdown row a run
+  local round value
   for ((round = 1; round <= READS_ROUNDS; round++)); do
-    for reads in textures storage; do
-      awk -v round="$round" -v reads="$reads" '$2 == "spawn" { s = $3; for (i = 1; i <= NF; i++) if ($i ~ /^steer=/) steer = substr($i, 7) }
-        $2 == "clumped" { c = $3 } END { printf "| %s | %s | %s | %s | %s |\n", round, reads, s, c, steer }' "$LOGS/reads-$reads-$round.log"
+    for value in "$2" "$3"; do
+      awk -v round="$round" -v value="$value" '$2 == "spawn" { s = $3; for (i = 1; i <= NF; i++) if ($i ~ /^steer=/) steer = substr($i, 7) }
+        $2 == "clumped" { c = $3 } END { printf "| %s | %s | %s | %s | %s |\n", round, value, s, c, steer }' "$LOGS/$1-$value-$round.log"
     done
   done
 }
+
+# The passes' read paths (MURMUR_GPU_READS: buffer textures, the default, and storage buffers).
+step_reads() { path_ab MURMUR_GPU_READS textures storage reads "Read paths"; }
+# The steer pass's walks (MURMUR_GPU_WALK: each boid its rows, the default, and tiles staged in
+# shared memory).
+step_walks() { path_ab MURMUR_GPU_WALK rows tiles walks "Walks"; }
 
 # ---- step: a sample every step against none, interleaved ----
 
@@ -482,6 +494,8 @@ main() {
   echo "  benchmark: ${ROW_RESULT[BENCH_ROW]} (${ROW_SECONDS[BENCH_ROW]} s)"
   step_reads
   echo "  read paths: parity under storage reads ${ROW_RESULT[-2]} (${ROW_SECONDS[-2]} s), A/B ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)"
+  step_walks
+  echo "  walks: parity under tiles ${ROW_RESULT[-2]} (${ROW_SECONDS[-2]} s), A/B ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)"
   step_samples
   echo "  a sample every step: ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)"
   step_sweeps

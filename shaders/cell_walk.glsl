@@ -35,6 +35,9 @@ void walkCells(uint i, vec3 p, float reach2, inout WalkState w) {
         for (int iy = 0; iy < rows_y; ++iy) {
             float rem2 = reach2 - gz2 - (whole ? 0.0 : axisGap2(cull, 1, ay.first + iy - int(c.y)));
             if (!(rem2 > 0.0)) continue;
+#ifdef WALK_ROW
+            WALK_ROW(iz * rows_y + iy);  // the tiled steer pass: this row's staged slots (cell_tiles.glsl)
+#endif
             uint row = FIRST_CELL;
             ivec4 runs = ivec4(0, int(CELLS_PER_AXIS.x * CELLS_PER_AXIS.y * CELLS_PER_AXIS.z) - 1, 1, 0);
             if (!whole) {

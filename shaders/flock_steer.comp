@@ -10,10 +10,20 @@
 // each slot's squared nearest distance and links each boid to the first two boids closer than the
 // group radius, so that the sample's other passes need not walk the cells again.
 #include "common.glsl"
+// TILED_WALK (MURMUR_GPU_WALK=tiles; never in the sequential order or an ensemble): work groups of
+// TILE_GROUP_SIZE boids that stage their neighbours' positions in shared memory (cell_tiles.glsl).
+#if TILED_WALK
+#define TILE_READS 1
+#define SLICE_GROUP_SIZE TILE_GROUP_SIZE
+layout(local_size_x = TILE_GROUP_SIZE) in;
+void tileRow(int k);
+#define WALK_ROW tileRow
+#else
+layout(local_size_x = STEP_GROUP_SIZE) in;
+#endif
 // A slow step runs in slices (GpuSimulation::setInterrupt).
 #include "slices.glsl"
 
-layout(local_size_x = STEP_GROUP_SIZE) in;
 layout(std430, binding = BIND_NEIGHBOURS) writeonly buffer Neighbours { uint neighbours[]; };
 #if UPDATE_SEQUENTIAL
 // Sequential order: one invocation steps the boids one after another in the state buffers
@@ -66,6 +76,23 @@ void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
 #endif
 }
 
+#if TILED_WALK
+#include "cell_tiles.glsl"
+
+// The group's tile staged (a barrier after each stage, every lane of the group taking part), then
+// each invocation's boid stepped.
+void main() {
+    uint lane = gl_LocalInvocationID.x, i = sliceIndex();
+    uint first = min(i - lane, TOTAL_BOIDS - 1u), last = min(first + uint(TILE_GROUP_SIZE) - 1u, TOTAL_BOIDS - 1u);
+    tileRowSlots(tileSpan(first, last), lane);
+    barrier();
+    if (lane == 0u) tileRowBases();
+    barrier();
+    tileCopy(lane);
+    barrier();
+    if (i < TOTAL_BOIDS) stepBoid(i);
+}
+#else
 void main() {
 #if UPDATE_SEQUENTIAL
     // One invocation walks the flock in id order (CpuSimulation::visitOrder), in place, a run of
@@ -82,3 +109,4 @@ void main() {
     stepBoid(i);
 #endif
 }
+#endif  // TILED_WALK

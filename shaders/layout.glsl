@@ -66,6 +66,8 @@
 #define GRID_SPAN 5   // 2 * GRID_REACH + 1
 
 #define STEP_GROUP_SIZE 256  // boid passes: invocations per work group
+#define TILE_GROUP_SIZE 64   // the tiled steer pass (cell_tiles.glsl): invocations per block of cells
+#define TILE_CAPACITY 2000   // ... and the positions its tile stages in shared memory (16 B each, within GL's 32 KiB)
 #define SCAN_GROUP_SIZE 256  // scan: invocations per work group ...
 #define SCAN_PER_THREAD 4    // ... each scanning this many elements
 #define SCAN_BLOCK (SCAN_GROUP_SIZE * SCAN_PER_THREAD)

@@ -5,10 +5,13 @@
 #define MURMUR_SLICES_GLSL
 
 uniform uint u_first_group;
+#ifndef SLICE_GROUP_SIZE
+#define SLICE_GROUP_SIZE STEP_GROUP_SIZE  // boids a work group (the tiled steer pass's fewer)
+#endif
 
 // This invocation's work group and boid slot in the whole pass.
 uint sliceGroup() { return flatGroup() + u_first_group; }
-uint sliceIndex() { return sliceGroup() * uint(STEP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+uint sliceIndex() { return sliceGroup() * uint(SLICE_GROUP_SIZE) + gl_LocalInvocationID.x; }
 
 // The measure passes go over one flock's slots: an ensemble's flock u_flock (its work groups
 // counted from its first slot, as when it is alone), or the one flock; or, with u_flock

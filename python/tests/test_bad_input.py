@@ -273,3 +273,13 @@ def test_the_command_line_refuses_a_hidden_trajectory_name(tmp_path):
                           "--trajectory", str(tmp_path / ".h5")], capture_output=True, text=True)
     assert run.returncode == 2 and "needs a name before .h5" in run.stderr, run.stderr
     assert os.listdir(tmp_path) == []
+
+
+# The GPU's read path and walk come from the environment: an unknown value is murmur.Error naming
+# both (the command line's exit 2), and no concern of a CPU flock.
+@pytest.mark.parametrize("var,value,valid", [("MURMUR_GPU_READS", "fast", "textures"), ("MURMUR_GPU_WALK", "blocks", "rows")])
+def test_an_unknown_gpu_path_in_the_environment_is_murmur_error(monkeypatch, var, value, valid):
+    monkeypatch.setenv(var, value)
+    with pytest.raises(murmur.Error, match=f"{var}='{value}': valid: {valid}"):
+        murmur.Flock(boids=100, seed=1)
+    murmur.Flock(boids=100, seed=1, backend="cpu").step(1)

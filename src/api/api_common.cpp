@@ -134,6 +134,7 @@ void checkBackendName(const std::string& backend) {
 std::shared_ptr<gl::HeadlessContext> prepareBackend(const FlockOptions& o) {
     checkBackendName(o.backend);
     if (o.backend == "cpu") return nullptr;
+    if (auto problem = engine::gpuPathProblem()) throw Error(*problem);  // MURMUR_GPU_READS, MURMUR_GPU_WALK
     if (!o.gl_loader) return sharedContext();
     loadCallerGl(o.gl_loader);
     return nullptr;

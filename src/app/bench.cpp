@@ -50,6 +50,7 @@ struct Row : engine::StepCounts {
     std::vector<std::pair<std::string, double>> passes;
     std::string path = "passes";  // how the steps ran: "passes" (binning, steer) or "steps in work groups"
     std::string reads;            // GPU: how the passes read the sorted flock, "textures" or "storage" (MURMUR_GPU_READS)
+    std::string walk;             // GPU: how the steer pass walks the cells, "rows" or "tiles" (MURMUR_GPU_WALK)
     double read_back = 0;         // bytes read back from the GPU per measured step after the first
 };
 
@@ -61,6 +62,7 @@ json toJson(const Row& r) {
             {"phase", r.phase},
             {"path", r.path},
             {"reads", r.reads},
+            {"walk", r.walk},
             {"step_ms", r.step_ms},
             {"steps_per_s", sps},
             {"boid_steps_per_s", sps * double(r.boids)},
@@ -70,6 +72,8 @@ json toJson(const Row& r) {
             {"candidates_per_neighbour", r.neighbours > 0 ? r.candidates / r.neighbours : 0.0},
             {"block_candidates", r.block_candidates},
             {"cells_walked_per_boid", r.cells_walked},
+            {"tile_loads_per_boid", r.tile_loads},
+            {"tile_candidates_per_boid", r.tile_candidates},
             {"dispatches_per_step", r.dispatches},
             {"bytes_per_step", r.bytes},
             {"bytes_per_boid_step", r.boids ? double(r.bytes) / double(r.boids) : 0.0},
@@ -77,6 +81,15 @@ json toJson(const Row& r) {
             {"read_back_bytes_per_step", r.read_back},
             {"effective_gb_per_s", r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0},
             {"h100_floor_ms", h100FloorMs(r.bytes)}};
+}
+
+// Beside a row: how its steps ran where not the passes' default walk, with the tiled walk's counts.
+std::string pathNote(const Row& r) {
+    if (r.path != "passes") return "  [" + r.path + "]";
+    if (r.walk != "tiles") return "";
+    char note[96];
+    std::snprintf(note, sizeof note, "  [tiles: %.1f loads, %.1f candidates from the tile a boid]", r.tile_loads, r.tile_candidates);
+    return note;
 }
 
 void printRow(std::ostream& out, const Row& r) {
@@ -93,7 +106,7 @@ void printRow(std::ostream& out, const Row& r) {
                   r.neighbours, r.candidates, r.neighbours > 0 ? r.candidates / r.neighbours : 0.0, r.cells_walked,
                   static_cast<unsigned long long>(r.dispatches), r.boids ? double(r.bytes) / double(r.boids) : 0.0,
                   r.memory_per_boid, r.step_ms > 0 ? double(r.bytes) / (r.step_ms * 1e-3) / 1e9 : 0.0,
-                  h100FloorMs(r.bytes), passes.c_str(), r.path == "passes" ? "" : ("  [" + r.path + "]").c_str());
+                  h100FloorMs(r.bytes), passes.c_str(), pathNote(r).c_str());
     out << line << std::flush;
 }
 
@@ -117,6 +130,7 @@ Row measure(Simulation& sim, const Params& p, const BenchOptions& b, const std::
         if (b.steps > 1) r.read_back = double(gl::bytesReadBack() - before) / double(b.steps - 1);
         if (t.steps_in_groups > grouped) r.path = "steps in work groups";
         r.reads = engine::gpuReads();
+        r.walk = engine::gpuWalk();
         std::vector<double> total(t.steps(), 0.0);
         for (std::size_t i = 0; i < t.samples.size(); ++i) {
             r.passes.emplace_back(t.names[i], median(t.samples[i]));
@@ -261,7 +275,9 @@ json benchDocument(const Options& opt, const BenchOptions& b) {
 
 void printBenchHeader(const json& doc, const BenchOptions& b, std::ostream& out) {
     out << "murmur bench: " << doc["renderer"].get<std::string>() << ", " << MURMUR_BUILD_TYPE << " build, revision "
-        << MURMUR_REVISION << (doc.contains("gl_version") ? ", GPU reads: " + engine::gpuReads() + " (MURMUR_GPU_READS)" : "") << "\n"
+        << MURMUR_REVISION
+        << (doc.contains("gl_version") ? ", GPU reads: " + engine::gpuReads() + " (MURMUR_GPU_READS), walk: " + engine::gpuWalk() + " (MURMUR_GPU_WALK)" : "")
+        << "\n"
         << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps from the spawn "
         << "(step 0) and from 'clumped' (step " << std::max(b.clump_steps, b.steps) << "); neighbours, candidates and dispatches "
         << "of each phase's first step; cells: cells walked per boid; B/boid: traffic per boid per step by count; mem/b: "

@@ -212,10 +212,11 @@ std::optional<std::string> crossFlagProblem(const CLI::App& app, const CliValues
     return std::nullopt;
 }
 
-// The run's backend; the GPU's read path (MURMUR_GPU_READS) checked with it, as any input is.
+// The run's backend; the GPU's read path and walk (MURMUR_GPU_READS, MURMUR_GPU_WALK) checked with
+// it, as any input is.
 Backend backendOf(const CliValues& v) {
     if (v.backend != "gpu") return Backend::Cpu;
-    if (auto problem = engine::gpuReadsProblem()) throw InputError(*problem);
+    if (auto problem = engine::gpuPathProblem()) throw InputError(*problem);
     return Backend::Gpu;
 }
 

@@ -59,10 +59,12 @@ BoidLabels boidLabels(const Flock& flock, const Params& p) {
 }
 
 std::string gpuReads() { return gpu::sortedReadsName(gpu::sortedReads()); }
+std::string gpuWalk() { return gpu::cellWalkName(gpu::cellWalk()); }
 
-std::optional<std::string> gpuReadsProblem() {
+std::optional<std::string> gpuPathProblem() {
     try {
         (void)gpu::sortedReads();
+        (void)gpu::cellWalk();
         return std::nullopt;
     } catch (const std::invalid_argument& e) {
         return std::string(e.what());

@@ -55,9 +55,12 @@ BoidLabels boidLabels(const Flock& flock, const Params& p);
 
 // How the GPU's passes after the binning read the sorted flock, from MURMUR_GPU_READS: "textures"
 // (buffer textures, the default) or "storage" (storage buffers, opt-in for hardware GPUs until
-// measured there). gpuReadsProblem: the variable's value is neither, naming both.
+// measured there). How its steer pass walks the cells, from MURMUR_GPU_WALK: "rows" (the default)
+// or "tiles" (blocks of cells staged in shared memory, opt-in likewise). gpuPathProblem: either
+// variable's value is not one of its two, naming them.
 std::string gpuReads();
-std::optional<std::string> gpuReadsProblem();
+std::string gpuWalk();
+std::optional<std::string> gpuPathProblem();
 
 // The GPU's timer queries, pass by pass, over the steps since restartPassTimes (each step's
 // passes timed on the GPU's clock). Empty names on the CPU backend.
@@ -78,6 +81,9 @@ struct StepCounts {
     double neighbours = 0, candidates = 0;
     double cells_walked = 0;      // GPU: cells the steer pass walks per boid (after culling)
     double block_candidates = 0;  // GPU: boids in the whole 5x5x5 block
+    // GPU: the tiled walk's (MURMUR_GPU_WALK=tiles) positions staged in shared memory, and the
+    // candidates read from them, per boid; counted whichever walk runs
+    double tile_loads = 0, tile_candidates = 0;
     std::uint64_t bytes = 0;      // GPU: compulsory traffic of a step, by count (docs/performance.md)
     std::uint64_t dispatches = 0;
     double memory_per_boid = 0;   // GPU: bytes allocated per boid, the grid's share included

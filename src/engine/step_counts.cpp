@@ -43,63 +43,155 @@ double meanCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g
     return total / double(n);
 }
 
-// Mean boids the steer pass examines per boid, and the cells it walks for them: meanCandidates'
+// A boid's cell on each axis as the binning puts it (common.glsl's cellOf), its offset within it
+// and the cell edge, and whether the axis culls.
+struct BoidCell {
+    int c[3] = {0, 0, 0};
+    double f[3] = {0, 0, 0}, h[3] = {1, 1, 1};
+    bool cull[3] = {false, false, false};
+};
+BoidCell boidCell(const Boid& b, const GridSpec& g, float world, int dims) {
+    BoidCell k;
+    for (int a = 0; a < dims; ++a) {
+        const int n = int(g.cells[a]);
+        double x = b.p[a];
+        if (g.wrap) x -= world * std::floor(x / world);
+        k.h[a] = double(world) / n;
+        k.c[a] = std::clamp(int(std::floor(x / k.h[a])), 0, n - 1);
+        k.f[a] = x - k.c[a] * k.h[a];
+        k.cull[a] = !g.wrap || n > int(kGridSpan);
+    }
+    return k;
+}
+
+int dimsOf(const GridSpec& g) { return g.cells.z > 1 || g.inv_cell.z > 0.0f ? 3 : 2; }
+
+// The cells the steer pass walks for one boid, each handed to on_cell(z, y, x): its 5x5(x5)
 // block narrowed as its gather narrows it (common.glsl's cellCull: rows and x cells beyond the
-// largest radius are skipped), recomputed here in double from the state the step starts from. An
-// estimate to the cell, not to the bit: a boid within the slack of a cell boundary may be counted
-// in the cell beside.
+// radius skipped), recomputed here in double. An estimate to the cell, not to the bit: a boid
+// within the slack of a cell boundary may be counted in the cell beside.
+template <class OnCell>
+void walkedCells(const Boid& b, const GridSpec& g, float world, double r2, OnCell&& on_cell) {
+    const int dims = dimsOf(g);
+    const BoidCell k = boidCell(b, g, world, dims);
+    auto gap2 = [&](int a, int o) {
+        if (!k.cull[a]) return 0.0;
+        const double gap = std::max(o > 0 ? o * k.h[a] - k.f[a] : o < 0 ? k.f[a] - (o + 1) * k.h[a] : 0.0, 0.0);
+        return gap * gap;
+    };
+    auto listed = [&](int a, int o) {  // the cell o from c on axis a, or -1 when clipped away
+        const int n = int(g.cells[a]), c = k.c[a] + o;
+        if (g.wrap) return n <= int(kGridSpan) ? (o + int(kGridReach) < n ? o + int(kGridReach) : -1) : (c % n + n) % n;
+        return c >= 0 && c < n ? c : -1;
+    };
+    const int reach = int(kGridReach), z_reach = dims == 3 ? reach : 0;
+    for (int oz = -z_reach; oz <= z_reach; ++oz)
+        for (int oy = -reach; oy <= reach; ++oy) {
+            const int z = dims == 3 ? listed(2, oz) : 0, y = listed(1, oy);
+            if (z < 0 || y < 0) continue;
+            const double rem2 = r2 - (dims == 3 ? gap2(2, oz) : 0.0) - gap2(1, oy);
+            if (!(rem2 > 0.0)) continue;
+            const double ext = std::sqrt(rem2);
+            const int lo = k.cull[0] ? std::max(int(std::floor((k.f[0] - ext) / k.h[0])), -reach) : -reach;
+            const int hi = k.cull[0] ? std::min(int(std::ceil((k.f[0] + ext) / k.h[0])) - 1, reach) : reach;
+            for (int ox = lo; ox <= hi; ++ox)
+                if (const int x = listed(0, ox); x >= 0) on_cell(z, y, x);
+        }
+}
+
+std::size_t cellAt(const GridSpec& g, int z, int y, int x) {
+    return (std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x);
+}
+
+// Mean boids the steer pass examines per boid, and the cells it walks for them (walkedCells).
 struct Examined {
     double candidates = 0.0, cells = 0.0;
 };
 Examined meanExaminedCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
                                 float radius) {
     if (flock.empty()) return {};
-    const int dims = g.cells.z > 1 || g.inv_cell.z > 0.0f ? 3 : 2;
-    const double r2 = double(radius) * radius;
     double total = 0, cells = 0;
-    for (const Boid& b : flock) {
-        int c[3] = {0, 0, 0};
-        double f[3] = {0, 0, 0}, h[3] = {1, 1, 1};
-        bool cull[3] = {false, false, false};
-        for (int a = 0; a < dims; ++a) {
-            const int n = int(g.cells[a]);
-            double x = b.p[a];
-            if (g.wrap) x -= world * std::floor(x / world);
-            h[a] = double(world) / n;
-            c[a] = std::clamp(int(std::floor(x / h[a])), 0, n - 1);
-            f[a] = x - c[a] * h[a];
-            cull[a] = !g.wrap || n > int(kGridSpan);
-        }
-        auto gap2 = [&](int a, int o) {
-            if (!cull[a]) return 0.0;
-            const double gap = std::max(o > 0 ? o * h[a] - f[a] : o < 0 ? f[a] - (o + 1) * h[a] : 0.0, 0.0);
-            return gap * gap;
-        };
-        auto listed = [&](int a, int o) {  // the cell o from c on axis a, or -1 when clipped away
-            const int n = int(g.cells[a]), k = c[a] + o;
-            if (g.wrap) return n <= int(kGridSpan) ? (o + int(kGridReach) < n ? o + int(kGridReach) : -1) : (k % n + n) % n;
-            return k >= 0 && k < n ? k : -1;
-        };
-        const int reach = int(kGridReach), z_reach = dims == 3 ? reach : 0;
-        for (int oz = -z_reach; oz <= z_reach; ++oz)
-            for (int oy = -reach; oy <= reach; ++oy) {
-                const int z = dims == 3 ? listed(2, oz) : 0, y = listed(1, oy);
-                if (z < 0 || y < 0) continue;
-                const double rem2 = r2 - (dims == 3 ? gap2(2, oz) : 0.0) - gap2(1, oy);
-                if (!(rem2 > 0.0)) continue;
-                const double ext = std::sqrt(rem2);
-                const int lo = cull[0] ? std::max(int(std::floor((f[0] - ext) / h[0])), -reach) : -reach;
-                const int hi = cull[0] ? std::min(int(std::ceil((f[0] + ext) / h[0])) - 1, reach) : reach;
-                for (int ox = lo; ox <= hi; ++ox) {
-                    const int x = listed(0, ox);
-                    if (x < 0) continue;
-                    total += count[(std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x)];
-                    ++cells;
-                }
-            }
-    }
+    for (const Boid& b : flock)
+        walkedCells(b, g, world, double(radius) * radius, [&](int z, int y, int x) {
+            total += count[cellAt(g, z, y, x)];
+            ++cells;
+        });
     return {total / double(flock.size()), cells / double(flock.size())};
 }
+
+// What the tiled walk (MURMUR_GPU_WALK=tiles, shaders/cell_tiles.glsl) stages, by count: each
+// work group of TILE_GROUP_SIZE boids in the sorted copy's order (by cell, then id) copies the
+// stretches of its middle boid's 5x5(x5) rows, from its first boid's cell (when in that row) to
+// its last one's, widened by two cells, while TILE_CAPACITY holds whole rows; the boids of that
+// grid row read the candidates in a staged stretch from the tile.
+struct TileCounts {
+    double loads = 0.0, from_tile = 0.0;  // per boid
+};
+
+bool listsEveryCell(const GridSpec& g) {
+    const std::uint32_t most = g.wrap ? kGridSpan : kGridReach + 1;
+    return g.cells.x <= most && g.cells.y <= most && g.cells.z <= most;
+}
+
+struct TileGroup {
+    int y = 0, z = 0, lo = 0, hi = 0;               // the staged grid row and x cells
+    std::vector<std::pair<int, int>> staged;      // (z, y) of the rows that fit
+    std::uint64_t loads = 0;
+};
+
+TileGroup stageTile(const BoidCell& a, const BoidCell& m, const BoidCell& b, const GridSpec& g,
+                    const std::vector<std::uint64_t>& before) {
+    TileGroup t;
+    t.y = m.c[1];
+    t.z = m.c[2];
+    const bool a_in = a.c[1] == t.y && a.c[2] == t.z, b_in = b.c[1] == t.y && b.c[2] == t.z;
+    t.lo = std::max((a_in ? a.c[0] : 0) - int(kGridReach), 0);
+    t.hi = std::min((b_in ? b.c[0] : int(g.cells.x) - 1) + int(kGridReach), int(g.cells.x) - 1);
+    std::uint32_t zs[kGridSpan], ys[kGridSpan];
+    const int nz = neighbourCells(std::uint32_t(t.z), g.cells.z, g.wrap, zs), ny = neighbourCells(std::uint32_t(t.y), g.cells.y, g.wrap, ys);
+    for (int iz = 0; iz < nz; ++iz)
+        for (int iy = 0; iy < ny; ++iy) {
+            const std::size_t row = cellAt(g, int(zs[iz]), int(ys[iy]), 0);
+            const std::uint64_t count = before[row + std::size_t(t.hi) + 1] - before[row + std::size_t(t.lo)];
+            if (t.loads + count > TILE_CAPACITY) continue;
+            t.loads += count;
+            t.staged.emplace_back(int(zs[iz]), int(ys[iy]));
+        }
+    return t;
+}
+
+TileCounts meanTileCounts(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
+                          float radius) {
+    if (flock.empty() || listsEveryCell(g)) return {};
+    const int dims = dimsOf(g);
+    std::vector<BoidCell> cells;
+    std::vector<std::pair<std::size_t, std::uint32_t>> order;  // (cell, id): the sorted copy's order
+    for (const Boid& b : flock) {
+        cells.push_back(boidCell(b, g, world, dims));
+        order.emplace_back(cellAt(g, cells.back().c[2], cells.back().c[1], cells.back().c[0]), b.id);
+    }
+    std::vector<std::size_t> slot(flock.size());
+    for (std::size_t i = 0; i < slot.size(); ++i) slot[i] = i;
+    std::sort(slot.begin(), slot.end(), [&](std::size_t i, std::size_t j) { return order[i] < order[j]; });
+    std::vector<std::uint64_t> before(count.size() + 1, 0);  // boids in the cells before each
+    for (std::size_t c = 0; c < count.size(); ++c) before[c + 1] = before[c] + count[c];
+    TileCounts t;
+    for (std::size_t first = 0; first < slot.size(); first += TILE_GROUP_SIZE) {
+        const std::size_t last = std::min(first + TILE_GROUP_SIZE, slot.size()) - 1;
+        const TileGroup tile = stageTile(cells[slot[first]], cells[slot[(first + last) / 2]], cells[slot[last]], g, before);
+        t.loads += double(tile.loads);
+        for (std::size_t s = first; s <= last; ++s) {
+            const BoidCell& c = cells[slot[s]];
+            if (c.c[1] != tile.y || c.c[2] != tile.z) continue;
+            walkedCells(flock[slot[s]], g, world, double(radius) * radius, [&](int z, int y, int x) {
+                const bool staged = std::find(tile.staged.begin(), tile.staged.end(), std::make_pair(z, y)) != tile.staged.end();
+                if (staged && x >= tile.lo && x <= tile.hi) t.from_tile += count[cellAt(g, z, y, x)];
+            });
+        }
+    }
+    return {t.loads / double(flock.size()), t.from_tile / double(flock.size())};
+}
+
 }  // namespace
 
 StepCounts countedStep(Simulation& sim, const Params& p) {
@@ -108,9 +200,13 @@ StepCounts countedStep(Simulation& sim, const Params& p) {
     if (auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim)) {
         const auto cells = gpu->binOnly().count;
         r.block_candidates = meanCandidates(cells, g, p.boids);
-        const Examined examined = meanExaminedCandidates(cells, g, gpu->download(), p.world_size, p.lookRadius(0));
+        const Flock flock = gpu->download();
+        const Examined examined = meanExaminedCandidates(cells, g, flock, p.world_size, p.lookRadius(0));
         r.candidates = examined.candidates;
         r.cells_walked = examined.cells;
+        const TileCounts tiles = meanTileCounts(cells, g, flock, p.world_size, p.lookRadius(0));
+        r.tile_loads = tiles.loads;
+        r.tile_candidates = tiles.from_tile;
         const std::uint64_t before = gpu::dispatchCount();
         sim.step(1);
         r.dispatches = gpu::dispatchCount() - before;

@@ -21,8 +21,16 @@ void SteerPass::setInterrupt(Interrupt check, std::uint32_t slice_groups, double
 
 bool SteerPass::inSlices(const Params& p) const { return interrupt_ && candidatePairsPerStep(p) >= slice_min_pairs_; }
 
+// Work groups of the pass, a boid an invocation: of STEP_GROUP_SIZE, or of the tiled walk's
+// TILE_GROUP_SIZE (MURMUR_GPU_WALK=tiles), as the program was built.
+std::uint32_t SteerPass::groupsOf(const FlockState& s, const gl::Program& program) {
+    GLint size[3] = {STEP_GROUP_SIZE, 1, 1};
+    glGetProgramiv(program.id(), GL_COMPUTE_WORK_GROUP_SIZE, size);
+    return groupsFor(s.n, std::uint32_t(size[0]));
+}
+
 bool SteerPass::run(FlockState& s, gl::Program& program) {
-    const std::uint32_t groups = groupsFor(s.n, STEP_GROUP_SIZE);
+    const std::uint32_t groups = groupsOf(s, program);
     if (&program == &steer_ && inSlices(s.params)) {
         if (!runInSlices(s, groups)) return false;
     } else {

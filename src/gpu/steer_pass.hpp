@@ -38,6 +38,7 @@ public:
 
 private:
     bool runInSlices(FlockState& s, std::uint32_t groups);
+    static std::uint32_t groupsOf(const FlockState& s, const gl::Program& program);
     gl::Program steer_, measured_;
     Interrupt interrupt_;
     std::uint32_t slice_groups_ = 32;

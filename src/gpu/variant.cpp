@@ -20,15 +20,34 @@ bool anyViewCone(const Params& p) {
 
 }  // namespace
 
+// One of two paths from the environment's `var`: false for `a` (also unset or empty), true for
+// `b`; any other value std::invalid_argument naming both, with what each means.
+bool secondPath(const char* var, const std::string& a, const char* a_means, const std::string& b, const char* b_means) {
+    const char* v = std::getenv(var);
+    if (!v || !*v || v == a) return false;
+    if (v == b) return true;
+    throw std::invalid_argument(std::string(var) + "='" + std::string(v).substr(0, 40) + "': valid: " + a + " (" + a_means + ", the default) or " +
+                                b + " (" + b_means + ")");
+}
+
 SortedReads sortedReads() {
-    const char* v = std::getenv("MURMUR_GPU_READS");
-    if (!v || !*v || std::string(v) == "textures") return SortedReads::Textures;
-    if (std::string(v) == "storage") return SortedReads::Storage;
-    throw std::invalid_argument("MURMUR_GPU_READS='" + std::string(v).substr(0, 40) +
-                                "': valid: textures (buffer textures, the default) or storage (storage buffers)");
+    return secondPath("MURMUR_GPU_READS", "textures", "buffer textures", "storage", "storage buffers") ? SortedReads::Storage
+                                                                                                      : SortedReads::Textures;
 }
 
 const char* sortedReadsName(SortedReads reads) { return reads == SortedReads::Storage ? "storage" : "textures"; }
+
+CellWalk cellWalk() {
+    return secondPath("MURMUR_GPU_WALK", "rows", "each boid its rows", "tiles", "rows staged in shared memory a work group")
+                   ? CellWalk::Tiles
+                   : CellWalk::Rows;
+}
+
+const char* cellWalkName(CellWalk walk) { return walk == CellWalk::Tiles ? "tiles" : "rows"; }
+
+bool tiledWalk(const Params& p, bool ensemble) {
+    return cellWalk() == CellWalk::Tiles && !ensemble && p.update != UpdateOrder::Sequential;
+}
 
 std::string styleSlotRead(std::size_t k) { return "(P.style[" + std::to_string(k / 4) + "]." + "xyzw"[k % 4] + ")"; }
 
@@ -50,7 +69,8 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
             {"VIEW_CONE", flag(style.traits.velocity_cone && anyViewCone(p))},
             {"OBSTACLES", flag(!p.obstacles.empty())},
             {"ENSEMBLE", flag(ensemble)},
-            {"STORAGE_READS", flag(sortedReads() == SortedReads::Storage)}};
+            {"STORAGE_READS", flag(sortedReads() == SortedReads::Storage)},
+            {"TILED_WALK", flag(tiledWalk(p, ensemble))}};
     if (style.switches)
         for (const ShaderSwitch& s : style.switches(p)) defines.push_back({s.name, flag(s.on)});  // the style's own
     for (std::size_t k = 0; k < style.slots.size(); ++k) defines.push_back({style.slots[k].name, styleSlotRead(k)});

@@ -24,6 +24,16 @@ std::vector<gl::ShaderDefine> variantDefinesWith(const Params& p, bool ensemble,
 enum class SortedReads { Textures, Storage };
 SortedReads sortedReads();
 const char* sortedReadsName(SortedReads reads);
+// How the steer pass walks the cells around its boids: each boid its own rows from the sorted copy
+// (the default), or a work group per block of cells with its neighbours' positions staged in
+// shared memory first (shaders/cell_tiles.glsl: for hardware GPUs, opt-in until measured on one;
+// the same bits). The environment's MURMUR_GPU_WALK, "rows" or "tiles" (unset or empty: rows);
+// std::invalid_argument naming both for any other value. Tiles apply to one flock in the parallel
+// order; an ensemble and the sequential order keep rows.
+enum class CellWalk { Rows, Tiles };
+CellWalk cellWalk();
+const char* cellWalkName(CellWalk walk);
+bool tiledWalk(const Params& p, bool ensemble);  // does this variant's steer pass walk in tiles
 // How the shader reads a style's slot k (StyleSlot): its define's value, "(P.style[k / 4].x)" and so on.
 std::string styleSlotRead(std::size_t k);
 // What an ensemble's shaders are built for: flock 0's parameters, with the first obstacles of any

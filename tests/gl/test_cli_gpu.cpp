@@ -422,19 +422,28 @@ TEST(CliGpu, AnEmptyFlockCountsItsStepsOnBothBackends) {
     std::filesystem::remove_all(dir);
 }
 
-// MURMUR_GPU_READS picks the passes' read path: a value that is neither is bad input (exit 2,
-// naming both) for a GPU run and the self-test, and no concern of a CPU run.
-TEST(CliGpu, AnUnknownGpuReadPathIsRefusedNamingBoth) {
-    MURMUR_REQUIRE_GL();
-    const char* before = std::getenv("MURMUR_GPU_READS");
+// MURMUR_GPU_READS picks the passes' read path, MURMUR_GPU_WALK the steer pass's walk: a value that
+// is neither of a variable's two is bad input (exit 2, naming both) for a GPU run and the
+// self-test, and no concern of a CPU run.
+void expectUnknownGpuPathRefused(const char* var, const char* value, const std::string& named) {
+    const char* before = std::getenv(var);
     const std::string saved = before ? before : "";
-    ::setenv("MURMUR_GPU_READS", "fast", 1);
+    ::setenv(var, value, 1);
     std::string out, err;
     EXPECT_EQ(run({"--headless", "--steps", "1", "--boids", "100"}, out, err), 2);
-    EXPECT_NE(err.find("MURMUR_GPU_READS='fast': valid: textures"), std::string::npos) << err;
-    EXPECT_NE(err.find("or storage"), std::string::npos) << err;
+    EXPECT_NE(err.find(std::string(var) + "='" + value + "': valid: " + named), std::string::npos) << err;
     EXPECT_EQ(run({"--self-test"}, out, err), 2);
     EXPECT_EQ(run({"--headless", "--backend", "cpu", "--steps", "1", "--boids", "100"}, out, err), 0) << err;
-    if (saved.empty()) ::unsetenv("MURMUR_GPU_READS");
-    else ::setenv("MURMUR_GPU_READS", saved.c_str(), 1);
+    if (saved.empty()) ::unsetenv(var);
+    else ::setenv(var, saved.c_str(), 1);
+}
+
+TEST(CliGpu, AnUnknownGpuReadPathIsRefusedNamingBoth) {
+    MURMUR_REQUIRE_GL();
+    expectUnknownGpuPathRefused("MURMUR_GPU_READS", "fast", "textures (buffer textures, the default) or storage");
+}
+
+TEST(CliGpu, AnUnknownGpuWalkIsRefusedNamingBoth) {
+    MURMUR_REQUIRE_GL();
+    expectUnknownGpuPathRefused("MURMUR_GPU_WALK", "blocks", "rows (each boid its rows, the default) or tiles");
 }

@@ -19,6 +19,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -41,11 +42,12 @@ TEST(GpuSlices, ASlicedStepEqualsOneDispatchAndCanBeInterrupted) {
     gpu::GpuSimulation whole, sliced;
     whole.upload(start, p);
     int calls = 0;
-    sliced.setInterruptInSlices([&] { return ++calls < 0; }, 5, 0.0);  // 12 groups in slices of 5: 3 calls per step
+    sliced.setInterruptInSlices([&] { return ++calls < 0; }, 5, 0.0);  // in slices of 5 groups
     sliced.upload(start, p);
     whole.step(4);
     sliced.step(4);
-    EXPECT_EQ(calls, 12);
+    // 12 groups of 256 boids, 3 slices a step; the tiled walk's (MURMUR_GPU_WALK=tiles) 47 of 64, 10 slices.
+    EXPECT_EQ(calls, gpu::tiledWalk(p, false) ? 40 : 12);
     EXPECT_FALSE(sliced.interrupted());
     // By id: the scatter's order within a cell, and so the rounding of sums, may differ between
     // two GPU runs; a boid a slice missed would be a whole step (v dt ~ 0.3 units) behind.
@@ -67,12 +69,33 @@ TEST(GpuSlices, ASlicedStepEqualsOneDispatchAndCanBeInterrupted) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// A thin 3D flock (about one boid a cell, 16 cells an axis) with a clump of 2,500 of its boids in
+// the first two cells of one row: the tiled walk (MURMUR_GPU_WALK=tiles) stages a block's rows
+// into shared memory, and the rows through the clump overflow the tile (read from the sorted
+// copy) while the others are staged; rows cross the wrap.
+Flock thinFlockWithAClump(Params& p) {
+    p.dims = 3;
+    p.boids = 4500;
+    p.world_size = 8.0f * p.largestRadius();
+    Flock flock = spawn(p);
+    const float cell = p.world_size / 16.0f;
+    for (std::size_t i = 2000; i < flock.size(); ++i) {
+        const float f = float(i);
+        flock[i].p = glm::vec3(cell * (2.0f * std::fmod(f * 0.618034f, 1.0f)), cell * (3.0f + std::fmod(f * 0.754877f, 1.0f)),
+                               cell * (5.0f + std::fmod(f * 0.569840f, 1.0f)));
+    }
+    return flock;
+}
+
 // Same seed, same parameters, same driver: the same flock to the bit after any number of steps
 // (grid_order.comp puts each cell's boids in id order, so every sum runs in the same order).
 TEST(GpuRuns, AreReproducibleToTheBit) {
     MURMUR_REQUIRE_GL();
-    for (bool decarpentier : {false, true}) {
-        Params p;  // the default graded flock with wander; or decarpentier's style with perching
+    for (int kind : {0, 1, 2}) {
+        // The default graded flock with wander; decarpentier's style with perching; a thin 3D flock
+        // with a clump (20 steps).
+        const bool decarpentier = kind == 1;
+        Params p;
         p.boids = 3000;
         p.world_size = 360.0f;
         if (decarpentier) {
@@ -80,27 +103,30 @@ TEST(GpuRuns, AreReproducibleToTheBit) {
             p.perching = true;
             p.perch_ground = 100.0f;
         }
-        const Flock start = spawn(p);
+        const Flock start = kind == 2 ? thinFlockWithAClump(p) : spawn(p);
         std::vector<Flock> runs;
-        for (int run = 0; run < 3; ++run) {
-            // Run 2 on the other read path (MURMUR_GPU_READS): the same bits through textures or storage.
-            const std::string reads = gpu::sortedReadsName(gpu::sortedReads());
+        for (int run = 0; run < 4; ++run) {
+            // Run 2 on the other read path (MURMUR_GPU_READS): the same bits through textures or
+            // storage; run 3 on the other walk (MURMUR_GPU_WALK): each boid its rows, or tiles.
+            const std::string reads = gpu::sortedReadsName(gpu::sortedReads()), walk = gpu::cellWalkName(gpu::cellWalk());
             if (run == 2) ::setenv("MURMUR_GPU_READS", reads == "storage" ? "textures" : "storage", 1);
+            if (run == 3) ::setenv("MURMUR_GPU_WALK", walk == "tiles" ? "rows" : "tiles", 1);
             gpu::GpuSimulation gpu;
             gpu.upload(start, p);
-            gpu.step(300);
+            gpu.step(kind == 2 ? 20 : 300);
             runs.push_back(byId(gpu.download()));
             if (run == 2) ::setenv("MURMUR_GPU_READS", reads.c_str(), 1);
+            if (run == 3) ::setenv("MURMUR_GPU_WALK", walk.c_str(), 1);
         }
-        for (int run = 1; run < 3; ++run) {
+        for (int run = 1; run < 4; ++run) {
             std::size_t differ = 0;
             for (std::size_t i = 0; i < start.size(); ++i) {
                 const Boid &a = runs[0][i], &b = runs[std::size_t(run)][i];
                 differ += std::memcmp(&a.p, &b.p, sizeof a.p) != 0 || std::memcmp(&a.v, &b.v, sizeof a.v) != 0 ||
                           a.perch != b.perch || std::memcmp(&a.steer, &b.steer, sizeof a.steer) != 0;
             }
-            EXPECT_EQ(differ, 0u) << (decarpentier ? "decarpentier" : "graded") << ": run " << run << " differs from run 0"
-                                  << (run == 2 ? " (the other read path)" : "");
+            EXPECT_EQ(differ, 0u) << (decarpentier ? "decarpentier" : kind == 2 ? "a clump" : "graded") << ": run " << run << " differs from run 0"
+                                  << (run == 2 ? " (the other read path)" : run == 3 ? " (the other walk)" : "");
         }
     }
     EXPECT_NO_GL_ERRORS();
