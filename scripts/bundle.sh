@@ -3,8 +3,9 @@
 # packages (a bare GPU server: glibc, glvnd's libEGL and the GPU driver): the murmur binary, the
 # GoogleTest binaries, the presets, the shaders' source, every shared library they load but
 # glibc's and the GL driver's, launchers that put those libraries first, and check.sh
-# (scripts/bundle_check.sh), which runs the self-test, the test suites, the benchmark, the two
-# read paths' A/B and the 68-run Couzin sweep there and writes a report.
+# (scripts/bundle_check.sh), which runs the self-test, the test suites, the benchmark, the A/Bs
+# of the two read paths and of the steer pass's two walks, a sample every step against none and
+# the 68-run Couzin sweep there and writes a report.
 # Usage: scripts/bundle.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR: build-test, relative to the
 #        repository; built Release if it has no murmur binary). Writes
 #        OUT_DIR/murmur-bundle-<commit>.tar.gz.

@@ -39,6 +39,7 @@ SWEEP_ARGS=(--preset couzin-torus --steps 1000 --sweep couzin.orientation_width=
 # READS_ROUNDS alternations of the benchmark at one size, A then B.
 READS_GPU_SIZE=1000000 READS_SOFT_SIZE=10000 READS_ROUNDS=3 READS_STEPS=30 READS_CLUMP=300
 READS_FILTER='*Parity*:GpuHandCases*:GpuMeasure*:GpuEnsemble*:GpuRuns*'
+WALKS_FILTER='*Parity*:GpuSourceCases*:GpuRows*:GpuHandCases*:GpuMeasure*:GpuRuns*:GpuSlices*'  # no ensembles: they keep rows
 
 # What a sample every step costs: `murmur --headless` of the default flock without and with
 # `--stats-out --stats-every 1`, SAMPLES_ROUNDS alternations; the run's own seconds (its "ran" line).
@@ -311,15 +312,17 @@ step_bench() {
 
 # ---- steps: the read paths and the walks, A/B ----
 
-# path_ab VAR A B WHAT TITLE: the parity cases with VAR=B, then READS_ROUNDS alternations of the
-# benchmark at one size, A then B each round (logs and JSON named WHAT-VALUE-ROUND).
+# path_ab VAR A B WHAT TITLE FILTER: the parity cases FILTER with VAR=B, then READS_ROUNDS
+# alternations of the benchmark at one size, A then B each round (logs and JSON named
+# WHAT-VALUE-ROUND); the other path variables unset, so each A/B is against the defaults.
 path_ab() {
-  local var=$1 a=$2 b=$3 what=$4 title=$5 start rc size round value log parity=$LOGS/$4-parity.log
+  local var=$1 a=$2 b=$3 what=$4 title=$5 filter=$6 start rc size round value log parity=$LOGS/$4-parity.log
+  local -a clean=(env -u MURMUR_GPU_READS -u MURMUR_GPU_WALK)
   size=$READS_GPU_SIZE
   [[ $SOFTWARE -eq 1 ]] && size=$READS_SOFT_SIZE
   start=$(now)
-  rc=$(bounded "$LIMIT_TESTS" "$parity" env "$var=$b" MURMUR_PRESET_DIR="$HERE/share/murmur/presets" \
-       "$BIN/murmur_gl_tests" --gtest_filter="$READS_FILTER")
+  rc=$(bounded "$LIMIT_TESTS" "$parity" "${clean[@]}" "$var=$b" MURMUR_PRESET_DIR="$HERE/share/murmur/presets" \
+       "$BIN/murmur_gl_tests" --gtest_filter="$filter")
   add_row "parity, $var=$b" "$(result_of "$rc" "$LIMIT_TESTS")" "$(seconds_since "$start")" \
     "$(grep -o '[0-9]* tests\? from [0-9]* test suites\? ran' "$parity" | head -1)"
   start=$(now)
@@ -328,7 +331,7 @@ path_ab() {
     for value in "$a" "$b"; do
       log=$LOGS/$what-$value-$round.log
       local r
-      r=$(bounded "$LIMIT_BENCH" "$log" env "$var=$value" "$BIN/murmur" --bench \
+      r=$(bounded "$LIMIT_BENCH" "$log" "${clean[@]}" "$var=$value" "$BIN/murmur" --bench \
           --bench-sizes "$size" --bench-steps "$READS_STEPS" --bench-clump-steps "$READS_CLUMP" \
           --bench-out "$REPORT/$what-$value-$round.json")
       [[ $r -ne 0 ]] && rc=$r
@@ -354,10 +357,10 @@ path_rows() {  # WHAT A B: the A/B's logs -> one markdown row a run
 }
 
 # The passes' read paths (MURMUR_GPU_READS: buffer textures, the default, and storage buffers).
-step_reads() { path_ab MURMUR_GPU_READS textures storage reads "Read paths"; }
+step_reads() { path_ab MURMUR_GPU_READS textures storage reads "Read paths" "$READS_FILTER"; }
 # The steer pass's walks (MURMUR_GPU_WALK: each boid its rows, the default, and tiles staged in
 # shared memory).
-step_walks() { path_ab MURMUR_GPU_WALK rows tiles walks "Walks"; }
+step_walks() { path_ab MURMUR_GPU_WALK rows tiles walks "Walks" "$WALKS_FILTER"; }
 
 # ---- step: a sample every step against none, interleaved ----
 

@@ -4,13 +4,15 @@
 // cells, so most of a group walks the same 5x5 rows (5 in 2D), each over the x cells from two
 // before the group's first cell to two after its last. The group first copies those stretches'
 // position records from the sorted copy into shared memory (s_tile), row after row in the walk's
-// order while TILE_CAPACITY holds whole rows; each boid's walk then reads a slot among its row's
-// staged ones from the tile and any other (a run across the wrap, a row that did not fit, the
-// rows of a boid in another grid row than the one staged) from the sorted copy. The records are
-// copies of the same bits read in the same order, so the flock is the row walk's to the bit
-// (GpuRuns.AreReproducibleToTheBit runs both). What the tile saves (the bench's counts, 3D at
-// density 1, 10^6 boids): 72 of a boid's 86 candidate position reads come from the tile, for 22
-// loads a boid into it; neighbours' velocities and the rest still come from the sorted copy.
+// order, each whole row that still fits TILE_CAPACITY; each boid's walk then reads a slot among
+// its row's staged ones from the tile and any other (a run across the wrap, a row that did not
+// fit, the rows of a boid in another grid row than the one staged) from the sorted copy. The
+// records are copies of the same bits read in the same order, so the flock is the row walk's to
+// the bit where the compiler builds both walks' arithmetic alike (llvmpipe and zink do:
+// GpuRuns.AreReproducibleToTheBit runs both; on a GPU the bundle's check runs it). What the tile
+// saves (the bench's counts, 3D at density 1, 10^6 boids): 72 of a boid's 86 candidate position
+// reads come from the tile, for 22 loads a boid into it; neighbours' velocities and the rest
+// still come from the sorted copy.
 #ifndef MURMUR_CELL_TILES_GLSL
 #define MURMUR_CELL_TILES_GLSL
 
@@ -42,7 +44,8 @@ void tileRowSlots(TileSpan t, uint k) {
     uint rows = listsEveryCell() ? 0u : uint(az.count * ay.count);
     s_row[k] = uvec2(0u);
     if (k >= rows) return;
-    uint row = FIRST_CELL + (listedCell(az, int(k) / ay.count) * CELLS_PER_AXIS.y + listedCell(ay, int(k) % ay.count)) * CELLS_PER_AXIS.x;
+    uint yz = listedCell(az, int(k) / ay.count) * CELLS_PER_AXIS.y + listedCell(ay, int(k) % ay.count);
+    uint row = FIRST_CELL + yz * CELLS_PER_AXIS.x;
     s_row[k] = uvec2(cellStart(row + t.lo), cellEnd(row + t.hi));
 }
 

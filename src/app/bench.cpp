@@ -72,6 +72,10 @@ json toJson(const Row& r) {
             {"candidates_per_neighbour", r.neighbours > 0 ? r.candidates / r.neighbours : 0.0},
             {"block_candidates", r.block_candidates},
             {"cells_walked_per_boid", r.cells_walked},
+            {"ranges_walked_per_boid", r.ranges_walked},
+            {"whole_radius_cells", {{"candidates_per_boid", r.whole_cells.candidates},
+                                    {"cells_walked_per_boid", r.whole_cells.cells},
+                                    {"ranges_walked_per_boid", r.whole_cells.ranges}}},
             {"tile_loads_per_boid", r.tile_loads},
             {"tile_candidates_per_boid", r.tile_candidates},
             {"dispatches_per_step", r.dispatches},
@@ -130,7 +134,7 @@ Row measure(Simulation& sim, const Params& p, const BenchOptions& b, const std::
         if (b.steps > 1) r.read_back = double(gl::bytesReadBack() - before) / double(b.steps - 1);
         if (t.steps_in_groups > grouped) r.path = "steps in work groups";
         r.reads = engine::gpuReads();
-        r.walk = engine::gpuWalk();
+        r.walk = r.path == "passes" ? engine::gpuWalk() : "";  // steps in work groups walk no cells of the grid
         std::vector<double> total(t.steps(), 0.0);
         for (std::size_t i = 0; i < t.samples.size(); ++i) {
             r.passes.emplace_back(t.names[i], median(t.samples[i]));

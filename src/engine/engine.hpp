@@ -56,7 +56,7 @@ BoidLabels boidLabels(const Flock& flock, const Params& p);
 // How the GPU's passes after the binning read the sorted flock, from MURMUR_GPU_READS: "textures"
 // (buffer textures, the default) or "storage" (storage buffers, opt-in for hardware GPUs until
 // measured there). How its steer pass walks the cells, from MURMUR_GPU_WALK: "rows" (the default)
-// or "tiles" (blocks of cells staged in shared memory, opt-in likewise). gpuPathProblem: either
+// or "tiles" (work groups of 64 boids that stage their rows in shared memory, opt-in likewise). gpuPathProblem: either
 // variable's value is not one of its two, naming them.
 std::string gpuReads();
 std::string gpuWalk();
@@ -80,9 +80,15 @@ void restartPassTimes(Simulation& sim);
 struct StepCounts {
     double neighbours = 0, candidates = 0;
     double cells_walked = 0;      // GPU: cells the steer pass walks per boid (after culling)
+    double ranges_walked = 0;     // GPU: ranges of the sorted copy it walks per boid (a row's x cells each)
+    // GPU: candidates, cells and ranges per boid on a grid of whole-radius cells instead (3x3x3
+    // cells walked, culled alike): the other cell size, by count, not run
+    struct Walked {
+        double candidates = 0, cells = 0, ranges = 0;
+    } whole_cells;
     double block_candidates = 0;  // GPU: boids in the whole 5x5x5 block
     // GPU: the tiled walk's (MURMUR_GPU_WALK=tiles) positions staged in shared memory, and the
-    // candidates read from them, per boid; counted whichever walk runs
+    // candidates read from them, per boid; counted when the tiles run (else 0)
     double tile_loads = 0, tile_candidates = 0;
     std::uint64_t bytes = 0;      // GPU: compulsory traffic of a step, by count (docs/performance.md)
     std::uint64_t dispatches = 0;

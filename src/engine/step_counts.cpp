@@ -4,6 +4,7 @@
 #include "cpu/cpu_simulation.hpp"
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "gpu/variant.hpp"
 #include "model/flock_stats.hpp"
 #include "model/grid_spec.hpp"
 
@@ -50,7 +51,7 @@ struct BoidCell {
     double f[3] = {0, 0, 0}, h[3] = {1, 1, 1};
     bool cull[3] = {false, false, false};
 };
-BoidCell boidCell(const Boid& b, const GridSpec& g, float world, int dims) {
+BoidCell boidCell(const Boid& b, const GridSpec& g, float world, int dims, int reach = int(kGridReach)) {
     BoidCell k;
     for (int a = 0; a < dims; ++a) {
         const int n = int(g.cells[a]);
@@ -59,21 +60,22 @@ BoidCell boidCell(const Boid& b, const GridSpec& g, float world, int dims) {
         k.h[a] = double(world) / n;
         k.c[a] = std::clamp(int(std::floor(x / k.h[a])), 0, n - 1);
         k.f[a] = x - k.c[a] * k.h[a];
-        k.cull[a] = !g.wrap || n > int(kGridSpan);
+        k.cull[a] = !g.wrap || n > 2 * reach + 1;
     }
     return k;
 }
 
 int dimsOf(const GridSpec& g) { return g.cells.z > 1 || g.inv_cell.z > 0.0f ? 3 : 2; }
 
-// The cells the steer pass walks for one boid, each handed to on_cell(z, y, x): its 5x5(x5)
-// block narrowed as its gather narrows it (common.glsl's cellCull: rows and x cells beyond the
-// radius skipped), recomputed here in double. An estimate to the cell, not to the bit: a boid
-// within the slack of a cell boundary may be counted in the cell beside.
+// The cells the steer pass walks for one boid, each handed to on_cell(z, y, x), a row's in a
+// run: its 5x5(x5) block (`reach` 2; 3x3x3 for whole-radius cells, `reach` 1) narrowed as its
+// gather narrows it (common.glsl's cellCull: rows and x cells beyond the radius skipped),
+// recomputed here in double. An estimate to the cell, not to the bit: a boid within the slack of
+// a cell boundary may be counted in the cell beside.
 template <class OnCell>
-void walkedCells(const Boid& b, const GridSpec& g, float world, double r2, OnCell&& on_cell) {
-    const int dims = dimsOf(g);
-    const BoidCell k = boidCell(b, g, world, dims);
+void walkedCells(const Boid& b, const GridSpec& g, float world, double r2, OnCell&& on_cell, int reach = int(kGridReach)) {
+    const int dims = dimsOf(g), span = 2 * reach + 1;
+    const BoidCell k = boidCell(b, g, world, dims, reach);
     auto gap2 = [&](int a, int o) {
         if (!k.cull[a]) return 0.0;
         const double gap = std::max(o > 0 ? o * k.h[a] - k.f[a] : o < 0 ? k.f[a] - (o + 1) * k.h[a] : 0.0, 0.0);
@@ -81,10 +83,10 @@ void walkedCells(const Boid& b, const GridSpec& g, float world, double r2, OnCel
     };
     auto listed = [&](int a, int o) {  // the cell o from c on axis a, or -1 when clipped away
         const int n = int(g.cells[a]), c = k.c[a] + o;
-        if (g.wrap) return n <= int(kGridSpan) ? (o + int(kGridReach) < n ? o + int(kGridReach) : -1) : (c % n + n) % n;
+        if (g.wrap) return n <= span ? (o + reach < n ? o + reach : -1) : (c % n + n) % n;
         return c >= 0 && c < n ? c : -1;
     };
-    const int reach = int(kGridReach), z_reach = dims == 3 ? reach : 0;
+    const int z_reach = dims == 3 ? reach : 0;
     for (int oz = -z_reach; oz <= z_reach; ++oz)
         for (int oy = -reach; oy <= reach; ++oy) {
             const int z = dims == 3 ? listed(2, oz) : 0, y = listed(1, oy);
@@ -103,50 +105,79 @@ std::size_t cellAt(const GridSpec& g, int z, int y, int x) {
     return (std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x);
 }
 
-// Mean boids the steer pass examines per boid, and the cells it walks for them (walkedCells).
+// Whether the walk lists every cell of the grid (cell_walk.glsl's listsEveryCell): it then reads
+// them as one range of the sorted copy.
+bool listsEveryCell(const GridSpec& g, int reach = int(kGridReach)) {
+    const std::uint32_t most = std::uint32_t(g.wrap ? 2 * reach + 1 : reach + 1);
+    return g.cells.x <= most && g.cells.y <= most && g.cells.z <= most;
+}
+
+// Mean boids the steer pass examines per boid, the cells it walks for them (walkedCells), and the
+// ranges of the sorted copy those are (a row's consecutive x cells, two where it crosses the wrap;
+// one for the whole grid where the walk lists every cell).
 struct Examined {
-    double candidates = 0.0, cells = 0.0;
+    double candidates = 0.0, cells = 0.0, ranges = 0.0;
 };
 Examined meanExaminedCandidates(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
-                                float radius) {
+                                float radius, int reach = int(kGridReach)) {
     if (flock.empty()) return {};
-    double total = 0, cells = 0;
-    for (const Boid& b : flock)
+    double total = 0, cells = 0, ranges = 0;
+    for (const Boid& b : flock) {
+        std::size_t next = ~std::size_t(0);  // the cell that would continue the range
         walkedCells(b, g, world, double(radius) * radius, [&](int z, int y, int x) {
-            total += count[cellAt(g, z, y, x)];
+            const std::size_t cell = cellAt(g, z, y, x);
+            total += count[cell];
             ++cells;
-        });
-    return {total / double(flock.size()), cells / double(flock.size())};
+            if (cell != next) ++ranges;
+            next = cell + 1;
+        }, reach);
+    }
+    const double n = double(flock.size());
+    return {total / n, cells / n, listsEveryCell(g, reach) ? 1.0 : ranges / n};
+}
+
+// The same counts for a grid of whole-radius cells (edge at least the radius, 3x3x3 cells walked:
+// the common choice on GPUs, Green's and HOOMD-blue's cell lists) of the same flock: what the
+// half-radius grid's smaller volume saves in candidates against what it costs in rows.
+Examined wholeCellCounts(const Params& p, const Flock& flock) {
+    const GridSpec g = makeGridSpec(p, 2.0f * p.largestRadius());  // half of twice the radius
+    std::vector<std::uint32_t> count(g.total(), 0);
+    for (const Boid& b : flock) {
+        const BoidCell c = boidCell(b, g, p.world_size, dimsOf(g), 1);
+        ++count[cellAt(g, c.c[2], c.c[1], c.c[0])];
+    }
+    return meanExaminedCandidates(count, g, flock, p.world_size, p.lookRadius(0), 1);
 }
 
 // What the tiled walk (MURMUR_GPU_WALK=tiles, shaders/cell_tiles.glsl) stages, by count: each
 // work group of TILE_GROUP_SIZE boids in the sorted copy's order (by cell, then id) copies the
 // stretches of its middle boid's 5x5(x5) rows, from its first boid's cell (when in that row) to
-// its last one's, widened by two cells, while TILE_CAPACITY holds whole rows; the boids of that
-// grid row read the candidates in a staged stretch from the tile.
+// its last one's, widened by two cells, each whole row that still fits TILE_CAPACITY; the boids of
+// that grid row read the candidates in a staged stretch from the tile. (Boids of another grid row
+// are counted as reading none from it; in a grid of five cells or fewer an axis some may.)
 struct TileCounts {
     double loads = 0.0, from_tile = 0.0;  // per boid
 };
 
-bool listsEveryCell(const GridSpec& g) {
-    const std::uint32_t most = g.wrap ? kGridSpan : kGridReach + 1;
-    return g.cells.x <= most && g.cells.y <= most && g.cells.z <= most;
+struct Cell3 {
+    int x = 0, y = 0, z = 0;
+};
+Cell3 cellOfIndex(const GridSpec& g, std::uint64_t c) {
+    return {int(c % g.cells.x), int(c / g.cells.x % g.cells.y), int(c / g.cells.x / g.cells.y)};
 }
 
 struct TileGroup {
     int y = 0, z = 0, lo = 0, hi = 0;               // the staged grid row and x cells
-    std::vector<std::pair<int, int>> staged;      // (z, y) of the rows that fit
+    std::vector<std::size_t> staged;              // y + z * cells.y of the rows that fit
     std::uint64_t loads = 0;
 };
 
-TileGroup stageTile(const BoidCell& a, const BoidCell& m, const BoidCell& b, const GridSpec& g,
-                    const std::vector<std::uint64_t>& before) {
+TileGroup stageTile(Cell3 a, Cell3 m, Cell3 b, const GridSpec& g, const std::vector<std::uint64_t>& before) {
     TileGroup t;
-    t.y = m.c[1];
-    t.z = m.c[2];
-    const bool a_in = a.c[1] == t.y && a.c[2] == t.z, b_in = b.c[1] == t.y && b.c[2] == t.z;
-    t.lo = std::max((a_in ? a.c[0] : 0) - int(kGridReach), 0);
-    t.hi = std::min((b_in ? b.c[0] : int(g.cells.x) - 1) + int(kGridReach), int(g.cells.x) - 1);
+    t.y = m.y;
+    t.z = m.z;
+    t.lo = std::max((a.y == m.y && a.z == m.z ? a.x : 0) - int(kGridReach), 0);
+    t.hi = std::min((b.y == m.y && b.z == m.z ? b.x : int(g.cells.x) - 1) + int(kGridReach), int(g.cells.x) - 1);
     std::uint32_t zs[kGridSpan], ys[kGridSpan];
     const int nz = neighbourCells(std::uint32_t(t.z), g.cells.z, g.wrap, zs), ny = neighbourCells(std::uint32_t(t.y), g.cells.y, g.wrap, ys);
     for (int iz = 0; iz < nz; ++iz)
@@ -155,7 +186,7 @@ TileGroup stageTile(const BoidCell& a, const BoidCell& m, const BoidCell& b, con
             const std::uint64_t count = before[row + std::size_t(t.hi) + 1] - before[row + std::size_t(t.lo)];
             if (t.loads + count > TILE_CAPACITY) continue;
             t.loads += count;
-            t.staged.emplace_back(int(zs[iz]), int(ys[iy]));
+            t.staged.push_back(ys[iy] + std::size_t(zs[iz]) * g.cells.y);
         }
     return t;
 }
@@ -163,31 +194,31 @@ TileGroup stageTile(const BoidCell& a, const BoidCell& m, const BoidCell& b, con
 TileCounts meanTileCounts(const std::vector<std::uint32_t>& count, const GridSpec& g, const Flock& flock, float world,
                           float radius) {
     if (flock.empty() || listsEveryCell(g)) return {};
-    const int dims = dimsOf(g);
-    std::vector<BoidCell> cells;
-    std::vector<std::pair<std::size_t, std::uint32_t>> order;  // (cell, id): the sorted copy's order
-    for (const Boid& b : flock) {
-        cells.push_back(boidCell(b, g, world, dims));
-        order.emplace_back(cellAt(g, cells.back().c[2], cells.back().c[1], cells.back().c[0]), b.id);
+    std::vector<std::uint64_t> key(flock.size());  // cell << 32 | id: the sorted copy's order
+    std::vector<std::uint32_t> slot(flock.size());
+    for (std::size_t i = 0; i < flock.size(); ++i) {
+        const BoidCell c = boidCell(flock[i], g, world, dimsOf(g));
+        key[i] = std::uint64_t(cellAt(g, c.c[2], c.c[1], c.c[0])) << 32 | flock[i].id;
+        slot[i] = std::uint32_t(i);
     }
-    std::vector<std::size_t> slot(flock.size());
-    for (std::size_t i = 0; i < slot.size(); ++i) slot[i] = i;
-    std::sort(slot.begin(), slot.end(), [&](std::size_t i, std::size_t j) { return order[i] < order[j]; });
+    std::sort(slot.begin(), slot.end(), [&](std::uint32_t i, std::uint32_t j) { return key[i] < key[j]; });
     std::vector<std::uint64_t> before(count.size() + 1, 0);  // boids in the cells before each
     for (std::size_t c = 0; c < count.size(); ++c) before[c + 1] = before[c] + count[c];
+    std::vector<char> staged(std::size_t(g.cells.y) * g.cells.z, 0);  // by y + z * cells.y, this group's
+    const auto cellOfSlot = [&](std::size_t s) { return cellOfIndex(g, key[slot[s]] >> 32); };
     TileCounts t;
     for (std::size_t first = 0; first < slot.size(); first += TILE_GROUP_SIZE) {
         const std::size_t last = std::min(first + TILE_GROUP_SIZE, slot.size()) - 1;
-        const TileGroup tile = stageTile(cells[slot[first]], cells[slot[(first + last) / 2]], cells[slot[last]], g, before);
+        const TileGroup tile = stageTile(cellOfSlot(first), cellOfSlot((first + last) / 2), cellOfSlot(last), g, before);
         t.loads += double(tile.loads);
+        for (std::size_t row : tile.staged) staged[row] = 1;
         for (std::size_t s = first; s <= last; ++s) {
-            const BoidCell& c = cells[slot[s]];
-            if (c.c[1] != tile.y || c.c[2] != tile.z) continue;
+            if (const Cell3 c = cellOfSlot(s); c.y != tile.y || c.z != tile.z) continue;
             walkedCells(flock[slot[s]], g, world, double(radius) * radius, [&](int z, int y, int x) {
-                const bool staged = std::find(tile.staged.begin(), tile.staged.end(), std::make_pair(z, y)) != tile.staged.end();
-                if (staged && x >= tile.lo && x <= tile.hi) t.from_tile += count[cellAt(g, z, y, x)];
+                if (staged[std::size_t(y) + std::size_t(z) * g.cells.y] && x >= tile.lo && x <= tile.hi) t.from_tile += count[cellAt(g, z, y, x)];
             });
         }
+        for (std::size_t row : tile.staged) staged[row] = 0;
     }
     return {t.loads / double(flock.size()), t.from_tile / double(flock.size())};
 }
@@ -204,9 +235,14 @@ StepCounts countedStep(Simulation& sim, const Params& p) {
         const Examined examined = meanExaminedCandidates(cells, g, flock, p.world_size, p.lookRadius(0));
         r.candidates = examined.candidates;
         r.cells_walked = examined.cells;
-        const TileCounts tiles = meanTileCounts(cells, g, flock, p.world_size, p.lookRadius(0));
-        r.tile_loads = tiles.loads;
-        r.tile_candidates = tiles.from_tile;
+        r.ranges_walked = examined.ranges;
+        const Examined whole = wholeCellCounts(p, flock);
+        r.whole_cells = {whole.candidates, whole.cells, whole.ranges};
+        if (gpu::tiledWalk(p, false)) {  // counted when the tiles run (a sort of the flock)
+            const TileCounts tiles = meanTileCounts(cells, g, flock, p.world_size, p.lookRadius(0));
+            r.tile_loads = tiles.loads;
+            r.tile_candidates = tiles.from_tile;
+        }
         const std::uint64_t before = gpu::dispatchCount();
         sim.step(1);
         r.dispatches = gpu::dispatchCount() - before;

@@ -3,6 +3,7 @@
 #include "gl/buffer_texture.hpp"
 #include "gpu/grid_scan.hpp"
 #include "gpu/layout.hpp"
+#include "gpu/variant.hpp"
 #include "model/styles.hpp"
 
 #include <algorithm>
@@ -73,8 +74,11 @@ void checkGlLimits(const Params& p) {
     const std::int64_t blocks = 7 + (keepsPerchTimes(p) ? 2 : 0) + (keepsSteering(p) ? 2 : 0);
     // flock_measure.comp: two vec4 and a uint an invocation and the histogram; group_largest.comp:
     // LARGEST_GROUPS candidates of three uints an invocation.
-    const std::int64_t shared = std::max<std::int64_t>(std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4,
-                                                       std::int64_t(STEP_GROUP_SIZE) * LARGEST_GROUPS * 12);
+    // The tiled steer pass (MURMUR_GPU_WALK=tiles): TILE_CAPACITY records of 16 bytes and three
+    // uints a row of the 5x5 it stages (shaders/cell_tiles.glsl).
+    const std::int64_t tiles = tiledWalk(p, false) ? std::int64_t(TILE_CAPACITY) * 16 + std::int64_t(kGridSpan * kGridSpan) * 12 : 0;
+    const std::int64_t shared = std::max({std::int64_t(STEP_GROUP_SIZE) * 32 + (NN_BINS + 1) * 4,
+                                          std::int64_t(STEP_GROUP_SIZE) * LARGEST_GROUPS * 12, tiles});
     const struct {
         const char* name;
         std::int64_t have, need;

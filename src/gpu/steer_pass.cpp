@@ -21,18 +21,18 @@ void SteerPass::setInterrupt(Interrupt check, std::uint32_t slice_groups, double
 
 bool SteerPass::inSlices(const Params& p) const { return interrupt_ && candidatePairsPerStep(p) >= slice_min_pairs_; }
 
-// Work groups of the pass, a boid an invocation: of STEP_GROUP_SIZE, or of the tiled walk's
+// Boids a work group of the pass, one an invocation: STEP_GROUP_SIZE, or the tiled walk's
 // TILE_GROUP_SIZE (MURMUR_GPU_WALK=tiles), as the program was built.
-std::uint32_t SteerPass::groupsOf(const FlockState& s, const gl::Program& program) {
+std::uint32_t SteerPass::groupSize(const gl::Program& program) {
     GLint size[3] = {STEP_GROUP_SIZE, 1, 1};
     glGetProgramiv(program.id(), GL_COMPUTE_WORK_GROUP_SIZE, size);
-    return groupsFor(s.n, std::uint32_t(size[0]));
+    return std::uint32_t(std::max(size[0], 1));
 }
 
 bool SteerPass::run(FlockState& s, gl::Program& program) {
-    const std::uint32_t groups = groupsOf(s, program);
+    const std::uint32_t per_group = groupSize(program), groups = groupsFor(s.n, per_group);
     if (&program == &steer_ && inSlices(s.params)) {
-        if (!runInSlices(s, groups)) return false;
+        if (!runInSlices(s, groups, per_group)) return false;
     } else {
         glUniform1ui(program.uniform("u_first_group"), 0u);
         dispatchGroups(groups);
@@ -42,11 +42,13 @@ bool SteerPass::run(FlockState& s, gl::Program& program) {
     return true;
 }
 
-bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups) {
+bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t per_group) {
     const GLint first = steer_.uniform("u_first_group");
-    // A slice is one row: the padding groups of a slice split into rows would step (and bin)
-    // boids of the next slice a second time.
-    const std::uint32_t slice = std::min(slice_groups_, dispatchRowLimit());
+    // A slice is slice_groups_ groups of STEP_GROUP_SIZE boids (as many boids in smaller groups),
+    // and one row: the padding groups of a slice split into rows would step (and bin) boids of
+    // the next slice a second time.
+    const std::uint32_t boids = slice_groups_ * std::uint32_t(STEP_GROUP_SIZE);
+    const std::uint32_t slice = std::max(1u, std::min(boids / per_group, dispatchRowLimit()));
     for (std::uint32_t done = 0; done < groups; done += slice) {
         glUniform1ui(first, done);
         dispatchGroups(std::min(slice, groups - done));

@@ -37,8 +37,8 @@ public:
     void runSequential(FlockState& s);
 
 private:
-    bool runInSlices(FlockState& s, std::uint32_t groups);
-    static std::uint32_t groupsOf(const FlockState& s, const gl::Program& program);
+    bool runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t per_group);
+    static std::uint32_t groupSize(const gl::Program& program);
     gl::Program steer_, measured_;
     Interrupt interrupt_;
     std::uint32_t slice_groups_ = 32;

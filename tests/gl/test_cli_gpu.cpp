@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 #include <fstream>
@@ -104,6 +105,21 @@ TEST(CliGpu, BenchRunsAtATinySizeAndWritesItsJson) {
         EXPECT_GT(r.at("cells_walked_per_boid").get<double>(), 5.0);
         EXPECT_LE(r.at("cells_walked_per_boid").get<double>(), 125.0);
         EXPECT_NEAR(r.at("h100_floor_ms").get<double>(), r.at("bytes_per_step").get<double>() / 3.35e9, 1e-12);
+        EXPECT_TRUE(r.at("walk") == "rows" || r.at("walk") == "tiles") << r.at("walk");
+        // Ranges: a row's x cells each (two across the wrap), at most 50 and at most the cells;
+        // whole-radius cells (3 an axis here, so every cell listed): one range of 27 cells at most.
+        EXPECT_GE(r.at("ranges_walked_per_boid").get<double>(), 1.0);
+        EXPECT_LE(r.at("ranges_walked_per_boid").get<double>(), std::min(50.0, r.at("cells_walked_per_boid").get<double>()));
+        const auto whole = r.at("whole_radius_cells");
+        EXPECT_EQ(whole.at("ranges_walked_per_boid").get<double>(), 1.0);
+        EXPECT_LE(whole.at("cells_walked_per_boid").get<double>(), 27.0);
+        EXPECT_GE(whole.at("candidates_per_boid").get<double>(), r.at("mean_neighbours").get<double>());
+        // The tiled walk's counts, when it runs (7 cells an axis, so it stages rows): some of the
+        // candidates; 0 otherwise.
+        const bool tiles = r.at("walk") == "tiles";
+        EXPECT_EQ(r.at("tile_candidates_per_boid").get<double>() > 0.0, tiles);
+        EXPECT_LE(r.at("tile_candidates_per_boid").get<double>(), r.at("mean_candidates").get<double>());
+        EXPECT_EQ(r.at("tile_loads_per_boid").get<double>() > 0.0, tiles);
         EXPECT_EQ(r.at("boids").get<int>(), 500);
         EXPECT_GT(r.at("step_ms").get<double>(), 0.0);
         // 1 boid per unit^3 within 2 units: 4/3 pi 2^3 = 33.5 at spawn; the clumped flock has more.

@@ -46,8 +46,9 @@ TEST(GpuSlices, ASlicedStepEqualsOneDispatchAndCanBeInterrupted) {
     sliced.upload(start, p);
     whole.step(4);
     sliced.step(4);
-    // 12 groups of 256 boids, 3 slices a step; the tiled walk's (MURMUR_GPU_WALK=tiles) 47 of 64, 10 slices.
-    EXPECT_EQ(calls, gpu::tiledWalk(p, false) ? 40 : 12);
+    // 12 groups of 256 boids, 3 slices a step (the tiled walk, MURMUR_GPU_WALK=tiles: 47 of 64 in
+    // slices of 20, as many boids a slice).
+    EXPECT_EQ(calls, 12);
     EXPECT_FALSE(sliced.interrupted());
     // By id: the scatter's order within a cell, and so the rounding of sums, may differ between
     // two GPU runs; a boid a slice missed would be a whole step (v dt ~ 0.3 units) behind.
@@ -69,20 +70,20 @@ TEST(GpuSlices, ASlicedStepEqualsOneDispatchAndCanBeInterrupted) {
     EXPECT_NO_GL_ERRORS();
 }
 
-// A thin 3D flock (about one boid a cell, 16 cells an axis) with a clump of 2,500 of its boids in
-// the first two cells of one row: the tiled walk (MURMUR_GPU_WALK=tiles) stages a block's rows
-// into shared memory, and the rows through the clump overflow the tile (read from the sorted
-// copy) while the others are staged; rows cross the wrap.
+// A thin 3D flock (about one boid a cell, 15 cells an axis) with a clump of 2,500 of its boids in
+// the first two cells of one row: the tiled walk (MURMUR_GPU_WALK=tiles) stages a group's rows
+// in shared memory, and the row through the clump overflows the tile (read from the sorted copy)
+// while the others are staged; rows cross the wrap.
 Flock thinFlockWithAClump(Params& p) {
     p.dims = 3;
     p.boids = 4500;
     p.world_size = 8.0f * p.largestRadius();
     Flock flock = spawn(p);
-    const float cell = p.world_size / 16.0f;
+    const float cell = p.world_size / float(makeGridSpec(p).cells.x);
     for (std::size_t i = 2000; i < flock.size(); ++i) {
         const float f = float(i);
-        flock[i].p = glm::vec3(cell * (2.0f * std::fmod(f * 0.618034f, 1.0f)), cell * (3.0f + std::fmod(f * 0.754877f, 1.0f)),
-                               cell * (5.0f + std::fmod(f * 0.569840f, 1.0f)));
+        flock[i].p = glm::vec3(cell * (0.05f + 1.9f * std::fmod(f * 0.618034f, 1.0f)), cell * (3.05f + 0.9f * std::fmod(f * 0.754877f, 1.0f)),
+                               cell * (5.05f + 0.9f * std::fmod(f * 0.569840f, 1.0f)));
     }
     return flock;
 }
