@@ -35,10 +35,9 @@ TileSpan tileSpan(uint first, uint last) {
     return TileSpan(m, uint(max(int(lo) - GRID_REACH, 0)), min(hi + uint(GRID_REACH), CELLS_PER_AXIS.x - 1u));
 }
 
-// Listed row k's staged slots (lanes below TILE_ROWS; the others nothing). No rows where the walk
-// takes the whole grid as one range (listsEveryCell).
+// Listed row k's staged slots (k below TILE_ROWS). No rows where the walk takes the whole grid as
+// one range (listsEveryCell).
 void tileRowSlots(TileSpan t, uint k) {
-    if (k >= uint(TILE_ROWS)) return;
     AxisCells ay = axisCells(t.c.y, CELLS_PER_AXIS.y);
     AxisCells az = DIMS == 3 ? axisCells(t.c.z, CELLS_PER_AXIS.z) : AxisCells(0, 1, 1);
     uint rows = listsEveryCell() ? 0u : uint(az.count * ay.count);

@@ -84,7 +84,7 @@ void store(uint i, Self self, vec3 np, vec3 nv, uint counted) {
 void main() {
     uint lane = gl_LocalInvocationID.x, i = sliceIndex();
     uint first = min(i - lane, TOTAL_BOIDS - 1u), last = min(first + uint(TILE_GROUP_SIZE) - 1u, TOTAL_BOIDS - 1u);
-    tileRowSlots(tileSpan(first, last), lane);
+    if (lane < uint(TILE_ROWS)) tileRowSlots(tileSpan(first, last), lane);  // a lane a listed row
     barrier();
     if (lane == 0u) tileRowBases();
     barrier();

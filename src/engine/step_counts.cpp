@@ -105,13 +105,6 @@ std::size_t cellAt(const GridSpec& g, int z, int y, int x) {
     return (std::size_t(z) * g.cells.y + std::size_t(y)) * g.cells.x + std::size_t(x);
 }
 
-// Whether the walk lists every cell of the grid (cell_walk.glsl's listsEveryCell): it then reads
-// them as one range of the sorted copy.
-bool listsEveryCell(const GridSpec& g, int reach = int(kGridReach)) {
-    const std::uint32_t most = std::uint32_t(g.wrap ? 2 * reach + 1 : reach + 1);
-    return g.cells.x <= most && g.cells.y <= most && g.cells.z <= most;
-}
-
 // Mean boids the steer pass examines per boid, the cells it walks for them (walkedCells), and the
 // ranges of the sorted copy those are (a row's consecutive x cells, two where it crosses the wrap;
 // one for the whole grid where the walk lists every cell).
@@ -133,7 +126,7 @@ Examined meanExaminedCandidates(const std::vector<std::uint32_t>& count, const G
         }, reach);
     }
     const double n = double(flock.size());
-    return {total / n, cells / n, listsEveryCell(g, reach) ? 1.0 : ranges / n};
+    return {total / n, cells / n, listsEveryCell(g, std::uint32_t(reach)) ? 1.0 : ranges / n};
 }
 
 // The same counts for a grid of whole-radius cells (edge at least the radius, 3x3x3 cells walked:

@@ -9,16 +9,8 @@
 namespace murmur::gpu {
 namespace {
 
-// The grid's cells around any boid are every cell of the grid, each once, in order.
-bool listsEveryCell(const GridSpec& grid, int dims) {
-    const std::uint32_t most = grid.wrap ? std::uint32_t(kGridSpan) : std::uint32_t(kGridReach + 1);
-    for (int a = 0; a < dims; ++a)
-        if (grid.cells[a] > most) return false;
-    return true;
-}
-
-bool fitsAWorkGroup(const Params& p, const GridSpec& grid, std::uint32_t boids) {
-    return boids > 0 && boids <= STEP_GROUP_SIZE && listsEveryCell(grid, p.dims);
+bool fitsAWorkGroup(const GridSpec& grid, std::uint32_t boids) {
+    return boids > 0 && boids <= STEP_GROUP_SIZE && listsEveryCell(grid);
 }
 
 // Loop iterations an invocation of flock_steps.comp runs a step, at most: the ordering's loop
@@ -49,7 +41,7 @@ GroupStepsPass::Plan GroupStepsPass::plan(const FlockState& s, const Params& var
     const auto take = [&](const Params& fp, const GridSpec& grid, std::uint32_t boids) {
         loops = std::max(loops, loopsPerStep(fp, boids, obstacle_loop_end));
         most = std::max(most, boids);
-        return fitsAWorkGroup(fp, grid, boids);
+        return fitsAWorkGroup(grid, boids);
     };
     if (!s.isEnsemble() && !take(p, s.grid, s.n)) return {};
     for (const EnsembleFlock& f : s.ensemble)

@@ -10,7 +10,9 @@ namespace murmur::gpu {
 
 void SteerPass::setPrograms(std::span<gl::Program> built) {
     steer_ = std::move(built[0]);
+    steer_group_ = groupSize(steer_);
     measured_ = gl::Program{};
+    measured_group_ = STEP_GROUP_SIZE;
 }
 
 void SteerPass::setInterrupt(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
@@ -22,7 +24,7 @@ void SteerPass::setInterrupt(Interrupt check, std::uint32_t slice_groups, double
 bool SteerPass::inSlices(const Params& p) const { return interrupt_ && candidatePairsPerStep(p) >= slice_min_pairs_; }
 
 // Boids a work group of the pass, one an invocation: STEP_GROUP_SIZE, or the tiled walk's
-// TILE_GROUP_SIZE (MURMUR_GPU_WALK=tiles), as the program was built.
+// TILE_GROUP_SIZE (MURMUR_GPU_WALK=tiles), as the program was built (asked once, when set).
 std::uint32_t SteerPass::groupSize(const gl::Program& program) {
     GLint size[3] = {STEP_GROUP_SIZE, 1, 1};
     glGetProgramiv(program.id(), GL_COMPUTE_WORK_GROUP_SIZE, size);
@@ -30,7 +32,8 @@ std::uint32_t SteerPass::groupSize(const gl::Program& program) {
 }
 
 bool SteerPass::run(FlockState& s, gl::Program& program) {
-    const std::uint32_t per_group = groupSize(program), groups = groupsFor(s.n, per_group);
+    const std::uint32_t per_group = &program == &measured_ ? measured_group_ : steer_group_;
+    const std::uint32_t groups = groupsFor(s.n, per_group);
     if (&program == &steer_ && inSlices(s.params)) {
         if (!runInSlices(s, groups, per_group)) return false;
     } else {

@@ -7,6 +7,7 @@
 
 #include "gl/program.hpp"
 #include "gpu/flock_state.hpp"
+#include "gpu/layout.hpp"
 
 #include <functional>
 #include <span>
@@ -20,7 +21,10 @@ public:
     using Interrupt = std::function<bool()>;
     static std::vector<std::string> shaderFiles() { return {"flock_steer.comp"}; }
     void setPrograms(std::span<gl::Program> built);  // in shaderFiles()'s order; the sampled variant goes
-    void setMeasured(gl::Program measured) { measured_ = std::move(measured); }
+    void setMeasured(gl::Program measured) {
+        measured_ = std::move(measured);
+        measured_group_ = groupSize(measured_);
+    }
     bool hasMeasured() const { return bool(measured_); }
     gl::Program& program(bool measured = false) { return measured ? measured_ : steer_; }
 
@@ -40,6 +44,7 @@ private:
     bool runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t per_group);
     static std::uint32_t groupSize(const gl::Program& program);
     gl::Program steer_, measured_;
+    std::uint32_t steer_group_ = STEP_GROUP_SIZE, measured_group_ = STEP_GROUP_SIZE;  // boids a work group of each
     Interrupt interrupt_;
     std::uint32_t slice_groups_ = 32;
     double slice_min_pairs_ = 1e8;

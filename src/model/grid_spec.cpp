@@ -41,6 +41,11 @@ GridSpec makeGridSpec(const Params& params, float r) {
     return g;
 }
 
+bool listsEveryCell(const GridSpec& grid, std::uint32_t reach) {
+    const std::uint32_t most = grid.wrap ? 2 * reach + 1 : reach + 1;
+    return grid.cells.x <= most && grid.cells.y <= most && grid.cells.z <= most;
+}
+
 int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]) {
     if (n <= kGridSpan && wrap) {  // every cell on this axis is a neighbour; list each once
         for (std::uint32_t i = 0; i < n; ++i) out[i] = i;

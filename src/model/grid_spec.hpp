@@ -45,4 +45,9 @@ GridSpec makeGridSpec(const Params& params, float radius);
 // Returns how many were written to out.
 int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]);
 
+// Whether the cells within `reach` of any boid's are every cell of the grid, each once, in order
+// (each axis wrapped with at most 2 reach + 1 cells, or walled with at most reach + 1): the GPU's
+// walk then reads the whole grid as one range (cell_walk.glsl's listsEveryCell).
+bool listsEveryCell(const GridSpec& grid, std::uint32_t reach = kGridReach);
+
 }  // namespace murmur
