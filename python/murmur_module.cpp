@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -112,8 +113,12 @@ std::vector<float> xyzRows(const py::handle& value, const char* what, int dims) 
     if ((kind != "f" && kind != "i" && kind != "u") || ndim != 2 || !(columns == 3 || (columns == 2 && dims == 2)))
         throw murmur::api::Error(std::string(what) + ": an (N, 3) array of numbers expected" + (dims == 2 ? " ((N, 2) in 2D)" : "") +
                                  ", not " + textOf(a.attr("dtype")) + " of shape " + textOf(shape));
-    const auto rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
     const std::size_t n = std::size_t(shape[0].cast<py::ssize_t>());
+    if (n > kMaxBoids)  // before any copy of it
+        throw murmur::api::Error(std::string(what) + ": " + std::to_string(n) + " rows: valid: at most " + std::to_string(kMaxBoids) +
+                                 " boids (the boids key's range)");
+    const auto rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+    if (!rows) throw std::bad_alloc();  // the float64 copy of a kind numpy converts failed: no memory for it (MemoryError)
     std::vector<float> out(n * 3, 0.0f);
     const double* in = rows.data();
     for (std::size_t i = 0; i < n; ++i)
@@ -268,13 +273,29 @@ std::uint64_t closeRecording(Recording& r) {
 }
 
 // Steps through the API's stop check, so that Ctrl-C (KeyboardInterrupt) stops the stepping
-// within a chunk of about 50 ms: the flock stays consistent and a recording complete up to the
-// last step taken.
+// within about 50 ms: between steps, the flock consistent and a recording complete up to the last
+// step taken; or, where one step takes longer, during it, the flock back where the call began.
+// A flock steps without Python's lock (other threads run meanwhile), taking it to ask for
+// signals at most every 50 ms; an ensemble keeps it.
 template <class Stepper>
-void stepInterruptibly(Stepper& s, std::uint64_t steps) {
+void stepInterruptibly(Stepper& s, std::uint64_t steps, bool release_lock) {
     bool signalled = false;
+    auto asked = std::chrono::steady_clock::now();
+    const auto stop = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - asked < std::chrono::milliseconds(50)) return false;
+        asked = now;
+        if (!release_lock) return signalled = PyErr_CheckSignals() != 0;
+        py::gil_scoped_acquire held;
+        return signalled = PyErr_CheckSignals() != 0;
+    };
     try {
-        s.step(int(steps), [&] { return signalled = PyErr_CheckSignals() != 0; });
+        if (release_lock) {
+            py::gil_scoped_release free;
+            s.step(int(steps), stop);
+        } else {
+            s.step(int(steps), stop);
+        }
     } catch (...) {
         if (signalled) throw py::error_already_set();  // the KeyboardInterrupt first, not what followed it
         throw;
@@ -304,37 +325,71 @@ Ensemble makeEnsemble(const py::sequence& flocks, const std::string& backend) {
     return Ensemble(options);
 }
 
+// The C++ object behind self, or murmur.Error when its __init__ never ran (Flock.__new__(Flock)):
+// pybind11 hands such an instance's unmade memory to a method, which crashed.
+template <class T>
+T& made(const py::handle& self) {
+    auto* instance = reinterpret_cast<py::detail::instance*>(self.ptr());
+    const auto v_h = instance->get_value_and_holder(py::detail::get_type_info(typeid(T)), false);
+    if (!v_h.inst || !v_h.value_ptr() || !v_h.holder_constructed())
+        throw murmur::api::Error("this " + typeName(self) + " was never made (its __init__ did not run), so it has nothing to give");
+    return *v_h.template value_ptr<T>();
+}
+
+// A method of T's binding, with self checked made (made<T>) before the call: a lambda or function
+// taking T first, or a member function.
+template <class T, class F, class R, class Self, class... A>
+auto checkedCall(F f, R (F::*)(Self, A...) const) {
+    return [f](const py::handle& self, A... a) -> R { return f(made<T>(self), std::forward<A>(a)...); };
+}
+template <class T, class F>
+auto checked(F f) {
+    return checkedCall<T>(f, &F::operator());
+}
+template <class T, class R, class Self, class... A>
+auto checked(R (*f)(Self, A...)) {
+    return [f](const py::handle& self, A... a) -> R { return f(made<T>(self), std::forward<A>(a)...); };
+}
+template <class T, class R, class... A>
+auto checked(R (T::*m)(A...)) {
+    return [m](const py::handle& self, A... a) -> R { return (made<T>(self).*m)(std::forward<A>(a)...); };
+}
+template <class T, class R, class... A>
+auto checked(R (T::*m)(A...) const) {
+    return [m](const py::handle& self, A... a) -> R { return (made<T>(self).*m)(std::forward<A>(a)...); };
+}
+
 void bindParamsView(py::module_& m) {
     py::class_<ParamsView>(m, "Params", "A flock's parameters by key (murmur.params() lists them): flock.params[key], "
                                         "flock.params[key] = value (from the next step).")
-        .def("__getitem__", [](const ParamsView& v, const std::string& key) { return fromSetting(key, v.flock->get(key)); })
-        .def("__setitem__", [](ParamsView& v, const std::string& key, const py::object& value) { v.flock->set(key, asSetting(value, key)); })
-        .def("__contains__", [](const ParamsView&, const std::string& key) {
+        .def("__getitem__", checked<ParamsView>([](const ParamsView& v, const std::string& key) { return fromSetting(key, v.flock->get(key)); }))
+        .def("__setitem__", checked<ParamsView>([](ParamsView& v, const std::string& key, const py::object& value) { v.flock->set(key, asSetting(value, key)); }))
+        .def("__contains__", checked<ParamsView>([](const ParamsView&, const std::string& key) {
             for (const auto& r : murmur::api::params())
                 if (r.key == key) return true;
             return false;
-        })
-        .def("keys", [](const ParamsView&) {
+        }))
+        .def("keys", checked<ParamsView>([](const ParamsView&) {
             std::vector<std::string> keys;
             for (const auto& r : murmur::api::params()) keys.push_back(r.key);
             return keys;
-        });
+        }));
 
 }
 
 void bindRecording(py::module_& m) {
     py::class_<Recording>(m, "Recording", "A trajectory being recorded (Flock.record): a context manager; leaving it, or "
                                           "close(), closes the file and renames it into place.")
-        .def("close", &closeRecording, "Closes the file; returns the frames written (0 if it was closed already).")
-        .def("__enter__", [](Recording& r) -> Recording& { return r; }, py::return_value_policy::reference_internal)
-        .def("__exit__", [](Recording& r, const py::object&, const py::object&, const py::object&) {
+        .def("close", checked<Recording>(&closeRecording), "Closes the file; returns the frames written (0 if it was closed already).")
+        .def("__enter__", checked<Recording>([](Recording& r) -> Recording& { return r; }), py::return_value_policy::reference_internal)
+        .def("__exit__", checked<Recording>([](Recording& r, const py::object&, const py::object&, const py::object&) {
             closeRecording(r);
             return false;
-        })
-        .def_readonly("path", &Recording::path, "The trajectory file's path.")
-        .def("__repr__", [](const Recording& r) {
+        }))
+        .def_property_readonly("path", checked<Recording>([](const Recording& r) { return r.path; }), "The trajectory file's path.")
+        .def("__repr__", checked<Recording>([](const Recording& r) {
             return "<murmur.Recording " + r.path + (isOpen(r) ? ", open>" : ", closed>");
-        });
+        }));
 
 }
 
@@ -348,27 +403,29 @@ void defineFlockState(py::class_<Flock>& flock) {
              "as --set; boids resizes the world to keep the preset's density unless params sets world_size. "
              "Raises murmur.Error with the reason and the valid range.")
         .def("step",
-             [](Flock& f, const py::object& n) {
-                 stepInterruptibly(f, wholeNumber(n, "step(n)", 0, kMaxStepsACall));
-             },
+             checked<Flock>([](Flock& f, const py::object& n) {
+                 stepInterruptibly(f, wholeNumber(n, "step(n)", 0, kMaxStepsACall), true);
+             }),
              py::arg("n") = 1,
-             "Steps the flock n times. Ctrl-C stops it within about 50 ms, between steps. A step that makes the flock "
-             "non-finite raises murmur.Error and leaves the flock as it was before the call.")
-        .def_property_readonly("step_count", &Flock::stepCount, "Steps since the start (an imported state's included).")
-        .def_property_readonly("size", &Flock::size, "Number of boids.")
-        .def_property_readonly("backend", &Flock::backend, "'gpu' or 'cpu'.")
-        .def_property_readonly("params", [](py::object self) { return ParamsView{self, self.cast<Flock*>()}; },
+             "Steps the flock n times, without holding Python's lock (other threads run meanwhile; one thread steps a "
+             "flock at a time). Ctrl-C stops it within about 50 ms: between steps, or, where one step takes longer, "
+             "during it, the flock then back where the call began (a recording ends with the frames it has). A step "
+             "that makes the flock non-finite raises murmur.Error and leaves the flock as it was before the call.")
+        .def_property_readonly("step_count", checked<Flock>(&Flock::stepCount), "Steps since the start (an imported state's included).")
+        .def_property_readonly("size", checked<Flock>(&Flock::size), "Number of boids.")
+        .def_property_readonly("backend", checked<Flock>(&Flock::backend), "'gpu' or 'cpu'.")
+        .def_property_readonly("params", [](py::object self) { return ParamsView{self, &made<Flock>(self)}; },
                                "The parameters by key: flock.params['separation.radius'] = 5.0.")
         .def_property(
-            "positions", [](const Flock& f) { return xyz(f, false); },
-            [](Flock& f, const py::object& a) { setState(f, a, py::none(), py::none()); },
+            "positions", checked<Flock>([](const Flock& f) { return xyz(f, false); }),
+            checked<Flock>([](Flock& f, const py::object& a) { setState(f, a, py::none(), py::none()); }),
             "Positions, shape (N, 3) float32, in id order (z 0 in 2D): a copy. Assigning an (N, 3) array sets them "
             "(set_state's checks); the array read is not the flock: f.positions[0, 0] = 1 changes the copy only.")
         .def_property(
-            "velocities", [](const Flock& f) { return xyz(f, true); },
-            [](Flock& f, const py::object& a) { setState(f, py::none(), a, py::none()); },
+            "velocities", checked<Flock>([](const Flock& f) { return xyz(f, true); }),
+            checked<Flock>([](Flock& f, const py::object& a) { setState(f, py::none(), a, py::none()); }),
             "Velocities, shape (N, 3) float32, in id order: a copy; assigning an (N, 3) array sets them.")
-        .def("set_state", &setState, py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
+        .def("set_state", checked<Flock>(&setState), py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
              py::arg("species") = py::none(),
              "set_state(positions=None, velocities=None, species=None)\n\n"
              "Sets the flock from arrays in id order: positions and velocities (N, 3) (or (N, 2) in 2D), species (N,) "
@@ -381,19 +438,19 @@ void defineFlockState(py::class_<Flock>& flock) {
 // What a Flock measures: per-boid figures and the order parameters.
 void defineFlockResults(py::class_<Flock>& flock) {
     flock
-        .def("boid_figures", &boidFigures,
+        .def("boid_figures", checked<Flock>(&boidFigures),
              "boid_figures() -> dict of numpy arrays, each boid's own figures now, in id order: 'neighbours' (uint32, "
              "its count at the last step), 'nearest' (float32, the distance to its nearest neighbour; inf when none is "
              "within the nn radius), 'group' (int64, its group's first id, as groupK_first_id names the largest "
              "groups; -1 outside groups of 5 or more), 'acceleration' ((N, 3) float32, units/s^2: the velocity change the "
              "next step makes over dt, from one step taken on the flock's backend and taken back). Nearest and group are "
              "measured by the CPU reference on the state (a GPU flock's state is read once); the flock is left as it was.")
-        .def_property_readonly("neighbour_counts", [](const Flock& f) { return column(f.neighbourCounts()); },
+        .def_property_readonly("neighbour_counts", checked<Flock>([](const Flock& f) { return column(f.neighbourCounts()); }),
                                "Each boid's neighbour count at the last step, shape (N,) uint32, in id order (0 before the "
                                "first step).")
-        .def_property_readonly("ids", [](const Flock& f) { return column(f.ids()); }, "Ids, shape (N,) uint32 (0 .. N-1).")
-        .def_property_readonly("species", [](const Flock& f) { return column(f.species()); }, "Species, shape (N,) uint32.")
-        .def("order_parameters", &Flock::orderParameters,
+        .def_property_readonly("ids", checked<Flock>([](const Flock& f) { return column(f.ids()); }), "Ids, shape (N,) uint32 (0 .. N-1).")
+        .def_property_readonly("species", checked<Flock>([](const Flock& f) { return column(f.species()); }), "Species, shape (N,) uint32.")
+        .def("order_parameters", checked<Flock>(&Flock::orderParameters),
              "The order parameters now, as a dict: polarization, group_polarization, milling, groups, "
              "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids; the four "
              "largest groups' groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest).");
@@ -405,7 +462,7 @@ void defineFlockFiles(py::class_<Flock>& flock) {
         .def(
             "record",
             [](py::object self, const std::string& path, const py::object& every, const py::object& deflate, const std::string& author) {
-                Flock* f = self.cast<Flock*>();
+                Flock* f = &made<Flock>(self);
                 f->record(path, wholeNumber(every, "record(every)", 1, ~std::uint64_t(0)), int(wholeNumber(deflate, "record(deflate)", 0, 9)),
                           author);
                 const std::uint64_t serial = g_next_recording++;
@@ -419,23 +476,23 @@ void defineFlockFiles(py::class_<Flock>& flock) {
             "Use as a context manager (with flock.record('run.h5', every=10): flock.step(1000)) or call close(); "
             "the file appears, renamed into place, when it closes. Read it with h5py: "
             "h5py.File(path)['particles/flock/position/value'] is (frames, N, dims).")
-        .def("stop_recording", &Flock::stopRecording, "Closes the trajectory being recorded; returns its frames (0 if none).")
+        .def("stop_recording", checked<Flock>(&Flock::stopRecording), "Closes the trajectory being recorded; returns its frames (0 if none).")
         .def_property_readonly(
             "gl_buffers",
-            [](const Flock& f) -> py::object {
+            checked<Flock>([](const Flock& f) -> py::object {
                 const murmur::api::GlBuffers b = f.glBuffers();
                 if (b.positions == 0) return py::none();
                 return py::dict(py::arg("positions") = b.positions, py::arg("velocities") = b.velocities, py::arg("count") = b.count);
-            },
+            }),
             "GPU: the GL buffer names of the current state (valid until the next step), for drawing or reading it with "
             "another GL binding in murmur's context: positions (vec4: xyz, the id's bits in w) and velocities (vec4: "
             "xyz, the species' bits in w), count of each, in no particular order. None on the CPU backend.")
-        .def_property_readonly("recording", &Flock::recording, "Whether a trajectory is being recorded.")
-        .def("export", &Flock::exportState, py::arg("path"), "Writes the state as murmur's CSV (--export's format).")
-        .def("import_state", &Flock::importState, py::arg("path"), "Reads a state CSV (--import's), its step count and world too.")
-        .def("__repr__", [](const Flock& f) {
+        .def_property_readonly("recording", checked<Flock>(&Flock::recording), "Whether a trajectory is being recorded.")
+        .def("export", checked<Flock>(&Flock::exportState), py::arg("path"), "Writes the state as murmur's CSV (--export's format).")
+        .def("import_state", checked<Flock>(&Flock::importState), py::arg("path"), "Reads a state CSV (--import's), its step count and world too.")
+        .def("__repr__", checked<Flock>([](const Flock& f) {
             return "<murmur.Flock " + std::to_string(f.size()) + " boids, " + f.backend() + ", step " + std::to_string(f.stepCount()) + ">";
-        });
+        }));
 }
 
 void bindFlock(py::module_& m) {
@@ -459,38 +516,38 @@ void bindEnsemble(py::module_& m) {
              "flocks: a list of dicts, each with any of preset, seed, boids, params (as murmur.Flock takes them), e.g. "
              "[{'preset': 'vicsek', 'seed': s, 'params': {'vicsek.noise': eta}} for eta in etas for s in range(4)].")
         .def("step",
-             [](Ensemble& e, const py::object& n) {
-                 stepInterruptibly(e, wholeNumber(n, "step(n)", 0, kMaxStepsACall));
-             },
+             checked<Ensemble>([](Ensemble& e, const py::object& n) {
+                 stepInterruptibly(e, wholeNumber(n, "step(n)", 0, kMaxStepsACall), false);
+             }),
              py::arg("n") = 1, "Steps every flock n times (Ctrl-C stops it between steps, as Flock.step).")
-        .def_property_readonly("step_count", &Ensemble::stepCount, "Steps taken.")
-        .def_property_readonly("backend", &Ensemble::backend, "'gpu' or 'cpu'.")
-        .def("__len__", &Ensemble::flocks, "The number of flocks.")
-        .def("size", [](const Ensemble& e, const py::object& k) { return e.size(flockIndex(e, k)); }, py::arg("k"),
+        .def_property_readonly("step_count", checked<Ensemble>(&Ensemble::stepCount), "Steps taken.")
+        .def_property_readonly("backend", checked<Ensemble>(&Ensemble::backend), "'gpu' or 'cpu'.")
+        .def("__len__", checked<Ensemble>(&Ensemble::flocks), "The number of flocks.")
+        .def("size", checked<Ensemble>([](const Ensemble& e, const py::object& k) { return e.size(flockIndex(e, k)); }), py::arg("k"),
              "Flock k's boid count.")
-        .def("set", [](Ensemble& e, const py::object& k, const std::string& key, const py::object& value) {
+        .def("set", checked<Ensemble>([](Ensemble& e, const py::object& k, const std::string& key, const py::object& value) {
                  e.set(flockIndex(e, k), key, asSetting(value, key));
-             },
+             }),
              py::arg("k"), py::arg("key"), py::arg("value"), "Sets flock k's key (from the next step).")
-        .def("get", [](const Ensemble& e, const py::object& k, const std::string& key) { return fromSetting(key, e.get(flockIndex(e, k), key)); },
+        .def("get", checked<Ensemble>([](const Ensemble& e, const py::object& k, const std::string& key) { return fromSetting(key, e.get(flockIndex(e, k), key)); }),
              py::arg("k"), py::arg("key"), "Flock k's value of key.")
-        .def("positions", [](const Ensemble& e, const py::object& k) { return rows3(e.positions(flockIndex(e, k))); }, py::arg("k"),
+        .def("positions", checked<Ensemble>([](const Ensemble& e, const py::object& k) { return rows3(e.positions(flockIndex(e, k))); }), py::arg("k"),
              "Flock k's positions, (N, 3) float32, in id order.")
-        .def("velocities", [](const Ensemble& e, const py::object& k) { return rows3(e.velocities(flockIndex(e, k))); }, py::arg("k"),
+        .def("velocities", checked<Ensemble>([](const Ensemble& e, const py::object& k) { return rows3(e.velocities(flockIndex(e, k))); }), py::arg("k"),
              "Flock k's velocities, (N, 3) float32, in id order.")
-        .def("set_state", &setFlockState, py::arg("k"), py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
+        .def("set_state", checked<Ensemble>(&setFlockState), py::arg("k"), py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
              py::arg("species") = py::none(),
              "set_state(k, positions=None, velocities=None, species=None): flock k's state, as Flock.set_state (checked "
              "alike); the other flocks keep theirs, and the step count stays.")
-        .def("species", [](const Ensemble& e, const py::object& k) { return column(e.species(flockIndex(e, k))); }, py::arg("k"),
+        .def("species", checked<Ensemble>([](const Ensemble& e, const py::object& k) { return column(e.species(flockIndex(e, k))); }), py::arg("k"),
              "Flock k's species, (N,) uint32, in id order.")
-        .def("order_parameters", [](Ensemble& e, const py::object& k) { return e.orderParameters(flockIndex(e, k)); }, py::arg("k"),
+        .def("order_parameters", checked<Ensemble>([](Ensemble& e, const py::object& k) { return e.orderParameters(flockIndex(e, k)); }), py::arg("k"),
              "Flock k's order parameters, as a dict.")
         .def("order_parameters", py::overload_cast<>(&Ensemble::orderParameters),
              "Every flock's order parameters, a list of dicts in flock order (on the GPU measured in one set of passes).")
-        .def("__repr__", [](const Ensemble& e) {
+        .def("__repr__", checked<Ensemble>([](const Ensemble& e) {
             return "<murmur.Ensemble " + std::to_string(e.flocks()) + " flocks, " + e.backend() + ", step " + std::to_string(e.stepCount()) + ">";
-        });
+        }));
 
 }
 
@@ -562,6 +619,52 @@ void bindFunctions(py::module_& m) {
         "Every parameter key as a record (the table of murmur --list-params): key, kind, unit, range, default, help.");
 }
 
+// murmur.Error and murmur.ContextError with their messages whole, whatever bytes they quote: a
+// message that names a Latin-1 file's header or a binary file's line is not UTF-8, and pybind11's
+// own translation (PyErr_SetString) raised it with no message at all. Bytes that are not UTF-8
+// come through as \xNN, and control bytes (not newline or tab) as the command line shows them,
+// \xNN too: the file, line and problem in the command line's words.
+PyObject* g_error = nullptr;
+PyObject* g_context_error = nullptr;
+
+void raiseWith(PyObject* type, const char* what) {
+    constexpr char kHex[] = "0123456789abcdef";
+    std::string text;
+    for (const char* c = what; *c; ++c) {
+        const auto byte = static_cast<unsigned char>(*c);
+        if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f) text += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+        else text += *c;
+    }
+    const auto message = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(text.data(), py::ssize_t(text.size()), "backslashreplace"));
+    if (message) PyErr_SetObject(type, message.ptr());  // else Python's own error (memory) is set
+}
+
+void translateErrors(std::exception_ptr thrown) {
+    try {
+        if (thrown) std::rethrow_exception(thrown);
+    } catch (const murmur::api::ContextError& e) {
+        raiseWith(g_context_error, e.what());
+    } catch (const murmur::api::Error& e) {
+        raiseWith(g_error, e.what());
+    }
+}
+
+void bindErrors(py::module_& m) {
+    g_error = py::register_exception<murmur::api::Error>(m, "Error", PyExc_ValueError).ptr();
+    g_context_error = py::register_exception<murmur::api::ContextError>(m, "ContextError", PyExc_RuntimeError).ptr();
+    py::register_local_exception_translator(&translateErrors);  // this module's own: tried before the two above
+    m.def(
+        "_write_file",
+        [](const py::bytes& path, const py::bytes& contents, const std::string& what) {
+            const std::string target(path), text(contents);
+            py::gil_scoped_release free;
+            murmur::api::writeFile(target, text, what);
+        },
+        py::arg("path"), py::arg("contents"), py::arg("what"),
+        "murmur::api::writeFile for the module's Python parts (the VTK files): `contents` at `path` (os.fsencode's "
+        "bytes) as export() writes its file, checked alike; murmur.Error naming `what` and the path otherwise.");
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_murmur, m) {
@@ -569,9 +672,7 @@ PYBIND11_MODULE(_murmur, m) {
               "or the CPU reference. murmur.Flock(...) makes a flock; murmur.presets() and murmur.params() list what "
               "it takes.";
     m.attr("__version__") = MURMUR_VERSION_STRING;
-    py::register_exception<murmur::api::Error>(m, "Error", PyExc_ValueError);
-    // Registered after Error, so tried first: a missing GL context is a RuntimeError, not bad input.
-    py::register_exception<murmur::api::ContextError>(m, "ContextError", PyExc_RuntimeError);
+    bindErrors(m);  // murmur.Error (a ValueError), murmur.ContextError (a RuntimeError: a missing GL context)
     bindParamsView(m);
     bindRecording(m);
     bindFlock(m);

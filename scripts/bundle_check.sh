@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # murmur's check of a new machine, shipped as check.sh in the bundle that scripts/bundle.sh makes.
-# Runs, each step bounded by `timeout`: the libraries' check, `murmur --self-test`, every test
-# binary's tests as CTest runs them (GoogleTest shards, one process a core, in parallel), the
+# Runs, each step bounded by `timeout`: the libraries' check (the binaries', libEGL.so.1 and the
+# EGL vendors'), the renderer (a short run: on a machine that shows a GPU, a software renderer
+# fails the check there and then), `murmur --self-test`, every test binary's tests as CTest runs
+# them (GoogleTest shards, one process a core, at most 8 for the GL tests, in parallel), the
 # benchmark, the two read paths and the two walks interleaved (MURMUR_GPU_READS: parity under
 # storage reads, then the benchmark A/B; MURMUR_GPU_WALK: the same with tiles), a sample every
 # step against none (headless, interleaved), and the 68-run
@@ -12,6 +14,7 @@
 # steps; the report says so and lists the larger sizes as skipped, not passed.
 # Exit status: 0 if every step passed (skipped ones say why), 1 if any failed, 2 on bad usage.
 # Usage: ./check.sh [REPORT_DIR]   (default: ./murmur-check-HOST-DATE)
+# MURMUR_CHECK_FAKE_GPU=1 pretends this machine shows a GPU, =0 that it shows none (tests).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$(readlink -f "$0")")" && pwd -P)
@@ -20,7 +23,9 @@ BIN=$HERE/bin
 # Time limits, in seconds; a process still running 10 s after its limit is killed.
 LIMIT_LIBS=60
 LIMIT_SELF_TEST=600
+LIMIT_RENDERER=120
 LIMIT_TESTS=900   # each shard of a test binary
+GL_SHARDS_MAX=8   # GL test processes at once: a core each, but not more contexts than this on one GPU
 LIMIT_BENCH=900
 LIMIT_SWEEP=300
 
@@ -90,53 +95,159 @@ machine_lines() {
 }
 
 is_software() {  # RENDERER: Mesa's and others' CPU renderers (zink over lavapipe says llvmpipe)
-  grep -qiE 'llvmpipe|softpipe|lavapipe|swrast|swiftshader' <<<"$1"
+  grep -qiE 'llvmpipe|softpipe|lavapipe|swrast|swiftshader|software' <<<"$1"
+}
+
+# The EGL vendor files glvnd's libEGL reads, one a line: __EGL_VENDOR_LIBRARY_FILENAMES' if set,
+# else the *.json of __EGL_VENDOR_LIBRARY_DIRS' folders if set, else of its default folders.
+egl_vendor_files() {
+  local list=() dir
+  if [[ -n ${__EGL_VENDOR_LIBRARY_FILENAMES:-} ]]; then
+    IFS=: read -r -a list <<<"$__EGL_VENDOR_LIBRARY_FILENAMES"
+    printf '%s\n' "${list[@]}"
+    return
+  fi
+  IFS=: read -r -a list <<<"${__EGL_VENDOR_LIBRARY_DIRS:-/etc/glvnd/egl_vendor.d:/usr/share/glvnd/egl_vendor.d}"
+  for dir in "${list[@]}"; do
+    [[ -d $dir ]] && find "$dir" -maxdepth 1 -name '*.json' | sort
+  done
+  return 0
+}
+
+vendor_library() {  # JSON -> the library_path it names
+  sed -n 's/.*"library_path"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$1" 2>/dev/null | head -1
+}
+
+# Where the loader finds a 64-bit library NAME (or the path itself, if one): its cache, else the
+# usual folders; empty if nowhere.
+find_library() {
+  local dir
+  if [[ $1 == */* ]]; then [[ -e $1 ]] && echo "$1"; return 0; fi
+  { /sbin/ldconfig -p || ldconfig -p; } 2>/dev/null | awk -v n="$1" '$1 == n && /x86-64/ { print $NF; exit }' | grep . && return 0
+  for dir in /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /usr/lib64 /lib64 /usr/local/lib; do
+    [[ -e $dir/$1 ]] && { echo "$dir/$1"; return 0; }
+  done
+  return 0
+}
+
+# What shows this machine has a GPU, one line a sign; nothing (status 1) where nothing does:
+# nvidia-smi listing one, a render node with an NVIDIA or AMD driver, an NVIDIA EGL vendor file.
+gpu_signs() {
+  case ${MURMUR_CHECK_FAKE_GPU:-} in
+    1) echo "MURMUR_CHECK_FAKE_GPU=1, a GPU pretended"; return 0 ;;
+    0) return 1 ;;
+  esac
+  local signs=() node driver file
+  if command -v nvidia-smi >/dev/null 2>&1; then
+    while IFS= read -r node; do signs+=("nvidia-smi: $node"); done < <(timeout 20 nvidia-smi -L 2>/dev/null | grep '^GPU' | sed 's/ (UUID: .*//')
+  fi
+  for node in /dev/dri/renderD*; do
+    [[ -e $node ]] || continue
+    driver=$(basename "$(readlink -f "/sys/class/drm/${node##*/}/device/driver" 2>/dev/null)" 2>/dev/null || true)
+    if [[ ! $driver =~ ^(nvidia|amdgpu|radeon)$ ]]; then
+      driver=$(ls -d /sys/module/nvidia_drm /sys/module/amdgpu 2>/dev/null | head -1 | xargs -r basename)
+    fi
+    [[ -n $driver ]] && signs+=("$node, driver $driver")
+  done
+  while IFS= read -r file; do
+    [[ -f $file ]] && grep -qi nvidia <<<"$file $(vendor_library "$file")" && signs+=("NVIDIA EGL vendor file $file")
+  done < <(egl_vendor_files)
+  [[ ${#signs[@]} -gt 0 ]] || return 1
+  printf '%s\n' "${signs[@]}"
 }
 
 # ---- step: libraries ----
 
-# glibc new enough, and every library of every binary found (ldd, with the launchers' path).
+# glibc new enough, every library of every binary found (ldd: the binaries' RUNPATH leads to the
+# bundle's lib/), libEGL.so.1 (loaded at run time: ldd cannot see it) and an EGL vendor library.
 step_libraries() {
-  local start path have need file missing="" log=$LOGS/libraries.log
+  local start dir have need file lib found vendors=0 problems=() log=$LOGS/libraries.log
   start=$(now)
-  path=$("$BIN/bundle-env")
+  dir=$("$BIN/bundle-env")
   have=$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')
-  need=$NEED_GLIBC
-  if ! command -v ldd >/dev/null 2>&1; then
-    add_row libraries "skipped (no ldd)" "$(seconds_since "$start")" "glibc $have (needed: $need)"
-    section "## Libraries" "" "Not checked: no \`ldd\` on this machine. glibc $have (needed: $need)." ""
-    return 0
-  fi
+  need=${NEED_GLIBC_LIBEXEC:-$NEED_GLIBC}          # bundle.env's: the system's libstdc++ serving,
+  [[ $dir != *-compat ]] || need=$NEED_GLIBC       # or the bundle's
   {
-    echo "library path: $path"
-    echo "glibc: $have (the binaries need $need)"
-    for file in "$HERE"/libexec/*; do
+    echo "binaries run from: $dir"
+    echo "glibc: $have (the bundle needs $need)"
+    for file in "$dir"/*; do
+      [[ -f $file && ! -L $file ]] || continue
       echo "== $(basename "$file")"
-      LD_LIBRARY_PATH=$path timeout "$LIMIT_LIBS" ldd "$file" || true
+      if command -v ldd >/dev/null 2>&1; then timeout "$LIMIT_LIBS" ldd "$file" || true; fi
     done
+    echo "== libEGL.so.1: $(find_library libEGL.so.1)"
+    echo "== EGL vendor files"
+    while IFS= read -r file; do
+      lib=$(vendor_library "$file")
+      found=$(find_library "${lib:-?}")
+      [[ -n $found ]] && vendors=$((vendors + 1))
+      echo "$file: ${lib:-no library_path} -> ${found:-not found}"
+    done < <(egl_vendor_files)
   } >"$log" 2>&1
-  missing=$(grep 'not found' "$log" | awk '{ print $1 }' | sort -u | tr '\n' ' ' || true)
   if [[ $(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1) != "$need" ]]; then
-    add_row libraries failed "$(seconds_since "$start")" "glibc $have is older than the $need the binaries need"
-  elif [[ -n $missing ]]; then
-    add_row libraries failed "$(seconds_since "$start")" "not found: $missing"
-  else
-    local stdcxx="the system's"
-    [[ $path == *compat* ]] && stdcxx="the bundle's (the system's lacks $NEED_GLIBCXX)"
-    add_row libraries passed "$(seconds_since "$start")" "all found; libstdc++: $stdcxx"
+    problems+=("the bundle needs glibc $need or newer, this machine has glibc $have: use a bundle made on an older system")
   fi
-  section "## Libraries" "" "Every binary's libraries resolved with \`ldd\` through the launchers' path" \
-    "(\`$path\`): ${ROW_NOTE[-1]}. glibc $have (needed: $need). Log: logs/libraries.log." ""
+  command -v ldd >/dev/null 2>&1 || problems+=("no ldd: the binaries' libraries not checked")
+  # The loader's whole complaint, after the binary's name: "murmur: libfoo.so.1 => not found",
+  # "murmur: .../murmur: .../libc.so.6: version \`GLIBC_2.38' not found (required by ...)".
+  while IFS= read -r file; do problems+=("$file"); done < <(awk '/^== libEGL/ { exit } /^== / { binary = $2 }
+    /not found/ { sub(/^[ \t]+/, ""); sub(/ \(0x[0-9a-f]+\)$/, ""); print binary ": " $0 }' "$log")
+  [[ -n $(find_library libEGL.so.1) ]] || problems+=("no libEGL.so.1 (glvnd's; Debian/Ubuntu: libegl1)")
+  [[ $vendors -gt 0 ]] || problems+=("no EGL vendor library (glvnd's egl_vendor.d JSON files: the GPU driver's, or Mesa's 50_mesa.json)")
+  if [[ ${#problems[@]} -eq 0 ]]; then
+    local stdcxx="the system's"
+    [[ $dir == *-compat ]] && stdcxx="the bundle's (the system's lacks $NEED_GLIBCXX)"
+    add_row libraries passed "$(seconds_since "$start")" "all found; libstdc++: $stdcxx; $vendors EGL vendor(s)"
+  elif [[ ${problems[0]} == "no ldd"* && ${#problems[@]} -eq 1 ]]; then
+    add_row libraries "skipped (no ldd)" "$(seconds_since "$start")" "glibc $have (needed: $need)"
+  else
+    add_row libraries failed "$(seconds_since "$start")" "$(printf '%s; ' "${problems[@]}" | sed 's/; $//')"
+  fi
+  section "## Libraries" "" "Every binary's libraries resolved with \`ldd\` (the binaries of \`$dir\`, by their" \
+    "RUNPATH), libEGL.so.1 and the EGL vendor files: ${ROW_NOTE[-1]}. glibc $have (needed: $need)." \
+    "Log: logs/libraries.log." ""
+}
+
+# ---- step: the renderer ----
+
+# A short headless run, for the renderer murmur gets. Where the machine shows a GPU (gpu_signs),
+# a software renderer fails the step (main stops there: the rest would measure the CPU). The
+# row names the renderer and, where nvidia-smi answers, the GPUs' names and buses (GPU_RAN).
+step_renderer() {
+  local start rc signs log=$LOGS/renderer.log
+  start=$(now)
+  rc=$(MURMUR_PRESET_DIR=$HERE/share/murmur/presets bounded "$LIMIT_RENDERER" "$log" "$BIN/murmur" --headless \
+       --boids 200 --steps 5)
+  RENDERER=$(sed -n 's/^murmur: renderer \(.*\), OpenGL .*$/\1/p' "$log" | head -1)
+  SOFTWARE=1
+  [[ -n $RENDERER ]] && ! is_software "$RENDERER" && SOFTWARE=0
+  signs=$(gpu_signs | paste -sd ';' | sed 's/;/; /g') || true  # status 1: none
+  GPU_RAN=""
+  if [[ $SOFTWARE -eq 0 ]] && command -v nvidia-smi >/dev/null 2>&1; then
+    GPU_RAN=$(timeout 20 nvidia-smi --query-gpu=name,pci.bus_id --format=csv,noheader 2>/dev/null | paste -sd ';' |
+              sed 's/;/; /g') || true
+  fi
+  if [[ -n $signs && -n $RENDERER && $SOFTWARE -eq 1 ]]; then
+    add_row renderer failed "$(seconds_since "$start")" \
+      "a software renderer ($RENDERER) on a machine that shows a GPU ($signs): the GPU's EGL driver was not used"
+  elif [[ -z $RENDERER ]]; then  # failed, even where it exited 0
+    add_row renderer "$(result_of "$rc" "$LIMIT_RENDERER" | sed 's/^passed$/failed/')" "$(seconds_since "$start")" \
+      "no renderer printed: $(grep -m1 -i error "$log" || grep -v '^$' "$log" | tail -1)${signs:+; GPU signs: $signs}"
+  else
+    add_row renderer "$(result_of "$rc" "$LIMIT_RENDERER")" "$(seconds_since "$start")" \
+      "${RENDERER:-no renderer printed}${GPU_RAN:+ on $GPU_RAN (nvidia-smi)}${signs:+; GPU signs: $signs}"
+  fi
+  section "## Renderer" "" "\`murmur --headless --boids 200 --steps 5\`: ${ROW_RESULT[-1]}, ${ROW_SECONDS[-1]} s:" \
+    "${ROW_NOTE[-1]}. Log: logs/renderer.log." ""
 }
 
 # ---- step: self-test ----
 
-# murmur --self-test; sets RENDERER (from its first line) and SOFTWARE.
-# `env` with a run's shader caches in DIR (a mktemp folder, no spaces): murmur's program cache,
-# Mesa's and NVIDIA's (empty at first: a cold run).
-with_caches() {  # DIR -> env VAR=VALUE...
-  echo env "MURMUR_CACHE_DIR=$1/murmur" "MESA_SHADER_CACHE_DIR=$1/mesa" "MESA_GLSL_CACHE_DIR=$1/mesa" \
-    "__GL_SHADER_DISK_CACHE=1" "__GL_SHADER_DISK_CACHE_PATH=$1/nvidia" "__GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1"
+# CACHES: `env` with a run's shader caches in DIR (empty at first: a cold run): murmur's program
+# cache, Mesa's and NVIDIA's. An array, so that a DIR with spaces stays one word.
+with_caches() {  # DIR
+  CACHES=(env "MURMUR_CACHE_DIR=$1/murmur" "MESA_SHADER_CACHE_DIR=$1/mesa" "MESA_GLSL_CACHE_DIR=$1/mesa"
+          "__GL_SHADER_DISK_CACHE=1" "__GL_SHADER_DISK_CACHE_PATH=$1/nvidia" "__GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1")
 }
 
 # The self-test twice: cold (empty shader caches: every program compiled) and warm (the programs
@@ -145,22 +256,20 @@ with_caches() {  # DIR -> env VAR=VALUE...
 step_self_test() {
   local start rc verdict skips programs warm_programs cache log=$LOGS/self-test.log
   cache=$(mktemp -d)
+  with_caches "$cache"
   start=$(now)
-  rc=$(bounded "$LIMIT_SELF_TEST" "$log" $(with_caches "$cache") "$BIN/murmur" --self-test)
-  RENDERER=$(sed -n 's/^murmur self-test: renderer \(.*\)$/\1/p' "$log" | head -1)
+  rc=$(bounded "$LIMIT_SELF_TEST" "$log" "${CACHES[@]}" "$BIN/murmur" --self-test)
   verdict=$(grep -m1 '^self-test: ' "$log" | sed 's/^self-test: //' || true)
   skips=$(grep -c '^skip ' "$log" || true)
   programs=$(grep -m1 '^shader programs: ' "$log" | sed 's/^shader programs: //' || true)
   add_row "self-test, cold" "$(result_of "$rc" "$LIMIT_SELF_TEST")" "$(seconds_since "$start")" \
     "${verdict:-no verdict printed}; programs: ${programs:-not printed}"
-  SOFTWARE=1
-  [[ -n $RENDERER ]] && ! is_software "$RENDERER" && SOFTWARE=0
   section "## Self-test" "" "\`murmur --self-test\` with empty shader caches: ${ROW_RESULT[-1]}, ${ROW_SECONDS[-1]} s." \
     "${verdict:-It printed no verdict}. Shader programs: ${programs:-not printed}." ""
   [[ $skips -gt 0 ]] && section "Checks it skipped on this renderer:" "" '```' "$(grep '^skip ' "$log")" '```' ""
   [[ $rc -ne 0 ]] && section "Its failures:" "" '```' "$(grep -E '^FAIL|error' "$log" | head -40)" '```' ""
   start=$(now)
-  rc=$(bounded "$LIMIT_SELF_TEST" "$LOGS/self-test-warm.log" $(with_caches "$cache") "$BIN/murmur" --self-test)
+  rc=$(bounded "$LIMIT_SELF_TEST" "$LOGS/self-test-warm.log" "${CACHES[@]}" "$BIN/murmur" --self-test)
   warm_programs=$(grep -m1 '^shader programs: ' "$LOGS/self-test-warm.log" | sed 's/^shader programs: //' || true)
   add_row "self-test, warm" "$(result_of "$rc" "$LIMIT_SELF_TEST")" "$(seconds_since "$start")" "programs: ${warm_programs:-not printed}"
   rm -rf "$cache"
@@ -210,12 +319,14 @@ names_with() {  # TAG LOG...
   sed -n "s/^\[ *$tag *\] \([A-Za-z_][^ ,]*\).*/\1/p" "$@" | sort -u
 }
 
-# One binary's tests in nproc shards at once; a row with the counts, a section naming failures.
+# One binary's tests in nproc shards at once (GL: at most GL_SHARDS_MAX); a row with the counts, a
+# section naming failures.
 step_tests() {  # NAME LABEL
   local name=$1 label=$2 shards start filter i expected rc pids=() codes=() logs=()
   local listed
   listed=$(grep -c . "$HERE/share/murmur/tests/$name.list" || true)
   shards=$(nproc)
+  [[ $label == gl && $shards -gt $GL_SHARDS_MAX ]] && shards=$GL_SHARDS_MAX
   start=$(now)
   filter=$(test_filter "$name")
   expected=$(MURMUR_PRESET_DIR=$HERE/share/murmur/presets timeout 60 "$BIN/$name" --gtest_list_tests \
@@ -412,10 +523,11 @@ bench_rows() {  # LOG -> one markdown row a size
 step_sweeps() {
   local cache run start rc secs cold_secs="" log
   cache=$(mktemp -d)
+  with_caches "$cache"
   for run in cold warm; do
     log=$LOGS/sweep-$run.log
     start=$(now)
-    rc=$(bounded "$LIMIT_SWEEP" "$log" $(with_caches "$cache") "$BIN/murmur" "${SWEEP_ARGS[@]}" --sweep-out "$REPORT/sweep-$run.csv")
+    rc=$(bounded "$LIMIT_SWEEP" "$log" "${CACHES[@]}" "$BIN/murmur" "${SWEEP_ARGS[@]}" --sweep-out "$REPORT/sweep-$run.csv")
     secs=$(seconds_since "$start")
     [[ $run == cold ]] && cold_secs=$secs
     add_row "Couzin sweep, $run" "$(result_of "$rc" "$LIMIT_SWEEP")" "$secs" "68 runs$([[ $run == cold ]] && echo ', empty shader caches')"
@@ -450,8 +562,8 @@ write_report() {  # START
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
     echo "- bundle: $BUNDLE_NAME, $BUNDLE_VERSION, a $BUNDLE_BUILD_TYPE build of commit $BUNDLE_COMMIT ($BUNDLE_TREE), made $BUNDLE_MADE"
-    echo "- renderer: ${RENDERER:-unknown (the self-test printed none)}"
-    [[ $SOFTWARE -eq 1 ]] && echo "- a software renderer (or none found): the benchmark ran cut down; GPU-only sizes are skipped, not passed"
+    echo "- renderer: ${RENDERER:-unknown (murmur printed none)}${GPU_RAN:+; ran on: $GPU_RAN}"
+    [[ $SOFTWARE -eq 1 && -n ${BENCH_ROW:-} ]] && echo "- a software renderer (or none found): the benchmark ran cut down; GPU-only sizes are skipped, not passed"
     machine_lines
     echo "- the whole check: $total s; $verdict"
     echo
@@ -474,11 +586,20 @@ main() {
   trap 'rm -f "$BODY"' EXIT
   # shellcheck source=/dev/null
   . "$HERE/share/murmur/bundle.env"
-  RENDERER="" SOFTWARE=1 LEFT=0
+  RENDERER="" GPU_RAN="" SOFTWARE=1 LEFT=0
   LEFT_OUT=$(left_out_tests)
   echo "murmur check: $BUNDLE_NAME on $(uname -n), report in $REPORT"
   step_libraries
-  echo "  libraries: ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)"
+  echo "  libraries: ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s)$([[ ${ROW_RESULT[-1]} == passed ]] || echo ": ${ROW_NOTE[-1]}")"
+  step_renderer
+  echo "  renderer: ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s): ${ROW_NOTE[-1]}"
+  if [[ ${ROW_NOTE[-1]} == "a software renderer"* ]]; then
+    echo "check.sh: FAILED: ${ROW_NOTE[-1]}; stopping (the rest would measure the CPU)" >&2
+    section "The check stopped here: the rest would have measured a software renderer." ""
+    write_report "$start"
+    echo "report: $REPORT/report.md"
+    return 1
+  fi
   step_self_test
   echo "  self-test: cold ${ROW_RESULT[-2]} (${ROW_SECONDS[-2]} s), warm ${ROW_RESULT[-1]} (${ROW_SECONDS[-1]} s); renderer: ${RENDERER:-unknown}"
   left_out_section
@@ -511,4 +632,5 @@ main() {
   return "$FAILED"
 }
 
-main "$@"
+# Sourced (a test calling gpu_signs and the like), it defines the functions only.
+[[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # The launcher of a murmur bundle (scripts/bundle.sh installs it as bin/murmur; bin/NAME for the
-# other binaries are links to it): runs libexec/NAME, NAME being the name it was called by, with
-# the bundle's lib/ first on the library path. The bundle's libstdc++ and libgcc_s (lib/compat/)
-# join it only where the system's libstdc++ is older than the binaries need: a newer one serves
-# them too, and the GL driver may need it. Called as bin/bundle-env it prints that library path.
+# other binaries are links to it): runs libexec/NAME, NAME being the name it was called by. The
+# binaries find the bundle's libraries by their RUNPATH ($ORIGIN/../lib), not by
+# LD_LIBRARY_PATH, so the GL driver, loaded into the same process, gets the system's own libz,
+# libzstd, libxcb... and a bundle unpacked under any path (one with ':' or spaces in it) works.
+# The bundle's libstdc++ and libgcc_s (lib/compat/) are used only where the system's libstdc++ is
+# older than the binaries need (a newer one serves them too, and the GL driver may need it): then
+# it runs libexec-compat/NAME, a hard link to the same file whose RUNPATH's second element,
+# $ORIGIN/compat, is a link to lib/compat/ there and absent beside libexec/.
+# Called as bin/bundle-env it prints the folder of the binaries it would run.
 set -euo pipefail
 
 # The bundle's top folder: bin/.. of this script, links to it (bin/NAME, or one on the PATH)
@@ -28,30 +33,29 @@ system_libstdcxx() {
   done
 }
 
-# lib/, and lib/compat/ after it where the system's libstdc++ lacks the newest GLIBCXX version
-# the binaries use (share/murmur/bundle.env's NEED_GLIBCXX).
-library_path() {
+# libexec/, or libexec-compat/ where the system's libstdc++ lacks the newest GLIBCXX version the
+# binaries use (share/murmur/bundle.env's NEED_GLIBCXX).
+binary_dir() {
   local here=$1 need system
   need=$(sed -n 's/^NEED_GLIBCXX=//p' "$here/share/murmur/bundle.env")
   system=$(system_libstdcxx)
-  if [[ -n $system && -n $need ]] && grep -qaF "$need" "$system"; then
-    echo "$here/lib"
+  if [[ -n $system ]] && { [[ -z $need ]] || grep -qaF "$need" "$system"; }; then
+    echo "$here/libexec"
   else
-    echo "$here/lib:$here/lib/compat"
+    echo "$here/libexec-compat"
   fi
 }
 
 main() {
-  local here name path
+  local here name dir
   here=$(bundle_dir)
   name=$(basename "$0")
-  path=$(library_path "$here")
+  dir=$(binary_dir "$here")
   if [[ $name == bundle-env ]]; then
-    echo "$path"
+    echo "$dir"
     return
   fi
-  export LD_LIBRARY_PATH=$path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  exec "$here/libexec/$name" "$@"
+  exec "$dir/$name" "$@"
 }
 
 main "$@"

@@ -4,7 +4,10 @@
 # reference built with fused multiply-adds, the mutation check (scripts/mutants.py), the libFuzzer
 # targets (scripts/fuzz.sh, 45 s each), the CPU tests under ASan+UBSan, and the documented Slurm
 # job array on a one-node Slurm (tests/slurm_array.sh, about 30 s), and pip's build of the package
-# (tests/pip_install.sh).
+# (tests/pip_install.sh). First, in about 25 s: every ELF's RUNPATH (scripts/check_runpath.sh: no
+# empty or relative element, which would make the loader search the working directory), and a
+# bundle (scripts/bundle.sh) run from a path with ':' and a space, with its check's GPU guard
+# (tests/bundle_check_gpu.sh).
 # The GL tests also run many to a process (GoogleTest shards), as scripts/bundle.sh's check runs
 # them on a GPU server.
 # Usage: scripts/ci.sh   (.ci/run runs scripts/test.sh, then this)
@@ -13,6 +16,17 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --full
 jobs=$(nproc)
 [ -x build-test/bin/murmur ] || { echo "scripts/ci.sh: run scripts/test.sh first (it builds build-test/)" >&2; exit 1; }
+
+# The ELF files among PATTERNs (globs that match nothing left out), for scripts/check_runpath.sh.
+built() { local p; for p in "$@"; do compgen -G "$p" || true; done; }
+
+echo "== RUNPATHs of build-test/'s ELFs; a bundle of it, run from a path with ':' and a space; its check's GPU guard =="
+mapfile -t elves < <(built 'build-test/bin/*' 'build-test/lib/*.so*' 'build-test/python/murmur/*.so' 'build-test/tests/murmur_*_tests')
+bash scripts/check_runpath.sh "${elves[@]}"
+rm -rf build-test/bundle-ci
+bash scripts/bundle.sh build-test/bundle-ci  # checks the bundle's RUNPATHs itself
+bash tests/bundle_check_gpu.sh build-test/bundle-ci/murmur-bundle-*.tar.gz
+rm -rf build-test/bundle-ci
 
 echo "== GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe =="
 # Zink compiles shaders through SPIR-V as hardware drivers do, and catches what llvmpipe forgives.
@@ -61,6 +75,7 @@ if grep -qw fma /proc/cpuinfo; then
   cmake -S . -B build-fma -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON -DMURMUR_CPU_FMA=ON >/dev/null
   cmake --build build-fma -j"$jobs" --target murmur_gl_tests
   ctest --test-dir build-fma --output-on-failure -j"$jobs" -R "Parity|GpuHand"
+  bash scripts/check_runpath.sh build-fma/tests/murmur_gl_tests
 else
   echo "parity with FMA: not run, this CPU has no FMA instructions"
 fi
@@ -74,6 +89,7 @@ bash scripts/fuzz.sh 45
 echo "== CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs" --target murmur_cpu_tests murmur
+bash scripts/check_runpath.sh build-asan/bin/murmur build-asan/tests/murmur_cpu_tests
 # Mesa's software driver (swrast_dri.so, for the command line's GPU runs inside these tests) is
 # unloaded at eglTerminate; what it still holds then is reported as a leak in "<unknown module>",
 # which no suppression can name. A shim keeps loaded libraries loaded (dlclose does nothing), so

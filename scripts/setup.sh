@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Installs murmur's build and test dependencies from Debian/Ubuntu packages when any are missing:
-# what building, running and the everyday tests need, and with --full also what the full
-# pipeline (scripts/ci.sh) adds: clang for the fuzzers, Slurm and munge for the job-array test,
-# MDAnalysis for the trajectory reader test (92 packages, so not for the everyday tests), pip and
-# setuptools for the pip install test,
-# ccache for the mutation check's rebuilds. Idempotent and quiet when everything is
-# present. Usage: scripts/setup.sh [--full]
+# what building, running, the everyday tests and scripts/bundle.sh (patchelf) need, and with
+# --full also what the full pipeline (scripts/ci.sh) adds: clang for the fuzzers, Slurm and munge
+# for the job-array test, MDAnalysis for the trajectory reader test (92 packages, so not for the
+# everyday tests), pip and setuptools for the pip install test, ccache for the mutation check's
+# rebuilds. Idempotent and quiet when everything is present. Usage: scripts/setup.sh [--full]
 set -euo pipefail
 
 packages=(
@@ -16,6 +15,7 @@ packages=(
   xvfb xauth xdotool ffmpeg parallel python3-matplotlib
   pybind11-dev python3-dev python3-numpy python3-pytest
   libhdf5-dev python3-h5py python3-pandas python3-hypothesis
+  patchelf
 )
 if [ "${1:-}" = "--full" ]; then
   packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge ccache python3-mdanalysis python3-pip python3-setuptools)

@@ -36,7 +36,7 @@ layout(std430, binding = BIND_MEASURE_HIST) buffer Histogram { uint histogram[];
 #define MEASURE_ENTRIES STEP_GROUP_SIZE  // one a boid
 #endif
 shared vec4 s_heading[MEASURE_ENTRIES];  // xyz unit velocity, w 1 if moving
-shared vec4 s_other[MEASURE_ENTRIES];    // x speed, y nearest distance, z neighbours
+shared vec4 s_other[MEASURE_ENTRIES];    // x speed, y nearest distance, z neighbours, w speed / 2^64
 shared uint s_histogram[NN_BINS + 1];
 
 #include "measure_radii.glsl"
@@ -98,7 +98,9 @@ void measureBoid(uint i, out vec4 heading, out vec4 other) {
         nn = found ? sqrt(best) : r;
         atomicAdd(s_histogram[found ? min(uint(nn / r * float(NN_BINS)), uint(NN_BINS - 1)) : uint(NN_BINS)], 1u);
     }
-    other = vec4(speed, nn, float(neighbours[i]), 0.0);
+    // w: the speed over 2^64, exactly, whose sum stays finite where the speeds' own overflows
+    // (300 boids at 8e37); the mean is read from it then (sampler_read.cpp).
+    other = vec4(speed, nn, float(neighbours[i]), ldexp(speed, -64));
 }
 
 #ifdef NEAREST_STORED

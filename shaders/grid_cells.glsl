@@ -11,7 +11,12 @@
 #ifndef CELL_START_ACCESS
 #define CELL_START_ACCESS readonly  // the order pass, which resolves the starts, defines it empty
 #endif
+// The counts only where they are read (the order passes define READS_CELL_COUNT): a declared
+// block may count against GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS though unread, and the steer
+// pass's fullest variant has none to spare.
+#ifdef READS_CELL_COUNT
 layout(std430, binding = BIND_CELL_COUNT) readonly buffer CellCount { uint cell_count[]; };
+#endif
 layout(std430, binding = BIND_CELL_START) CELL_START_ACCESS buffer CellStart { uint cell_start[]; };
 
 uint scannedStart(uint c) { return cell_start[c] + cell_start[TOTAL_CELLS + 2u + c / uint(SCAN_BLOCK)]; }

@@ -9,6 +9,7 @@
 // long insertion sort there would end unsorted).
 #include "common.glsl"
 #define CELL_START_ACCESS  // read and written: each cell's start resolved in place
+#define READS_CELL_COUNT
 #include "grid_cells.glsl"
 #include "grid_order.glsl"
 

@@ -5,6 +5,7 @@
 // then i with i ^ j), so the slots past the cell's end act as +infinity and need no padding.
 // Each round's compare-swaps are spread over the work group, a barrier between rounds.
 #include "common.glsl"
+#define READS_CELL_COUNT
 #include "grid_cells.glsl"
 #define ORDER_SHARED coherent
 #include "grid_order.glsl"

@@ -7,10 +7,11 @@
 layout(binding = 0) uniform sampler2D u_sums;
 uniform ivec2 u_origin;  // the area's lower-left pixel in the framebuffer (the sums' pixel 0, 0)
 uniform float u_gain;
+uniform int u_scale;     // screen pixels a side of one sums pixel (1, or more past the sums' size cap)
 out vec4 o_colour;
 
 void main() {
-    vec4 sum = texelFetch(u_sums, ivec2(gl_FragCoord.xy) - u_origin, 0);
+    vec4 sum = texelFetch(u_sums, (ivec2(gl_FragCoord.xy) - u_origin) / u_scale, 0);
     if (sum.a <= 0.0) discard;
     o_colour = vec4(sum.rgb / sum.a, 1.0 - exp(-u_gain * sum.a));
 }

@@ -48,6 +48,21 @@ code=$?
 { [ "$code" = 1 ] && grep -q "could not write the output" "$tmp/err"; } || { echo "FAIL: --list-params > /dev/full -> exit $code"; cat "$tmp/err"; fails=$((fails + 1)); }
 expect 2 "not a regular file" -- --backend cpu --headless --steps 1 --boids 10 --export /dev/null
 [ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a device"; fails=$((fails + 1)); }
+# A file name that is only an extension would be a hidden file: refused on every output.
+mkdir "$tmp/hidden"
+expect 2 "needs a name before .csv (FILE.csv), not a hidden file" -- --backend cpu --headless --steps 1 --boids 10 --export "$tmp/hidden/.csv"
+expect 2 "needs a name before .csv" -- --backend cpu --headless --steps 1 --boids 10 --stats-out "$tmp/hidden/.csv"
+expect 2 "needs a name before .png" -- --backend cpu --headless --steps 1 --boids 10 --screenshot "$tmp/hidden/.png"
+expect 2 "needs a name before .mp4" -- --backend cpu --headless --steps 1 --boids 10 --record "$tmp/hidden/.mp4"
+expect 2 "needs a name before .csv" -- --backend cpu --boids 10 --steps 2 --sweep dt=0.01:0.02:2 --sweep-out "$tmp/hidden/.csv"
+[ -z "$(ls -A "$tmp/hidden")" ] || { echo "FAIL: a name that is only an extension was written: $(ls -A "$tmp/hidden")"; fails=$((fails + 1)); }
+# The trajectory's author is a UTF-8 attribute: other bytes are refused.
+expect 2 "the author is not UTF-8 text" -- --backend cpu --headless --steps 1 --boids 10 --trajectory "$tmp/hidden/t.h5" --trajectory-author $'\xff\xfe'
+# murmur's on/off variables: their words, or exit 2 naming the variable and the words.
+MURMUR_PROGRAM_CACHE=off expect 0 "polarization" -- --backend cpu --headless --steps 1 --boids 10
+MURMUR_GL_DEBUG=Yes expect 0 "polarization" -- --backend cpu --headless --steps 1 --boids 10
+MURMUR_PROGRAM_CACHE=disabled expect 2 "MURMUR_PROGRAM_CACHE='disabled': valid: 1, on, true or yes" -- --backend cpu --headless --steps 1 --boids 10
+MURMUR_GL_DEBUG=2 expect 2 "MURMUR_GL_DEBUG='2': valid: 1, on, true or yes" -- --backend cpu --headless --steps 1 --boids 10
 expect 0 "density of the preset kept" -- --backend cpu --headless --steps 1 --boids 800 --stats-out "$tmp/stats.csv"
 head -1 "$tmp/stats.csv" | grep -q "^step,time,boids" || { echo "FAIL: --stats-out has no header"; fails=$((fails + 1)); }
 [ -e "$tmp/shot.png" ] && { echo "FAIL: bad input left $tmp/shot.png"; fails=$((fails + 1)); }

@@ -104,7 +104,9 @@ public:
     // Steps the flock. A step that makes any position or velocity non-finite throws Error and
     // leaves the flock as it was before the call (a recording ends with its last finite frame).
     // With `stop`, the steps run in chunks of about 50 ms and stop() is asked after each: true
-    // ends the call there, the flock consistent (a caller's Ctrl-C).
+    // ends the call there, the flock consistent (a caller's Ctrl-C). stop() is asked during a
+    // long step too: true there takes the flock back to where the call began (a recording ends
+    // with the frames it has). One thread steps a flock at a time; the others get Error.
     void step(int steps = 1, const StopCheck& stop = {});
     std::uint64_t stepCount() const;
     std::uint32_t size() const;
@@ -237,5 +239,12 @@ std::vector<ParamRecord> params();   // every key, as --list-params
 // Every key's value (as get() gives it) of a flock made with these options, without making it:
 // the preset, the settings, boids (the world resized unless world_size is set) and the seed.
 std::map<std::string, std::string> resolvedParams(const FlockOptions& options);
+// Writes `contents` to `path` as murmur writes its own files (Flock::exportState, the command
+// line's outputs): checked first as they are (`what` and path named: a name that is only an
+// extension, a missing or read-only folder, a directory or device there), then whole or not at
+// all (a temporary file beside it, renamed over it), through a symlink to the file it points at,
+// a replaced file keeping its permissions and a new one 0666 less the umask. Error on failure,
+// naming path. The Python module's VTK files are written so.
+void writeFile(const std::string& path, const std::string& contents, const std::string& what);
 
 }  // namespace murmur::api

@@ -1,12 +1,12 @@
 """ParaView's route: a flock's frames as VTK XML PolyData (.vtp) with a collection (.pvd) index."""
 import base64
 import os
-import tempfile
+from xml.etree import ElementTree
 from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
-from ._murmur import Error, Flock
+from ._murmur import Error, Flock, _write_file
 
 _TYPES = {np.dtype(np.float32): "Float32", np.dtype(np.uint32): "UInt32", np.dtype(np.int64): "Int64"}
 
@@ -20,17 +20,11 @@ def _data_array(name, values, components=1):
             f'NumberOfComponents="{components}" format="binary">{encoded}</DataArray>')
 
 
-def _write_atomic(path, text):
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", dir=folder)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def _write_atomic(path, text, what):
+    """text at path as export() writes its CSV (the library's writeFile): the same checks (a name that
+    is only an extension, a missing folder, ...), a whole file or none, through a symlink to its file,
+    a replaced file's mode kept and a new one 0666 less the umask; murmur.Error naming path."""
+    _write_file(os.fsencode(path), text.encode("utf-8"), what)
 
 
 def _polydata(flock):
@@ -57,15 +51,33 @@ def export_vtp(self, path):
     """export_vtp(path): the state as one VTK XML PolyData file (ParaView, VisIt, pyvista): points
     at the positions, point data velocity, species, id and neighbours (each boid's count at the
     last step), one vertex cell a boid. Written atomically."""
-    if not str(path).endswith(".vtp"):
+    path = os.fspath(path)
+    if not os.fsdecode(path).endswith(".vtp"):
         raise Error(f"export_vtp: {path!r}: the file is VTK XML PolyData; name it FILE.vtp")
-    _write_atomic(str(path), _polydata(self))
+    _write_atomic(path, _polydata(self), "export_vtp")
+
+
+def _indexed_frames(pvd):
+    """The frames (time, file) an existing index lists whose files are still there: a series opened
+    again on the same folder and name keeps them."""
+    if not os.path.isfile(pvd):  # none yet (or a folder or device there, which the index's write refuses)
+        return []
+    try:
+        sets = ElementTree.parse(pvd).getroot().iter("DataSet")
+        frames = [(float(d.get("timestep")), d.get("file")) for d in sets]
+    except (ElementTree.ParseError, OSError, TypeError, ValueError) as e:
+        raise Error(f"VtkSeries: {pvd!r} is not a ParaView collection that can be read and extended ({e}); "
+                    "move it away or give the series another name") from None
+    folder = os.path.dirname(pvd)
+    return [(t, f) for t, f in frames if f and os.path.isfile(os.path.join(folder, f))]
 
 
 class VtkSeries:
     """VtkSeries(folder, name='flock'): frames added with add(flock) become FOLDER/NAME_STEP.vtp,
     indexed by FOLDER/NAME.pvd (a ParaView collection, each frame at its time, step x dt),
-    rewritten after every frame, so ParaView opens the series while it grows. A context manager.
+    rewritten after every frame, so ParaView opens the series while it grows. Opened again on the
+    same folder and name, it continues the series: the index keeps the frames it listed. A context
+    manager.
 
         with murmur.VtkSeries("frames") as series:
             for _ in range(100):
@@ -79,7 +91,8 @@ class VtkSeries:
             raise Error(f"VtkSeries: {folder!r} is not a folder; make it first")
         if not name or os.sep in name:
             raise Error(f"VtkSeries: name {name!r}: a file name without {os.sep!r} expected")
-        self.folder, self.name, self.frames = folder, name, []
+        self.folder, self.name = folder, name
+        self.frames = _indexed_frames(os.path.join(folder, name + ".pvd"))
 
     def add(self, flock):
         file = f"{self.name}_{flock.step_count:09d}.vtp"
@@ -88,7 +101,7 @@ class VtkSeries:
         entries = "\n".join(f'<DataSet timestep="{t!r}" part="0" file={quoteattr(f)}/>' for t, f in self.frames)
         _write_atomic(os.path.join(self.folder, self.name + ".pvd"),
                       '<?xml version="1.0"?>\n<VTKFile type="Collection" version="1.0" byte_order="LittleEndian">\n'
-                      f"<Collection>\n{entries}\n</Collection>\n</VTKFile>\n")
+                      f"<Collection>\n{entries}\n</Collection>\n</VTKFile>\n", "VtkSeries")
         return file
 
     def __enter__(self):

@@ -16,6 +16,7 @@ import re
 import pytest
 
 import murmur
+from conftest import interrupted_run
 
 MURMUR_BIN = os.environ["MURMUR_BIN"]
 
@@ -158,15 +159,8 @@ def test_ctrl_c_stops_a_long_step_soon_and_the_recording_stays_whole(tmp_path, b
         except KeyboardInterrupt:
             print("interrupted at", time.time(), "step", f.step_count, flush=True)
     """
-    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-    assert p.stdout.readline().strip() == "stepping"
-    import time
-    time.sleep(1.0)
-    sent = time.time()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    assert p.returncode == 0, err[-2000:]
+    sent, out, err, code = interrupted_run(script)
+    assert code == 0, err[-2000:]
     words = out.split()
     assert words[0] == "interrupted", out
     assert float(words[2]) - sent < 3.0, "KeyboardInterrupt arrived late"
@@ -283,3 +277,88 @@ def test_an_unknown_gpu_path_in_the_environment_is_murmur_error(monkeypatch, var
     with pytest.raises(murmur.Error, match=f"{var}='{value}': valid: {valid}"):
         murmur.Flock(boids=100, seed=1)
     murmur.Flock(boids=100, seed=1, backend="cpu").step(1)
+
+
+# A message that quotes bytes that are not UTF-8 (a Latin-1 file's header, an HDF5 file read as a
+# state, a Latin-1 preset) reaches Python whole, those bytes as \xNN: the command line's words,
+# file and line. (murmur.Error('') before: pybind11 could not decode the message.)
+def test_a_message_quoting_bytes_that_are_not_utf8_is_whole(tmp_path):
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(b"id,sp\xe9cies,x,y,z,vx,vy,vz\n0,0,1,1,1,0,0,0\n")
+    h5 = tmp_path / "run.h5"
+    f = murmur.Flock(backend="cpu", boids=30, seed=1)
+    f.record(str(h5)).close()
+    preset = tmp_path / "latin.json"
+    preset.write_bytes(b'{"boids": 40, "description": "d\xe9j\xe0 vu"}')
+    for path, line in ((latin, ":1: unknown column 'sp\\xe9cies'"), (h5, ":1: ")):
+        with pytest.raises(murmur.Error) as e:
+            f.import_state(str(path))
+        assert str(path) + line in str(e.value), str(e.value)
+        cli = subprocess.run([MURMUR_BIN, "--backend", "cpu", "--headless", "--steps", "1", "--import", str(path)],
+                             capture_output=True)
+        assert cli.returncode == 2
+        assert cli.stderr.decode("utf-8", "backslashreplace").strip() == "murmur: " + str(e.value)
+    with pytest.raises(murmur.Error) as e:
+        murmur.Flock(backend="cpu", preset=str(preset))
+    assert str(preset) + ": not valid JSON" in str(e.value) and "\\x" in str(e.value), str(e.value)
+
+
+# set_state with no boids makes an empty flock, as boids=0 and a state file of no rows do (the
+# boids key's range is [0, 100000000]); it said "positions and velocities are both needed".
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_set_state_with_no_boids_is_an_empty_flock(tmp_path, backend):
+    f = murmur.Flock(backend=backend, boids=30, seed=1)
+    e = murmur.Ensemble([{"boids": 30}, {"boids": 20}], backend=backend)
+    empty = np.zeros((0, 3))
+    f.set_state(empty, empty)
+    e.set_state(0, empty, empty)
+    assert f.size == 0 and f.positions.shape == (0, 3) and f.species.shape == (0,)
+    assert e.positions(0).shape == (0, 3) and e.positions(1).shape == (20, 3)
+    f.step(2)
+    e.step(2)
+    f.export(str(tmp_path / "empty.csv"))
+    g = murmur.Flock(backend="cpu", boids=5)
+    g.import_state(str(tmp_path / "empty.csv"))
+    assert g.size == 0
+    f.set_state(np.ones((4, 2)), np.zeros((4, 2)))
+    assert f.size == 4
+
+
+# A newline in a GPU path variable is echoed escaped: the message stays one line (no forged
+# "murmur:" line), on the command line and in Python.
+@pytest.mark.parametrize("var", ["MURMUR_GPU_READS", "MURMUR_GPU_WALK"])
+def test_a_gpu_path_variable_is_echoed_on_one_line(monkeypatch, var):
+    monkeypatch.setenv(var, "fast\nmurmur: all is well")
+    with pytest.raises(murmur.Error) as e:
+        murmur.Flock(boids=100, seed=1)
+    assert "\n" not in str(e.value) and f"{var}='fast\\x0amurmur: all is well'" in str(e.value), str(e.value)
+    cli = subprocess.run([MURMUR_BIN, "--headless", "--steps", "1", "--boids", "100"], capture_output=True, text=True)
+    assert cli.returncode == 2 and cli.stderr.count("\n") == 1 and "\nmurmur: all" not in cli.stderr, cli.stderr
+
+
+# murmur's on/off variables take 1/0, on/off, true/false, yes/no in any case; anything else is
+# murmur.Error naming the variable and the words (the command line's exit 2), on either backend.
+@pytest.mark.parametrize("var", ["MURMUR_PROGRAM_CACHE", "MURMUR_GL_DEBUG"])
+def test_an_on_off_variable_takes_its_words_and_refuses_others(monkeypatch, var):
+    for good in ("off", "YES", "0", "true", ""):
+        monkeypatch.setenv(var, good)
+        murmur.Flock(boids=50, seed=1, backend="cpu").step(1)
+    monkeypatch.setenv(var, "maybe")
+    for make in (lambda: murmur.Flock(boids=50, seed=1, backend="cpu"), lambda: murmur.Flock(boids=50, seed=1),
+                 lambda: murmur.Ensemble([{"boids": 20}], backend="cpu"),
+                 lambda: murmur.sweep({"dt": (0.01, 0.02, 2)}, backend="cpu", boids=20, steps=2, progress=False)):
+        with pytest.raises(murmur.Error, match=re.escape(f"{var}='maybe': valid: 1, on, true or yes (on); 0, off, false or no (off)")):
+            make()
+
+
+# A file name that is only an extension would be a hidden file: export and sweep refuse it as the
+# command line does, writing nothing.
+def test_a_file_name_that_is_only_an_extension_is_refused(tmp_path):
+    f = murmur.Flock(backend="cpu", boids=30, seed=1)
+    with pytest.raises(murmur.Error, match=r"^export /.*: the file needs a name before \.csv \(FILE\.csv\), not a hidden file$"):
+        f.export(str(tmp_path / ".csv"))
+    with pytest.raises(murmur.Error, match=re.escape("needs a name before .csv (FILE.csv), not a hidden file")):
+        murmur.sweep({"dt": (0.01, 0.02, 2)}, backend="cpu", boids=20, steps=2, progress=False, out=str(tmp_path / ".csv"))
+    assert os.listdir(tmp_path) == []
+    f.export(str(tmp_path / ".run.csv"))  # a hidden file with a name of its own is written
+    assert os.listdir(tmp_path) == [".run.csv"]

@@ -2,12 +2,22 @@
 #include "api/api_common.hpp"
 
 #include "gl/gl.hpp"
+#include "io/atomic_file.hpp"
+#include "io/env_switch.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
 #include "model/density.hpp"
 #include "model/param_table.hpp"
 
 #include <dlfcn.h>
+
+#include <vector>
+
+#include <mutex>
+
+#include <map>
+
+#include <atomic>
 
 #include <filesystem>
 #include <iterator>
@@ -69,8 +79,60 @@ Params paramsOf(const FlockOptions& o) {
 // murmur's own headless context, one for every flock made without a loader on a thread (a
 // context is current on one thread: a flock made on another thread gets that thread's); it lives
 // while a flock uses it.
+namespace {
+
+// Engines ended on other threads, waiting for the thread whose context they belong to.
+struct WaitingEnd {
+    std::shared_ptr<gl::HeadlessContext> context;
+    std::function<void()> end;
+};
+std::mutex g_waiting_mutex;
+std::map<std::thread::id, std::vector<WaitingEnd>> g_waiting;
+std::atomic<std::size_t> g_waiting_count{0};
+
+// A thread that made murmur's context: at its end, the engines waiting for it are ended and its
+// context is let go, so that a flock of its freed later on another thread can borrow it.
+struct ThreadEnd {
+    std::weak_ptr<gl::HeadlessContext>* shared;
+    ~ThreadEnd() {
+        endWaitingGlObjects();
+        if (auto context = shared->lock()) context->letGo();
+    }
+};
+
+}  // namespace
+
+void endOnOwnThread(std::thread::id owner, std::shared_ptr<gl::HeadlessContext> context, std::function<void()> end) {
+    if (context->borrow()) {
+        end();
+        context->giveBack();
+        return;
+    }
+    const std::lock_guard<std::mutex> lock(g_waiting_mutex);
+    g_waiting[owner].push_back({std::move(context), std::move(end)});
+    ++g_waiting_count;
+}
+
+void endWaitingGlObjects() {
+    if (g_waiting_count.load() == 0) return;
+    std::vector<WaitingEnd> mine;
+    {
+        const std::lock_guard<std::mutex> lock(g_waiting_mutex);
+        const auto found = g_waiting.find(std::this_thread::get_id());
+        if (found == g_waiting.end()) return;
+        mine = std::move(found->second);
+        g_waiting.erase(found);
+        g_waiting_count -= mine.size();
+    }
+    for (WaitingEnd& w : mine) {
+        if (w.context->isCurrent()) w.end();
+        else if (w.context->borrow()) w.end(), w.context->giveBack();
+    }
+}
+
 std::shared_ptr<gl::HeadlessContext> sharedContext() {
     thread_local std::weak_ptr<gl::HeadlessContext> shared;
+    thread_local ThreadEnd end{&shared};  // made after `shared`, so ended before it
     auto context = shared.lock();
     if (!context) {
         context = std::make_shared<gl::HeadlessContext>();
@@ -109,7 +171,9 @@ std::string nonFiniteMessage(std::uint32_t from, std::uint32_t reached) {
 
 murmur::Flock callerState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species,
                           Params& p, const std::function<std::vector<std::uint32_t>()>& own_species) {
-    if (!positions || !velocities) throw Error("setState: positions and velocities are both needed (3 floats a boid)");
+    // No boids is an empty flock, as boids=0 and a state file of no rows make (an empty array's
+    // pointer may be null).
+    if (boids > 0 && (!positions || !velocities)) throw Error("setState: positions and velocities are both needed (3 floats a boid)");
     std::vector<std::uint32_t> kept;
     if (!species && boids == p.boids) {
         kept = own_species();
@@ -121,20 +185,34 @@ murmur::Flock callerState(const float* positions, const float* velocities, std::
     return flock;
 }
 
+void requireUnforked(const std::string& backend) {
+    if (backend != "gpu") return;
+    if (const auto forked = gl::forkedAfterContext()) throw Error(*forked);
+}
+
 void requireOwnThread(const std::string& backend, std::thread::id owner) {
-    if (backend != "gpu" || owner == std::this_thread::get_id()) return;
+    requireUnforked(backend);
+    if (backend != "gpu") return;
+    endWaitingGlObjects();
+    if (owner == std::this_thread::get_id()) return;
     throw Error("this GPU flock belongs to the thread that made it (its OpenGL context is current on that thread "
                 "only): call it from that thread, make the flock on this one, or use backend \"cpu\"");
 }
 
 void checkBackendName(const std::string& backend) {
     if (backend != "gpu" && backend != "cpu") throw Error("backend '" + echo(backend) + "': valid: gpu|cpu");
+    try {
+        checkEnvSwitches();  // MURMUR_PROGRAM_CACHE, MURMUR_GL_DEBUG: checked on every surface, as the command line does
+    } catch (const InputError& e) {
+        throw Error(e.what());
+    }
 }
 
 std::shared_ptr<gl::HeadlessContext> prepareBackend(const FlockOptions& o) {
     checkBackendName(o.backend);
     if (o.backend == "cpu") return nullptr;
-    if (auto problem = engine::gpuPathProblem()) throw Error(*problem);  // MURMUR_GPU_READS, MURMUR_GPU_WALK
+    requireUnforked(o.backend);
+    if (auto problem = engine::gpuPathProblem()) throw Error(escapeControls(*problem));  // MURMUR_GPU_READS, MURMUR_GPU_WALK
     if (!o.gl_loader) return sharedContext();
     loadCallerGl(o.gl_loader);
     return nullptr;
@@ -159,3 +237,16 @@ std::map<std::string, double> orderMap(const OrderParams& o) {
 }
 
 }  // namespace murmur::api::detail
+
+namespace murmur::api {
+
+void writeFile(const std::string& path, const std::string& contents, const std::string& what) {
+    detail::requirePlainPath(path, what);
+    detail::translated([&] {
+        checkWritableTarget(path, what);
+        writeFileAtomic(path, contents);
+        return 0;
+    });
+}
+
+}  // namespace murmur::api

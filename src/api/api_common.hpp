@@ -78,16 +78,30 @@ private:
 // Error if a path holds a NUL character (a C++ string or a Python str may; the file system would
 // take the path cut at it): "what: ...".
 void requirePlainPath(const std::string& path, const std::string& what);
+// Error naming fork in a child forked from a process that made a GL context (a GPU backend only).
+void requireUnforked(const std::string& backend);
 // "the flock became non-finite ... between steps `from` and `reached`; it is back at step `from` ...".
 std::string nonFiniteMessage(std::uint32_t from, std::uint32_t reached);
-// A GPU flock ended on a thread other than its own: its GL names belong to a context current on
-// the thread that made it (and names are per context: deleting them here would delete another
-// flock's), so the engine and the context are left, not destroyed. A small leak, never damage.
+// A GPU flock ended on a thread other than its own: its GL names belong to its context (and names
+// are per context: deleting them in another would delete another flock's). The engine is ended
+// in its own context: here, borrowing that context when no thread has it current (its thread let
+// it go or ended), else on its thread at that thread's next call into murmur or its end
+// (endOnOwnThread). In a forked child, or in a caller's context, it is left: a small leak, never
+// damage.
 template <class Engine>
 void leaveGlObjects(std::unique_ptr<Engine>& engine, std::shared_ptr<gl::HeadlessContext>& context) {
     (void)engine.release();
     if (context) (void)new std::shared_ptr<gl::HeadlessContext>(std::move(context));
 }
+void endOnOwnThread(std::thread::id owner, std::shared_ptr<gl::HeadlessContext> context, std::function<void()> end);
+template <class Engine>
+void endGlObjects(std::unique_ptr<Engine>& engine, std::shared_ptr<gl::HeadlessContext>& context, std::thread::id owner) {
+    if (!context || gl::forkedAfterContext()) return leaveGlObjects(engine, context);
+    std::shared_ptr<Engine> ending(std::move(engine));
+    endOnOwnThread(owner, std::move(context), [ending]() mutable { ending.reset(); });
+}
+// Ends, on the calling thread, the engines other threads ended that belong to it.
+void endWaitingGlObjects();
 // murmur's own headless context, shared by every flock made without a loader on this thread.
 std::shared_ptr<gl::HeadlessContext> sharedContext();
 // The caller's context through its loader: GL 4.5 or Error.
@@ -97,7 +111,7 @@ inline Backend backendOf(const std::string& name) { return name == "cpu" ? Backe
 // Error naming the limit unless a flock like p fits the current GL context (engine::capacityProblem).
 void requireGpuCapacity(const Params& p);
 // Error unless backend is "gpu" or "cpu" (checked before the parameters, so it is the first
-// complaint).
+// complaint), or when an on/off environment variable (io/env_switch.hpp) holds another value.
 void checkBackendName(const std::string& backend);
 // The backend o names: Error unless "gpu" or "cpu"; for "gpu", a GL 4.5 context made current, the
 // caller's (through o.gl_loader) or murmur's shared one, which is returned for the flock to hold

@@ -19,7 +19,7 @@ struct Ensemble::Impl {
     std::uint64_t steps = 0;
 
     ~Impl() {
-        if (backend == "gpu" && thread != std::this_thread::get_id()) leaveGlObjects(ensemble, context);
+        if (backend == "gpu" && (thread != std::this_thread::get_id() || gl::forkedAfterContext())) endGlObjects(ensemble, context, thread);
     }
     std::uint32_t index(std::uint32_t k) const {
         if (k >= params.size())

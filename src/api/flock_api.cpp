@@ -9,10 +9,15 @@
 #include "io/atomic_file.hpp"
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
+#include "model/number_text.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace murmur::api {
@@ -37,13 +42,40 @@ struct Flock::Impl {
             } catch (const std::exception&) {
             }
         }
-        if (backend == "gpu" && thread != std::this_thread::get_id()) leaveGlObjects(sim, context);
+        if (backend == "gpu" && (thread != std::this_thread::get_id() || gl::forkedAfterContext())) endGlObjects(sim, context, thread);
     }
 
-    // The engine, from the thread that made a GPU flock only (its GL context is current there).
+    // The engine, from the thread that made a GPU flock only (its GL context is current there),
+    // and not while another thread steps it (step() runs without Python's lock).
     Simulation& engine() const {
         requireOwnThread(backend, thread);
+        const std::thread::id busy = stepping.load();
+        if (busy != std::thread::id() && busy != std::this_thread::get_id())
+            throw Error("this flock is being stepped on another thread: use it once that step() returns");
         return *sim;
+    }
+    mutable std::atomic<std::thread::id> stepping{};  // the thread in step(), if any
+    // step()'s hold on the flock: one thread steps it at a time.
+    struct Stepping {
+        const Impl& impl;
+        explicit Stepping(const Impl& i) : impl(i) {
+            std::thread::id idle{};
+            if (!impl.stepping.compare_exchange_strong(idle, std::this_thread::get_id()))
+                throw Error("this flock is being stepped on another thread: use it once that step() returns");
+        }
+        ~Stepping() { impl.stepping.store(std::thread::id()); }
+    };
+    // A step stopped part way (a stop asked during one long step): the flock back where the call
+    // began, a recording ended with the frames it has.
+    void interrupted() {
+        if (trajectory) {
+            std::unique_ptr<TrajectoryWriter> writer = std::move(trajectory);
+            try {
+                writer->finish();
+            } catch (const std::exception&) {
+            }
+        }
+        sim->rollback();
     }
     murmur::Flock byId() const { return murmur::byId(engine().download()); }
     // A frame of the recording; a failed write ends the recording (its temporary file removed).
@@ -100,13 +132,20 @@ Flock& Flock::operator=(Flock&&) noexcept = default;
 void Flock::step(int steps, const StopCheck& stop) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
     Simulation& sim = impl_->engine();
+    const Impl::Stepping held(*impl_);
     requireCounterRoom(sim.stepCount(), std::uint64_t(steps));
     translated([&] {
         sim.checkpoint();
         const std::uint32_t from = sim.stepCount();
+        // Asked during a step too, once its chunk has run past half a second (one long step):
+        // stopping there takes the flock back to where the call began.
+        auto chunk_began = std::chrono::steady_clock::now();
+        if (stop) sim.setInterrupt([&] { return std::chrono::steady_clock::now() - chunk_began > std::chrono::milliseconds(500) && stop(); });
+        const std::shared_ptr<void> no_interrupt(nullptr, [&](void*) { sim.setInterrupt({}); });
         StepChunks chunks{bool(stop)};
         for (int done = 0; done < steps;) {
             int run = chunks.next(steps - done);
+            chunk_began = std::chrono::steady_clock::now();
             bool frame = false;
             if (impl_->trajectory) {
                 const std::uint64_t since = sim.stepCount() - impl_->record_from;
@@ -115,6 +154,7 @@ void Flock::step(int steps, const StopCheck& stop) {
                 frame = std::uint64_t(run) == to_frame;
             }
             sim.step(run);
+            if (sim.interrupted()) return impl_->interrupted(), 0;
             done += run;
             if (frame || stop) impl_->requireFinite(from);
             if (frame) impl_->addFrame();
@@ -152,6 +192,7 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate, co
 }
 
 std::uint64_t Flock::stopRecording() {
+    (void)impl_->engine();  // its thread, and not while it steps
     if (!impl_->trajectory) return 0;
     std::unique_ptr<TrajectoryWriter> writer = std::move(impl_->trajectory);
     const std::uint64_t frames = writer->frames();
@@ -226,23 +267,41 @@ std::map<std::string, double> Flock::orderParameters() const { return orderMap(i
 
 std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine().neighbourCounts(); }
 
+namespace {
+
+// The acceleration the next step applies: one step taken and taken back (the state, its step
+// count and the last step's neighbour counts as they were). Error, as step() gives, when that
+// step leaves the flock non-finite or an acceleration is past a float's range.
+std::vector<float> lookAheadAccelerations(Simulation& sim, const murmur::Flock& now, double dt) {
+    std::vector<float> after(now.size() * 3);
+    sim.checkpoint();
+    sim.step(1);
+    const bool finite = sim.allFinite();
+    sim.readXyzById(nullptr, after.data());
+    sim.rollback();
+    const std::string next = "boid_figures(): the next step (" + std::to_string(sim.stepCount() + 1) + ")";
+    if (!finite)
+        throw Error(next + " leaves the flock non-finite, so it has no accelerations to give (a speed limit, a smaller "
+                           "dt or smaller weights keep it finite)");
+    std::vector<float> acceleration(after.size());
+    for (std::size_t i = 0; i < now.size(); ++i)
+        for (int k = 0; k < 3; ++k) {
+            const double a = (double(after[3 * i + std::size_t(k)]) - double(now[i].v[k])) / dt;
+            if (!(std::fabs(a) <= double(std::numeric_limits<float>::max())))
+                throw Error(next + " gives boid " + std::to_string(i) + " an acceleration of " + numberText(a) +
+                            " units/s^2, past a float's range (a speed limit, a smaller dt or smaller weights keep it finite)");
+            acceleration[3 * i + std::size_t(k)] = float(a);
+        }
+    return acceleration;
+}
+
+}  // namespace
+
 BoidFigures Flock::boidFigures() const {
     Simulation& sim = impl_->engine();
     const murmur::Flock now = impl_->byId();
     engine::BoidLabels f = engine::boidLabels(now, impl_->params);
-    BoidFigures out{std::move(f.nearest), std::move(f.group), {}};
-    // The acceleration the next step applies: one step taken and taken back (the state, its step
-    // count and the last step's neighbour counts as they were).
-    std::vector<float> after(now.size() * 3);
-    sim.checkpoint();
-    sim.step(1);
-    sim.readXyzById(nullptr, after.data());
-    sim.rollback();
-    const float dt = impl_->params.dt;
-    out.acceleration.resize(after.size());
-    for (std::size_t i = 0; i < now.size(); ++i)
-        for (int k = 0; k < 3; ++k) out.acceleration[3 * i + std::size_t(k)] = (after[3 * i + std::size_t(k)] - now[i].v[k]) / dt;
-    return out;
+    return {std::move(f.nearest), std::move(f.group), lookAheadAccelerations(sim, now, impl_->params.dt)};
 }
 
 void Flock::setState(const float* positions, const float* velocities, std::size_t boids, const std::uint32_t* species) {
@@ -261,6 +320,7 @@ void Flock::setState(const float* positions, const float* velocities, std::size_
 void Flock::exportState(const std::string& path) const {
     requirePlainPath(path, "export");
     translated([&] {
+        checkWritableTarget(path, "export");  // as --export: a name that is only an extension, a missing folder, ...
         writeStateCsv(path, impl_->engine().download(), impl_->engine().stepCount(), impl_->params.world_size);
         return 0;
     });

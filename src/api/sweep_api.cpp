@@ -27,6 +27,7 @@ void requireIn(T value, T lo, T hi, const char* name) {
     requireIn<std::uint64_t>(sweep.every, 1, 1000000000, "every");
     requireIn<std::uint32_t>(sweep.batch, 0, 65536, "batch");
     detail::requirePlainPath(path, "sweep");
+    detail::requireUnforked(sweep.flock.backend);
     checkWritableTarget(path, "sweep out");  // before any run, as --sweep-out is: hours of runs never lost to a bad path
     ::murmur::SweepOptions s;
     for (const std::string& axis : sweep.axes) s.axes.push_back(parseSweepAxis(axis));

@@ -278,7 +278,9 @@ json benchDocument(const Options& opt, const BenchOptions& b) {
 }
 
 void printBenchHeader(const json& doc, const BenchOptions& b, std::ostream& out) {
-    out << "murmur bench: " << doc["renderer"].get<std::string>() << ", " << MURMUR_BUILD_TYPE << " build, revision "
+    out << "murmur bench: " << doc["renderer"].get<std::string>()
+        << (doc.contains("device") ? " (" + doc["device"].get<std::string>() + ")" : std::string()) << ", " << MURMUR_BUILD_TYPE
+        << " build, revision "
         << MURMUR_REVISION
         << (doc.contains("gl_version") ? ", GPU reads: " + engine::gpuReads() + " (MURMUR_GPU_READS), walk: " + engine::gpuWalk() + " (MURMUR_GPU_WALK)" : "")
         << "\n"
@@ -345,6 +347,7 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
         if (!context) return 1;
         doc["renderer"] = gl::rendererString();
         doc["gl_version"] = gl::glVersionString();
+        doc["device"] = context->platform();  // which EGL device (or platform) ran it
     }
     if (!b.flocks.empty()) {
         if (!benchEnsembles(opt, b, doc, out)) return 1;

@@ -11,6 +11,7 @@
 #include "app/sweep_plot.hpp"
 #include "gl/debug.hpp"
 #include "io/atomic_file.hpp"
+#include "io/env_switch.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
@@ -213,10 +214,10 @@ std::optional<std::string> crossFlagProblem(const CLI::App& app, const CliValues
 }
 
 // The run's backend; the GPU's read path and walk (MURMUR_GPU_READS, MURMUR_GPU_WALK) checked with
-// it, as any input is.
+// it, as any input is (on one line, whatever the variable held).
 Backend backendOf(const CliValues& v) {
     if (v.backend != "gpu") return Backend::Cpu;
-    if (auto problem = engine::gpuPathProblem()) throw InputError(*problem);
+    if (auto problem = engine::gpuPathProblem()) throw InputError(escapeControls(*problem));
     return Backend::Gpu;
 }
 
@@ -361,10 +362,12 @@ int runMode(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
     return 1;
 }
 
-// Runs the mode, turning input errors into exit 2 and anything else into exit 1.
+// Runs the mode, turning input errors into exit 2 and anything else into exit 1. murmur's on/off
+// environment variables (MURMUR_PROGRAM_CACHE, MURMUR_GL_DEBUG) are checked first, in every mode.
 int runGuarded(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
     if (v.gl_debug) gl::setVerboseDebugOutput(true);
     try {
+        checkEnvSwitches();
         return runMode(mode, v, out, err);
     } catch (const InputError& e) {
         err << "murmur: " << e.what() << "\n";

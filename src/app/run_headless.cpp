@@ -36,7 +36,9 @@ namespace murmur {
 
 const Boid* firstNonFinite(const Flock& flock) {
     for (const Boid& b : flock)
-        if (!std::isfinite(b.p.x + b.p.y + b.p.z + b.v.x + b.v.y + b.v.z)) return &b;
+        if (!(std::isfinite(b.p.x) && std::isfinite(b.p.y) && std::isfinite(b.p.z) && std::isfinite(b.v.x) &&
+              std::isfinite(b.v.y) && std::isfinite(b.v.z)))  // not their sum: finite values can sum past a float's range
+            return &b;
     return nullptr;
 }
 

@@ -43,6 +43,7 @@ public:
         current_ = saved_.state;
         step_count_ = saved_.step_count;
         neighbours_ = saved_.neighbours;
+        interrupted_ = false;
     }
     bool allFinite() override;
     std::string name() const override;

@@ -1,6 +1,8 @@
 // The engine's front door; see engine.hpp. The one place outside the backends that names their types.
 #include "engine/engine.hpp"
 
+#include "gl/egl_devices.hpp"
+
 #include "cpu/cpu_ensemble.hpp"
 #include "cpu/cpu_simulation.hpp"
 #include "cpu/order_params.hpp"
@@ -62,6 +64,7 @@ std::string gpuReads() { return gpu::sortedReadsName(gpu::sortedReads()); }
 std::string gpuWalk() { return gpu::cellWalkName(gpu::cellWalk()); }
 
 std::optional<std::string> gpuPathProblem() {
+    if (auto problem = gl::eglDeviceVariableProblem()) return problem;  // MURMUR_EGL_DEVICE
     try {
         (void)gpu::sortedReads();
         (void)gpu::cellWalk();

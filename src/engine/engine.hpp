@@ -57,7 +57,8 @@ BoidLabels boidLabels(const Flock& flock, const Params& p);
 // (buffer textures, the default) or "storage" (storage buffers, opt-in for hardware GPUs until
 // measured there). How its steer pass walks the cells, from MURMUR_GPU_WALK: "rows" (the default)
 // or "tiles" (work groups of 64 boids that stage their rows in shared memory, opt-in likewise). gpuPathProblem: either
-// variable's value is not one of its two, naming them.
+// variable's value is not one of its two, naming them, or MURMUR_EGL_DEVICE is not an index or a PCI
+// bus id (gl/egl_devices.hpp).
 std::string gpuReads();
 std::string gpuWalk();
 std::optional<std::string> gpuPathProblem();

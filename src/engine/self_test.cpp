@@ -84,7 +84,8 @@ std::optional<std::string> oneStepParity(const Params& p, const gl::ShaderLibrar
     const RuleContext ctx(p);
     float worst = 0.0f;
     for (std::size_t i = 0; i < a.size(); ++i) {
-        if (!std::isfinite(b[i].p.x + b[i].p.y + b[i].p.z + b[i].v.x + b[i].v.y + b[i].v.z)) return "boid " + std::to_string(i) + " is not finite";
+        for (int k = 0; k < 3; ++k)
+            if (!std::isfinite(b[i].p[k]) || !std::isfinite(b[i].v[k])) return "boid " + std::to_string(i) + " is not finite";
         worst = std::max({worst, glm::length(offsetBetween(ctx, a[i].p, b[i].p)), glm::length(a[i].v - b[i].v) * p.dt});
     }
     // The tolerance is a ten-thousandth of the farthest a boid moves in the step: the fastest

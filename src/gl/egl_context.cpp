@@ -1,6 +1,11 @@
 // EGL display selection and context creation; see egl_context.hpp.
 #include "gl/egl_context.hpp"
 
+#include <atomic>
+
+#include <unistd.h>
+
+#include "gl/egl_devices.hpp"
 #include "gl/gl.hpp"
 
 #include <glad/egl.h>
@@ -25,6 +30,10 @@ struct HeadlessContext::Impl {
     EGLContext previous_context = EGL_NO_CONTEXT;
     EGLSurface previous_draw = EGL_NO_SURFACE;
     EGLSurface previous_read = EGL_NO_SURFACE;
+    // What was current on a thread that borrowed this context (borrow/giveBack).
+    EGLDisplay lender_display = EGL_NO_DISPLAY;
+    EGLContext lender_context = EGL_NO_CONTEXT;
+    EGLSurface lender_draw = EGL_NO_SURFACE, lender_read = EGL_NO_SURFACE;
 };
 
 namespace {
@@ -166,6 +175,7 @@ std::string tryDisplay(EGLDisplay display, bool debug, HeadlessContext::Impl& im
 void workAroundDriverBugs() { setenv("ZINK_INLINE_UNIFORMS", "false", 0); }
 
 HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()), thread_(std::this_thread::get_id()) {
+    if (const auto forked = forkedAfterContext()) throw ContextError(*forked);
     workAroundDriverBugs();
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) throw ContextError("cannot load libEGL (is libegl1 installed?)");
     rememberCurrent(*impl_);
@@ -182,28 +192,14 @@ HeadlessContext::HeadlessContext(bool debug) : impl_(std::make_unique<Impl>()), 
         return false;
     };
 
-    // 1. EGL device platform: NVIDIA devices first, software devices last.
-    if (hasExtension(client, "EGL_EXT_platform_device") && eglQueryDevicesEXT) {
-        EGLDeviceEXT devices[16];
-        EGLint count = 0;
-        eglQueryDevicesEXT(16, devices, &count);
-        std::vector<std::pair<int, EGLDeviceEXT>> ranked;
-        for (EGLint i = 0; i < count; ++i) {
-            const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS) : nullptr;
-            const int rank = hasExtension(ext, "EGL_NV_device_cuda") ? 0 : hasExtension(ext, "EGL_MESA_device_software") ? 2 : 1;
-            ranked.emplace_back(rank, devices[i]);
-        }
-        std::stable_sort(ranked.begin(), ranked.end(), [](auto& a, auto& b) { return a.first < b.first; });
-        for (std::size_t i = 0; i < ranked.size(); ++i) {
-            if (ranked[i].first == 2) continue;  // software: after the surfaceless platform
-            if (attempt("EGL device " + std::to_string(i),
-                        [&] { return eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, ranked[i].second, nullptr); }))
-                return;
-        }
-        if (ranked.empty()) tried += "\n  EGL device platform: no devices";
-    } else {
-        tried += "\n  EGL device platform: not supported";
-    }
+    // 1. EGL device platform: the device MURMUR_EGL_DEVICE or CUDA_VISIBLE_DEVICES names (only it),
+    // else NVIDIA devices first, then other hardware (egl_devices.hpp).
+    const DeviceChoice choice = chooseEglDevices(eglDevices());
+    if (!choice.problem.empty()) throw ContextError(choice.problem);
+    for (const EglDevice& d : choice.order)
+        if (attempt(d.describe(), [&] { return eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, d.handle, nullptr); })) return;
+    if (choice.named) throw ContextError("the EGL device asked for could not make an OpenGL 4.5 context; tried:" + tried);
+    if (choice.order.empty()) tried += "\n  EGL device platform: no hardware devices";
     // 2. Mesa's surfaceless platform (llvmpipe on a machine with no GPU).
     if (hasExtension(client, "EGL_MESA_platform_surfaceless")) {
         if (attempt("EGL surfaceless (Mesa)",
@@ -230,12 +226,51 @@ HeadlessContext::~HeadlessContext() {
     releaseDisplay(impl_->display);
 }
 
+namespace {
+std::atomic<long> g_context_pid{0};  // the process that made a context, once one has
+}  // namespace
+
+std::optional<std::string> forkedAfterContext() {
+    const long made_in = g_context_pid.load();
+    if (made_in == 0 || made_in == long(::getpid())) return std::nullopt;
+    return "this process was forked (os.fork, or multiprocessing's default 'fork' start method) from process " +
+           std::to_string(made_in) + ", which had made murmur's OpenGL context; a forked child cannot use OpenGL: use the "
+           "'spawn' or 'forkserver' start method (multiprocessing.get_context('spawn')), or make GPU flocks only in "
+           "processes that are not forked from one that made one";
+}
+
 void HeadlessContext::registerLive() {
+    g_context_pid.store(long(::getpid()));
     const std::lock_guard<std::mutex> lock(g_displays_mutex);
     liveContexts().push_back(impl_.get());
 }
 
 bool HeadlessContext::isCurrent() const { return eglGetCurrentContext() == impl_->context; }
+
+bool HeadlessContext::borrow() {
+    if (impl_->display == EGL_NO_DISPLAY) return false;
+    const EGLDisplay display = eglGetCurrentDisplay();
+    const EGLContext context = eglGetCurrentContext();
+    const EGLSurface draw = eglGetCurrentSurface(EGL_DRAW), read = eglGetCurrentSurface(EGL_READ);
+    if (eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, impl_->context) != EGL_TRUE)
+        return false;  // EGL_BAD_ACCESS: current on another thread
+    impl_->lender_display = display, impl_->lender_context = context, impl_->lender_draw = draw, impl_->lender_read = read;
+    return true;
+}
+
+void HeadlessContext::giveBack() {
+    glFinish();
+    if (impl_->lender_context != EGL_NO_CONTEXT &&
+        eglMakeCurrent(impl_->lender_display, impl_->lender_draw, impl_->lender_read, impl_->lender_context))
+        return;
+    eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
+void HeadlessContext::letGo() {
+    if (!isCurrent()) return;
+    glFinish();
+    eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
 
 std::string rendererString() {
     const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -31,6 +32,13 @@ public:
     // is current on the calling thread now.
     std::thread::id thread() const { return thread_; }
     bool isCurrent() const;
+    // A context's objects can be deleted only where it is current. borrow() makes it current on
+    // the calling thread when no thread has it current (its thread let it go or ended): true then,
+    // and giveBack() makes current again what was current here before. letGo() leaves it current
+    // nowhere, from the thread it is current on (a thread's end).
+    bool borrow();
+    void giveBack();
+    void letGo();
 
     struct Impl;  // EGL display and context (kept out of this header)
 
@@ -47,6 +55,11 @@ private:
 // stale specialisation of the scan's cell count when a flock's grid grew: the binning then went
 // wrong (found by the ensemble sweep's byte test; ZINK_INLINE_UNIFORMS=false avoids it).
 void workAroundDriverBugs();
+
+// Set once a process has made a context: in a child forked after that, the driver's threads and
+// locks are not whole (using them hangs), so the child can use no GL. The message naming fork
+// and the ways around it, or nullopt when this process may make and use contexts.
+std::optional<std::string> forkedAfterContext();
 
 // "GL_RENDERER / GL_VERSION" of the current context.
 std::string rendererString();

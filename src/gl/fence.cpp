@@ -1,7 +1,11 @@
 // The fence; see fence.hpp.
 #include "gl/fence.hpp"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace murmur::gl {
@@ -36,13 +40,38 @@ bool Fence::signalled() const {
     return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
 }
 
+// The longest wait for the GPU: MURMUR_GPU_TIMEOUT seconds (0: for ever), else 600.
+double fenceTimeoutSeconds() {
+    const char* text = std::getenv("MURMUR_GPU_TIMEOUT");
+    if (!text || !*text) return 600.0;
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (*end != '\0' || !(seconds >= 0.0))
+        throw std::runtime_error(std::string("MURMUR_GPU_TIMEOUT '") + text + "': valid: seconds, 0 or more (0: wait for ever)");
+    return seconds;
+}
+
+// Waits a second at a time: a word after 30 s (a hung GPU says nothing of itself), an error past
+// the timeout rather than a wait for ever.
 void Fence::wait() const {
     if (!sync_) return;
     constexpr GLuint64 kSecond = 1000000000;
+    const double limit = fenceTimeoutSeconds();
+    const auto began = std::chrono::steady_clock::now();
+    bool said = false;
     for (;;) {
         const GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, kSecond);
         if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED) return;
         if (r == GL_WAIT_FAILED) throw std::runtime_error("the GL driver failed a wait on a fence (GL_WAIT_FAILED)");
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        if (limit > 0.0 && waited >= limit)
+            throw std::runtime_error("the GPU did not finish its work in " + std::to_string(int(limit)) +
+                                     " s (MURMUR_GPU_TIMEOUT): a hung GPU or driver? (nvidia-smi shows its state)");
+        if (!said && waited >= 30.0) {
+            std::fprintf(stderr, "murmur: warning: waited %.0f s for the GPU to finish its work (a hung GPU?); giving up at %s\n",
+                         waited, limit > 0.0 ? (std::to_string(int(limit)) + " s").c_str() : "never (MURMUR_GPU_TIMEOUT=0)");
+            said = true;
+        }
     }
 }
 

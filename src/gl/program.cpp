@@ -57,6 +57,7 @@ Pending start(const ProgramSource& source, ProgramCache& cache) {
         for (const auto& [stage, shader] : source.stages) stages.emplace_back(stage, &shader.text);
         p.key = cache.keyOf(stages);
         if ((p.cached = cache.load(p.key, p.program.id()))) return p;
+        p.program = Handle<deleteProgram>(glCreateProgram());  // not the one a refused binary was given
     }
     for (const auto& [stage, shader] : source.stages) {
         Handle<deleteShader> s(glCreateShader(stage));

@@ -1,6 +1,10 @@
 // Program binaries on disk; see program_cache.hpp.
 #include "gl/program_cache.hpp"
 
+#include "gl/cache_folder.hpp"
+#include "io/env_switch.hpp"
+#include "gl/sha256.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +25,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'M', 'U', 'R', 'M', 'U', 'R', 'P', 'B'};
-constexpr std::uint32_t kFileVersion = 1;
+constexpr std::uint32_t kFileVersion = 2;  // 2: signed entries
+constexpr std::uintmax_t kMaxEntryBytes = 32ull << 20;
 constexpr std::uintmax_t kMaxCacheBytes = 64ull << 20;
 
 std::mutex g_mutex;
@@ -32,21 +37,26 @@ std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 146959810
     for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
     return h;
 }
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) {
-    return fnv1a(s.data(), s.size(), h);
-}
 
 std::string glString(GLenum name) {
     const auto* s = reinterpret_cast<const char*>(glGetString(name));
     return s ? s : "";
 }
 
-// The file's fixed header, then the driver string, then the binary.
+// The file's fixed header, then the driver string, then the binary. `signature` is the HMAC of
+// the program's key, the format and the binary under the user's key (cache_folder.hpp): an entry
+// that murmur did not write for this very source is refused, however well its other fields agree.
 struct Header {
     char magic[8];
     std::uint32_t version, format;
-    std::uint64_t key_check, driver_bytes, binary_bytes, binary_check;
+    std::uint64_t driver_bytes, binary_bytes;
+    std::uint8_t signature[32];
 };
+
+Digest signatureOf(const std::string& user_key, const std::string& key, std::uint32_t format, std::string_view binary) {
+    const std::string_view format_bytes(reinterpret_cast<const char*>(&format), sizeof format);
+    return hmacSha256(user_key, {key, std::string_view("\0", 1), format_bytes, binary});
+}
 
 std::vector<GLint> offeredFormats() {
     GLint n = 0;
@@ -121,8 +131,7 @@ ProgramCache& ProgramCache::forCurrentDriver() {
 ProgramCache::ProgramCache(std::string driver) : driver_(std::move(driver)), formats_(offeredFormats()) {}
 
 bool ProgramCache::enabled() const {
-    const char* off = std::getenv("MURMUR_PROGRAM_CACHE");
-    return !formats_.empty() && !(off && std::strcmp(off, "0") == 0) && !directory().empty();
+    return !formats_.empty() && envSwitch("MURMUR_PROGRAM_CACHE").value_or(true) && !directory().empty();
 }
 
 std::string ProgramCache::keyOf(const std::vector<std::pair<GLenum, const std::string*>>& stages) const {
@@ -133,7 +142,7 @@ std::string ProgramCache::keyOf(const std::vector<std::pair<GLenum, const std::s
 
 fs::path ProgramCache::fileOf(const std::string& key) const {
     char name[32];
-    std::snprintf(name, sizeof name, "%016llx.bin", static_cast<unsigned long long>(fnv1a(key)));
+    std::snprintf(name, sizeof name, "%016llx.bin", static_cast<unsigned long long>(fnv1a(key.data(), key.size())));
     return directory() / name;
 }
 
@@ -141,32 +150,60 @@ void ProgramCache::warn(const std::string& what) {
     std::fprintf(stderr, "murmur: warning: program cache: %s\n", what.c_str());
 }
 
+void ProgramCache::warnOnce(const std::string& what) {
+    {
+        const std::lock_guard<std::mutex> lock(count_mutex_);
+        if (warned_) return;
+        warned_ = true;
+    }
+    warn(what);
+}
+
+// The folder's state, settled once a process (a problem warned of once): the user's key when the
+// folder is private and the key can be had, else empty.
+const std::string& ProgramCache::folderKey(const fs::path& dir) {
+    const std::lock_guard<std::mutex> lock(count_mutex_);
+    auto [at, fresh] = folder_keys_.try_emplace(dir.string());
+    if (!fresh) return at->second;
+    if (const auto problem = privateFolderProblem(dir)) {
+        warn(*problem + "; programs are built from source");
+        return at->second;
+    }
+    CacheKey key = cacheKey(dir);
+    if (!key.problem.empty()) warn(key.problem + "; programs are built from source");
+    at->second = std::move(key.bytes);
+    return at->second;
+}
+
 bool ProgramCache::load(const std::string& key, GLuint program) {
     if (!enabled()) return false;
     const fs::path file = fileOf(key);
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return false;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto reject = [&](const char* why) {
-        warn(file.string() + ": " + why + "; built from source instead");
-        std::error_code ec;
-        fs::remove(file, ec);
+    const std::string& user_key = folderKey(file.parent_path());
+    if (user_key.empty()) return false;
+    const EntryRead entry = readEntry(file, kMaxEntryBytes);
+    if (entry.status == EntryRead::Missing) return false;
+    auto reject = [&](const std::string& why) {
+        warn(file.string() + ": " + why + "; removed, built from source instead");
+        removeEntry(file);
         return false;
     };
+    if (entry.status == EntryRead::Bad) return reject(entry.problem);
+    const std::string& bytes = entry.bytes;
     Header h{};
     if (bytes.size() < sizeof h) return reject("corrupt (too short)");
     std::memcpy(&h, bytes.data(), sizeof h);
     if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kFileVersion)
-        return reject("not a murmur program binary");
+        return reject("not a murmur program binary of this version");
     if (h.driver_bytes > bytes.size() - sizeof h || h.binary_bytes != bytes.size() - sizeof h - h.driver_bytes)
         return reject("corrupt (its sizes do not add up)");
-    const char* binary = bytes.data() + sizeof h + h.driver_bytes;
-    if (fnv1a(binary, h.binary_bytes) != h.binary_check) return reject("corrupt (checksum)");
-    if (std::string(bytes.data() + sizeof h, h.driver_bytes) != driver_ || h.key_check != fnv1a(key, 7))
-        return reject("made for another driver or source");
+    const std::string_view binary(bytes.data() + sizeof h + h.driver_bytes, h.binary_bytes);
+    if (std::string_view(bytes.data() + sizeof h, h.driver_bytes) != driver_) return reject("made for another driver");
+    const Digest signature = signatureOf(user_key, key, h.format, binary);
+    if (std::memcmp(signature.data(), h.signature, signature.size()) != 0)
+        return reject("its signature does not match (not written by murmur for this program, or changed since)");
     if (std::find(formats_.begin(), formats_.end(), GLint(h.format)) == formats_.end())
         return reject("a binary format this driver does not offer");
-    glProgramBinary(program, GLenum(h.format), binary, GLsizei(h.binary_bytes));
+    glProgramBinary(program, GLenum(h.format), binary.data(), GLsizei(h.binary_bytes));
     GLint ok = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
     if (!ok) return reject("refused by the driver");
@@ -175,43 +212,29 @@ bool ProgramCache::load(const std::string& key, GLuint program) {
 
 void ProgramCache::store(const std::string& key, GLuint program) {
     if (!enabled()) return;
+    const fs::path file = fileOf(key);
+    const std::string& user_key = folderKey(file.parent_path());
+    if (user_key.empty()) return;
     GLint length = 0;
     glGetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &length);
     if (length <= 0) return;
-    std::vector<char> binary(static_cast<std::size_t>(length));
+    std::string binary(static_cast<std::size_t>(length), '\0');
     GLenum format = 0;
     GLsizei written = 0;
     glGetProgramBinary(program, length, &written, &format, binary.data());
     if (written <= 0) return;
+    binary.resize(std::size_t(written));
     Header h{};
     std::memcpy(h.magic, kMagic, sizeof kMagic);
     h.version = kFileVersion;
     h.format = std::uint32_t(format);
-    h.key_check = fnv1a(key, 7);
     h.driver_bytes = driver_.size();
-    h.binary_bytes = std::uint64_t(written);
-    h.binary_check = fnv1a(binary.data(), std::size_t(written));
-    const fs::path file = fileOf(key);
-    std::error_code made;
-    fs::create_directories(file.parent_path(), made);
-    fs::path tmp = file;
-    tmp += ".tmp" + std::to_string(::getpid()) + "." + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(&h), sizeof h);
-        out.write(driver_.data(), std::streamsize(driver_.size()));
-        out.write(binary.data(), written);
-        if (!out.flush()) {
-            out.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            return warn("cannot write " + tmp.string() + " (a full disk?): programs are built from source");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) return (void)fs::remove(tmp, ec);
-    noteStored(file.parent_path(), sizeof h + driver_.size() + std::uintmax_t(written));
+    h.binary_bytes = binary.size();
+    const Digest signature = signatureOf(user_key, key, h.format, binary);
+    std::memcpy(h.signature, signature.data(), signature.size());
+    const std::string bytes = std::string(reinterpret_cast<const char*>(&h), sizeof h) + driver_ + binary;
+    if (const auto problem = writeEntry(file, bytes)) return warnOnce(*problem + "; programs not kept");
+    noteStored(file.parent_path(), bytes.size());
 }
 
 // The folder was listed after every store (thousands of files on a cold self-test); now once,

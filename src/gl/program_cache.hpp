@@ -1,9 +1,10 @@
 // Linked programs kept across runs as program binaries (glGetProgramBinary), one file each in the
 // user's cache directory ($MURMUR_CACHE_DIR, else $XDG_CACHE_HOME/murmur, else ~/.cache/murmur;
 // MURMUR_PROGRAM_CACHE=0 turns it off). A file is named by a hash of the renderer, the driver's
-// version and every stage's source, and holds that key again with a checksum of its bytes: a
-// corrupt file, one from another driver, or one the driver refuses is ignored with a one-line
-// warning, removed, and the program built from source. The folder is kept under 64 MiB (the
+// version and every stage's source, and is signed with the user's key (cache_folder.hpp): a
+// corrupt or foreign file, one from another driver, one not murmur's (a folder, a link, a FIFO,
+// too large) or one the driver refuses is ignored with a one-line warning, removed, and the
+// program built from source. A folder that is not private is not used (one warning a process). The folder is kept under 64 MiB (the
 // oldest files go first): a process counts it at its first store and again whenever its count
 // passes the cap, so stores by other processes meanwhile are trimmed at that next count.
 #pragma once
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -53,6 +55,8 @@ private:
     explicit ProgramCache(std::string driver);
     std::filesystem::path fileOf(const std::string& key) const;
     static void warn(const std::string& what);
+    void warnOnce(const std::string& what);  // a store's failure: once a process, not each program
+    const std::string& folderKey(const std::filesystem::path& dir);
     // After a store of `bytes` into `dir`: the folder's size counted once (and again when the
     // folder changes or the count passes the cap), the oldest files removed past the cap.
     void noteStored(const std::filesystem::path& dir, std::uintmax_t bytes);
@@ -62,6 +66,8 @@ private:
     std::mutex count_mutex_;  // two threads' contexts of one driver share this cache
     std::filesystem::path counted_dir_;
     std::uintmax_t counted_bytes_ = 0;  // counted_dir_'s .bin files, as of the last count plus stores since
+    std::map<std::string, std::string> folder_keys_;  // each folder used: its user key (empty: unusable)
+    bool warned_ = false;
 };
 
 }  // namespace murmur::gl

@@ -120,7 +120,8 @@ void Sampler::parseWalkSums(Landing& l, const std::vector<std::uint32_t>& words)
         const double n = double(l.boids[f]);
         // At most 1, as the CPU's is: float sums of unit vectors may come out a few ulps long.
         o.polarization = heading.w > 0.0 ? std::min(1.0, glm::length(glm::dvec3(heading)) / heading.w) : 0.0;
-        o.mean_speed = other.x / n;
+        // A finite flock's speeds can sum past a float's range: their sum over 2^64 then says it.
+        o.mean_speed = std::isfinite(other.x) ? other.x / n : std::ldexp(other.w, 64) / n;
         o.mean_neighbours = other.z / n;
         if (o.nn_radius > 0.0f) {
             o.nn_mean = other.y / n;

@@ -156,8 +156,18 @@ void writeFileAtomic(const std::string& given, const std::string& contents) {
     temp.keep();
 }
 
+std::optional<std::string> extensionOnlyNameProblem(const std::string& path) {
+    const std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    const std::size_t dot = name.rfind('.');
+    if (name.empty() || name[0] != '.' || dot + 1 == name.size()) return std::nullopt;  // "." and ".." are folders
+    if (name.find_first_not_of('.') < dot) return std::nullopt;                        // ".run.csv": a name before .csv
+    const std::string ext = name.substr(dot);
+    return "the file needs a name before " + echo(ext) + " (FILE" + echo(ext) + "), not a hidden file";
+}
+
 void checkWritableTarget(const std::string& path, const std::string& flag) {
     namespace fs = std::filesystem;
+    if (const auto problem = extensionOnlyNameProblem(path)) throw InputError(flag + " " + echo(path) + ": " + *problem);
     const std::string real = resolvedTarget(path);  // a symlink's file is the one replaced
     fs::path dir = fs::path(real).parent_path();
     if (dir.empty()) dir = ".";

@@ -45,8 +45,14 @@ void giveReplacementMode(const std::string& temp, const std::string& target);
 // path with its symlinks followed to the file a write should replace.
 std::string resolvedTarget(const std::string& path);
 
-// Checks up front that writeFileAtomic(path) can succeed: an existing, writable directory, a name
-// file systems hold, no refused target. Throws InputError naming flag and path if not.
+// Why path's file name is refused as an output's, if it is: a name that is only an extension
+// (".csv", "dir/.png", "..h5": nothing but dots before its last dot) would be written as a hidden
+// file. Every output murmur writes (its files and the Python module's) is checked with it.
+std::optional<std::string> extensionOnlyNameProblem(const std::string& path);
+
+// Checks up front that writeFileAtomic(path) can succeed: a file name that is more than an
+// extension, an existing, writable directory, a name file systems hold, no refused target.
+// Throws InputError naming flag and path if not.
 void checkWritableTarget(const std::string& path, const std::string& flag);
 
 // Whole file as a string; throws std::runtime_error naming the path on failure.

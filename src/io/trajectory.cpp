@@ -190,18 +190,43 @@ TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> sp
     return layout;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at text[at] (no overlong form, no surrogate,
+// nothing past U+10FFFF), or 0 where the bytes there are not one.
+std::size_t utf8SequenceAt(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t k) { return at + k < text.size() ? static_cast<unsigned char>(text[at + k]) : 0u; };
+    const unsigned lead = byte(0);
+    if (lead < 0x80) return 1;
+    const std::size_t n = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((byte(k) & 0xc0) != 0x80) return 0;
+    const unsigned second = byte(1);
+    if ((lead == 0xe0 && second < 0xa0) || (lead == 0xed && second > 0x9f) || (lead == 0xf0 && second < 0x90) ||
+        (lead == 0xf4 && second > 0x8f))
+        return 0;  // overlong, a surrogate, or past U+10FFFF
+    return n;
+}
+
+}  // namespace
+
 std::optional<std::string> trajectoryAuthorProblem(const std::string& author) {
     if (author.empty()) return "the author is empty; valid: a name of 1 to 200 bytes";
     if (author.size() > 200) return "the author is " + std::to_string(author.size()) + " bytes; valid: a name of 1 to 200 bytes";
     for (const char c : author)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "the author holds a control byte; valid: printable text";
+    for (std::size_t at = 0; at < author.size();) {
+        const std::size_t n = utf8SequenceAt(author, at);
+        if (n == 0)
+            return "the author is not UTF-8 text (byte " + std::to_string(at) + " is " + hexEscape(static_cast<unsigned char>(author[at])) +
+                   "); valid: printable UTF-8 text (the H5MD attribute is UTF-8)";
+        at += n;
+    }
     return std::nullopt;
 }
 
 std::optional<std::string> trajectoryNameProblem(const std::string& path) {
-    const std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-    for (const char* ext : {".h5", ".hdf5", ".h5md"})
-        if (name == ext) return "the file needs a name before " + std::string(ext) + " (FILE" + ext + "), not a hidden file";
+    if (auto problem = extensionOnlyNameProblem(path)) return problem;  // ".h5": a hidden file
     if (path.ends_with(".h5") || path.ends_with(".hdf5") || path.ends_with(".h5md")) return std::nullopt;
     return "the trajectory is H5MD (HDF5); name it FILE.h5, FILE.hdf5 or FILE.h5md";
 }

@@ -41,8 +41,8 @@ struct TrajectoryLayout {
 TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> species, int deflate, std::string creator_version,
                                   const std::string& author = "");
 
-// Why `author` cannot be a trajectory's author (empty, over 200 bytes, or holding a control
-// byte), if it cannot.
+// Why `author` cannot be a trajectory's author (empty, over 200 bytes, holding a control byte, or
+// not UTF-8), if it cannot.
 std::optional<std::string> trajectoryAuthorProblem(const std::string& author);
 
 // Why `path` cannot name a trajectory (it must end in .h5, .hdf5 or .h5md), if it cannot: the

@@ -255,10 +255,9 @@ std::string hexEscape(unsigned char byte) {
     return {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
 }
 
-std::string echo(std::string_view text) {
-    constexpr std::size_t kMax = 60;
+std::string escapeControls(std::string_view text) {
     std::string shown;
-    for (const char c : text.substr(0, kMax)) {
+    for (const char c : text) {
         const auto byte = static_cast<unsigned char>(c);
         if (byte >= 0x20 && byte != 0x7f) {
             shown += c;
@@ -266,6 +265,12 @@ std::string echo(std::string_view text) {
             shown += hexEscape(byte);
         }
     }
+    return shown;
+}
+
+std::string echo(std::string_view text) {
+    constexpr std::size_t kMax = 60;
+    const std::string shown = escapeControls(text.substr(0, kMax));
     return text.size() <= kMax ? shown : shown + "...";
 }
 

@@ -41,6 +41,9 @@ double asTyped(float v);
 // field must not become a multi-megabyte message).
 // Control bytes are shown as \xNN, so input can never drive the terminal.
 std::string echo(std::string_view text);
+// The whole text with every control byte (newline included) as \xNN: a message built around a
+// value the user gave, kept on one line whatever the value held.
+std::string escapeControls(std::string_view text);
 // One byte as the four characters "\xNN" (how echo and murmur's output show a control byte).
 std::string hexEscape(unsigned char byte);
 

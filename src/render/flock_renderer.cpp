@@ -188,10 +188,28 @@ void FlockRenderer::drawBoids(const FlockView& flock, bool points, GLsizei verti
     }
 }
 
+namespace {
+
+// The sums' pixels are 16 bytes (four floats): a 12000x12000 area would need 2.3 GB, past what
+// drivers give one texture. Past 2^26 pixels (1 GiB) or the largest texture side, one sums
+// pixel covers scale x scale screen pixels (its boids' mean colour over them all).
+int splatScale(const ScreenRect& area) {
+    constexpr std::int64_t kMaxSumPixels = std::int64_t(1) << 26;
+    GLint max_side = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_side);
+    int scale = 1;
+    const auto side = [&](int n) { return std::int64_t((n + scale - 1) / scale); };
+    while (side(area.w) * side(area.h) > kMaxSumPixels || side(area.w) > max_side || side(area.h) > max_side) scale *= 2;
+    return scale;
+}
+
+}  // namespace
+
 void FlockRenderer::drawSplats(const FlockView& flock, const ScreenRect& area) {
     GLint target = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
-    if (sums_.width() != area.w || sums_.height() != area.h) sums_ = gl::SumTarget(area.w, area.h);
+    const int scale = splatScale(area), w = (area.w + scale - 1) / scale, h = (area.h + scale - 1) / scale;
+    if (sums_.width() != w || sums_.height() != h) sums_ = gl::SumTarget(w, h);
     sums_.bindCleared();
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
@@ -203,6 +221,7 @@ void FlockRenderer::drawSplats(const FlockView& flock, const ScreenRect& area) {
     tone_.use();
     glUniform2i(tone_.uniform("u_origin"), area.x, area.y);
     glUniform1f(tone_.uniform("u_gain"), kSplatGain);
+    glUniform1i(tone_.uniform("u_scale"), scale);
     sums_.bindTexture(0);
     empty_vao_.bind();
     glDrawArrays(GL_TRIANGLES, 0, 3);

@@ -6,10 +6,14 @@
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"
+#include "io/trajectory.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -307,6 +311,112 @@ TEST_F(Cli, RecordFlagsAreCheckedUpFront) {
     EXPECT_EQ(one.code, 2);
     EXPECT_NE(one.err.find("give --frames 2 or more"), std::string::npos) << one.err;
     EXPECT_FALSE(fs::exists(dir / "x.mp4"));
+}
+
+// An environment variable set for one test and put back as it was after it.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* was = std::getenv(name)) was_ = was;
+        ::setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (was_) ::setenv(name_, was_->c_str(), 1);
+        else ::unsetenv(name_);
+    }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+    std::optional<std::string> was_;
+};
+
+// A GPU path variable holding a newline is echoed escaped, on the one line of its message: the
+// value cannot add a line of its own (a forged "murmur:" line) to the output.
+TEST_F(Cli, AGpuPathVariableIsEchoedOnOneLine) {
+    for (const char* var : {"MURMUR_GPU_READS", "MURMUR_GPU_WALK"}) {
+        const ScopedEnv env(var, "fast\nmurmur: all is well\r");
+        const Result r = run({"--headless", "--steps", "1", "--boids", "100"});
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_EQ(r.err.find("\nmurmur: all is well"), std::string::npos) << var << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(std::string(var) + "='fast\\x0amurmur: all is well\\x0d'"), std::string::npos) << r.err;
+    }
+}
+
+// murmur's on/off environment variables take 1/0, on/off, true/false, yes/no in any case (unset
+// or empty: the default) and refuse anything else, naming the variable and the valid words, in
+// every mode.
+TEST_F(Cli, OnOffEnvironmentVariablesTakeTheirWordsAndRefuseOthers) {
+    const std::vector<std::string> cpu_run = {"--backend", "cpu", "--headless", "--steps", "1", "--boids", "20"};
+    for (const char* var : {"MURMUR_PROGRAM_CACHE", "MURMUR_GL_DEBUG"}) {
+        for (const char* good : {"0", "1", "off", "ON", "No", "yes", "true", "FALSE", ""}) {
+            const ScopedEnv env(var, good);
+            const Result r = run(cpu_run);
+            EXPECT_EQ(r.code, 0) << var << "=" << good << ": " << r.err;
+        }
+        for (const char* bad : {"2", "maybe", "offf", " on", "yes\n"}) {
+            const ScopedEnv env(var, bad);
+            for (const std::vector<std::string>& args : {cpu_run, std::vector<std::string>{"--list-presets"}}) {
+                const Result r = run(args);
+                EXPECT_EQ(r.code, 2) << var << "=" << bad;
+                EXPECT_NE(r.err.find(std::string("murmur: ") + var + "='"), std::string::npos) << r.err;
+                EXPECT_NE(r.err.find("valid: 1, on, true or yes (on); 0, off, false or no (off); in any case"), std::string::npos) << r.err;
+                EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+            }
+        }
+    }
+}
+
+// The author is an H5MD attribute, UTF-8: bytes that are not UTF-8 are refused, as a control byte is.
+TEST_F(Cli, ATrajectoryAuthorThatIsNotUtf8IsRefused) {
+    const std::string h5 = (dir / "t.h5").string();
+    for (const std::string bad : {"\xff\xfe", "Ad\xe9le", "\xc3", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80"}) {
+        const Result r = run({"--backend", "cpu", "--headless", "--steps", "1", "--boids", "20", "--trajectory", h5,
+                              "--trajectory-author", bad});
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find("the author is not UTF-8 text"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(h5));
+    }
+    for (const std::string good : {"Ad\xc3\xa9le", "\xe6\x9d\x8e", "\xf0\x9f\x90\xa6 murmur", "\xf4\x8f\xbf\xbf"})
+        EXPECT_EQ(trajectoryAuthorProblem(good), std::nullopt) << good;
+}
+
+// A file name that is only an extension (".csv", "dir/.png") would be written as a hidden file:
+// every output refuses it, with one message, before anything runs.
+TEST_F(Cli, AFileNameThatIsOnlyAnExtensionIsRefusedOnEveryOutput) {
+    const std::string d = dir.string() + "/";
+    const std::vector<std::string> cpu_run = {"--backend", "cpu", "--headless", "--steps", "1", "--boids", "20"};
+    const std::vector<std::vector<std::string>> outputs = {
+        {"--export", d + ".csv"}, {"--stats-out", d + ".csv"}, {"--screenshot", d + ".png"}, {"--record", d + ".mp4"},
+        {"--trajectory", d + ".h5"}, {"--export", d + "..csv"}, {"--export", d + ".bashrc"}};
+    for (const auto& output : outputs) {
+        std::vector<std::string> args = cpu_run;
+        args.insert(args.end(), output.begin(), output.end());
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << output[0] << " " << output[1] << ": " << r.err;
+        EXPECT_NE(r.err.find(output[0] + " " + output[1] + ": the file needs a name before ."), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("not a hidden file"), std::string::npos) << r.err;
+    }
+    const Result sweep = run({"--backend", "cpu", "--boids", "20", "--steps", "2", "--sweep", "dt=0.01:0.02:2", "--sweep-out", d + ".csv"});
+    EXPECT_EQ(sweep.code, 2) << sweep.err;
+    EXPECT_NE(sweep.err.find("--sweep-out " + d + ".csv: the file needs a name before .csv (FILE.csv)"), std::string::npos) << sweep.err;
+    const Result bench = run({"--bench", "--backend", "cpu", "--bench-sizes", "64", "--bench-out", d + ".json"});
+    EXPECT_EQ(bench.code, 2) << bench.err;
+    EXPECT_NE(bench.err.find("needs a name before .json"), std::string::npos) << bench.err;
+    EXPECT_TRUE(fs::is_empty(dir)) << "a refused output left a file";
+    // A hidden file with a name of its own, and the current folder's files, are written as before.
+    for (const std::string name : {".run.csv", "run.csv"}) {
+        std::vector<std::string> args = cpu_run;
+        args.insert(args.end(), {"--export", d + name});
+        EXPECT_EQ(run(args).code, 0) << name;
+        EXPECT_TRUE(fs::exists(d + name)) << name;
+    }
+    for (const std::string ok : {"a.csv", "dir/a.csv", ".run.csv", "a/", ".", "..", "dir/.."})
+        EXPECT_EQ(extensionOnlyNameProblem(ok), std::nullopt) << ok;
+    for (const std::string bad : {".csv", "dir/.png", "..h5", "/x/y/.mp4", ".bashrc"})
+        EXPECT_NE(extensionOnlyNameProblem(bad), std::nullopt) << bad;
 }
 
 // --colour applies after the preset (which may carry its own colouring) and is checked like --set.

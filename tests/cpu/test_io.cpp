@@ -2,6 +2,7 @@
 // line number or key and the valid range. Saving is atomic.
 #include "cpu/cpu_simulation.hpp"
 #include "io/atomic_file.hpp"
+#include "io/env_switch.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "io/state_csv.hpp"
@@ -560,4 +561,27 @@ TEST(StateArrays, EachBoidIsCheckedAsAFileLineAndTheFirstBadOneIsNamed) {
     EXPECT_EQ(message(pos, vel, {0, 1}), "boid 1: species: 1 is out of range [0, 0] (species_count 1)");
     p.dims = 2;
     EXPECT_EQ(message(pos, vel, {}), "boid 0: z and vz must be 0 when dims is 2");
+}
+
+// An on/off environment variable (io/env_switch.hpp): its words in any case, nothing for unset or
+// empty, and InputError naming it, its value escaped and the valid words for anything else.
+TEST(EnvSwitch, TakesItsWordsInAnyCaseAndRefusesOthers) {
+    const char* name = "MURMUR_TEST_SWITCH";
+    ::unsetenv(name);
+    EXPECT_EQ(envSwitch(name), std::nullopt);
+    for (const auto& [value, want] : std::vector<std::pair<const char*, std::optional<bool>>>{
+             {"", std::nullopt}, {"1", true}, {"on", true}, {"True", true}, {"YES", true},
+             {"0", false}, {"Off", false}, {"false", false}, {"no", false}}) {
+        ::setenv(name, value, 1);
+        EXPECT_EQ(envSwitch(name), want) << value;
+    }
+    ::setenv(name, "of\nf", 1);
+    try {
+        (void)envSwitch(name);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "MURMUR_TEST_SWITCH='of\\x0af': valid: 1, on, true or yes (on); 0, off, false or no (off); "
+                                         "in any case; unset or empty: the default");
+    }
+    ::unsetenv(name);
 }

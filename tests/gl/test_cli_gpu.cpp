@@ -438,6 +438,49 @@ TEST(CliGpu, AnEmptyFlockCountsItsStepsOnBothBackends) {
     std::filesystem::remove_all(dir);
 }
 
+// The steer pass's fullest variant: storage-buffer reads, an ensemble, perching, stored steering
+// and a measured step. It declared 17 storage blocks (grid_cells.glsl's unread counts among them)
+// where llvmpipe and NVIDIA allow 16, and failed to link.
+TEST(CliGpu, TheFullestSteerVariantLinksAndRuns) {
+    MURMUR_REQUIRE_GL();
+    const char* before = std::getenv("MURMUR_GPU_READS");
+    const std::string saved = before ? before : "";
+    ::setenv("MURMUR_GPU_READS", "storage", 1);
+    const std::string csv = (std::filesystem::temp_directory_path() / ("murmur_fullest_" + std::to_string(::getpid()) + ".csv")).string();
+    std::string out, err;
+    EXPECT_EQ(run({"--preset", "decarpentier", "--set", "perch.enabled=on", "--boids", "200", "--steps", "10", "--sweep",
+                   "separation.weight=1:2:2", "--sweep-seeds", "2", "--sweep-burn-in", "5", "--sweep-every", "5", "--sweep-batch",
+                   "4", "--sweep-out", csv.c_str()},
+                  out, err),
+              0)
+        << out << err;
+    EXPECT_NE((out + err).find("(4 of 4 runs)"), std::string::npos) << out << err;
+    std::filesystem::remove(csv);
+    if (saved.empty()) ::unsetenv("MURMUR_GPU_READS");
+    else ::setenv("MURMUR_GPU_READS", saved.c_str(), 1);
+}
+
+// MURMUR_EGL_DEVICE picks the EGL device by its index (Mesa lists its software device as 0 here):
+// the summary names the device used; one that is not there is an error listing those there are;
+// a value that is neither an index nor a PCI bus id is bad input.
+TEST(CliGpu, MurmurEglDeviceChoosesTheDeviceAndTheSummaryNamesIt) {
+    MURMUR_REQUIRE_GL();
+    const char* before = std::getenv("MURMUR_EGL_DEVICE");
+    const std::string saved = before ? before : "";
+    std::string out, err;
+    ::setenv("MURMUR_EGL_DEVICE", "0", 1);
+    EXPECT_EQ(run({"--headless", "--steps", "1", "--boids", "100"}, out, err), 0) << err;
+    EXPECT_NE(out.find("(EGL device 0 ("), std::string::npos) << out;
+    ::setenv("MURMUR_EGL_DEVICE", "17", 1);
+    EXPECT_EQ(run({"--headless", "--steps", "1", "--boids", "100"}, out, err), 1) << err;
+    EXPECT_NE(err.find("MURMUR_EGL_DEVICE=17 names no device here; the devices are: EGL device 0 ("), std::string::npos) << err;
+    ::setenv("MURMUR_EGL_DEVICE", "first\nmurmur: ok", 1);
+    EXPECT_EQ(run({"--headless", "--steps", "1", "--boids", "100"}, out, err), 2) << err;
+    EXPECT_NE(err.find("MURMUR_EGL_DEVICE='first?murmur: ok': valid: a device's index"), std::string::npos) << err;
+    if (saved.empty()) ::unsetenv("MURMUR_EGL_DEVICE");
+    else ::setenv("MURMUR_EGL_DEVICE", saved.c_str(), 1);
+}
+
 // MURMUR_GPU_READS picks the passes' read path, MURMUR_GPU_WALK the steer pass's walk: a value that
 // is neither of a variable's two is bad input (exit 2, naming both) for a GPU run and the
 // self-test, and no concern of a CPU run.

@@ -176,6 +176,23 @@ TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// A finite flock whose speeds sum past a float's range (300 boids at 8e37 units/s: 2.4e40) has a
+// finite mean speed, as the CPU's double sum gives it (within 1e-6 relative), not inf.
+TEST(GpuMeasure, SpeedsThatSumPastAFloatsRangeGiveTheirMean) {
+    MURMUR_REQUIRE_GL();
+    Params p = craftedRadii(100.0f);
+    Flock f;
+    for (int k = 0; k < 300; ++k)
+        appendBoid(f, {1.0f + 0.3f * float(k % 100), 10.0f + 20.0f * float(k / 100), 0.0f}, glm::vec3(8e37f, 0.0f, 0.0f));
+    gpu::GpuSimulation gpu;
+    gpu.upload(f, p);
+    const OrderParams o = gpu.measure();
+    ASSERT_TRUE(std::isfinite(o.mean_speed)) << o.mean_speed;
+    EXPECT_NEAR(o.mean_speed / 8e37, 1.0, 1e-6);
+    EXPECT_NEAR(o.mean_speed / measureFlock(f, p, std::vector<std::uint32_t>(f.size(), 0u)).mean_speed, 1.0, 1e-6);
+    EXPECT_NO_GL_ERRORS();
+}
+
 // What comes back from the GPU (gl::bytesReadBack, which every buffer read passes): a step reads
 // nothing; a sample the same 580 bytes at any N (the per-boid measures' two vec4 and 33-bin
 // histogram, 164; the group measures' totals, 32; the four largest groups' figures, 4 x 96); the

@@ -4,17 +4,20 @@
 // can be turned off. Each test uses a folder of its own through MURMUR_CACHE_DIR.
 #include "gl/program.hpp"
 #include "gl/program_cache.hpp"
+#include "gl/sha256.hpp"
 
 #include "gl_env.hpp"
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
@@ -23,9 +26,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// MURMUR_CACHE_DIR pointed at a fresh folder for the scope.
+// MURMUR_CACHE_DIR pointed at a fresh folder for the scope (a new name each time: the cache
+// settles a folder's state once a process).
+int g_folders = 0;
 struct CacheFolder {
-    fs::path dir = fs::temp_directory_path() / ("murmur_program_cache_" + std::to_string(::getpid()));
+    fs::path dir = fs::temp_directory_path() /
+                   ("murmur_program_cache_" + std::to_string(::getpid()) + "_" + std::to_string(++g_folders));
     CacheFolder() {
         fs::remove_all(dir);
         ::setenv("MURMUR_CACHE_DIR", dir.c_str(), 1);
@@ -38,7 +44,8 @@ struct CacheFolder {
     std::vector<fs::path> files() const {
         std::vector<fs::path> out;
         if (fs::exists(dir / "programs"))
-            for (const auto& e : fs::directory_iterator(dir / "programs")) out.push_back(e.path());
+            for (const auto& e : fs::directory_iterator(dir / "programs"))
+                if (e.path().extension() == ".bin") out.push_back(e.path());
         return out;
     }
 };
@@ -57,11 +64,11 @@ struct Build {
     int cached = 0;
     std::string warnings;
 };
-Build buildOnce() {
+Build buildOnce(const char* variant = "1") {
     const gl::ProgramBuildStats before = gl::programBuildStats();
     ::testing::internal::CaptureStderr();
     gl::Program p =
-        gl::buildCompute(gl::ShaderLibrary{}, "grid_count.comp", {{"DIMS", "2"}, {"PROGRAM_CACHE_TEST", "1"}});
+        gl::buildCompute(gl::ShaderLibrary{}, "grid_count.comp", {{"DIMS", "2"}, {"PROGRAM_CACHE_TEST", variant}});
     Build b;
     b.warnings = ::testing::internal::GetCapturedStderr();
     EXPECT_TRUE(p);
@@ -78,8 +85,11 @@ bool cacheOffered() {
     return formats > 0;
 }
 
-// The header's layout (program_cache.cpp): 8 magic, 2 x 4, 4 x 8 bytes, then the driver string.
-constexpr std::size_t kHeader = 8 + 8 + 32;
+// The header's layout (program_cache.cpp): 8 magic, 2 x 4, 2 x 8 bytes, a 32-byte signature,
+// then the driver string.
+constexpr std::size_t kHeader = 8 + 8 + 16 + 32;
+
+std::size_t lines(const std::string& text) { return std::size_t(std::count(text.begin(), text.end(), '\n')); }
 
 }  // namespace
 
@@ -106,7 +116,7 @@ TEST(ProgramCache, ASecondBuildLoadsTheBinaryAndABadFileIsRebuiltWithOneWarning)
     tail.resize(kHeader + 3);
     for (const Damage& d :
          {Damage{"garbage", std::string(200, 'x'), "not a murmur program binary"},
-          Damage{"another driver's", foreign, "another driver"}, Damage{"a flipped byte", flipped, "checksum"},
+          Damage{"another driver's", foreign, "another driver"}, Damage{"a flipped byte", flipped, "signature"},
           Damage{"cut short", tail, "sizes do not add up"}}) {
         SCOPED_TRACE(d.what);
         spit(file, d.bytes);
@@ -129,14 +139,19 @@ TEST(ProgramCache, ABinaryTheDriverRefusesIsRebuiltWithoutAGlError) {
     const fs::path file = folder.files().front();
     std::string bytes = slurp(file);
     std::uint64_t driver_bytes = 0, binary_bytes = 0;
-    std::memcpy(&driver_bytes, bytes.data() + 8 + 8 + 8, 8);
-    std::memcpy(&binary_bytes, bytes.data() + 8 + 8 + 16, 8);
+    std::memcpy(&driver_bytes, bytes.data() + 8 + 8, 8);
+    std::memcpy(&binary_bytes, bytes.data() + 8 + 8 + 8, 8);
     const std::size_t binary = kHeader + driver_bytes;
     for (std::size_t i = binary; i < binary + binary_bytes; i += 7) bytes[i] = char(bytes[i] ^ 0x5a);
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a, as the file's checksum
-    for (std::size_t i = binary; i < bytes.size(); ++i)
-        h = (h ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
-    std::memcpy(bytes.data() + 8 + 8 + 24, &h, 8);
+    // Signed again as murmur signs (the user's key beside the entries), so only the driver can refuse it.
+    const std::string user_key = slurp(folder.dir / "programs" / "key");
+    ASSERT_EQ(user_key.size(), 32u);
+    const gl::ProgramSource source =
+        gl::computeSource(gl::ShaderLibrary{}, "grid_count.comp", {{"DIMS", "2"}, {"PROGRAM_CACHE_TEST", "1"}});
+    const std::string key = gl::ProgramCache::forCurrentDriver().keyOf({{GL_COMPUTE_SHADER, &source.stages[0].second.text}});
+    const gl::Digest signature = gl::hmacSha256(user_key, {key, std::string_view("\0", 1), std::string_view(bytes.data() + 8 + 4, 4),
+                                                           std::string_view(bytes.data() + binary, binary_bytes)});
+    std::memcpy(bytes.data() + 32, signature.data(), signature.size());
     spit(file, bytes);
     const Build b = buildOnce();
     EXPECT_EQ(b.cached, 0);
@@ -151,4 +166,102 @@ TEST(ProgramCache, TurnedOffItWritesNothing) {
     EXPECT_EQ(buildOnce().cached, 0);
     EXPECT_EQ(buildOnce().cached, 0);
     EXPECT_TRUE(folder.files().empty());
+}
+
+// An entry is trusted only if murmur signed it for this very program: another program's entry
+// copied over it (every field but the signature right) is refused and rebuilt.
+TEST(ProgramCache, AnotherProgramsEntryPlantedInItsPlaceIsRefused) {
+    MURMUR_REQUIRE_GL();
+    ASSERT_TRUE(cacheOffered());
+    CacheFolder folder;
+    buildOnce("1");
+    const fs::path first = folder.files().front();
+    buildOnce("2");
+    ASSERT_EQ(folder.files().size(), 2u);
+    const fs::path second = folder.files().front() == first ? folder.files().back() : folder.files().front();
+    spit(first, slurp(second));
+    const Build b = buildOnce("1");
+    EXPECT_EQ(b.cached, 0);
+    EXPECT_NE(b.warnings.find("signature does not match"), std::string::npos) << b.warnings;
+    EXPECT_EQ(lines(b.warnings), 1u) << b.warnings;
+    EXPECT_EQ(buildOnce("1").cached, 1);
+}
+
+// The folder is made private, its key 0600; one others may write is not used, with one warning a
+// process however many programs are built.
+TEST(ProgramCache, TheFolderIsPrivateAndOneOthersMayWriteIsNotUsed) {
+    MURMUR_REQUIRE_GL();
+    ASSERT_TRUE(cacheOffered());
+    CacheFolder folder;
+    const mode_t old_mask = ::umask(0);
+    buildOnce();
+    ::umask(old_mask);
+    struct stat st {};
+    ASSERT_EQ(::stat((folder.dir / "programs").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0700u);
+    ASSERT_EQ(::stat((folder.dir / "programs" / "key").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+    CacheFolder shared;
+    fs::create_directories(shared.dir / "programs");
+    fs::permissions(shared.dir / "programs", fs::perms::all);
+    const Build first = buildOnce(), second = buildOnce();
+    EXPECT_EQ(first.cached + second.cached, 0);
+    EXPECT_NE(first.warnings.find("may be written by others (mode 0777"), std::string::npos) << first.warnings;
+    EXPECT_EQ(lines(first.warnings), 1u) << first.warnings;
+    EXPECT_EQ(second.warnings, "");
+    EXPECT_TRUE(shared.files().empty());
+}
+
+// A folder, a link to /dev/zero or a FIFO where an entry should be: each removed with one warning
+// and the program built and stored (never a hang, an unbounded read or a failed start-up).
+TEST(ProgramCache, AnEntryThatIsNotAFileIsRemovedAndRebuilt) {
+    MURMUR_REQUIRE_GL();
+    ASSERT_TRUE(cacheOffered());
+    CacheFolder folder;
+    buildOnce();
+    const fs::path file = folder.files().front();
+    const std::vector<std::pair<const char*, std::function<void()>>> plants{
+        {"a folder", [&] { fs::create_directories(file / "inside"); }},
+        {"a link", [&] { fs::create_symlink("/dev/zero", file); }},
+        {"not a regular file", [&] { ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0); }}};
+    for (const auto& [what, plant] : plants) {
+        SCOPED_TRACE(what);
+        fs::remove(file);
+        plant();
+        const Build b = buildOnce();
+        EXPECT_EQ(b.cached, 0);
+        EXPECT_NE(b.warnings.find(what), std::string::npos) << b.warnings;
+        EXPECT_EQ(lines(b.warnings), 1u) << b.warnings;
+        EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(file)));
+        EXPECT_EQ(buildOnce().cached, 1);
+    }
+}
+
+// A cache folder that cannot be made (its path runs through a file) warns once, naming why.
+TEST(ProgramCache, AFolderThatCannotBeMadeWarnsOnce) {
+    MURMUR_REQUIRE_GL();
+    ASSERT_TRUE(cacheOffered());
+    CacheFolder folder;
+    spit(folder.dir, "a file where the folder would be");
+    const Build first = buildOnce(), second = buildOnce();
+    EXPECT_EQ(lines(first.warnings), 1u) << first.warnings;
+    EXPECT_NE(first.warnings.find("Not a directory"), std::string::npos) << first.warnings;
+    EXPECT_EQ(second.warnings, "");
+}
+
+// The signature's hash against published answers: SHA-256 of "abc" and of the empty string (FIPS
+// 180-4's examples), HMAC-SHA-256 of RFC 4231's test case 2, its message given in two parts.
+TEST(Sha256, GivesThePublishedAnswers) {
+    const auto hex = [](const gl::Digest& d) {
+        static const char* digits = "0123456789abcdef";
+        std::string out;
+        for (const std::uint8_t b : d) out += std::string{digits[b >> 4], digits[b & 15]};
+        return out;
+    };
+    EXPECT_EQ(hex(gl::sha256("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(hex(gl::sha256("")), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    EXPECT_EQ(hex(gl::sha256(std::string(1000, 'a'))), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+    EXPECT_EQ(hex(gl::hmacSha256("Jefe", {"what do ya want ", "for nothing?"})),
+              "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }

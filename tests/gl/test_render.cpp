@@ -384,6 +384,39 @@ TEST(Render, SplatsShowEachPixelsMeanColourOpaqueWithItsCount) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// Splats sum four floats a pixel: a 16384 x 8200 area would need a 2.1 GB sum texture, past what
+// drivers give (12000 x 12000 failed: "sum target ... is incomplete", GL_OUT_OF_MEMORY). Past 2^26
+// pixels one sum pixel covers 2 x 2 screen pixels: the clump still shows its colour, opaque.
+TEST(Render, SplatsAtAVeryLargeSizeShowTheirBoids) {
+    MURMUR_REQUIRE_GL();
+    constexpr int kBigW = 16384, kBigH = 8200;
+    Params p = world(2);
+    p.draw = 3;  // splats
+    Flock flock;
+    for (std::uint32_t k = 0; k < 12; ++k) flock.push_back(makeBoid(k, {50, 50, 0}, {3, 0, 0}));
+    render::HostFlock host;
+    host.update(flock, {});
+    render::Camera camera;
+    camera.reset(p);
+    render::DrawSettings settings;
+    settings.show_bounds = false;
+    settings.size_scale = 10.0f;
+    settings.colour_by = render::ColourBy::Heading;
+    gl::Framebuffer target(kBigW, kBigH);
+    target.bind();
+    render::FlockRenderer renderer{gl::ShaderLibrary{}};
+    ASSERT_NO_THROW(renderer.draw(host.view(), p, camera, {kBigW, kBigH}, settings, std::nullopt));
+    EXPECT_EQ(renderer.lastCounts().mode, render::DrawMode::Splats);
+    const std::vector<std::uint8_t> rgba = target.readRgba();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    const glm::vec3 east = render::headingColour(0.0f);
+    const std::uint8_t* c = &rgba[(std::size_t(kBigH / 2) * kBigW + std::size_t(kBigW / 2)) * 4];  // the world's middle
+    const float a = 1.0f - std::exp(-render::kSplatGain * 12.0f);
+    for (int k = 0; k < 3; ++k)  // as the small picture's test, within 3 levels
+        EXPECT_NEAR(int(c[k]), int((settings.background[k] * (1.0f - a) + east[k] * a) * 255.0f + 0.5f), 3) << "channel " << k;
+    EXPECT_NO_GL_ERRORS();
+}
+
 // Flat darts (the draw key's flat, auto for 3D darts under 12 pixels): one triangle a boid, the
 // largest of the dart's outline as seen from the eye, shaded as its faces would be on average.
 // One boid about 60 pixels long in nine headings: side on, across the view, climbing, diving, 45
