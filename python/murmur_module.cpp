@@ -274,28 +274,23 @@ std::uint64_t closeRecording(Recording& r) {
 
 // Steps through the API's stop check, so that Ctrl-C (KeyboardInterrupt) stops the stepping
 // within about 50 ms: between steps, the flock consistent and a recording complete up to the last
-// step taken; or, where one step takes longer, during it, the flock back where the call began.
-// A flock steps without Python's lock (other threads run meanwhile), taking it to ask for
-// signals at most every 50 ms; an ensemble keeps it.
+// step taken; or, where one flock's step takes longer, during it, the flock back where the call
+// began. It steps without Python's lock (other threads run meanwhile), taking it to ask for
+// signals at most every 50 ms.
 template <class Stepper>
-void stepInterruptibly(Stepper& s, std::uint64_t steps, bool release_lock) {
+void stepInterruptibly(Stepper& s, std::uint64_t steps) {
     bool signalled = false;
     auto asked = std::chrono::steady_clock::now();
     const auto stop = [&] {
         const auto now = std::chrono::steady_clock::now();
         if (now - asked < std::chrono::milliseconds(50)) return false;
         asked = now;
-        if (!release_lock) return signalled = PyErr_CheckSignals() != 0;
         py::gil_scoped_acquire held;
         return signalled = PyErr_CheckSignals() != 0;
     };
     try {
-        if (release_lock) {
-            py::gil_scoped_release free;
-            s.step(int(steps), stop);
-        } else {
-            s.step(int(steps), stop);
-        }
+        py::gil_scoped_release free;
+        s.step(int(steps), stop);
     } catch (...) {
         if (signalled) throw py::error_already_set();  // the KeyboardInterrupt first, not what followed it
         throw;
@@ -404,7 +399,7 @@ void defineFlockState(py::class_<Flock>& flock) {
              "Raises murmur.Error with the reason and the valid range.")
         .def("step",
              checked<Flock>([](Flock& f, const py::object& n) {
-                 stepInterruptibly(f, wholeNumber(n, "step(n)", 0, kMaxStepsACall), true);
+                 stepInterruptibly(f, wholeNumber(n, "step(n)", 0, kMaxStepsACall));
              }),
              py::arg("n") = 1,
              "Steps the flock n times, without holding Python's lock (other threads run meanwhile; one thread steps a "
@@ -517,9 +512,9 @@ void bindEnsemble(py::module_& m) {
              "[{'preset': 'vicsek', 'seed': s, 'params': {'vicsek.noise': eta}} for eta in etas for s in range(4)].")
         .def("step",
              checked<Ensemble>([](Ensemble& e, const py::object& n) {
-                 stepInterruptibly(e, wholeNumber(n, "step(n)", 0, kMaxStepsACall), false);
+                 stepInterruptibly(e, wholeNumber(n, "step(n)", 0, kMaxStepsACall));
              }),
-             py::arg("n") = 1, "Steps every flock n times (Ctrl-C stops it between steps, as Flock.step).")
+             py::arg("n") = 1, "Steps every flock n times, without holding Python's lock (Ctrl-C stops it between steps, as Flock.step).")
         .def_property_readonly("step_count", checked<Ensemble>(&Ensemble::stepCount), "Steps taken.")
         .def_property_readonly("backend", checked<Ensemble>(&Ensemble::backend), "'gpu' or 'cpu'.")
         .def("__len__", checked<Ensemble>(&Ensemble::flocks), "The number of flocks.")

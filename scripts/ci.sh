@@ -80,6 +80,9 @@ else
   echo "parity with FMA: not run, this CPU has no FMA instructions"
 fi
 
+echo "== shader check: every program murmur builds through glslangValidator and spirv-val (scripts/shader_check.sh) =="
+bash scripts/shader_check.sh build-test
+
 echo "== mutation check: the same bug in both backends must fail a test (on a copy of the tree) =="
 python3 scripts/mutants.py build-mutants
 

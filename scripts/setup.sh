@@ -4,7 +4,7 @@
 # --full also what the full pipeline (scripts/ci.sh) adds: clang for the fuzzers, Slurm and munge
 # for the job-array test, MDAnalysis for the trajectory reader test (92 packages, so not for the
 # everyday tests), pip and setuptools for the pip install test, ccache for the mutation check's
-# rebuilds. Idempotent and quiet when everything is present. Usage: scripts/setup.sh [--full]
+# rebuilds, glslang and SPIR-V tools for the shader check (scripts/shader_check.sh). Idempotent and quiet when everything is present. Usage: scripts/setup.sh [--full]
 set -euo pipefail
 
 packages=(
@@ -18,7 +18,8 @@ packages=(
   patchelf
 )
 if [ "${1:-}" = "--full" ]; then
-  packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge ccache python3-mdanalysis python3-pip python3-setuptools)
+  packages+=(clang libclang-rt-14-dev slurmctld slurmd slurm-client munge ccache python3-mdanalysis python3-pip python3-setuptools
+            glslang-tools spirv-tools)
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/setup.sh [--full]" >&2
   exit 2

@@ -164,3 +164,34 @@ def test_boid_figures_refuses_a_look_ahead_step_that_is_not_finite(backend):
         f.boid_figures()
     np.testing.assert_array_equal(f.positions, before)
     assert f.step_count == step
+
+
+# A flock or an ensemble steps without the interpreter's lock: another thread runs meanwhile, and
+# one that uses the flock during the step gets murmur.Error, never a torn read.
+@pytest.mark.parametrize("kind", ["flock", "ensemble"])
+def test_a_step_leaves_other_threads_running_and_guards_the_flock(kind):
+    if kind == "flock":
+        stepper = murmur.Flock(preset="cucker-smale", boids=1500, backend="cpu", seed=1)
+        use = lambda: stepper.positions
+    else:
+        stepper = murmur.Ensemble([{"preset": "cucker-smale", "boids": 1500, "seed": s} for s in (1, 2)], backend="cpu")
+        use = lambda: stepper.positions(0)
+    seen = {"during": 0, "messages": set()}
+    done = threading.Event()
+
+    def other():  # tries the flock every 5 ms; counts the tries step() refused (it was running then)
+        while not done.is_set():
+            try:
+                use()
+            except murmur.Error as e:
+                seen["during"] += 1
+                seen["messages"].add(str(e))
+            time.sleep(0.005)
+
+    t = threading.Thread(target=other)
+    t.start()
+    stepper.step(10)
+    done.set()
+    t.join()
+    assert seen["during"] > 5, "the other thread hardly ran while step() did: %s" % seen
+    assert all("being stepped on another thread" in m for m in seen["messages"]), seen

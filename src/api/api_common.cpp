@@ -185,6 +185,18 @@ murmur::Flock callerState(const float* positions, const float* velocities, std::
     return flock;
 }
 
+void requireNotStepping(const SteppingThread& stepping) {
+    const std::thread::id busy = stepping.load();
+    if (busy != std::thread::id() && busy != std::this_thread::get_id())
+        throw Error("this flock is being stepped on another thread: use it once that step() returns");
+}
+
+SteppingHold::SteppingHold(SteppingThread& stepping) : stepping_(stepping) {
+    std::thread::id idle{};
+    if (!stepping_.compare_exchange_strong(idle, std::this_thread::get_id()))
+        throw Error("this flock is being stepped on another thread: use it once that step() returns");
+}
+
 void requireUnforked(const std::string& backend) {
     if (backend != "gpu") return;
     if (const auto forked = gl::forkedAfterContext()) throw Error(*forked);

@@ -12,6 +12,7 @@
 #include "model/params.hpp"
 
 #include <chrono>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -78,6 +79,21 @@ private:
 // Error if a path holds a NUL character (a C++ string or a Python str may; the file system would
 // take the path cut at it): "what: ...".
 void requirePlainPath(const std::string& path, const std::string& what);
+// One thread steps a flock or an ensemble at a time (Python's step() runs without its lock): the
+// thread in step(), if any, and a hold on it for the call; other calls (requireNotStepping) and a
+// second step() from another thread get Error.
+using SteppingThread = std::atomic<std::thread::id>;
+void requireNotStepping(const SteppingThread& stepping);
+class SteppingHold {
+public:
+    explicit SteppingHold(SteppingThread& stepping);
+    ~SteppingHold() { stepping_.store(std::thread::id()); }
+    SteppingHold(const SteppingHold&) = delete;
+    SteppingHold& operator=(const SteppingHold&) = delete;
+
+private:
+    SteppingThread& stepping_;
+};
 // Error naming fork in a child forked from a process that made a GL context (a GPU backend only).
 void requireUnforked(const std::string& backend);
 // "the flock became non-finite ... between steps `from` and `reached`; it is back at step `from` ...".

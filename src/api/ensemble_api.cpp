@@ -16,7 +16,8 @@ struct Ensemble::Impl {
     std::shared_ptr<gl::HeadlessContext> context;  // murmur's own, when the first flock gave no loader
     std::unique_ptr<murmur::Ensemble> ensemble;
     std::thread::id thread = std::this_thread::get_id();  // the thread that made it
-    std::uint64_t steps = 0;
+    std::atomic<std::uint64_t> steps{0};
+    mutable SteppingThread stepping{};  // the thread in step(), if any
 
     ~Impl() {
         if (backend == "gpu" && (thread != std::this_thread::get_id() || gl::forkedAfterContext())) endGlObjects(ensemble, context, thread);
@@ -29,6 +30,7 @@ struct Ensemble::Impl {
     // The engine, from the thread that made a GPU ensemble only (its GL context is current there).
     murmur::Ensemble& engine() const {
         requireOwnThread(backend, thread);
+        requireNotStepping(stepping);
         return *ensemble;
     }
     murmur::Flock byId(std::uint32_t k) const { return murmur::byId(engine().download(index(k))); }
@@ -67,6 +69,7 @@ Ensemble& Ensemble::operator=(Ensemble&&) noexcept = default;
 void Ensemble::step(int steps, const StopCheck& stop) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
     murmur::Ensemble& e = impl_->engine();
+    const SteppingHold held(impl_->stepping);
     requireCounterRoom(impl_->steps, std::uint64_t(steps));
     const std::uint64_t from = impl_->steps;
     translated([&] {
@@ -78,7 +81,7 @@ void Ensemble::step(int steps, const StopCheck& stop) {
             done += run;
             impl_->steps += std::uint64_t(run);
             if (!e.allFinite()) {
-                const std::uint64_t reached = std::exchange(impl_->steps, from);
+                const std::uint64_t reached = impl_->steps.exchange(from);
                 e.rollback();
                 throw Error(nonFiniteMessage(std::uint32_t(from), std::uint32_t(reached)));
             }

@@ -49,22 +49,10 @@ struct Flock::Impl {
     // and not while another thread steps it (step() runs without Python's lock).
     Simulation& engine() const {
         requireOwnThread(backend, thread);
-        const std::thread::id busy = stepping.load();
-        if (busy != std::thread::id() && busy != std::this_thread::get_id())
-            throw Error("this flock is being stepped on another thread: use it once that step() returns");
+        requireNotStepping(stepping);
         return *sim;
     }
-    mutable std::atomic<std::thread::id> stepping{};  // the thread in step(), if any
-    // step()'s hold on the flock: one thread steps it at a time.
-    struct Stepping {
-        const Impl& impl;
-        explicit Stepping(const Impl& i) : impl(i) {
-            std::thread::id idle{};
-            if (!impl.stepping.compare_exchange_strong(idle, std::this_thread::get_id()))
-                throw Error("this flock is being stepped on another thread: use it once that step() returns");
-        }
-        ~Stepping() { impl.stepping.store(std::thread::id()); }
-    };
+    mutable SteppingThread stepping{};  // the thread in step(), if any
     // A step stopped part way (a stop asked during one long step): the flock back where the call
     // began, a recording ended with the frames it has.
     void interrupted() {
@@ -132,7 +120,7 @@ Flock& Flock::operator=(Flock&&) noexcept = default;
 void Flock::step(int steps, const StopCheck& stop) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
     Simulation& sim = impl_->engine();
-    const Impl::Stepping held(*impl_);
+    const SteppingHold held(impl_->stepping);
     requireCounterRoom(sim.stepCount(), std::uint64_t(steps));
     translated([&] {
         sim.checkpoint();

@@ -3,6 +3,7 @@
 
 #include "gl/egl_context.hpp"
 #include "gl/program_cache.hpp"
+#include "gl/shader_blocks.hpp"
 
 #include <chrono>
 
@@ -48,7 +49,8 @@ struct Pending {
     bool cached = false;
 };
 
-Pending start(const ProgramSource& source, ProgramCache& cache) {
+Pending start(const ProgramSource& source, ProgramCache& cache, int storage_block_limit) {
+    if (const auto problem = storageBlockProblem(source, storage_block_limit)) throw ShaderError(*problem);
     Pending p;
     p.source = &source;
     p.program = Handle<deleteProgram>(glCreateProgram());
@@ -97,6 +99,19 @@ Program finish(Pending& p, ProgramCache& cache) {
 
 }  // namespace
 
+std::optional<std::string> storageBlockProblem(const ProgramSource& source, int limit) {
+    for (const auto& [stage, shader] : source.stages) {
+        if (stage != GL_COMPUTE_SHADER) continue;
+        const int blocks = storageBlocksIn(shader.text);
+        if (blocks > limit)
+            return "program " + source.label + " declares " + std::to_string(blocks) +
+                   " storage blocks; this OpenGL implementation offers GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = " + std::to_string(limit) +
+                   ", so it would not link (MURMUR_GPU_READS=textures reads through buffer textures and needs fewer; or use "
+                   "--backend cpu)";
+    }
+    return std::nullopt;
+}
+
 ProgramSource computeSource(const ShaderLibrary& lib, const std::string& file, const std::vector<ShaderDefine>& defines) {
     return {{{GL_COMPUTE_SHADER, lib.assemble(file, defines)}}, file};
 }
@@ -107,7 +122,9 @@ std::vector<Program> buildPrograms(const std::vector<ProgramSource>& sources) {
     ProgramCache& cache = ProgramCache::forCurrentDriver();
     std::vector<Pending> pending;
     pending.reserve(sources.size());
-    for (const ProgramSource& s : sources) pending.push_back(start(s, cache));
+    GLint storage_block_limit = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &storage_block_limit);
+    for (const ProgramSource& s : sources) pending.push_back(start(s, cache, storage_block_limit));
     std::vector<Program> built;
     built.reserve(sources.size());
     try {

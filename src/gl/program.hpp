@@ -9,6 +9,7 @@
 #include "gl/shader_source.hpp"
 
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -46,6 +47,10 @@ struct ProgramSource {
 };
 ProgramSource computeSource(const ShaderLibrary& lib, const std::string& file,
                             const std::vector<ShaderDefine>& defines);
+// Why a compute program's source cannot link where a stage offers `limit` storage blocks (it
+// declares more: shader_blocks.hpp), or nullopt. buildPrograms refuses such a program before
+// compiling it, with this message, as a ShaderError.
+std::optional<std::string> storageBlockProblem(const ProgramSource& source, int limit);
 
 // Builds every program of the batch: all compiles and links are issued before the first is
 // waited for. Throws the first ShaderError (in the batch's order).

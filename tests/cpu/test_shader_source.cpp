@@ -1,6 +1,8 @@
 // The shader loader on what a --shader-dir may hold: includes expanded (a line of spaces, an
 // unterminated include of 200,000 characters, deep or circular includes, an oversized file each
 // handled without a crash) and driver logs annotated with file and line.
+#include "gl/program.hpp"
+#include "gl/shader_blocks.hpp"
 #include "gl/shader_source.hpp"
 
 #include <gtest/gtest.h>
@@ -109,4 +111,53 @@ TEST(ShaderLog, MesaAndNvidiaLinesNameTheFileAndLine) {
     EXPECT_EQ(gl::annotateLog("9:1(1): far", files), "source 9:1: far");
     const std::string digits(100000, '7');
     EXPECT_EQ(gl::annotateLog(digits, files), digits) << "a run of digits is no prefix";
+}
+
+// The storage blocks a source declares, read as the preprocessor reads it: a block in a branch
+// not taken does not count, one in a taken #elif or #else does; macros are compared by value.
+TEST(ShaderBlocks, OnlyTheBlocksOfLiveBranchesCount) {
+    const std::string source = R"(#version 430
+#define READS 2
+#define PERCH 1
+layout(std430, binding = 0) buffer A { uint a[]; };
+#if READS == 1
+layout(std430, binding = 1) buffer B { uint b[]; };
+#elif READS == 2 && defined(PERCH)
+layout(std430, binding = 2) readonly buffer C { uint c[]; };  // counted
+#ifdef NOT_DEFINED
+layout(std430, binding = 3) buffer D { uint d[]; };
+#else
+layout(std430, binding = 4) coherent volatile buffer E { uint e[]; };  // counted
+#endif
+#else
+layout(std430, binding = 5) buffer F { uint f[]; };
+#endif
+#if !PERCH || (READS % 2 != 0)
+layout(std430, binding = 6) buffer G { uint g[]; };
+#endif
+// buffer H { commented out
+void main() {}
+)";
+    EXPECT_EQ(gl::storageBlocksIn(source), 3);
+}
+
+// The steer pass's fullest variant (storage reads, an ensemble, perching, stored steering, a
+// measured step) declares 16 storage blocks: llvmpipe's and NVIDIA's limit (it declared 17, an
+// unread cell-count block among them, and failed to link). Where a driver offers fewer, the
+// program is refused before it is compiled, naming the limit.
+TEST(ShaderBlocks, TheFullestSteerVariantFitsSixteenAndIsRefusedUnderFewer) {
+    const std::vector<gl::ShaderDefine> defines{
+        {"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_GLSL", "\"styles/decarpentier.glsl\""}, {"STORED_STEER", "1"},
+        {"OWN_SEARCH", "1"}, {"AMORTISED_STEERING", "1"}, {"NEIGHBOUR_CAP", "0"}, {"PERCHING", "1"}, {"MULTI_SPECIES", "1"},
+        {"UPDATE_SEQUENTIAL", "0"}, {"INTEGRATE_EXPLICIT", "0"}, {"SPEED_LIMIT", "1"}, {"VIEW_CONE", "1"}, {"OBSTACLES", "0"},
+        {"ENSEMBLE", "1"}, {"STORAGE_READS", "1"}, {"TILED_WALK", "0"}, {"MEASURE_IN_STEER", "1"}};
+    const gl::ProgramSource steer = gl::computeSource(gl::ShaderLibrary{}, "flock_steer.comp", defines);
+    EXPECT_EQ(gl::storageBlocksIn(steer.stages.front().second.text), 16);
+    EXPECT_EQ(gl::storageBlockProblem(steer, 16), std::nullopt);
+    const auto refused = gl::storageBlockProblem(steer, 15);
+    ASSERT_TRUE(refused);
+    EXPECT_NE(refused->find("flock_steer.comp declares 16 storage blocks; this OpenGL implementation offers "
+                            "GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = 15"),
+              std::string::npos)
+        << *refused;
 }
