@@ -126,9 +126,11 @@ void Flock::step(int steps, const StopCheck& stop) {
         sim.checkpoint();
         const std::uint32_t from = sim.stepCount();
         // Asked during a step too, once its chunk has run past half a second (one long step):
-        // stopping there takes the flock back to where the call began.
+        // stopping there takes the flock back to where the call began. Not on a hardware GPU,
+        // whose steps are short and whose steer pass would then run in slices, each waited for.
         auto chunk_began = std::chrono::steady_clock::now();
-        if (stop) sim.setInterrupt([&] { return std::chrono::steady_clock::now() - chunk_began > std::chrono::milliseconds(500) && stop(); });
+        const bool inside = stop && (impl_->backend == "cpu" || gl::isSoftwareRenderer(gl::rendererString()));
+        if (inside) sim.setInterrupt([&] { return std::chrono::steady_clock::now() - chunk_began > std::chrono::milliseconds(500) && stop(); });
         const std::shared_ptr<void> no_interrupt(nullptr, [&](void*) { sim.setInterrupt({}); });
         StepChunks chunks{bool(stop)};
         for (int done = 0; done < steps;) {
