@@ -11,16 +11,12 @@
 
 #include <dlfcn.h>
 
-#include <vector>
-
-#include <mutex>
-
-#include <map>
-
 #include <atomic>
-
 #include <filesystem>
 #include <iterator>
+#include <map>
+#include <mutex>
+#include <vector>
 
 namespace murmur::api::detail {
 
@@ -76,9 +72,6 @@ Params paramsOf(const FlockOptions& o) {
     return p;
 }
 
-// murmur's own headless context, one for every flock made without a loader on a thread (a
-// context is current on one thread: a flock made on another thread gets that thread's); it lives
-// while a flock uses it.
 namespace {
 
 // Engines ended on other threads, waiting for the thread whose context they belong to.
@@ -130,6 +123,9 @@ void endWaitingGlObjects() {
     }
 }
 
+// murmur's own headless context, one for every flock made without a loader on a thread (a
+// context is current on one thread: a flock made on another thread gets that thread's); it lives
+// while a flock uses it.
 std::shared_ptr<gl::HeadlessContext> sharedContext() {
     thread_local std::weak_ptr<gl::HeadlessContext> shared;
     thread_local ThreadEnd end{&shared};  // made after `shared`, so ended before it

@@ -36,12 +36,7 @@ struct Flock::Impl {
     // A recording still open when the flock ends (its destructor, or a move over it) is closed
     // and renamed into place; a failure then cannot be reported, and the temporary file goes.
     ~Impl() {
-        if (trajectory) {
-            try {
-                trajectory->finish();
-            } catch (const std::exception&) {
-            }
-        }
+        (void)endRecording();
         if (backend == "gpu" && (thread != std::this_thread::get_id() || gl::forkedAfterContext())) endGlObjects(sim, context, thread);
     }
 
@@ -53,16 +48,22 @@ struct Flock::Impl {
         return *sim;
     }
     mutable SteppingThread stepping{};  // the thread in step(), if any
+    // Closes the recording, if one is open, renaming it into place, and says how that went for a
+    // message: "; the recording F ended with its N finite frames", or its failure. Never throws.
+    std::string endRecording() {
+        if (!trajectory) return "";
+        const std::uint64_t frames = trajectory->frames();
+        std::unique_ptr<TrajectoryWriter> writer = std::move(trajectory);
+        try {
+            return "; the recording " + writer->finish() + " ended with its " + std::to_string(frames) + " finite frames";
+        } catch (const std::exception& e) {
+            return std::string("; the recording ended, and ") + e.what();
+        }
+    }
     // A step stopped part way (a stop asked during one long step): the flock back where the call
     // began, a recording ended with the frames it has.
     void interrupted() {
-        if (trajectory) {
-            std::unique_ptr<TrajectoryWriter> writer = std::move(trajectory);
-            try {
-                writer->finish();
-            } catch (const std::exception&) {
-            }
-        }
+        (void)endRecording();
         sim->rollback();
     }
     murmur::Flock byId() const { return murmur::byId(engine().download()); }
@@ -82,16 +83,7 @@ struct Flock::Impl {
     void requireFinite(std::uint32_t from) {
         if (sim->allFinite()) return;
         const std::uint32_t reached = sim->stepCount();
-        std::string recorded;
-        if (trajectory) {
-            const std::uint64_t frames = trajectory->frames();
-            std::unique_ptr<TrajectoryWriter> writer = std::move(trajectory);
-            try {
-                recorded = "; the recording " + writer->finish() + " ended with its " + std::to_string(frames) + " finite frames";
-            } catch (const std::exception& e) {
-                recorded = std::string("; the recording ended, and ") + e.what();
-            }
-        }
+        const std::string recorded = endRecording();
         sim->rollback();
         throw Error(nonFiniteMessage(from, reached) + recorded);
     }

@@ -50,7 +50,6 @@ struct Pending {
 };
 
 Pending start(const ProgramSource& source, ProgramCache& cache, int storage_block_limit) {
-    if (const auto problem = storageBlockProblem(source, storage_block_limit)) throw ShaderError(*problem);
     Pending p;
     p.source = &source;
     p.program = Handle<deleteProgram>(glCreateProgram());
@@ -61,6 +60,8 @@ Pending start(const ProgramSource& source, ProgramCache& cache, int storage_bloc
         if ((p.cached = cache.load(p.key, p.program.id()))) return p;
         p.program = Handle<deleteProgram>(glCreateProgram());  // not the one a refused binary was given
     }
+    // Counted only for a program compiled here: a cached one linked on this very driver.
+    if (const auto problem = storageBlockProblem(source, storage_block_limit)) throw ShaderError(*problem);
     for (const auto& [stage, shader] : source.stages) {
         Handle<deleteShader> s(glCreateShader(stage));
         const char* text = shader.text.c_str();

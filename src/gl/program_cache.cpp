@@ -2,22 +2,18 @@
 #include "gl/program_cache.hpp"
 
 #include "gl/cache_folder.hpp"
-#include "io/env_switch.hpp"
 #include "gl/sha256.hpp"
+#include "io/env_switch.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <system_error>
-#include <thread>
 
-#include <unistd.h>
 
 namespace murmur::gl {
 namespace fs = std::filesystem;
