@@ -538,7 +538,7 @@ void bindEnsemble(py::module_& m) {
              "Flock k's species, (N,) uint32, in id order.")
         .def("order_parameters", checked<Ensemble>([](Ensemble& e, const py::object& k) { return e.orderParameters(flockIndex(e, k)); }), py::arg("k"),
              "Flock k's order parameters, as a dict.")
-        .def("order_parameters", py::overload_cast<>(&Ensemble::orderParameters),
+        .def("order_parameters", checked<Ensemble>(py::overload_cast<>(&Ensemble::orderParameters)),
              "Every flock's order parameters, a list of dicts in flock order (on the GPU measured in one set of passes).")
         .def("__repr__", checked<Ensemble>([](const Ensemble& e) {
             return "<murmur.Ensemble " + std::to_string(e.flocks()) + " flocks, " + e.backend() + ", step " + std::to_string(e.stepCount()) + ">";

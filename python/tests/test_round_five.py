@@ -89,6 +89,7 @@ def test_a_set_state_copy_numpy_cannot_make_raises_memory_error():
 def test_objects_never_made_raise_instead_of_crashing():
     for call in [lambda: murmur.Flock.__new__(murmur.Flock).step(1), lambda: murmur.Flock.__new__(murmur.Flock).size,
                  lambda: murmur.Flock.__new__(murmur.Flock).positions, lambda: murmur.Ensemble.__new__(murmur.Ensemble).step(1),
+                 lambda: murmur.Ensemble.__new__(murmur.Ensemble).order_parameters(),
                  lambda: murmur.Recording.__new__(murmur.Recording).close()]:
         with pytest.raises(murmur.Error, match="was never made"):
             call()

@@ -2,6 +2,7 @@
 #include "engine/engine.hpp"
 
 #include "gl/egl_devices.hpp"
+#include "gl/fence.hpp"
 
 #include "cpu/cpu_ensemble.hpp"
 #include "cpu/cpu_simulation.hpp"
@@ -65,6 +66,7 @@ std::string gpuWalk() { return gpu::cellWalkName(gpu::cellWalk()); }
 
 std::optional<std::string> gpuPathProblem() {
     if (auto problem = gl::eglDeviceVariableProblem()) return problem;  // MURMUR_EGL_DEVICE
+    if (auto problem = gl::gpuTimeoutProblem()) return problem;         // MURMUR_GPU_TIMEOUT
     try {
         (void)gpu::sortedReads();
         (void)gpu::cellWalk();

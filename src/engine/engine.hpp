@@ -58,7 +58,7 @@ BoidLabels boidLabels(const Flock& flock, const Params& p);
 // measured there). How its steer pass walks the cells, from MURMUR_GPU_WALK: "rows" (the default)
 // or "tiles" (work groups of 64 boids that stage their rows in shared memory, opt-in likewise). gpuPathProblem: either
 // variable's value is not one of its two, naming them, or MURMUR_EGL_DEVICE is not an index or a PCI
-// bus id (gl/egl_devices.hpp).
+// bus id (gl/egl_devices.hpp), or MURMUR_GPU_TIMEOUT is not seconds (gl/fence.hpp).
 std::string gpuReads();
 std::string gpuWalk();
 std::optional<std::string> gpuPathProblem();

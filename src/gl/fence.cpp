@@ -1,6 +1,8 @@
 // The fence; see fence.hpp.
 #include "gl/fence.hpp"
 
+#include "io/env_switch.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -40,15 +42,25 @@ bool Fence::signalled() const {
     return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
 }
 
-// The longest wait for the GPU: MURMUR_GPU_TIMEOUT seconds (0: for ever), else 600.
-double fenceTimeoutSeconds() {
+namespace {
+
+// MURMUR_GPU_TIMEOUT in seconds (0: for ever; 600 when unset or empty), or nullopt when it is not
+// a number of seconds.
+std::optional<double> timeoutSeconds() {
     const char* text = std::getenv("MURMUR_GPU_TIMEOUT");
     if (!text || !*text) return 600.0;
     char* end = nullptr;
     const double seconds = std::strtod(text, &end);
-    if (*end != '\0' || !(seconds >= 0.0))
-        throw std::runtime_error(std::string("MURMUR_GPU_TIMEOUT '") + text + "': valid: seconds, 0 or more (0: wait for ever)");
+    if (*end != '\0' || !(seconds >= 0.0)) return std::nullopt;
     return seconds;
+}
+
+}  // namespace
+
+std::optional<std::string> gpuTimeoutProblem() {
+    if (timeoutSeconds()) return std::nullopt;
+    return "MURMUR_GPU_TIMEOUT='" + env_detail::envValueShown(std::getenv("MURMUR_GPU_TIMEOUT")) +
+           "': valid: seconds, 0 or more (0: wait for ever; unset: 600)";
 }
 
 // Waits a second at a time: a word after 30 s (a hung GPU says nothing of itself), an error past
@@ -56,7 +68,8 @@ double fenceTimeoutSeconds() {
 void Fence::wait() const {
     if (!sync_) return;
     constexpr GLuint64 kSecond = 1000000000;
-    const double limit = fenceTimeoutSeconds();
+    if (const auto problem = gpuTimeoutProblem()) throw std::runtime_error(*problem);  // refused up front (engine::gpuPathProblem)
+    const double limit = *timeoutSeconds();
     const auto began = std::chrono::steady_clock::now();
     bool said = false;
     for (;;) {

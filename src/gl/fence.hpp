@@ -5,6 +5,9 @@
 
 #include "gl/gl.hpp"
 
+#include <optional>
+#include <string>
+
 namespace murmur::gl {
 
 class Fence {
@@ -19,11 +22,16 @@ public:
 
     explicit operator bool() const { return sync_ != nullptr; }
     bool signalled() const;  // no wait; true for an empty fence
-    void wait() const;       // until signalled; throws std::runtime_error if the driver reports a failure
+    // Until signalled: a warning after 30 s; throws std::runtime_error if the driver reports a
+    // failure or past MURMUR_GPU_TIMEOUT seconds (600 by default, 0 for ever).
+    void wait() const;
 
 private:
     explicit Fence(GLsync sync) : sync_(sync) {}
     GLsync sync_ = nullptr;
 };
+
+// MURMUR_GPU_TIMEOUT's value is not seconds (0 or more): the message (exit 2), else nullopt.
+std::optional<std::string> gpuTimeoutProblem();
 
 }  // namespace murmur::gl

@@ -481,6 +481,20 @@ TEST(CliGpu, MurmurEglDeviceChoosesTheDeviceAndTheSummaryNamesIt) {
     else ::setenv("MURMUR_EGL_DEVICE", saved.c_str(), 1);
 }
 
+// MURMUR_GPU_TIMEOUT (the longest wait for the GPU's work) that is not seconds is refused before
+// the run (it failed with exit 1 at the first wait, the run's steps already taken).
+TEST(CliGpu, AGpuTimeoutThatIsNotSecondsIsRefusedUpFront) {
+    MURMUR_REQUIRE_GL();
+    std::string out, err;
+    ::setenv("MURMUR_GPU_TIMEOUT", "ten\nmurmur: ok", 1);
+    EXPECT_EQ(run({"--headless", "--steps", "1", "--boids", "100"}, out, err), 2) << err;
+    EXPECT_NE(err.find("MURMUR_GPU_TIMEOUT='ten\\x0amurmur: ok': valid: seconds, 0 or more"), std::string::npos) << err;
+    EXPECT_EQ(out.find("ran 1 step"), std::string::npos) << out;
+    ::setenv("MURMUR_GPU_TIMEOUT", "0", 1);
+    EXPECT_EQ(run({"--headless", "--steps", "1", "--boids", "100"}, out, err), 0) << err;
+    ::unsetenv("MURMUR_GPU_TIMEOUT");
+}
+
 // MURMUR_GPU_READS picks the passes' read path, MURMUR_GPU_WALK the steer pass's walk: a value that
 // is neither of a variable's two is bad input (exit 2, naming both) for a GPU run and the
 // self-test, and no concern of a CPU run.
