@@ -8,7 +8,12 @@
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/program_cache.hpp"
+#include "gpu/binning_pass.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "gpu/sampler.hpp"
+#include "gpu/state_queries.hpp"
+#include "gpu/steer_pass.hpp"
+#include "gpu/variant.hpp"
 #include "model/param_table.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
@@ -18,6 +23,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -223,6 +229,55 @@ void checkVariants(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
                                  [&] { return oneStepParity(caseParams(dims, b, s, features), shaders); });
 }
 
+// `defines` with each of `values` set (added where absent).
+std::vector<gl::ShaderDefine> withDefines(std::vector<gl::ShaderDefine> defines, const std::vector<gl::ShaderDefine>& values) {
+    for (const gl::ShaderDefine& v : values) {
+        auto at = std::find_if(defines.begin(), defines.end(), [&](const gl::ShaderDefine& d) { return d.name == v.name; });
+        if (at != defines.end()) at->value = v.value;
+        else defines.push_back(v);
+    }
+    return defines;
+}
+
+// The fullest build of each program family for style `s` (every switch on: an ensemble, species,
+// obstacles, perching, a neighbour cap, a measured step; both read paths; the tiled walk; the work
+// groups' steps at their largest, in shared memory, perching aside as there), compiled and linked on this GPU: a
+// variant over one of the driver's limits (storage blocks, shared memory, texture units) fails
+// here, not in a user's sweep. Style-free families (binning, sampling, queries) with the first.
+std::optional<std::string> fullestVariantsBuild(Style s, bool with_common, const gl::ShaderLibrary& shaders) {
+    const Params p = caseParams(3, Bounds::Wrap, s, true);
+    const auto ensemble = [&](const char* reads) {
+        return withDefines(gpu::variantDefines(p, true), {{"STORAGE_READS", reads}, {"TILED_WALK", "0"}});
+    };
+    const auto storage = ensemble("1"), textures = ensemble("0");
+    const auto tiled = withDefines(gpu::variantDefines(p, false), {{"STORAGE_READS", "1"}, {"TILED_WALK", "1"}});
+    std::vector<gl::ProgramSource> sources;
+    for (const auto* defines : {&storage, &textures, &tiled})
+        sources.push_back(gl::computeSource(shaders, "flock_steer.comp", withDefines(*defines, {{"MEASURE_IN_STEER", "1"}})));
+    if (!styleInfo(s).traits.keeps_steer)
+        sources.push_back(gl::computeSource(
+                shaders, "flock_steps.comp",
+                withDefines(storage, {{"PERCHING", "0"},  // perching flocks take the passes
+                                      {"FLOCK_GROUP_SIZE", std::to_string(STEP_GROUP_SIZE)},
+                                      {"ORDERED_IN_SHARED", "1"}})));
+    if (with_common) {
+        for (const auto& files : {gpu::BinningPass::shaderFiles(), gpu::Sampler::shaderFiles(), gpu::StateQueries::shaderFiles()})
+            for (const std::string& file : files) sources.push_back(gl::computeSource(shaders, file, storage));
+        sources.push_back(gl::computeSource(shaders, "flock_measure.comp", withDefines(storage, {{"NEAREST_STORED", "1"}})));
+    }
+    gl::buildPrograms(sources);  // throws the first that does not build
+    return std::nullopt;
+}
+
+void checkFullestVariants(SelfTestReport& report, const gl::ShaderLibrary& shaders) {
+    bool first = true;
+    for (Style s : everyStyle()) {
+        report.check(std::string("fullest programs build: ") + styleInfo(s).name + (first ? " and the passes every style shares" : ""),
+                     [&] { return fullestVariantsBuild(s, first, shaders); });
+        first = false;
+    }
+}
+
 // Small flocks step in work groups (flock_steps.comp: a work group writes its ordered flock to
 // shared memory or images, which its invocations then read): two steps in one dispatch of a
 // flock of 100 in a world of 2.4 radii, every style that can.
@@ -297,6 +352,7 @@ int runSelfTest(const std::string& shader_dir, std::ostream& out, std::ostream& 
         return std::optional<std::string>();
     });
     checkVariants(report, shaders);
+    checkFullestVariants(report, shaders);
     checkFormulations(report, shaders);
     checkStepsInGroups(report, shaders);
     checkScansAndRender(report, shaders, out);
