@@ -120,9 +120,16 @@ stage_data() {
   [[ -d $presets ]] || presets=$ROOT/presets
   cp -r "$presets" "$stage/share/murmur/presets"
   cp -r "$ROOT/shaders" "$stage/share/murmur/shaders"
+  local glsl name  # each style's shader under the name the binaries embed it by, styles/<name>/<name>.glsl
+  for glsl in "$ROOT"/src/styles/*/*.glsl; do
+    name=$(basename "$(dirname "$glsl")")
+    mkdir -p "$stage/share/murmur/shaders/styles/$name"
+    cp "$glsl" "$stage/share/murmur/shaders/styles/$name/"
+  done
   if [[ -f $build/generated/embedded_shaders.cpp ]] &&
-     [[ -n $(find "$ROOT/shaders" -type f -newer "$build/generated/embedded_shaders.cpp") ]]; then
-    echo "bundle: warning: shaders/ changed after $build embedded them; share/murmur/shaders is the newer source" >&2
+     [[ -n $(find "$ROOT/shaders" -type f -newer "$build/generated/embedded_shaders.cpp";
+             find "$ROOT/src/styles" -name '*.glsl' -newer "$build/generated/embedded_shaders.cpp") ]]; then
+    echo "bundle: warning: the shaders changed after $build embedded them; share/murmur/shaders is the newer source" >&2
   fi
 }
 

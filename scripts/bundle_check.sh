@@ -301,6 +301,7 @@ left_out_tests() {
   fi
   if [[ ! -f $SHADER_SOURCE_DIR/flock_rules.glsl ]]; then
     echo "CliGpu.AGpuThatFailsTheStartUpCheckIsRefused reads the build tree's $SHADER_SOURCE_DIR (compiled in)"
+    echo "CliGpu.SelfTestBuildsTheFullestVariantOfEachFamily reads the build tree's $SHADER_SOURCE_DIR (compiled in)"
   fi
 }
 

@@ -11,6 +11,8 @@ Usage: scripts/mutants.py WORK_DIR    (a folder of its own, e.g. build-mutants; 
        scripts/mutants.py --check     (only: does every patch still match the sources?)
 Exit 0 when every mutant is caught, 1 when one survives or the unmutated tests fail.
 """
+import glob
+import json
 import os
 import re
 import shutil
@@ -27,11 +29,11 @@ G_RULES = "shaders/flock_rules.glsl"    # what every style shares, GPU
 
 
 def cpu(style):
-    return "src/cpu/styles/%s.cpp" % style
+    return "src/styles/%s/cpu.cpp" % style
 
 
 def gpu(style):
-    return "shaders/styles/%s.glsl" % style
+    return "src/styles/%s/%s.glsl" % (style, style)
 
 
 # (name, [(file, old, new, occurrences)]): every patch must match exactly that many times.
@@ -45,22 +47,11 @@ MUTANTS = [
         (G_RULES, "if (same && d2 < ALI_R2(S)) {", "if (same && d2 <= ALI_R2(S)) {", 1),
         (G_RULES, "if (same && d2 < COH_R2(S)) {", "if (same && d2 <= COH_R2(S)) {", 1),
         (G_RULES, "if (!(d2 < LOOK_R2(S))) return false;", "if (!(d2 <= LOOK_R2(S))) return false;", 1)]),
-    ("decarpentier velocity match over |d| instead of sqrt|d|", [
-        (cpu("decarpentier"), "((t.vel[n] - v) / std::sqrt(dist))", "((t.vel[n] - v) / dist)", 1),
-        (gpu("decarpentier"), "((velAt(three[k].slot) - v) / sqrt(dist))", "((velAt(three[k].slot) - v) / dist)", 1)]),
     ("neighbour count includes boids within the flee radius only", [
         (cpu(style), "if (d2 < k.r2_counted) ++sums.neighbours;", "if (d2 < k.r2_max) ++sums.neighbours;", 1)
         for style in ("steering", "graded")] + [
         (gpu(style), "if (d2 < COUNTED_R2(S)) ++s.neighbours;", "if (d2 < LOOK_R2(S)) ++s.neighbours;", 1)
         for style in ("steering", "graded")]),
-    ("steering separation weighted 1/|d| instead of 1/|d|^2", [
-        (cpu("steering"), "else if (d2 > 0.0f) sums.sep -= d / d2;", "else if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);", 1),
-        (gpu("steering"), "        if (d2 > 0.0) s.sep -= d / d2;", "        if (d2 > 0.0) s.sep -= d / sqrt(d2);", 1)]),
-    ("speed clamped before integration instead of after", [
-        (RULES, "return limitSpeed(ctx, k, self.v + dv);", "return limitSpeed(ctx, k, self.v) + dv;", 1),
-        (cpu("offset"), "next.v = limitSpeed(ctx, k, self.v + dv);", "next.v = limitSpeed(ctx, k, self.v) + dv;", 1),
-        (G_RULES, "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1),
-        (gpu("offset"), "return limitSpeed(S, v + dv);", "return limitSpeed(S, v) + dv;", 1)]),
     ("alignment steers away (sign flip)", [
         (cpu(style), "if (sums.n_ali > 0) a += k.w_ali * steerTowards(", "if (sums.n_ali > 0) a -= k.w_ali * steerTowards(", 1)
         for style in ("steering", "graded")] + [
@@ -84,17 +75,6 @@ MUTANTS = [
     ("wander pushes the other way (sign flip)", [
         (RULES, "a[k] = ctx.p.wander * wanderJitter(", "a[k] = -ctx.p.wander * wanderJitter(", 1),
         (G_RULES, "a[k] = WANDER * (", "a[k] = -WANDER * (", 1)]),
-    ("vicsek noise turns the other way (sign flip)", [
-        (cpu("vicsek"), "return {mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0f};",
-         "return {mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0f};", 1),
-        (gpu("vicsek"), "return vec3(mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0);",
-         "return vec3(mean.x * c + mean.y * s, -mean.x * s + mean.y * c, 0.0);", 1)]),
-    ("couzin orientation leaves the boid's own heading out", [
-        (cpu("couzin"), "const glm::vec3 d_o = unitOr(s.ali + own, own);", "const glm::vec3 d_o = unitOr(s.ali, own);", 1),
-        (gpu("couzin"), "vec3 d_o = unitOr(s.ali + own, own);", "vec3 d_o = unitOr(s.ali, own);", 1)]),
-    ("graded separation over |d| instead of |d|^2", [
-        (cpu("graded"), "kGradedCore * std::sqrt(d2)) / d2);", "kGradedCore * std::sqrt(d2)) / std::sqrt(d2));", 1),
-        (gpu("graded"), "GRADED_CORE * sqrt(d2)) / d2);", "GRADED_CORE * sqrt(d2)) / sqrt(d2));", 1)]),
     ("graded separation core at a hundredth of the radius", [
         ("src/model/params.hpp", "inline constexpr float kGradedCore = 9.0f;", "inline constexpr float kGradedCore = 99.0f;", 1),
         ("shaders/layout.glsl", "#define GRADED_CORE 9.0 ", "#define GRADED_CORE 99.0 ", 1)]),
@@ -106,49 +86,33 @@ MUTANTS = [
     ("view cone ignored", [
         (RULES_H, "if (velocity_cone && k.use_fov && d2 > 0.0f) {", "if (false && velocity_cone && k.use_fov && d2 > 0.0f) {", 1),
         (G_RULES, "if (self.use_fov != 0u && d2 > 0.0 &&", "if (false && self.use_fov != 0u && d2 > 0.0 &&", 1)]),
-    ("decarpentier level flight pushes vertical speed up (sign flip)", [
-        (cpu("decarpentier"), "a.y -= p.dc.horizontal * v.y;", "a.y += p.dc.horizontal * v.y;", 1),
-        (gpu("decarpentier"), "a.y -= DC_HORIZONTAL * v.y;", "a.y += DC_HORIZONTAL * v.y;", 1)]),
     ("sequential order walks the storage order, not id order", [
         ("src/cpu/cpu_simulation.cpp", "if (by_id) std::stable_sort(", "if (false && by_id) std::stable_sort(", 1),
         (STEER, "for (uint id = u_first_id; id < end; ++id) stepBoid(slot_of_id[id]);", "for (uint id = u_first_id; id < end; ++id) stepBoid(id);", 1)]),
     ("explicit Euler moves with the new velocity", [
         (RULES, "(p.integrator == Integrator::Explicit ? self.v : next.v)", "(p.integrator == Integrator::Explicit ? next.v : next.v)", 1),
         (G_RULES, "vec3 np = self.p + self.v * DT;", "vec3 np = self.p + nv * DT;", 1)]),
-    ("flock.rb's sums averaged (separation)", [
-        (cpu("offset"), "if (sums.n_sep > 0) dv -= sums.sep * k.w_sep;", "if (sums.n_sep > 0) dv -= sums.sep / float(sums.n_sep) * k.w_sep;", 1),
-        (gpu("offset"), "if (s.n_sep > 0u) dv -= s.sep * W_SEP(S);", "if (s.n_sep > 0u) dv -= s.sep / float(s.n_sep) * W_SEP(S);", 1)]),
-    ("gloss view cone around the velocity, not the acceleration", [
-        (cpu("gloss"), "const glm::vec3 a(self.steer);", "const glm::vec3 a(self.v);", 1),
-        (STEP_BOID, "self.a = sorted_steer[i].xyz;", "self.a = self.v;", 1)]),
-    ("gloss escape routes weighted 1/|d| (not constant length)", [
-        (cpu("gloss"), "sums.sep -= d * (k.r_sep / std::sqrt(d2));", "sums.sep -= d * (k.r_sep / d2);", 1),
-        (gpu("gloss"), "s.sep -= d * (SEP_RADIUS(S) / sqrt(d2));", "s.sep -= d * (SEP_RADIUS(S) / d2);", 1)]),
-    ("decarpentier gravity adds to the speed instead of scaling it", [
-        (cpu("decarpentier"), "new_speed *= 1.0f - p.dc.dive * dir.y * p.dt;", "new_speed -= p.dc.dive * dir.y * p.dt;", 1),
-        (gpu("decarpentier"), "new_speed *= 1.0 - DC_DIVE * dir.y * DT;", "new_speed -= DC_DIVE * dir.y * DT;", 1)]),
-    ("decarpentier ignores other species", [
-        (cpu("decarpentier"), "a += k.w_sep * s.sep;  // the other species", "a += 0.0f * s.sep;  // the other species", 1),
-        (gpu("decarpentier"), "a += W_SEP(S) * s.sep;  // the other species", "a += 0.0 * s.sep;  // the other species", 1)]),
-    ("cucker-smale pull towards v_j, not v_j - v_i (no longer symmetric)", [
-        (cpu("cucker_smale"), "* (other.v - self.v);", "* other.v;", 1),
-        (gpu("cucker_smale"), "* (velAt(j) - self.v);", "* velAt(j);", 1)]),
-    ("d'orsogna friction beta |v| v, not beta |v|^2 v (the fixed speed moves)", [
-        (cpu("dorsogna"), "(m.propulsion - m.friction * glm::dot(self.v, self.v)) * self.v;",
-         "(m.propulsion - m.friction * glm::length(self.v)) * self.v;", 1),
-        (gpu("dorsogna"), "(DORSOGNA_ALPHA - DORSOGNA_BETA * dot(self.v, self.v)) * self.v;",
-         "(DORSOGNA_ALPHA - DORSOGNA_BETA * length(self.v)) * self.v;", 1)]),
-    ("d'orsogna repulsion's range for the attraction's (one range for both terms)", [
-        (cpu("dorsogna"), "std::exp(-r * m.inverseRepulsionRange())", "std::exp(-r * m.inverseAttractionRange())", 1),
-        (gpu("dorsogna"), "exp(-r * DORSOGNA_INV_REPULSION_RANGE)", "exp(-r * DORSOGNA_INV_ATTRACTION_RANGE)", 1)]),
-    ("Parker's lone boid adds half its velocity", [
-        (cpu("offset"), "else if (p.offset.lone) dv += self.v;", "else if (p.offset.lone) dv += 0.5f * self.v;", 1),
-        (gpu("offset"), "else dv += v;", "else dv += 0.5 * v;", 1)]),
     ("the largest groups: equal sizes listed by the higher first id", [
         ("src/model/order_params.hpp", "(a.boids == b.boids && a.first_id < b.first_id)",
          "(a.boids == b.boids && a.first_id > b.first_id)", 1),
         ("shaders/group_largest.comp", "(a.boids == b.boids && a.id < b.id)", "(a.boids == b.boids && a.id > b.id)", 1)]),
 ]
+
+
+def style_mutants():
+    """Each style's own mutants, from its folder's mutants.json (src/styles/<name>/): a list of
+    {"name", "patches": [[file, old, new, occurrences]]}, a file named within the folder or, with a
+    leading '/', from the checkout's root."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "src", "styles", "*", "mutants.json"))):
+        folder = os.path.relpath(os.path.dirname(path), ROOT)
+        for m in json.load(open(path)):
+            found.append((m["name"], [(f[1:] if f.startswith("/") else os.path.join(folder, f), old, new, n)
+                                      for f, old, new, n in m["patches"]]))
+    return found
+
+
+MUTANTS += style_mutants()
 
 # The fast tests: the CPU tests and the GL tests that check the GPU against hand-computed or
 # known answers (parity compares the two backends, which share each mutant; the long flights run

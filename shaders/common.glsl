@@ -1,6 +1,6 @@
 // Helpers every pass shares: the parameter block, the flat invocation index across split
 // dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
-// STYLE_GLSL (the style's shader, "styles/<name>.glsl") and its traits from the style registry:
+// STYLE_GLSL (the style's shader, "styles/<name>/<name>.glsl") and its traits from the style registry:
 // STORED_STEER (0|1: Boid::steer kept from step to step), OWN_SEARCH (0|1: a neighbour search of
 // its own), AMORTISED_STEERING (0|1); NEIGHBOUR_CAP (0|1), PERCHING (0|1), MULTI_SPECIES (0|1:
 // species_count > 1), UPDATE_SEQUENTIAL (0|1), INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1),

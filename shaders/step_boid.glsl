@@ -2,7 +2,7 @@
 // flock_steps.comp (many steps of small flocks in shared memory) share: src/cpu/flock_step.hpp's
 // step. What every style shares is flock_rules.glsl (the CPU's flock_rules.cpp), the search
 // flock_gather.glsl, and the style's own rules the one file the variant names (STYLE_GLSL:
-// shaders/styles/<name>.glsl, the CPU's src/cpu/styles/<name>.cpp). The including pass first
+// src/styles/<name>/<name>.glsl, the CPU's src/styles/<name>/cpu.cpp). The including pass first
 // defines the reads (posAt, velAt, idAt, speciesAt, perchAt, cellStart, cellEnd) and the buffers
 // a variant writes (perch, steer, sorted_steer), and after this file store().
 #ifndef MURMUR_STEP_BOID_GLSL

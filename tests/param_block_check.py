@@ -7,7 +7,8 @@
 - every member of both structs is read, through an accessor or as a per-axis / per-item array;
 - the boid state (positions with ids, velocities with species) is declared as uvec4 wherever a
   shader binds it: ids and species never pass through a float (a driver may flush denormals).
-Usage: param_block_check.py SHADER_DIR. Prints each problem; exit 1 if any."""
+Usage: param_block_check.py SHADER_DIR [STYLES_DIR] (the styles' folders, src/styles, whose
+<name>.glsl files count as shaders too). Prints each problem; exit 1 if any."""
 import glob
 import os
 import re
@@ -16,9 +17,12 @@ import sys
 shader_dir = sys.argv[1]
 layout = open(os.path.join(shader_dir, "layout.glsl")).read()
 common = open(os.path.join(shader_dir, "common.glsl")).read()
-# Every shader and included file (styles/ too) but the two that define the block and its accessors.
-sources = {os.path.relpath(f, shader_dir): open(f).read() for f in glob.glob(os.path.join(shader_dir, "**", "*"), recursive=True)
-           if f.endswith((".comp", ".vert", ".frag", ".glsl")) and os.path.basename(f) not in ("layout.glsl", "common.glsl")}
+# Every shader and included file (the styles' too) but the two that define the block and its accessors.
+sources = {}
+for top in sys.argv[1:3]:
+    for f in glob.glob(os.path.join(top, "**", "*"), recursive=True):
+        if f.endswith((".comp", ".vert", ".frag", ".glsl")) and os.path.basename(f) not in ("layout.glsl", "common.glsl"):
+            sources[os.path.relpath(f, top)] = open(f).read()
 problems = []
 
 

@@ -1,6 +1,6 @@
 // What every style shares (docs/model.md), written plainly: the values derived from Params, the
 // neighbour sums, the minimum image, the view test, the influences, bounds, obstacles, perching,
-// the speed clamp and the end of a step. A style (src/cpu/styles/) adds its own neighbour terms
+// the speed clamp and the end of a step. A style (src/styles/<name>/cpu.cpp) adds its own neighbour terms
 // and velocity update; the driver (flock_step.hpp) walks the grid and calls them.
 // shaders/flock_rules.glsl implements the same functions, and parity tests hold it to them.
 #pragma once

@@ -1,6 +1,6 @@
 // The CPU step's driver, one instantiation per style: for each boid, the neighbour search (grid or
 // every boid), the shared terms and the style's own, then the style's velocity update and the
-// shared end of the step. A style (src/cpu/styles/<name>.hpp) is a struct of static functions:
+// shared end of the step. A style (src/styles/<name>/cpu.hpp) is a struct of static functions:
 //
 //   struct MyStyle : StyleDefaults {
 //       static void addNeighbour(const RuleContext&, const SpeciesContext& k, const Boid& self,
@@ -13,7 +13,7 @@
 //   template <> StyleFunctions styleFunctionsOf<Style::Mine>() { return functionsOf<MyStyle>(); }
 //
 // Optionally: a Search of its own and steersNow (see StyleDefaults). Its values for the GPU and
-// its shader's switches are the model's (its registry row: src/model/styles/<name>.cpp).
+// its shader's switches are the model's (its registry row: src/styles/<name>/params.cpp).
 // The driver never asks which style it runs: the style is the template argument.
 #pragma once
 
@@ -46,7 +46,7 @@ struct StyleFunctions {
     void (*step)(FlockStep&);
 };
 
-// Each style's CPU module (src/cpu/styles/<name>.cpp) defines its specialisation, declared here
+// Each style's CPU module (src/styles/<name>/cpu.cpp) defines its specialisation, declared here
 // for every style of the enum; styleFunctions (cpu_simulation.cpp) picks one per step.
 template <Style S>
 StyleFunctions styleFunctionsOf();

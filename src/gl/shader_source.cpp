@@ -82,6 +82,17 @@ std::string annotateLine(const std::string& line, const std::vector<std::string>
 
 }  // namespace
 
+// A name's file in the --shader-dir: DIR/name; a style's shader (styles/<name>/<name>.glsl) that
+// DIR lacks is looked for where the source tree keeps it, DIR/../src/styles/, so that
+// `--shader-dir shaders` in a checkout reads the styles' shaders from their folders.
+std::string ShaderLibrary::pathInDir(const std::string& name) const {
+    const std::string path = dir_ + "/" + name;
+    std::error_code ec;
+    if (name.rfind("styles/", 0) != 0 || fs::exists(path, ec)) return path;
+    const std::string beside = dir_ + "/../src/" + name;
+    return fs::exists(beside, ec) ? beside : path;
+}
+
 std::string ShaderLibrary::read(const std::string& name) const {
     if (in_memory_) {
         const auto it = sources_.find(name);
@@ -90,7 +101,7 @@ std::string ShaderLibrary::read(const std::string& name) const {
         return it->second;
     }
     if (!dir_.empty()) {
-        const std::string path = dir_ + "/" + name;
+        const std::string path = pathInDir(name);
         std::error_code ec;
         if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // /dev/zero or a FIFO would be read forever
             throw std::runtime_error("shader " + name + " in --shader-dir " + dir_ + " is not a regular file");

@@ -23,7 +23,8 @@ struct AssembledShader {
 
 class ShaderLibrary {
 public:
-    // dir empty: embedded sources only.
+    // dir empty: embedded sources only. Otherwise each name is read from dir (a style's shader,
+    // styles/<name>/<name>.glsl, from dir/../src/ when dir lacks it: a checkout's shaders/).
     explicit ShaderLibrary(std::string dir = "") : dir_(std::move(dir)) {}
     // Sources given by name, in memory (for tests and fuzzers: the loader without files).
     explicit ShaderLibrary(std::map<std::string, std::string> sources) : sources_(std::move(sources)), in_memory_(true) {}
@@ -32,6 +33,7 @@ public:
     AssembledShader assemble(const std::string& name, const std::vector<ShaderDefine>& defines) const;
 
 private:
+    std::string pathInDir(const std::string& name) const;
     void expand(const std::string& name, AssembledShader& out, std::vector<std::string>& stack,
                 const std::vector<ShaderDefine>& defines) const;
     std::string dir_;

@@ -8,28 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "model/style_params.hpp"  // every style module's parameters (made by CMake from src/model/styles/*.hpp)
+#include "model/style_params.hpp"  // every style's parameters and MURMUR_STYLES (made by CMake from src/styles/*/params.hpp)
 
 namespace murmur {
 
 enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
-// The rule sets, each registered by this one line, X(Name, value, member): a style is a module,
-// src/model/styles/<name>.{hpp,cpp} (its parameters, NameParams, held in Params as `member`; its
-// keys and registry row, styleRowOf<Style::Name>), src/cpu/styles/<name>.{hpp,cpp} (its CPU rules)
-// and shaders/styles/<name>.glsl (their GPU twin); CMake finds the files (docs/model.md, "Adding a
-// style"). Values are stored in sweep files and presets by name, the enum by number: append only.
-#define MURMUR_STYLES(X)            \
-    X(Steering, 0, steering)        \
-    X(Offset, 1, offset)            \
-    X(Decarpentier, 2, dc)          \
-    X(Graded, 3, graded)            \
-    X(Gloss, 4, gloss)              \
-    X(Vicsek, 5, vicsek)            \
-    X(Couzin, 6, couzin)            \
-    X(CuckerSmale, 7, cucker_smale) \
-    X(DOrsogna, 8, dorsogna)        \
-    /* a new style: its line above */
-
+// The rule sets: MURMUR_STYLES(X), made by CMake, lists X(Name, value, member) for each style's
+// folder, src/styles/<name>/ (its params.hpp registers it with one line; NameParams is held in
+// Params as `member`). Values are stored in sweep files and presets by name, the enum by number:
+// a style's number never changes, a new style takes the next.
 #define MURMUR_STYLE_ENUM(name, value, member) name = value,
 enum class Style : std::uint32_t { MURMUR_STYLES(MURMUR_STYLE_ENUM) };
 #undef MURMUR_STYLE_ENUM

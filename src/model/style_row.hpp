@@ -1,4 +1,4 @@
-// What a style's model module (src/model/styles/<name>.cpp) writes its registry row with: the
+// What a style's model module (src/styles/<name>/params.cpp) writes its registry row with: the
 // key-table accessors, the slot readers, and the lists of keys a style may ignore. Included by
 // those modules only.
 #pragma once

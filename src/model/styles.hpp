@@ -1,8 +1,8 @@
 // The style registry: one row per rule set (style), from which everything that lists styles is
 // derived: the style key's names and help, the keys that apply in each style, the GPU shader that
 // holds its rules, its values for the GPU, the self-test's and the tests' lists. Each row is its
-// style's model module's (src/model/styles/<name>.cpp); its rules live in
-// src/cpu/styles/<name>.{hpp,cpp} and shaders/styles/<name>.glsl (docs/model.md, "Adding a style").
+// style's model module's (src/styles/<name>/params.cpp); its rules live in
+// src/styles/<name>/cpu.{hpp,cpp} and src/styles/<name>/<name>.glsl (docs/model.md, "Adding a style").
 #pragma once
 
 #include "model/param_table.hpp"
@@ -62,7 +62,7 @@ struct StyleInfo {
     ShaderSwitches (*switches)(const Params&) = nullptr;  // its shader's switches for these parameters
 };
 
-// Each style's registry row, defined by its model module (src/model/styles/<name>.cpp) and
+// Each style's registry row, defined by its model module (src/styles/<name>/params.cpp) and
 // declared here for every style of the one list (MURMUR_STYLES).
 template <Style S>
 StyleInfo styleRowOf();

@@ -4,6 +4,7 @@
 #include "gl/program.hpp"
 #include "gl/shader_blocks.hpp"
 #include "gl/shader_source.hpp"
+#include "model/styles.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,12 +40,12 @@ TEST_F(ShaderDir, IncludesExpandWithLineDirectives) {
 // (shaders/styles/); a macro the variant does not define, or defines as no file name, is refused
 // by name.
 TEST_F(ShaderDir, AnIncludeByMacroTakesTheVariantsFile) {
-    fs::create_directories(dir / "styles");
-    write("styles/mine.glsl", "float mine() { return 2.0; }\n");
+    fs::create_directories(dir / "styles" / "mine");
+    write("styles/mine/mine.glsl", "float mine() { return 2.0; }\n");
     write("a.comp", "#version 450\n#include STYLE_GLSL\nvoid main() {}\n");
     const gl::ShaderLibrary lib(dir.string());
-    const gl::AssembledShader s = lib.assemble("a.comp", {{"STYLE_GLSL", "\"styles/mine.glsl\""}});
-    EXPECT_EQ(s.files, (std::vector<std::string>{"a.comp", "styles/mine.glsl"}));
+    const gl::AssembledShader s = lib.assemble("a.comp", {{"STYLE_GLSL", "\"styles/mine/mine.glsl\""}});
+    EXPECT_EQ(s.files, (std::vector<std::string>{"a.comp", "styles/mine/mine.glsl"}));
     EXPECT_NE(s.text.find("float mine()"), std::string::npos) << s.text;
     auto refusal = [&](const std::vector<gl::ShaderDefine>& defines) {
         try {
@@ -56,7 +57,29 @@ TEST_F(ShaderDir, AnIncludeByMacroTakesTheVariantsFile) {
     };
     EXPECT_NE(refusal({{"X", "1"}}).find("#include STYLE_GLSL names no define"), std::string::npos) << refusal({{"X", "1"}});
     EXPECT_NE(refusal({{"STYLE_GLSL", "1"}}).find("not a quoted file name"), std::string::npos) << refusal({{"STYLE_GLSL", "1"}});
-    EXPECT_NE(refusal({{"STYLE_GLSL", "\"styles/none.glsl\""}}).find("styles/none.glsl"), std::string::npos);
+    EXPECT_NE(refusal({{"STYLE_GLSL", "\"styles/none/none.glsl\""}}).find("styles/none/none.glsl"), std::string::npos);
+}
+
+// A checkout's shaders/ as the --shader-dir: a style's shader it lacks is read from the style's
+// folder beside it (../src/styles/<name>/), one the folder has from the folder; only style names.
+TEST_F(ShaderDir, AStyleShaderIsReadFromItsFolderInACheckout) {
+    fs::create_directories(dir / "shaders" / "styles" / "own");
+    fs::create_directories(dir / "src" / "styles" / "mine");
+    fs::create_directories(dir / "src" / "styles" / "own");
+    std::ofstream(dir / "src" / "styles" / "mine" / "mine.glsl") << "float mine() { return 2.0; }\n";
+    std::ofstream(dir / "src" / "styles" / "own" / "own.glsl") << "float beside() { return 3.0; }\n";
+    std::ofstream(dir / "shaders" / "styles" / "own" / "own.glsl") << "float own() { return 4.0; }\n";
+    std::ofstream(dir / "src" / "other.glsl") << "float other() { return 5.0; }\n";
+    const gl::ShaderLibrary lib((dir / "shaders").string());
+    EXPECT_EQ(lib.read("styles/mine/mine.glsl"), "float mine() { return 2.0; }\n");
+    EXPECT_EQ(lib.read("styles/own/own.glsl"), "float own() { return 4.0; }\n");
+    EXPECT_THROW(lib.read("other.glsl"), std::runtime_error);
+    try {
+        lib.read("styles/none/none.glsl");
+        ADD_FAILURE() << "a style shader in neither place was read";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("styles/none/none.glsl not found in --shader-dir"), std::string::npos) << e.what();
+    }
 }
 
 // These crashed (std::regex overflowed the stack); now they are plain text for the driver to judge.
@@ -147,7 +170,7 @@ void main() {}
 // program is refused before it is compiled, naming the limit.
 TEST(ShaderBlocks, TheFullestSteerVariantFitsSixteenAndIsRefusedUnderFewer) {
     const std::vector<gl::ShaderDefine> defines{
-        {"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_GLSL", "\"styles/decarpentier.glsl\""}, {"STORED_STEER", "1"},
+        {"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_GLSL", std::string("\"") + styleInfo(Style::Decarpentier).glsl + "\""}, {"STORED_STEER", "1"},
         {"OWN_SEARCH", "1"}, {"AMORTISED_STEERING", "1"}, {"NEIGHBOUR_CAP", "0"}, {"PERCHING", "1"}, {"MULTI_SPECIES", "1"},
         {"UPDATE_SEQUENTIAL", "0"}, {"INTEGRATE_EXPLICIT", "0"}, {"SPEED_LIMIT", "1"}, {"VIEW_CONE", "1"}, {"OBSTACLES", "0"},
         {"ENSEMBLE", "1"}, {"STORAGE_READS", "1"}, {"TILED_WALK", "0"}, {"MEASURE_IN_STEER", "1"}};

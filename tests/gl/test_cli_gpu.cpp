@@ -31,6 +31,17 @@ int run(std::vector<const char*> args, std::string& out, std::string& err) {
     err = e.str();
     return code;
 }
+
+// A copy of the checkout's shaders as a --shader-dir: top/shaders, with the styles' shaders in
+// top/src/styles/ where a checkout keeps them. Returns top/shaders.
+std::filesystem::path copyShaderSources(const std::filesystem::path& top) {
+    namespace fs = std::filesystem;
+    fs::remove_all(top);
+    fs::create_directories(top / "src");
+    fs::copy(MURMUR_SHADER_SOURCE_DIR, top / "shaders", fs::copy_options::recursive);
+    fs::copy(fs::path(MURMUR_SHADER_SOURCE_DIR) / ".." / "src" / "styles", top / "src" / "styles", fs::copy_options::recursive);
+    return top / "shaders";
+}
 }  // namespace
 
 TEST(CliGpu, DefaultBackendIsGpuAndReportsPassTimes) {
@@ -185,9 +196,8 @@ TEST(CliGpu, SelfTestChecksEveryVariantAndPasses) {
 TEST(CliGpu, SelfTestBuildsTheFullestVariantOfEachFamily) {
     MURMUR_REQUIRE_GL();
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("murmur_fullshaders_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::copy(MURMUR_SHADER_SOURCE_DIR, dir, fs::copy_options::recursive);
+    const fs::path top = fs::temp_directory_path() / ("murmur_fullshaders_" + std::to_string(::getpid()));
+    const fs::path dir = copyShaderSources(top);
     std::ifstream in(dir / "flock_steer.comp");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string include = "#include \"common.glsl\"\n";
@@ -202,7 +212,7 @@ TEST(CliGpu, SelfTestBuildsTheFullestVariantOfEachFamily) {
     EXPECT_NE(out.find("FAIL fullest programs build: decarpentier"), std::string::npos) << out;
     EXPECT_NE(out.find("GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = " + std::to_string(blocks)), std::string::npos) << out;
     EXPECT_EQ(out.find("FAIL one step"), std::string::npos) << "only the fullest build has the extra block: " << out;
-    fs::remove_all(dir);
+    fs::remove_all(top);
 }
 
 TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
@@ -210,9 +220,8 @@ TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
     // refuses the GPU backend, naming --self-test and --backend cpu; --self-test says FAIL.
     MURMUR_REQUIRE_GL();
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("murmur_badshaders_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::copy(MURMUR_SHADER_SOURCE_DIR, dir, fs::copy_options::recursive);
+    const fs::path top = fs::temp_directory_path() / ("murmur_badshaders_" + std::to_string(::getpid()));
+    const fs::path dir = copyShaderSources(top);
     std::ifstream in(dir / "flock_rules.glsl");  // steeredVelocity: the default (graded) style's update
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string good = "return limitSpeed(S, v + dv);";
@@ -228,7 +237,7 @@ TEST(CliGpu, AGpuThatFailsTheStartUpCheckIsRefused) {
     EXPECT_NE(out.find("FAIL one step, CPU parity"), std::string::npos) << out;
     EXPECT_NE(out.find("the shaders of --shader-dir"), std::string::npos) << "the user's shaders, not the GPU, are blamed: " << out;
     EXPECT_EQ(out.find("please report"), std::string::npos) << out;
-    fs::remove_all(dir);
+    fs::remove_all(top);
 }
 
 // --record headless: a frame at the start and every --record-every steps, through a real ffmpeg,

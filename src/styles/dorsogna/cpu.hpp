@@ -1,0 +1,23 @@
+// D'Orsogna style (D'Orsogna, Chuang, Bertozzi & Chayes 2006, "Self-propelled particles with
+// soft-core interactions"): each boid, of unit mass, propels itself and is slowed by friction,
+// alpha v - beta |v|^2 v, and feels the Morse potential's force from every boid within the
+// cut-off, whatever its species: (C_a / l_a) e^(-r / l_a) towards it, (C_r / l_r) e^(-r / l_r)
+// away. No speed limit; walls and influences act as in every style.
+// Its GPU twin is src/styles/dorsogna/dorsogna.glsl: the same functions, in the same order.
+#pragma once
+
+#include "cpu/flock_step.hpp"
+
+namespace murmur {
+
+struct DOrsognaStyle : StyleDefaults {
+    static constexpr bool kVelocityCone = false;  // every boid within the cut-off acts, all round
+    // The pair force's magnitude at distance r, positive towards the other boid.
+    static float pairForce(const DOrsognaParams& m, float r);
+    static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
+                             float d2, NeighbourSums& sums);
+    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+                          const Search& search);
+};
+
+}  // namespace murmur

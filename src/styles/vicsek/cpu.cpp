@@ -1,0 +1,64 @@
+// Vicsek style; see vicsek.hpp and docs/model.md.
+#include "styles/vicsek/cpu.hpp"
+
+#include "model/rng.hpp"
+
+namespace murmur {
+namespace {
+
+// `mean` (a unit heading) turned by the step's noise: in 2D by an angle uniform in
+// [-eta/2, eta/2]; in 3D to a direction uniform in the cone of half-angle eta/2 around it.
+glm::vec3 vicsekNoise(const RuleContext& ctx, const Boid& self, glm::vec3 mean) {
+    const std::uint32_t seed_lo = seedLow(ctx.p.seed);
+    const float u0 = vicsekUniform(seed_lo, self.id, ctx.step, 0), u1 = vicsekUniform(seed_lo, self.id, ctx.step, 1);
+    const float eta = ctx.p.vicsek.noise;
+    if (ctx.dims == 2) {
+        const float a = eta * (u0 - 0.5f), c = std::cos(a), s = std::sin(a);
+        return {mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0f};
+    }
+    const float cos_t = 1.0f - u0 * (1.0f - std::cos(0.5f * eta));
+    const float sin_t = std::sqrt(std::max(0.0f, 1.0f - cos_t * cos_t));
+    const float phi = 6.2831853f * u1;
+    const glm::vec3 helper = std::abs(mean.x) < 0.9f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+    const glm::vec3 e1 = glm::normalize(glm::cross(mean, helper)), e2 = glm::cross(mean, e1);
+    return mean * cos_t + (e1 * std::cos(phi) + e2 * std::sin(phi)) * sin_t;
+}
+
+}  // namespace
+
+void VicsekStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
+                               float d2, NeighbourSums& sums) {
+    if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour
+    if (d2 < k.r2_sep) {  // counted for the order parameters' sake; the heading ignores it
+        ++sums.n_sep;
+        if (d2 > 0.0f) sums.sep -= d / d2;
+    }
+    const bool same = other.species == self.species;
+    if (same && d2 < k.r2_ali) {  // headings, not velocities
+        ++sums.n_ali;
+        sums.ali += unitOr(other.v, glm::vec3(0.0f));
+    }
+    if (same && d2 < k.r2_coh) {
+        ++sums.n_coh;
+        sums.coh += d;
+    }
+    addPredatorOrPrey(k, ctx.of(other), other, d, d2, sums);
+}
+
+// The mean heading of self and its neighbours within the alignment radius (a cancelled sum keeps
+// self's heading), with noise, at the constant speed max_speed.
+Boid VicsekStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+                            const Search&) {
+    const glm::vec3 own = unitOr(self.v, glm::vec3(1.0f, 0.0f, 0.0f));
+    const glm::vec3 mean = unitOr(sums.ali + own, own);
+    Boid next = self;
+    next.v = vicsekNoise(ctx, self, mean) * k.max_speed;
+    return next;
+}
+
+template <>
+StyleFunctions styleFunctionsOf<Style::Vicsek>() {
+    return functionsOf<VicsekStyle>();
+}
+
+}  // namespace murmur

@@ -1,0 +1,25 @@
+// The Vicsek style's model module: its registry row (keys, ranges and help, the shared keys
+// it ignores, its values for the GPU, its hooks). Its parameters: vicsek.hpp; its rules:
+// src/styles/vicsek/cpu.cpp and src/styles/vicsek/vicsek.glsl.
+#include "styles/vicsek/params.hpp"
+
+#include "model/style_row.hpp"
+
+namespace murmur {
+
+template <>
+StyleInfo styleRowOf<Style::Vicsek>() {
+    return {.style = Style::Vicsek, .name = "vicsek",
+                 .summary = "Vicsek et al. 1995, the mean heading within alignment.radius plus angular noise, at constant speed max_speed",
+                 .glsl = "styles/vicsek/vicsek.glsl", .prefix = "vicsek.", .traits = {.reformulable = false},
+                 .keys = {
+            {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
+             "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
+             MURMUR_FLOAT(vicsek.noise)},
+                 },
+                 .ignored_keys = withInfluences({"separation.radius", "separation.weight", "alignment.weight", "cohesion.radius",
+                                                 "cohesion.weight", "max_force", "speed_limit", "margin", "turn"}),
+                 .slots = {{"VICSEK_NOISE", MURMUR_SLOT(vicsek.noise)}}};
+}
+
+}  // namespace murmur

@@ -1,0 +1,49 @@
+// Vicsek style (src/styles/vicsek/cpu.cpp): the same functions, in the same order.
+// Its values (VICSEK_NOISE (eta, radians)) are defines made from its registry row's slots
+// (src/styles/vicsek/params.cpp, StyleSlot): the packing and these reads are declared once.
+
+// vicsekUniform in src/model/rng.hpp.
+const uint kVicsekSalt[2] = uint[2](VICSEK_SALTS);
+float vicsekUniform(uint id, int which) {
+    return eventUniform(eventHash(SEED_LO ^ kVicsekSalt[which], id, STEP_INDEX));
+}
+
+vec3 vicsekNoise(Self self, vec3 mean) {
+    float u0 = vicsekUniform(self.id, 0), u1 = vicsekUniform(self.id, 1);
+    float eta = VICSEK_NOISE;
+#if DIMS == 2
+    float a = eta * (u0 - 0.5), c = cos(a), s = sin(a);
+    return vec3(mean.x * c - mean.y * s, mean.x * s + mean.y * c, 0.0);
+#else
+    float cos_t = 1.0 - u0 * (1.0 - cos(0.5 * eta));
+    float sin_t = sqrt(max(0.0, 1.0 - cos_t * cos_t));
+    float phi = 6.2831853 * u1;
+    vec3 helper = abs(mean.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
+    vec3 e1 = normalize(cross(mean, helper)), e2 = cross(mean, e1);
+    return mean * cos_t + (e1 * cos(phi) + e2 * sin(phi)) * sin_t;
+#endif
+}
+
+void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
+    if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
+    if (d2 < SEP_R2(S)) {  // counted for the order parameters' sake; the heading ignores it
+        ++s.n_sep;
+        if (d2 > 0.0) s.sep -= d / d2;
+    }
+    bool same = sameSpecies(self, j);
+    if (same && d2 < ALI_R2(S)) {  // headings, not velocities
+        ++s.n_ali;
+        s.ali += unitOr(velAt(j), vec3(0.0));
+    }
+    if (same && d2 < COH_R2(S)) {
+        ++s.n_coh;
+        s.coh += d;
+    }
+    addPredatorOrPrey(S, j, jid, d, d2, s, false);
+}
+
+vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
+    vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
+    vec3 mean = unitOr(s.ali + own, own);
+    return vicsekNoise(self, mean) * MAX_SPEED(S);
+}
