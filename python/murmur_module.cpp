@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -277,25 +279,50 @@ std::uint64_t closeRecording(Recording& r) {
 // step taken; or, where one flock's step takes longer, during it, the flock back where the call
 // began. It steps without Python's lock (other threads run meanwhile), taking it to ask for
 // signals at most every 50 ms.
-template <class Stepper>
-void stepInterruptibly(Stepper& s, std::uint64_t steps) {
+template <class Call>
+auto interruptibly(const Call& call) {
     bool signalled = false;
     auto asked = std::chrono::steady_clock::now();
-    const auto stop = [&] {
+    const std::function<bool()> stop = [&] {
         const auto now = std::chrono::steady_clock::now();
         if (now - asked < std::chrono::milliseconds(50)) return false;
         asked = now;
         py::gil_scoped_acquire held;
         return signalled = PyErr_CheckSignals() != 0;
     };
+    std::optional<decltype(call(stop))> result;
     try {
         py::gil_scoped_release free;
-        s.step(int(steps), stop);
+        result.emplace(call(stop));
     } catch (...) {
         if (signalled) throw py::error_already_set();  // the KeyboardInterrupt first, not what followed it
         throw;
     }
     if (signalled) throw py::error_already_set();
+    return std::move(*result);
+}
+
+template <class Stepper>
+void stepInterruptibly(Stepper& s, std::uint64_t steps) {
+    interruptibly([&](const std::function<bool()>& stop) { return s.step(int(steps), stop), 0; });
+}
+
+// Flock.run's samples, through the engine's run loop, as columns (key: list of values);
+// `progress` (a callable or None) hears the steps done after each chunk, with Python's lock.
+py::dict runSeries(Flock& f, std::uint64_t steps, std::uint64_t every, const py::object& progress) {
+    std::function<void(int)> told;
+    if (!progress.is_none())
+        told = [&progress](int done) {
+            py::gil_scoped_acquire held;
+            progress(done);
+        };
+    const std::vector<Flock::Row> rows =
+            interruptibly([&](const std::function<bool()>& stop) { return f.run(int(steps), int(every), stop, told); });
+    py::dict columns;
+    for (const auto& [key, value] : rows.front()) columns[py::str(key)] = py::list();
+    for (const Flock::Row& row : rows)
+        for (const auto& [key, value] : row) columns[py::str(key)].cast<py::list>().append(value);
+    return columns;
 }
 
 // Ensemble([{preset:, seed:, boids:, params:}, ...], backend=): each dict a flock's options.
@@ -406,6 +433,12 @@ void defineFlockState(py::class_<Flock>& flock) {
              "flock at a time). Ctrl-C stops it within about 50 ms: between steps, or, where one step takes longer, "
              "during it, the flock then back where the call began (a recording ends with the frames it has). A step "
              "that makes the flock non-finite raises murmur.Error and leaves the flock as it was before the call.")
+        .def("_run",
+             checked<Flock>([](Flock& f, const py::object& steps, const py::object& every, const py::object& progress) {
+                 return runSeries(f, wholeNumber(steps, "run(steps)", 0, kMaxStepsACall), wholeNumber(every, "run(every)", 1, kMaxStepsACall),
+                                  progress);
+             }),
+             py::arg("steps"), py::arg("every"), py::arg("progress"), "Flock.run's samples as columns (see run).")
         .def_property_readonly("step_count", checked<Flock>(&Flock::stepCount), "Steps since the start (an imported state's included).")
         .def_property_readonly("size", checked<Flock>(&Flock::size), "Number of boids.")
         .def_property_readonly("backend", checked<Flock>(&Flock::backend), "'gpu' or 'cpu'.")

@@ -28,6 +28,9 @@ bash scripts/bundle.sh build-test/bundle-ci  # checks the bundle's RUNPATHs itse
 bash tests/bundle_check_gpu.sh build-test/bundle-ci/murmur-bundle-*.tar.gz
 rm -rf build-test/bundle-ci
 
+echo "== the GPU's opt-in paths on llvmpipe: storage-buffer reads and the tiled walk (label paths) =="
+ctest --test-dir build-test --output-on-failure -j"$jobs" -L paths
+
 echo "== GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe =="
 # Zink compiles shaders through SPIR-V as hardware drivers do, and catches what llvmpipe forgives.
 zink_runtime=$(mktemp -d)

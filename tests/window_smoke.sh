@@ -32,6 +32,10 @@ windowed "window run with --stats-out"
 head -1 "$tmp/w.csv" 2>/dev/null | grep -q "^step,time,boids,polarization" || fail "window --stats-out has no header"
 rows=$(($(wc -l <"$tmp/w.csv" 2>/dev/null || echo 0) - 1))
 [ "$rows" -ge 4 ] || fail "window --stats-out wrote $rows rows for 9 steps every 2"
+# ... at the states due, as headless: steps 0, 2, 4, ... (they were the first frame's end past each)
+steps=$(tail -n +2 "$tmp/w.csv" 2>/dev/null | cut -d, -f1 | paste -sd' ')
+want=$(seq 0 2 $(( (rows - 1) * 2 )) | paste -sd' ')
+[ "$steps" = "$want" ] || fail "window --stats-out rows at steps '$steps', not '$want'"
 
 # --export from the window: the state it closed on (it wrote nothing and exited 0).
 with_xvfb 1280x800x24 "$murmur" --frames 3 --boids 300 --width 480 --height 300 \

@@ -108,6 +108,14 @@ public:
     // long step too: true there takes the flock back to where the call began (a recording ends
     // with the frames it has). One thread steps a flock at a time; the others get Error.
     void step(int steps = 1, const StopCheck& stop = {});
+    // Steps as step() does and samples the order parameters (orderParameters()'s keys) of the
+    // state it starts from, of every `every`-th state after it and of the last: one row a sample,
+    // with "step" and "time" (step x get("dt")) too. A sample is measured with the step after its state
+    // (on the GPU in that step's steer pass: no copy of the flock back); the last at once.
+    // `progress`, with `stop`, hears the steps done after each chunk. A non-finite flock throws
+    // Error and goes back to where the call began.
+    using Row = std::map<std::string, double>;
+    std::vector<Row> run(int steps, int every = 1, const StopCheck& stop = {}, const std::function<void(int)>& progress = {});
     std::uint64_t stepCount() const;
     std::uint32_t size() const;
     std::string backend() const;

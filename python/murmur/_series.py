@@ -22,39 +22,36 @@ def run(self, steps, every=1, progress=None):
 
     Steps the flock `steps` times and samples its order parameters (order_parameters()) now and
     after every `every` steps, the last step always included: one row a sample, with columns
-    step, time (step * dt) and every order parameter. On the GPU each sample is measured on the
-    GPU (no copy of the flock to the host). progress: a tqdm bar (None: on a terminal, when tqdm
+    step, time (step * dt) and every order parameter. The stepping and sampling are murmur's run
+    loop: each sample is measured with the step after it (on the GPU in that step's steer pass, no
+    copy of the flock to the host). progress: a tqdm bar (None: on a terminal, when tqdm
     is installed). Ctrl-C stops between steps and raises KeyboardInterrupt. Without pandas the
     columns come back as a dict of lists.
     """
     steps = _whole_number(steps, "run(steps)", 0, 2**31 - 1)
     every = _whole_number(every, "run(every)", 1, 2**31 - 1)
-    rows = []
-
-    def sample():
-        row = {"step": self.step_count, "time": self.step_count * self.params["dt"]}
-        row.update(self.order_parameters())
-        rows.append(row)
-
     bar = _progress_bar(steps, progress)
+    told = [0]
+
+    def heard(done):
+        bar.update(done - told[0])
+        told[0] = done
+
     try:
-        sample()
-        done = 0
-        while done < steps:
-            chunk = min(every, steps - done)
-            self.step(chunk)
-            done += chunk
-            sample()
-            if bar is not None:
-                bar.update(chunk)
+        columns = self._run(steps, every, heard if bar is not None else None)
+        if bar is not None:
+            heard(steps)
     finally:
         if bar is not None:
             bar.close()
+    order = ["step", "time"] + [key for key in columns if key not in ("step", "time")]
+    columns = {key: columns[key] for key in order}
+    columns["step"] = [int(x) for x in columns["step"]]
     try:
         import pandas
     except ImportError:
-        return {key: [row[key] for row in rows] for key in rows[0]}
-    return pandas.DataFrame(rows)
+        return columns
+    return pandas.DataFrame(columns)
 
 
 Flock.run = run

@@ -3,6 +3,7 @@
 #include "murmur/murmur.hpp"
 
 #include "api/api_common.hpp"
+#include "engine/run.hpp"
 #include "engine/engine.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
@@ -74,20 +75,25 @@ void Ensemble::step(int steps, const StopCheck& stop) {
     const std::uint64_t from = impl_->steps;
     translated([&] {
         e.checkpoint();
+        // Through the engine's run loop (engine::Run), in chunks with a stop check; every flock
+        // checked finite after each (else all back to where the call began).
+        engine::Run run({[&](int steps_now) {
+                             e.step(steps_now);
+                             impl_->steps += std::uint64_t(steps_now);
+                         },
+                         {}, {}, {}, false});
         StepChunks chunks{bool(stop)};
-        for (int done = 0; done < steps;) {
-            const int run = chunks.next(steps - done);
-            e.step(run);
-            done += run;
-            impl_->steps += std::uint64_t(run);
+        run.setStretchLimit([&](std::uint64_t left) { return std::uint64_t(chunks.next(int(left))); });
+        run.setAfterStretch([&] {
             if (!e.allFinite()) {
                 const std::uint64_t reached = impl_->steps.exchange(from);
                 e.rollback();
                 throw Error(nonFiniteMessage(std::uint32_t(from), std::uint32_t(reached)));
             }
             chunks.ended();
-            if (stop && stop()) break;
-        }
+            return stop && stop();
+        });
+        run.advance(std::uint64_t(steps), false);
         return 0;
     });
 }

@@ -4,6 +4,7 @@
 #include "murmur/murmur.hpp"
 
 #include "api/api_common.hpp"
+#include "engine/run.hpp"
 #include "engine/engine.hpp"
 #include "io/preset_json.hpp"
 #include "io/atomic_file.hpp"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -48,6 +50,14 @@ struct Flock::Impl {
         return *sim;
     }
     mutable SteppingThread stepping{};  // the thread in step(), if any
+    // What Flock::run samples as it steps: the states of `when`, handed to `take`; `progress`
+    // hears the steps done after each chunk.
+    struct Series {
+        engine::Trigger when;
+        engine::Run::Sampler take;
+        std::function<void(int)> progress;
+    };
+    void advance(int steps, const StopCheck& stop, const Series& series);
     // Closes the recording, if one is open, renaming it into place, and says how that went for a
     // message: "; the recording F ended with its N finite frames", or its failure. Never throws.
     std::string endRecording() {
@@ -106,48 +116,87 @@ Flock::~Flock() = default;
 Flock::Flock(Flock&&) noexcept = default;
 Flock& Flock::operator=(Flock&&) noexcept = default;
 
-// In runs up to each frame of a recording (and chunks, with a stop check); the state checked
+namespace {
+struct StepInterrupted {};  // a stop asked inside one long step: the flock goes back to where the call began
+}  // namespace
+
+// Steps through the engine's run loop (engine::Run): stretches up to each frame of a recording
+// (and chunks, with a stop check, after which `progress` hears the steps done); the state checked
 // finite before each frame, after each chunk and at the end (else brought back to where the call
-// began: requireFinite).
+// began: requireFinite). `series`, when given, gets the samples of its trigger (Flock::run).
+void Flock::Impl::advance(int steps, const StopCheck& stop, const Series& series) {
+    Simulation& stepped = engine();
+    stepped.checkpoint();
+    const std::uint32_t from = stepped.stepCount();
+    // Asked during a step too, once its chunk has run past half a second (one long step):
+    // stopping there takes the flock back to where the call began. Not on a hardware GPU,
+    // whose steps are short and whose steer pass would then run in slices, each waited for.
+    auto chunk_began = std::chrono::steady_clock::now();
+    const bool inside = stop && (backend == "cpu" || gl::isSoftwareRenderer(gl::rendererString()));
+    if (inside) stepped.setInterrupt([&] { return std::chrono::steady_clock::now() - chunk_began > std::chrono::milliseconds(500) && stop(); });
+    const std::shared_ptr<void> no_interrupt(nullptr, [&](void*) { stepped.setInterrupt({}); });
+    engine::RunTarget target = engine::runTarget(stepped);
+    target.step = [&](int run) {
+        chunk_began = std::chrono::steady_clock::now();
+        stepped.step(run);
+        if (stepped.interrupted()) throw StepInterrupted{};
+    };
+    engine::Run run(std::move(target), from);
+    if (series.take) run.addSampler(series.when, series.take);
+    std::uint64_t checked = UINT64_MAX;  // the state last checked finite
+    if (trajectory)
+        run.addWriter({record_every, record_from}, [&](std::uint64_t state) {
+            requireFinite(from);
+            checked = state;
+            addFrame();
+        });
+    StepChunks chunks{bool(stop)};
+    run.setStretchLimit([&](std::uint64_t left) { return std::uint64_t(chunks.next(int(left))); });
+    if (stop)
+        run.setAfterStretch([&] {
+            if (checked != run.state()) requireFinite(from);
+            chunks.ended();
+            if (series.progress) series.progress(int(run.state() - from));
+            return stop();
+        });
+    try {
+        run.advance(std::uint64_t(steps), false);  // the frame of the state it starts from is already written
+    } catch (const StepInterrupted&) {
+        interrupted();
+        return;
+    }
+    requireFinite(from);
+}
+
 void Flock::step(int steps, const StopCheck& stop) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
+    (void)impl_->engine();
+    const SteppingHold held(impl_->stepping);
+    requireCounterRoom(impl_->sim->stepCount(), std::uint64_t(steps));
+    translated([&] { return impl_->advance(steps, stop, {}), 0; });
+}
+
+std::vector<Flock::Row> Flock::run(int steps, int every, const StopCheck& stop, const std::function<void(int)>& progress) {
+    if (steps < 0) throw Error("run(steps=" + std::to_string(steps) + "): valid: 0 or more steps");
+    if (every < 1) throw Error("run(every=" + std::to_string(every) + "): valid: 1 or more steps");
     Simulation& sim = impl_->engine();
     const SteppingHold held(impl_->stepping);
     requireCounterRoom(sim.stepCount(), std::uint64_t(steps));
+    std::vector<Row> rows;
+    const double dt = std::strtod(get("dt").c_str(), nullptr);  // as the key reads: 1/30 s is 0.0333333, not the float's 0.033333335
+    const auto add = [&](std::uint64_t state, const OrderParams& o) {
+        Row row{{"step", double(state)}, {"time", double(state) * dt}};
+        row.merge(orderMap(o));
+        rows.push_back(std::move(row));
+    };
     translated([&] {
-        sim.checkpoint();
-        const std::uint32_t from = sim.stepCount();
-        // Asked during a step too, once its chunk has run past half a second (one long step):
-        // stopping there takes the flock back to where the call began. Not on a hardware GPU,
-        // whose steps are short and whose steer pass would then run in slices, each waited for.
-        auto chunk_began = std::chrono::steady_clock::now();
-        const bool inside = stop && (impl_->backend == "cpu" || gl::isSoftwareRenderer(gl::rendererString()));
-        if (inside) sim.setInterrupt([&] { return std::chrono::steady_clock::now() - chunk_began > std::chrono::milliseconds(500) && stop(); });
-        const std::shared_ptr<void> no_interrupt(nullptr, [&](void*) { sim.setInterrupt({}); });
-        StepChunks chunks{bool(stop)};
-        for (int done = 0; done < steps;) {
-            int run = chunks.next(steps - done);
-            chunk_began = std::chrono::steady_clock::now();
-            bool frame = false;
-            if (impl_->trajectory) {
-                const std::uint64_t since = sim.stepCount() - impl_->record_from;
-                const std::uint64_t to_frame = impl_->record_every - since % impl_->record_every;
-                run = int(std::min<std::uint64_t>(to_frame, std::uint64_t(run)));
-                frame = std::uint64_t(run) == to_frame;
-            }
-            sim.step(run);
-            if (sim.interrupted()) return impl_->interrupted(), 0;
-            done += run;
-            if (frame || stop) impl_->requireFinite(from);
-            if (frame) impl_->addFrame();
-            if (stop) {
-                chunks.ended();
-                if (stop()) break;
-            }
-        }
-        impl_->requireFinite(from);
+        add(sim.stepCount(), sim.measure());
+        const std::uint64_t from = sim.stepCount();
+        impl_->advance(steps, stop,
+                       {{std::uint64_t(every), from, true}, [&](const engine::Run::Sample& s) { add(s.state, s.flocks.front()); }, progress});
         return 0;
     });
+    return rows;
 }
 
 void Flock::record(const std::string& path, std::uint64_t every, int deflate, const std::string& author) {

@@ -5,6 +5,7 @@
 #include "app/flock_display.hpp"
 #include "app/renderer_defaults.hpp"
 #include "engine/engine.hpp"
+#include "engine/run.hpp"
 #include "engine/self_test.hpp"
 #include "app/stats_log.hpp"
 #include "app/stop_signal.hpp"
@@ -121,101 +122,35 @@ void addTrajectoryFrame(Simulation& sim, std::uint32_t boids, TrajectoryWriter& 
     trajectory.add(sim.stepCount(), std::move(pos), std::move(vel));
 }
 
-// A stats row of each state due: of the last at once, of any other with the next step (the GPU
-// backend then walks for the sample in that step's steer pass: Simulation::measureWithNextStep),
-// the row written a run of steps later still, once the run after the sampled step is issued: on
-// a GPU its figures come back while that run goes on (takeSample returns the samples in the
-// order asked), and the rows stay in order. The bytes a row reads back: those of the step it was
-// taken in and of taking it.
-class StatsRows {
-public:
-    StatsRows(Simulation& sim, StatsLog& log, double dt, std::uint64_t last) : sim_(sim), log_(log), dt_(dt), last_(last) {}
-    void ask(std::uint64_t step) {
-        if (step < last_) {
-            sim_.measureWithNextStep();
-            asked_ = Row{step, 0};
-            return;
-        }
-        takeLanded();
-        const std::uint64_t before = gl::bytesReadBack();
-        log_.add(step, double(step) * dt_, sim_.measure());
-        log_.countReadBack(gl::bytesReadBack() - before);
-    }
-    void step(int steps) {
-        const std::uint64_t before = gl::bytesReadBack();
-        sim_.step(steps);
-        const std::uint64_t stepped = gl::bytesReadBack() - before;
-        takeLanded();  // the row of the run before this one
-        if (asked_) landed_ = Row{asked_->step, stepped};
-        asked_.reset();
-    }
-    void take() {  // every row asked for, now (a stop)
-        takeLanded();
-        if (asked_) landed_ = asked_;
-        asked_.reset();
-        takeLanded();
-    }
-
-private:
-    struct Row {
-        std::uint64_t step = 0;
-        std::uint64_t stepped_bytes = 0;
-    };
-    void takeLanded() {
-        if (!landed_) return;
-        const std::uint64_t before = gl::bytesReadBack();
-        log_.add(landed_->step, double(landed_->step) * dt_, sim_.takeSample());
-        log_.countReadBack(landed_->stepped_bytes + gl::bytesReadBack() - before);
-        landed_.reset();
-    }
-
-    Simulation& sim_;
-    StatsLog& log_;
-    double dt_;
-    std::uint64_t last_;      // --steps: no step follows this state
-    std::optional<Row> asked_;   // a row of the state after asked_->step steps: sampled with the next run
-    std::optional<Row> landed_;  // a row sampled with the last run, taken after the next is issued
-};
-
-// Steps in runs up to the next stats row or recorded frame; measuring and drawing are inside the
-// timing (each waits for the GPU). Returns the steps done: fewer than --steps when stopped.
+// Steps to --steps through the engine's run loop (engine::Run): a stats row of each state due
+// (of the last at once, of any other with the next step, the row written a stretch later: on a
+// GPU its figures come back while that stretch runs), a video frame and a trajectory frame of
+// each state due; measuring and drawing are inside the timing (each waits for the GPU). Returns
+// the steps done: fewer than --steps when stopped.
 std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p, RunOutputs& o) {
-    StatsRows rows(sim, o.log, p.dt, opt.steps);
-    const auto due = [](std::uint64_t done, std::uint64_t every) { return (done / every + 1) * every; };
+    engine::Run run(engine::runTarget(sim));
     const auto stopped = [&] { return o.stop && o.stop->requested(); };
+    if (o.log.enabled())
+        run.addSampler({o.log.every()}, [&](const engine::Run::Sample& s) {
+            o.log.add(s.state, double(s.state) * p.dt, s.flocks.front());
+            o.log.countReadBack(s.bytes_read);
+        });
     // A video frame; when a stop was asked, ffmpeg (in the terminal's process group) may have
     // had the same Ctrl-C and be gone: then the run stops, the trajectory kept.
-    const auto videoFrame = [&] {
-        try {
-            o.recorder->add(o.view->render(p));
-        } catch (const std::exception&) {
-            if (!stopped()) throw;
-        }
-    };
-    if (o.log.enabled()) rows.ask(0);
-    if (o.recorder) videoFrame();
-    if (o.trajectory) addTrajectoryFrame(sim, p.boids, *o.trajectory);
-    for (std::uint64_t done = 0; done < opt.steps;) {
-        if (stopped()) {
-            rows.take();
-            return done;
-        }
-        std::uint64_t next = opt.steps;
-        if (o.log.enabled()) next = std::min(next, due(done, o.log.every()));
-        if (o.recorder) next = std::min(next, due(done, opt.record_every));
-        if (o.trajectory) next = std::min({next, due(done, opt.trajectory_every), done + kStepsBetweenStopChecks});
-        rows.step(int(next - done));
-        done = next;
-        if (stopped()) {
-            rows.take();
-            return done;
-        }
-        if (o.log.enabled() && o.log.due(done)) rows.ask(done);
-        if (o.recorder && done % opt.record_every == 0) videoFrame();
-        if (o.trajectory && done % opt.trajectory_every == 0) addTrajectoryFrame(sim, p.boids, *o.trajectory);
+    if (o.recorder)
+        run.addWriter({opt.record_every}, [&](std::uint64_t) {
+            try {
+                o.recorder->add(o.view->render(p));
+            } catch (const std::exception&) {
+                if (!stopped()) throw;
+            }
+        });
+    if (o.trajectory) {
+        run.addWriter({opt.trajectory_every}, [&](std::uint64_t) { addTrajectoryFrame(sim, p.boids, *o.trajectory); });
+        run.setStretchLimit([](std::uint64_t) { return kStepsBetweenStopChecks; });
     }
-    rows.take();  // a row of the last run's start, when the last state has none
-    return opt.steps;
+    run.setStop(stopped);
+    return run.advance(opt.steps);
 }
 
 void openTrajectory(const Options& opt, const Params& p, const Flock& start, std::optional<TrajectoryWriter>& trajectory) {

@@ -10,6 +10,7 @@
 #include "app/renderer_defaults.hpp"
 #include "app/run_headless.hpp"
 #include "engine/engine.hpp"
+#include "engine/run.hpp"
 #include "engine/self_test.hpp"
 #include "app/stats_log.hpp"
 #include "gl/debug.hpp"
@@ -107,6 +108,7 @@ public:
         if (const char* path = std::getenv("MURMUR_PANEL_RECTS")) rects_path_ = path;
         if (const char* path = std::getenv("MURMUR_FRAME_LOG")) frame_log_.open(path);
         record_at_start_ = !opt.record.empty();
+        session.setStepper([this](int steps) { stepThroughRun(steps); });
         stats_.renderer = renderer;
         stats_.backend = sim.name();
         // A slow step still answers Esc and the close button (events only queue: ui::ImGuiInput),
@@ -137,6 +139,7 @@ private:
     void handleMouse(const Viewport& vp);
     std::optional<render::ScreenRect> panelPixels(const Viewport& vp) const;
     int stepAndMeasure();
+    void stepThroughRun(int steps);
     bool sampleStats(Clock::time_point now);  // true: did some of a sample's work this frame
     bool advanceOrderSample(Clock::time_point now);
     void drawFrame(const Viewport& vp);
@@ -165,7 +168,7 @@ private:
     ui::FrameStats stats_;
     StatsLog log_;
     bool vsync_ = true;
-    std::uint64_t frames_ = 0, steps_since_ = 0, next_row_ = 0;
+    std::uint64_t frames_ = 0, steps_since_ = 0;
     int frames_since_ = 0;
     Clock::time_point last_sample_ = Clock::now();  // FPS and steps/s were last worked out
     static constexpr std::uint64_t kSampleFrames = 8;  // a sample is spread over at least this many frames
@@ -182,7 +185,7 @@ private:
     ui::PointerTracker pointer_;
     std::optional<render::Recorder> recorder_;
     std::optional<OffscreenFlock> record_frame_;  // the size the recording started at, whatever the window does
-    std::uint64_t next_record_step_ = 0;
+    std::uint64_t record_from_ = 0;  // the step the recording began at: a frame every --record-every steps from it
     bool record_at_start_ = false;
     std::string notice_;  // shown on the status overlay until notice_until_
     Clock::time_point notice_until_;
@@ -202,8 +205,9 @@ void WindowRun::startRecording(const std::string& target, const Viewport& vp, st
         record_frame_.emplace(w, h, opt_.shader_dir);
         recorder_.emplace(target, w, h, opt_.record_fps);
         panel_.recording = target;
-        next_record_step_ = session_.steps();
+        record_from_ = session_.steps();
         notify("recording " + target);
+        recordFrame();  // the state it begins at
     } catch (const std::exception& e) {
         endRecording();
         err << "murmur: not recording: " << e.what() << "\n";
@@ -231,17 +235,16 @@ void WindowRun::endRecording() {
     panel_.recording.clear();
 }
 
-// A frame each time --record-every steps have passed (a paused flock adds none).
+// A frame of the state as it is (the run loop's writer: at the recording's start and every
+// --record-every steps after it; a paused flock adds none).
 void WindowRun::recordFrame() {
-    if (!recorder_ || session_.steps() < next_record_step_) return;
+    if (!recorder_) return;
     try {
         recorder_->add(record_frame_->render(display_, session_.live(), camera_, panel_.draw));
     } catch (const std::exception& e) {
         notify(e.what());
         endRecording();
-        return;
     }
-    next_record_step_ = session_.steps() + opt_.record_every;
 }
 
 void WindowRun::drawStatusOverlay(const Viewport& vp) {
@@ -310,8 +313,8 @@ void WindowRun::handleMouse(const Viewport& vp) {
     }
 }
 
-// The frame's steps (no more than fit the frame budget), the --stats-out row when one is due,
-// and a new flock's view. Returns the steps taken.
+// The frame's steps (no more than fit the frame budget; through the run loop, stepThroughRun) and
+// a new flock's view. Returns the steps taken.
 int WindowRun::stepAndMeasure() {
     const int stepped = session_.advance(seconds_per_step_);
     steps_since_ += std::uint64_t(stepped);
@@ -320,12 +323,6 @@ int WindowRun::stepAndMeasure() {
     if (respawned) {
         neighbours_counted_ = false;  // the new flock's counts come with its first step
         stats_.clearHistory();
-        next_row_ = 0;
-    }
-    const bool interrupted = interruptedMidStep();  // quitting mid-step: the state is half written
-    if (log_.enabled() && session_.steps() >= next_row_ && !interrupted && stats_.paused_why.empty()) {
-        log_.add(session_.steps(), double(session_.steps()) * session_.live().dt, sim_.measure());
-        next_row_ = (session_.steps() / log_.every() + 1) * log_.every();
     }
     if (respawned || panel_.reset_view_requested) {
         frameFlock();
@@ -333,6 +330,29 @@ int WindowRun::stepAndMeasure() {
         panel_.selection.reset();
     }
     return stepped;
+}
+
+// The frame's steps through the engine's run loop (engine::Run), counted as the session counts
+// them (from 0 at each new flock): a --stats-out row of each state due, from step 0 and every
+// --stats-every steps (none while steps are too slow to measure, and none of a state a quit left
+// half stepped), and a recorded frame of each state due. Rows are measured at once, apart from the
+// panel's sample in slices (the simulation's queue of samples is that one's).
+void WindowRun::stepThroughRun(int steps) {
+    engine::RunTarget target = engine::runTarget(sim_);
+    std::vector<OrderParams> measured;
+    target.measure_with_next_step = [&] { measured = {sim_.measure()}; };
+    target.take_sample = [&] { return measured; };
+    target.samples_may_wait = false;
+    engine::Run run(std::move(target), session_.steps());
+    if (log_.enabled() && stats_.paused_why.empty()) {
+        run.addSampler({log_.every()}, [this](const engine::Run::Sample& s) {
+            if (!interruptedMidStep()) log_.add(s.state, double(s.state) * session_.live().dt, s.flocks.front());
+        });
+        if (session_.steps() == 0) run.advance(0);  // the row of the state a flock starts from
+    }
+    if (recorder_) run.addWriter({opt_.record_every, record_from_}, [this](std::uint64_t) { recordFrame(); });
+    run.setStop([this] { return interruptedMidStep(); });
+    run.advance(std::uint64_t(steps), false);
 }
 
 // FPS, steps/s and pass timings twice a second. The order parameters are a sample taken in
@@ -414,7 +434,6 @@ void WindowRun::finishFrame(const Viewport& vp, std::ostream& out, std::ostream&
         if (recorder_) stopRecording(out, err);
         else startRecording(render::recordingName("."), vp, err);
     }
-    recordFrame();
     if (last && !opt_.screenshot.empty() && flockIsFinite(sim_.download(), err)) writeScreenshot(opt_.screenshot, vp.width, vp.height, out, err);
     glfwSwapBuffers(window_.handle());
     if (last) window_.close();

@@ -1,6 +1,8 @@
 // Sweeps, shards and merging; see sweep.hpp.
 #include "engine/sweep.hpp"
 
+#include "engine/run.hpp"
+
 #include "cpu/cpu_simulation.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "gpu/gpu_ensemble.hpp"
@@ -202,63 +204,38 @@ bool checkEveryRun(const SweepBase& base, const SweepOptions& s, const SweepHook
 
 using Samples = std::vector<std::vector<double>>;  // per measure, its samples
 
-// How a sweep measures its runs (every run's at once): now, or of the current state with the
-// next step (Simulation::measureWithNextStep: on the GPU that step's steer pass walks for it),
-// taken after it.
-struct RunMeasures {
-    std::function<std::vector<OrderParams>()> now;
-    std::function<void()> with_next_step;
-    std::function<std::vector<OrderParams>()> take;
-};
-
-// Runs' samples of each measure: at the burn-in and every --sweep-every steps to --steps.
-// `step_piece` steps every run by at most 100 steps (the caller's check asked after each piece,
-// so a long burn-in or interval stays interruptible); `measure` measures every run (each sample
-// but the last with the step after it). A flock that is no longer finite ends the sweep (no file
-// is written with NaN in it).
-std::vector<Samples> sampleRuns(std::size_t runs, const std::function<void(int)>& step_piece, const RunMeasures& measure,
-                                const SweepBase& base, const SweepOptions& s, const std::function<std::string(std::size_t)>& which,
-                                const SweepHooks& hooks) {
-    const auto step = [&](int n) {
-        for (int done = 0; done < n;) {
-            const int piece = std::min(100, n - done);
-            step_piece(piece);
-            done += piece;
-            if (hooks.check) hooks.check();
-        }
-    };
-    step(int(s.burn_in));
+// Runs' samples of each measure: at the burn-in, every --sweep-every steps after it and at
+// --steps, through the run loop (engine::Run: each sample but the last measured with the step
+// after it). The target steps every run at once; stretches are at most 100 steps, the caller's
+// check asked after each, so a long burn-in or interval stays interruptible. A flock that is no
+// longer finite ends the sweep (no file is written with NaN in it).
+std::vector<Samples> sampleRuns(std::size_t runs, engine::RunTarget target, const SweepBase& base, const SweepOptions& s,
+                                const std::function<std::string(std::size_t)>& which, const SweepHooks& hooks) {
     std::vector<Samples> samples(runs, Samples(std::size(kMeasures)));
-    for (std::uint64_t t = s.burn_in;;) {
-        const std::uint64_t next = std::min(base.steps, t + s.every);
-        std::vector<OrderParams> measured;
-        if (next == t) {
-            measured = measure.now();
-        } else {
-            measure.with_next_step();
-            step(int(next - t));
-            measured = measure.take();
-        }
+    engine::Run run(std::move(target));
+    run.addSampler({s.every, s.burn_in, true}, [&](const engine::Run::Sample& sample) {
         for (std::size_t k = 0; k < runs; ++k) {
-            const OrderParams& o = measured.at(k);
+            const OrderParams& o = sample.flocks.at(k);
             for (std::size_t m = 0; m < std::size(kMeasures); ++m) {
                 const double x = kMeasures[m].get(o);
                 if (!std::isfinite(x))
-                    throw std::runtime_error("--sweep: at " + which(k) + ": the flock is not finite at step " + std::to_string(t) + " (" +
-                                             kMeasures[m].name + " " + std::to_string(x) + "); nothing was written");
+                    throw std::runtime_error("--sweep: at " + which(k) + ": the flock is not finite at step " + std::to_string(sample.state) +
+                                             " (" + kMeasures[m].name + " " + std::to_string(x) + "); nothing was written");
                 samples[k][m].push_back(x);
             }
         }
-        if (next == t) break;
-        t = next;
-    }
+    });
+    run.setStretchLimit([](std::uint64_t) { return std::uint64_t(100); });
+    run.setAfterStretch([&] {
+        if (hooks.check) hooks.check();
+        return false;
+    });
+    run.advance(base.steps);
     return samples;
 }
 
 Samples sampleRun(Simulation& sim, const SweepBase& base, const SweepOptions& s, const std::string& which, const SweepHooks& hooks) {
-    const RunMeasures measure{[&] { return std::vector<OrderParams>{sim.measure()}; }, [&] { sim.measureWithNextStep(); },
-                              [&] { return std::vector<OrderParams>{sim.takeSample()}; }};
-    return sampleRuns(1, [&](int n) { sim.step(n); }, measure, base, s, [&](std::size_t) { return which; }, hooks)[0];
+    return sampleRuns(1, engine::runTarget(sim), base, s, [&](std::size_t) { return which; }, hooks)[0];
 }
 
 // The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
@@ -363,10 +340,10 @@ void runBatch(gpu::GpuSimulation& gpu, const SweepBase& base, const SweepOptions
             at += std::uint64_t(piece);
             progress.during(hooks, runs.size(), at, base.steps);
         };
-        const RunMeasures measure{[&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
-                                  [&] { return gpu.takeFlockSamples(); }};
+        const engine::RunTarget target{step, [&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
+                               [&] { return gpu.takeFlockSamples(); }, false};
         const auto samples =
-                sampleRuns(runs.size(), step, measure, base, s, [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); }, hooks);
+                sampleRuns(runs.size(), target, base, s, [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); }, hooks);
         for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);
         progress.done += runs.size();
         progress.report(hooks, "runs " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (an ensemble of " +

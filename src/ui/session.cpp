@@ -169,7 +169,8 @@ int Session::advance(double seconds_per_step) {
     if (n > 1 && seconds_per_step > 0.0) n = int(std::clamp(kFrameBudget / seconds_per_step, 1.0, double(n)));
     step_requested_ = false;
     if (n > 0) {
-        sim_.step(n);
+        if (stepper_) stepper_(n);
+        else sim_.step(n);
         steps_ += std::uint64_t(n);
     }
     return n;

@@ -69,6 +69,9 @@ public:
     // the seconds a step has been taking, no more than fit in kFrameBudget (at least one), so the
     // window keeps answering keys and the close button however slow a step is.
     int advance(double seconds_per_step = 0.0);
+    // How advance() steps the flock: sim.step by default; the window's run loop (engine::Run),
+    // which writes its outputs at the states they are due.
+    void setStepper(std::function<void(int)> step) { stepper_ = std::move(step); }
     static constexpr double kFrameBudget = 0.25;  // s of stepping per frame
     std::uint64_t steps() const { return steps_; }
 
@@ -94,6 +97,7 @@ private:
     CapacityCheck check_;
     Params live_, edit_;
     bool step_requested_ = false, respawned_ = false, message_error_ = false;
+    std::function<void(int)> stepper_;
     std::uint64_t steps_ = 0;
     std::string message_;
     std::vector<ParamProblem> problems_;
