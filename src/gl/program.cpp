@@ -6,6 +6,7 @@
 #include "gl/shader_blocks.hpp"
 
 #include <chrono>
+#include <map>
 
 namespace murmur::gl {
 
@@ -103,7 +104,14 @@ Program finish(Pending& p, ProgramCache& cache) {
 std::optional<std::string> storageBlockProblem(const ProgramSource& source, int limit) {
     for (const auto& [stage, shader] : source.stages) {
         if (stage != GL_COMPUTE_SHADER) continue;
-        const int blocks = storageBlocksIn(shader.text);
+        const std::vector<StorageBlock> declared = storageBlocksOf(shader.text);
+        std::map<long, std::string> bound;
+        for (const StorageBlock& b : declared)
+            if (b.binding >= 0 && !bound.emplace(b.binding, b.name).second)
+                return "program " + source.label + " declares storage blocks " + bound[b.binding] + " and " + b.name + " both at binding " +
+                       std::to_string(b.binding) + ": one buffer would be read as both (shaders/layout.glsl gives each block of a "
+                       "program its own slot)";
+        const int blocks = int(declared.size());
         if (blocks > limit)
             return "program " + source.label + " declares " + std::to_string(blocks) +
                    " storage blocks; this OpenGL implementation offers GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = " + std::to_string(limit) +

@@ -48,7 +48,8 @@ struct ProgramSource {
 ProgramSource computeSource(const ShaderLibrary& lib, const std::string& file,
                             const std::vector<ShaderDefine>& defines);
 // Why a compute program's source cannot link where a stage offers `limit` storage blocks (it
-// declares more: shader_blocks.hpp), or nullopt. buildPrograms refuses such a program before
+// declares more: shader_blocks.hpp), or would read one buffer as two blocks (two at one binding),
+// or nullopt. buildPrograms refuses such a program before
 // compiling it, with this message, as a ShaderError.
 std::optional<std::string> storageBlockProblem(const ProgramSource& source, int limit);
 

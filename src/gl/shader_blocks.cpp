@@ -128,21 +128,26 @@ struct Level {
 
 }  // namespace
 
-int storageBlocksIn(const std::string& source) {
+std::vector<StorageBlock> storageBlocksOf(const std::string& source) {
     static const std::regex directive(R"(^\s*#\s*(\w+)\s*(.*)$)");
-    static const std::regex block(R"(\bbuffer\s+\w+\s*\{)");
+    static const std::regex block(R"(\bbuffer\s+(\w+)\s*\{)");
+    static const std::regex binding(R"(\bbinding\s*=\s*([^,)]+))");
     Macros macros;
     std::vector<Level> levels;
     const auto live = [&] { return levels.empty() || levels.back().live; };
     std::istringstream in(source);
     std::string raw;
-    int blocks = 0;
+    std::vector<StorageBlock> blocks;
     while (std::getline(in, raw)) {
         const std::string line = withoutLineComment(raw);
         const std::size_t first = line.find_first_not_of(" \t");
         std::smatch m;
         if (first == std::string::npos || line[first] != '#' || !std::regex_match(line, m, directive)) {
-            if (live() && line.find("buffer") != std::string::npos && std::regex_search(line, block)) ++blocks;  // cheap test first
+            if (live() && line.find("buffer") != std::string::npos && std::regex_search(line, m, block)) {  // cheap test first
+                StorageBlock b{m[1], -1};
+                if (std::regex_search(line, m, binding)) b.binding = Expression(m[1], macros).value();
+                blocks.push_back(std::move(b));
+            }
             continue;
         }
         const std::string what = m[1], rest = m[2];

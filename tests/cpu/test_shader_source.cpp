@@ -184,3 +184,23 @@ TEST(ShaderBlocks, TheFullestSteerVariantFitsSixteenAndIsRefusedUnderFewer) {
               std::string::npos)
         << *refused;
 }
+
+// Two storage blocks of one program at one binding would read one buffer as both: refused before
+// compiling, naming both and the slot, the binding read through the macros as the preprocessor
+// leaves them (a block in a branch not taken does not count).
+TEST(ShaderBlocks, TwoBlocksAtOneBindingAreRefused) {
+    const std::string text = "#version 430\n#define SLOT_A 3\n#define SLOT_B (1 + 2)\n"
+                             "layout(std430, binding = SLOT_A) buffer A { uint a[]; };\n"
+                             "#if FEATURE\nlayout(std430, binding = SLOT_B) readonly buffer B { uint b[]; };\n#endif\n"
+                             "layout(std430, binding = 4) buffer C { uint c[]; };\nvoid main() {}\n";
+    const auto blocks = gl::storageBlocksOf(text);
+    ASSERT_EQ(blocks.size(), 2u);
+    EXPECT_EQ(blocks[0].binding, 3);
+    EXPECT_EQ(blocks[1].binding, 4);
+    const auto source = [](const std::string& t) { return gl::ProgramSource{{{GL_COMPUTE_SHADER, gl::AssembledShader{t, {"x.comp"}}}}, "x.comp"}; };
+    EXPECT_EQ(gl::storageBlockProblem(source(text), 16), std::nullopt);
+    const std::string clash = "#define FEATURE 1\n" + text;
+    const auto refused = gl::storageBlockProblem(source(clash), 16);
+    ASSERT_TRUE(refused);
+    EXPECT_NE(refused->find("declares storage blocks A and B both at binding 3"), std::string::npos) << *refused;
+}
