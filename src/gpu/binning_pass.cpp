@@ -29,19 +29,19 @@ void BinningPass::count(FlockState& s) {
     dispatchGroups(groupsFor(s.n, STEP_GROUP_SIZE));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     s.current = 1 - s.current;
-    s.binned = true;
+    s.markCounted();
 }
 
 void BinningPass::bin(FlockState& s, PassClock* clock) {
     const auto done = [clock](int pass) {
         if (clock) clock->done(pass);
     };
-    if (s.sorted_fresh) {  // a sample binned this very state: the sorted copy and cells stand
+    if (s.sorted()) {  // a sample binned this very state: the sorted copy and cells stand
         s.bind();
         for (int pass = 0; pass < 3; ++pass) done(pass);
         return;
     }
-    if (!s.binned) count(s);
+    if (!s.counted()) count(s);
     done(0);
     scan_.run(s.counts[s.current], s.cell_start, s.cell_total, &s.counts[1 - s.current]);
     done(1);
@@ -52,7 +52,7 @@ void BinningPass::bin(FlockState& s, PassClock* clock) {
     orderCells(s);
     // The steer and measure passes read the sorted copy and the cells through buffer textures.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
-    s.sorted_fresh = true;
+    s.markSorted();
     done(2);
 }
 

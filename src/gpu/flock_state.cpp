@@ -30,7 +30,7 @@ constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
 FlockState::FlockState() : params_ubo(sizeof(SimParams)) {}
 
 void FlockState::upload(const Flock& flock) {
-    stale();  // before anything else: what follows may throw
+    changed();  // before anything else: what follows may throw
     n = std::uint32_t(flock.size());
     std::vector<glm::vec4> p(n), v(n), st(n);
     std::vector<float> pt(n);
@@ -120,7 +120,7 @@ void FlockState::bind() const {
 void FlockState::setParams(const Params& p, const GridSpec& g) {
     allocateCells(g.total());
     grid = g;
-    stale();  // the grid, or anything else, may have changed: the next step counts
+    changed();  // the grid, or anything else, may have changed: the next step counts
     allocateOptional(p);
     viewSorted();
     params = p;
@@ -158,7 +158,7 @@ void FlockState::layOutBlocks() {
     allocateCells(cells);
     allocateOptional(ensemble[0].params);
     viewSorted();
-    stale();
+    changed();
     params = ensemble[0].params;
     params.boids = slots;
     grid = ensemble[0].grid;
@@ -251,7 +251,7 @@ void StateCopy::restore(FlockState& s) const {
     copyBack(s.steer, steer);
     copyBack(s.neighbours, neighbours);
     s.step_count = step_count;
-    s.stale();  // the grid and the sorted copy describe the state that went
+    s.changed();  // the grid and the sorted copy describe the state that went
 }
 
 }  // namespace murmur::gpu

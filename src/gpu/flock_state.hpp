@@ -49,7 +49,16 @@ struct FlockState {
     std::uint32_t flockCount() const { return ensemble.empty() ? 1u : std::uint32_t(ensemble.size()); }
     // Flock k of the ensemble, or null for flock 0 of one flock; std::out_of_range past the last.
     const EnsembleFlock* ensembleFlock(std::uint32_t k) const;
-    void stale() { binned = sorted_fresh = false; }  // the grid and sorted copy no longer describe pos
+    // Whether the binning's outputs describe the state: every writer of the positions and
+    // velocities (or of the grid) calls changed(), which moves the state's version on; the
+    // binning marks what it made with the version it binned.
+    void changed() { ++version_; }                             // pos, vel or the grid: the binning's outputs no longer describe them
+    void changedAndCounted() { counted_ = ++version_; }        // the steer pass: it counted what it wrote into counts[current]
+    bool counted() const { return counted_ == version_; }      // counts[current] and boid_bin describe pos
+    bool sorted() const { return sorted_ == version_; }        // the sorted copy and cell starts do (a sample binned this state)
+    void markCounted() { counted_ = version_; }
+    void markSorted() { sorted_ = version_; }
+    void forgetSorted() { sorted_ = kNever; }                  // the next step bins though nothing changed (it is timed)
 
     Params params;   // one flock's, or an ensemble's flock 0's with boids = every slot
     GridSpec grid;   // one flock's, or an ensemble's flock 0's
@@ -65,13 +74,15 @@ struct FlockState {
     gl::BufferTexture sorted_pos_tex, sorted_vel_tex, sorted_perch_tex, cell_start_tex;
     gl::BufferTexture boid_bin_tex;  // over boid_bin, RG32UI: flock_steps.comp's keys (an image)
     int current = 0;
-    bool binned = false;        // counts[current] and boid_bin describe pos (else binning counts first)
-    bool sorted_fresh = false;  // the sorted copy and cell starts describe pos (a sample binned it: the step need not)
     std::uint32_t cell_total = 0;  // every flock's cells
     // An ensemble's flocks (empty: one flock), their blocks and the table (common.glsl's FlockTable).
     std::vector<EnsembleFlock> ensemble;
     std::uint32_t ensemble_groups = 0;  // work groups of a measure pass over all flocks
     gl::Buffer flock_params, flock_table;
+
+private:
+    static constexpr std::uint64_t kNever = ~std::uint64_t(0);
+    std::uint64_t version_ = 0, counted_ = kNever, sorted_ = kNever;
 };
 
 // A copy of the state on the GPU (checkpoint and rollback), never through the host.

@@ -123,7 +123,7 @@ bool GpuSimulation::stepWithPasses(bool sampled) {
     if (sampled) beginMeasuredSample();  // outside the step's timings
     state_.uploadStepEvents();
     ++state_.step_count;
-    if (clock_.beginStep()) state_.sorted_fresh = false;  // a profiled step bins, though a sample just did: its passes are what it times
+    if (clock_.beginStep()) state_.forgetSorted();  // a profiled step bins, though a sample just did: its passes are what it times
     if (state_.params.update == UpdateOrder::Sequential) {
         stepSequential();
         return true;
@@ -198,7 +198,7 @@ void GpuSimulation::binUntimed() {
 
 GpuSimulation::Binning GpuSimulation::binOnly() {
     binUntimed();
-    state_.sorted_fresh = false;  // a diagnostic: the next step bins for itself, as it would have
+    state_.forgetSorted();  // a diagnostic: the next step bins for itself, as it would have
     Binning b;
     b.count = state_.counts[state_.current].read<std::uint32_t>(state_.cell_total);
     b.start = state_.cell_start.read<std::uint32_t>(state_.cell_total + 1);  // resolved by the order pass, then the total

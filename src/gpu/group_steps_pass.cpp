@@ -85,7 +85,7 @@ void GroupStepsPass::run(FlockState& s, const Plan& how, const gl::ShaderLibrary
                     GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
     s.step_count += std::uint32_t(how.steps);
     taken_ += std::uint64_t(how.steps);
-    s.stale();
+    s.changed();
 }
 
 }  // namespace murmur::gpu

@@ -40,8 +40,8 @@ bool SteerPass::run(FlockState& s, gl::Program& program) {
         glUniform1ui(program.uniform("u_first_group"), 0u);
         dispatchGroups(groups);
     }
-    s.current = 1 - s.current;  // the steer pass counted what it wrote
-    s.sorted_fresh = false;
+    s.current = 1 - s.current;
+    s.changedAndCounted();  // the steer pass counted what it wrote
     return true;
 }
 
@@ -57,7 +57,7 @@ bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t p
         dispatchGroups(std::min(slice, groups - done));
         glFinish();
         if (interrupt_()) {
-            s.stale();
+            s.changed();
             return false;
         }
     }
@@ -65,7 +65,7 @@ bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t p
 }
 
 void SteerPass::runSequential(FlockState& s) {
-    s.stale();  // this steer does not bin
+    s.changed();  // this steer does not bin
     s.bind();
     steer_.use();
     glUniform1ui(steer_.uniform("u_first_group"), 0u);
