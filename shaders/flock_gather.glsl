@@ -1,33 +1,55 @@
-// The neighbour search of flock_steer.comp (gather in src/cpu/flock_step.hpp): the neighbour
-// cap's k nearest, then every candidate in the grid cells around a boid (or, in the sequential
-// order, every boid) in one or two sweeps, handed to the style's addNeighbour (and its search).
+// The neighbour search of flock_steer.comp (gather in src/cpu/flock_step.hpp): every candidate in
+// the grid cells around a boid (or, in the sequential order, every boid) in one or two sweeps,
+// handed to the style's addNeighbour (and its search); with a neighbour cap, only its k nearest.
 
 #if NEIGHBOUR_CAP
-// The k nearest neighbours by (d2, id), sorted by insertion (NearestK).
+#define CAP_SLOTS NEIGHBOUR_CAP  // the list's length: 8, 16 or 32 (gpu/variant.cpp's capSlots), at least k
+// The k nearest neighbours by (d2, id), sorted by insertion, with their slots (NearestK), in a
+// list of CAP_SLOTS entries that every loop walks with constant indices, so that a driver keeps it
+// in registers (indexed by a variable, llvmpipe kept 32 entries in memory: 30-40x the plain step).
+// Its first CAP_SLOTS - k entries hold d2 = -1, before every neighbour, and never move; the last k
+// hold the k nearest found so far, empty ones d2 = +inf. A candidate is offered only when it comes before
+// the last entry, which turns most of them away.
 struct NearestK {
-    float d2[MAX_NEIGHBOUR_CAP];
-    uint id[MAX_NEIGHBOUR_CAP];
-    uint n;
+    float d2[CAP_SLOTS];
+    uint id[CAP_SLOTS];
+    uint slot[CAP_SLOTS];
 };
 
-void offer(inout NearestK c, float d2, uint id, uint k) {
-    uint i = c.n < k ? c.n++ : k;
-    while (i > 0u && (d2 < c.d2[i - 1u] || (d2 == c.d2[i - 1u] && id < c.id[i - 1u]))) {
-        if (i < k) {
-            c.d2[i] = c.d2[i - 1u];
-            c.id[i] = c.id[i - 1u];
-        }
-        --i;
+bool keyBefore(float d2, uint id, float e2, uint eid) { return d2 < e2 || (d2 == e2 && id < eid); }
+
+NearestK noNearest(uint k) {
+    NearestK c;
+    for (int i = 0; i < CAP_SLOTS; ++i) {
+        c.d2[i] = uint(i) + k < uint(CAP_SLOTS) ? -1.0 : uintBitsToFloat(0x7F800000u);
+        c.id[i] = 0xFFFFFFFFu;
+        c.slot[i] = 0u;
     }
-    if (i < k) {
-        c.d2[i] = d2;
-        c.id[i] = id;
-    }
+    return c;
 }
 
-bool admits(inout NearestK c, float d2, uint id, uint k) {
-    if (c.n < k) return true;
-    return d2 < c.d2[k - 1u] || (d2 == c.d2[k - 1u] && id <= c.id[k - 1u]);
+bool admits(NearestK c, float d2, uint id) { return !keyBefore(c.d2[CAP_SLOTS - 1], c.id[CAP_SLOTS - 1], d2, id); }
+
+void offer(inout NearestK c, float d2, uint id, uint slot) {
+    if (!keyBefore(d2, id, c.d2[CAP_SLOTS - 1], c.id[CAP_SLOTS - 1])) return;
+    for (int i = CAP_SLOTS - 1; i > 0; --i) {  // from the end: entry i - 1 moves up, or the new one lands at i
+        bool up = keyBefore(d2, id, c.d2[i - 1], c.id[i - 1]);
+        bool here = !up && keyBefore(d2, id, c.d2[i], c.id[i]);
+        if (up) {
+            c.d2[i] = c.d2[i - 1];
+            c.id[i] = c.id[i - 1];
+            c.slot[i] = c.slot[i - 1];
+        } else if (here) {
+            c.d2[i] = d2;
+            c.id[i] = id;
+            c.slot[i] = slot;
+        }
+    }
+    if (keyBefore(d2, id, c.d2[0], c.id[0])) {
+        c.d2[0] = d2;
+        c.id[0] = id;
+        c.slot[0] = slot;
+    }
 }
 #endif
 
@@ -39,14 +61,15 @@ struct Sweep {
 #endif
 };
 
-// With a neighbour cap or a style's own search, sweep 0 finds the k nearest and offers each
-// neighbour to the search; sweep 1 sums (only the k nearest) and offers again; otherwise one
-// summing sweep.
-#if NEIGHBOUR_CAP || OWN_SEARCH
+// With a style's own search, sweep 0 finds the cap's k nearest and offers each neighbour to the
+// search; sweep 1 sums (only the k nearest) and offers again. Otherwise one sweep: it sums, or,
+// with a neighbour cap, finds the k nearest, which gather() then sums nearest first.
+#if OWN_SEARCH
 #define FIRST_SWEEP 0
 #else
 #define FIRST_SWEEP 1
 #endif
+#define CAP_ALONE (NEIGHBOUR_CAP && !OWN_SEARCH)
 
 // One candidate at offset d (d2 = |d|^2) in one sweep (the body of gather's loops in
 // src/cpu/flock_step.hpp).
@@ -56,13 +79,17 @@ void visitAt(SpeciesBlock S, Self self, int sweep, uint j, vec3 d, float d2, ino
 #if OWN_SEARCH
     if (sweep == 0) offerFirst(S, self, j, jid, d2);
 #endif
+#if CAP_ALONE
+    if (sweep == 1) offer(w.cap, d2, jid, j);
+#else
 #if NEIGHBOUR_CAP
-    if (sweep == 0) offer(w.cap, d2, jid, NEIGHBOUR_CAP_K);
-    if (sweep == 1 && admits(w.cap, d2, jid, NEIGHBOUR_CAP_K))
+    if (sweep == 0) offer(w.cap, d2, jid, j);
+    if (sweep == 1 && admits(w.cap, d2, jid))
 #else
     if (sweep == 1)
 #endif
         addNeighbour(S, self, j, jid, d, d2, w.sums);
+#endif
 #if OWN_SEARCH
     if (sweep == 1) offerSecond(S, self, j, jid, d2);
 #endif
@@ -113,7 +140,7 @@ Sweep gather(SpeciesBlock S, Self self) {
     Sweep w;
     w.sums = noNeighbours();
 #if NEIGHBOUR_CAP
-    w.cap.n = 0u;
+    w.cap = noNearest(NEIGHBOUR_CAP_K);
 #endif
 #if OWN_SEARCH
     startSearch();
@@ -136,6 +163,13 @@ Sweep gather(SpeciesBlock S, Self self) {
     for (g.sweep = FIRST_SWEEP; g.sweep < 2; ++g.sweep) walkCells(self.slot, self.p, LOOK_R2(S), g);
 #endif
     w = g.w;
+#endif
+#if CAP_ALONE
+    for (int i = 0; i < CAP_SLOTS; ++i) {  // the k nearest, nearest first
+        uint j = w.cap.slot[i];
+        if (w.cap.d2[i] >= 0.0 && w.cap.id[i] != 0xFFFFFFFFu)
+            addNeighbour(S, self, j, w.cap.id[i], offsetBetween(self.p, posAt(j)), w.cap.d2[i], w.sums);
+    }
 #endif
     return w;
 }

@@ -183,20 +183,19 @@ RuleContext::RuleContext(const Params& params) : dims(params.dims), wrap(params.
     for (const Obstacle& o : params.obstacles) obstacles.emplace_back(o.at.x, o.at.y, dims == 3 ? o.at.z : 0.0f, o.radius);
 }
 
-void NearestK::offer(float d2, std::uint32_t id) {
-    // Insertion into the sorted (d2, id) list, dropping what falls past k.
-    std::uint32_t i = n_ < k_ ? n_++ : k_;
-    while (i > 0 && (d2 < d2_[i - 1] || (d2 == d2_[i - 1] && id < id_[i - 1]))) {
-        if (i < k_) {
-            d2_[i] = d2_[i - 1];
-            id_[i] = id_[i - 1];
-        }
-        --i;
+void NearestK::offer(float d2, std::uint32_t id, std::uint32_t slot) {
+    const auto before = [](float a2, std::uint32_t a, float b2, std::uint32_t b) { return a2 < b2 || (a2 == b2 && a < b); };
+    if (n_ == k_ && !before(d2, id, d2_[k_ - 1], id_[k_ - 1])) return;  // past the k-th: most candidates
+    // Insertion into the sorted (d2, id) list: into the free place, or over the k-th.
+    std::uint32_t i = n_ < k_ ? n_++ : k_ - 1;
+    for (; i > 0 && before(d2, id, d2_[i - 1], id_[i - 1]); --i) {
+        d2_[i] = d2_[i - 1];
+        id_[i] = id_[i - 1];
+        slot_[i] = slot_[i - 1];
     }
-    if (i < k_) {
-        d2_[i] = d2;
-        id_[i] = id;
-    }
+    d2_[i] = d2;
+    id_[i] = id;
+    slot_[i] = slot;
 }
 
 glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {

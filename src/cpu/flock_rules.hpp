@@ -75,21 +75,26 @@ struct NeighbourSums {
     std::uint32_t chase_id = 0;
 };
 
-// The neighbour cap: the k nearest neighbours by (d2, id), kept sorted by insertion (k <= 32).
-// offer() every neighbour first; then admits() says whether one is among the k nearest.
+// The neighbour cap: the k nearest neighbours by (d2, id), kept sorted by insertion (k <= 32),
+// each with its slot. offer() every neighbour; then the list is the k nearest, nearest first
+// (size(), slot(i), d2(i)), and admits() says whether one is among them. Once the list is full a
+// neighbour past its last is turned away by one comparison (the GPU's flock_gather.glsl likewise).
 class NearestK {
 public:
     explicit NearestK(std::uint32_t k) : k_(k) {}
-    void offer(float d2, std::uint32_t id);
+    void offer(float d2, std::uint32_t id, std::uint32_t slot = 0);
     bool admits(float d2, std::uint32_t id) const {
         if (n_ < k_) return true;
         return d2 < d2_[k_ - 1] || (d2 == d2_[k_ - 1] && id <= id_[k_ - 1]);
     }
+    std::uint32_t size() const { return n_; }
+    std::uint32_t slot(std::uint32_t i) const { return slot_[i]; }
+    float d2(std::uint32_t i) const { return d2_[i]; }
 
 private:
     std::uint32_t k_, n_ = 0;
     float d2_[32] = {};
-    std::uint32_t id_[32] = {};
+    std::uint32_t id_[32] = {}, slot_[32] = {};
 };
 
 // Minimum-image offset in wrap mode, plain difference in soft mode.

@@ -73,9 +73,20 @@ struct StyleDefaults {
     static bool steersNow(const RuleContext&, const Boid&) { return true; }
 };
 
-// Every candidate around boid i in one or two sweeps (CpuSimulation's grid or all boids): with a
-// neighbour cap, or a style's own search, the first sweep finds the k nearest and offers each
-// neighbour to the search; the second sums (only the k nearest) and offers again.
+// The neighbour cap's k nearest, summed nearest first (by (d2, id)) after the walk that found them.
+template <class Rules>
+void sumNearest(const RuleContext& ctx, const Flock& flock, const Boid& self, const NearestK& cap, NeighbourSums& sums) {
+    const SpeciesContext& k = ctx.of(self);
+    for (std::uint32_t n = 0; n < cap.size(); ++n) {
+        const Boid& other = flock[cap.slot(n)];
+        Rules::addNeighbour(ctx, k, self, other, offsetBetween(ctx, self.p, other.p), cap.d2(n), sums);
+    }
+}
+
+// Every candidate around boid i (CpuSimulation's grid or all boids). With a neighbour cap alone,
+// one sweep finds the k nearest, which are then summed nearest first; with a style's own search,
+// a first sweep finds the k nearest (if capped) and offers each neighbour to the search, and the
+// second sums (only the k nearest) and offers again; otherwise one summing sweep.
 template <class Rules>
 NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search) {
     const RuleContext& ctx = f.ctx;
@@ -88,7 +99,8 @@ NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search
     };
     std::optional<NearestK> cap;
     if (ctx.p.neighbour_cap > 0) cap.emplace(ctx.p.neighbour_cap);
-    if (cap || Rules::Search::kFirstSweep)
+    const bool cap_alone = cap && !Rules::Search::kFirstSweep;
+    if (Rules::Search::kFirstSweep)
         forEach([&](std::uint32_t j) {
             glm::vec3 d;
             float d2;
@@ -103,9 +115,11 @@ NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search
         glm::vec3 d;
         float d2;
         if (j == i || !isNeighbourOf(ctx, self, flock[j], d, d2, Rules::kVelocityCone)) return;
+        if (cap_alone) return cap->offer(d2, flock[j].id, j);
         if (!cap || cap->admits(d2, flock[j].id)) Rules::addNeighbour(ctx, k, self, flock[j], d, d2, sums);
         search.offerSecond(ctx, self, flock[j], d2, j);
     });
+    if (cap_alone) sumNearest<Rules>(ctx, flock, self, *cap, sums);
     search.collect(ctx, flock, self);
     return sums;
 }

@@ -1,5 +1,6 @@
 #include "gpu/variant.hpp"
 
+#include "gpu/layout.hpp"
 #include "model/styles.hpp"
 
 #include <cstdlib>
@@ -16,6 +17,16 @@ bool anyViewCone(const Params& p) {
     for (std::uint32_t s = 0; s < p.speciesInUse(); ++s)
         if (p.rulesOf(s).fov_deg < 360.0f) return true;
     return false;
+}
+
+// The neighbour cap's list length (flock_gather.glsl's NearestK, walked with constant indices so
+// that it stays in registers): the smallest of 8, 16 and 32 that holds k, so that a small k costs
+// a small list; an ensemble's flocks may each have their own k, so its list holds the largest.
+// 0: no cap.
+std::uint32_t capSlots(const Params& p, bool ensemble) {
+    if (p.neighbour_cap == 0) return 0;
+    if (ensemble) return MAX_NEIGHBOUR_CAP;
+    return p.neighbour_cap <= 8 ? 8 : p.neighbour_cap <= 16 ? 16 : MAX_NEIGHBOUR_CAP;
 }
 
 }  // namespace
@@ -60,7 +71,7 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
             {"STORED_STEER", flag(style.traits.keeps_steer)},
             {"OWN_SEARCH", flag(style.traits.own_search)},
             {"AMORTISED_STEERING", flag(style.traits.amortised_steering)},
-            {"NEIGHBOUR_CAP", flag(p.neighbour_cap > 0)},
+            {"NEIGHBOUR_CAP", std::to_string(capSlots(p, ensemble))},
             {"PERCHING", flag(p.perching)},
             {"MULTI_SPECIES", flag(p.species_count > 1)},
             {"UPDATE_SEQUENTIAL", flag(p.update == UpdateOrder::Sequential)},

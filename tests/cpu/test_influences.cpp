@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <glm/geometric.hpp>
 
 #include <cmath>
@@ -86,6 +88,40 @@ TEST(Influences, NeighbourCapKeepsTheNearestAndBreaksTiesById) {
     EXPECT_TRUE(k3.admits(4.0f, 3u));
     EXPECT_FALSE(k3.admits(4.0f, 9u));
     EXPECT_FALSE(k3.admits(9.0f, 2u));
+}
+
+// A lattice around A (50,50): four boids at 1, four at sqrt 2 (ids 5-8 on the diagonals), four at
+// 2. With k = 7 the four at 1 and the three lowest-id diagonals count, so A's cohesion steers away
+// from the diagonal left out; with k = 8 the eight balance (no steer); the boids at 2 never count.
+// The list the GPU keeps is 8 entries long for k = 7 and 8 (gpu/variant.cpp's capSlots).
+TEST(Influences, NeighbourCapOnALatticeKeepsTheKNearestWithTiesById) {
+    Params p = quietParams();
+    p.species[0].cohesion = {3.0f, 1.0f};
+    p.neighbour_cap = 7;
+    const auto lattice = [](std::uint32_t last_diagonal_at) {  // which diagonal gets the highest id, 8
+        Flock f{boid(0, {50, 50, 0})};
+        const float ring1[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}, ring2[4][2] = {{2, 0}, {-2, 0}, {0, 2}, {0, -2}};
+        const float diagonals[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+        for (std::uint32_t i = 0; i < 4; ++i) f.push_back(boid(1 + i, {50 + ring1[i][0], 50 + ring1[i][1], 0}));
+        std::uint32_t id = 5;
+        for (std::uint32_t i = 0; i < 4; ++i)
+            f.push_back(boid(i == last_diagonal_at ? 8 : id++, {50 + diagonals[i][0], 50 + diagonals[i][1], 0}));
+        for (std::uint32_t i = 0; i < 4; ++i) f.push_back(boid(9 + i, {50 + ring2[i][0], 50 + ring2[i][1], 0}));
+        return f;
+    };
+    const float away[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};  // opposite each diagonal
+    for (std::uint32_t left_out = 0; left_out < 4; ++left_out) {
+        const Flock out = stepOnce(lattice(left_out), p);
+        const Boid& a = *std::find_if(out.begin(), out.end(), [](const Boid& b) { return b.id == 0; });
+        ASSERT_GT(glm::length(a.v), 1e-3f) << "diagonal " << left_out;
+        const glm::vec3 dir = glm::normalize(a.v), want = glm::normalize(glm::vec3(away[left_out][0], away[left_out][1], 0.0f));
+        EXPECT_NEAR(dir.x, want.x, 1e-4f) << "k = 7 leaves out the diagonal with the highest id, " << left_out;
+        EXPECT_NEAR(dir.y, want.y, 1e-4f) << "k = 7 leaves out the diagonal with the highest id, " << left_out;
+    }
+    p.neighbour_cap = 8;
+    const Flock out = stepOnce(lattice(0), p);
+    const Boid& a = *std::find_if(out.begin(), out.end(), [](const Boid& b) { return b.id == 0; });
+    EXPECT_LT(glm::length(a.v), 1e-4f) << "k = 8: the ring at 1 and the four diagonals balance";
 }
 
 TEST(Influences, ObstaclePushFadesAcrossItsBand) {

@@ -27,7 +27,7 @@ namespace {
 
 enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump };
 // Influences beyond the three rules (docs/model.md, "Influences").
-enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, Species, Predators, Perching, All };
+enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, Species, Predators, Perching, All, Cap12, Cap20 };
 
 struct Case {
     int dims;
@@ -42,7 +42,7 @@ struct Case {
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
     static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all"};
+    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all", "_cap12", "_cap20"};
     return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
            std::to_string(int(c.fov)) + "_" + styleInfo(c.style).name + "_n" +
            std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
@@ -76,6 +76,8 @@ Params paramsFor(const Case& c) {
     if (f == Feature::Repeller || all) p.repeller = {{0.5f * L, 0.5f * L, 0.5f * L}, 0.8f, 0.3f * L};
     if (f == Feature::Scatter || all) p.scatter = true;
     if (f == Feature::Cap1) p.neighbour_cap = 1;
+    if (f == Feature::Cap12) p.neighbour_cap = 12;  // the GPU's 16-entry list (gpu/variant.cpp's capSlots)
+    if (f == Feature::Cap20) p.neighbour_cap = 20;  // its 32-entry list
     if (f == Feature::Cap7 || all) p.neighbour_cap = 7;
     if (f == Feature::Obstacles || all) {
         p.obstacles = {{{0.25f * L, 0.25f * L, 0.5f * L * z}, 0.1f * L}, {{0.7f * L, 0.6f * L, 0.3f * L * z}, 0.15f * L},
@@ -332,7 +334,7 @@ std::vector<Case> parityCases() {
                       Feature::Obstacles, Feature::Leader, Feature::Species, Feature::Predators, Feature::Perching,
                       Feature::All})
         for (int dims : {2, 3}) cases.push_back({dims, Bounds::Wrap, 270, Style::Graded, 1000, State::Random, f});
-    for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Obstacles, Feature::Predators, Feature::All})
+    for (Feature f : {Feature::Cap1, Feature::Cap7, Feature::Cap12, Feature::Cap20, Feature::Obstacles, Feature::Predators, Feature::All})
         for (int dims : {2, 3}) {
             cases.push_back({dims, Bounds::Soft, 270, Style::Steering, 1000, State::Random, f});
             cases.push_back({dims, Bounds::Wrap, 360, Style::Steering, 500, State::Coincident, f});
