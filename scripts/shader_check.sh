@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every shader program murmur builds, checked by the reference compiler: Mesa dumps each source it
 # compiles (MESA_SHADER_DUMP_PATH, the program cache off so nothing is skipped) while murmur runs
-# the self-test (every variant family) under both GPU read paths and both walks (CI: the default
-# pair and the other pair; --all: all four), every preset headless, each draw mode and the steer
-# pass's fullest variant (a storage-read ensemble sweep with perching); glslangValidator then
+# the self-test (every variant family, and each family's fullest build under both read paths and
+# the tiled walk) under the default read path and walk (--all: under all four pairs), every preset
+# headless, each draw mode and the steer pass's fullest variant (a storage-read ensemble sweep with
+# perching); glslangValidator then
 # compiles each source as written (GLSL 4.30) to SPIR-V for OpenGL, which spirv-val checks (and,
 # with --all, again as GLSL 4.60). Any error fails, naming the file; a hardware driver's compiler
 # is stricter than llvmpipe's in places, and this is the nearest check to one without a GPU.
@@ -11,7 +12,7 @@
 #        spirv-tools)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pairs=("textures rows" "storage tiles")
+pairs=("textures rows")  # the self-test's fullest builds take the other read path and walk too
 export SHADER_CHECK_460=0
 if [ "${1:-}" = "--all" ]; then
   pairs=("textures rows" "textures tiles" "storage rows" "storage tiles")
