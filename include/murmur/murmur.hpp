@@ -113,7 +113,8 @@ public:
     // with "step" and "time" (step x get("dt")) too. A sample is measured with the step after its state
     // (on the GPU in that step's steer pass: no copy of the flock back); the last at once.
     // `progress`, with `stop`, hears the steps done after each chunk. A non-finite flock throws
-    // Error and goes back to where the call began.
+    // Error and goes back to where the call began; a stop inside a step takes the flock back there
+    // too, and the rows are then the first alone.
     using Row = std::map<std::string, double>;
     std::vector<Row> run(int steps, int every = 1, const StopCheck& stop = {}, const std::function<void(int)>& progress = {});
     std::uint64_t stepCount() const;

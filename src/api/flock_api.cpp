@@ -57,7 +57,7 @@ struct Flock::Impl {
         engine::Run::Sampler take;
         std::function<void(int)> progress;
     };
-    void advance(int steps, const StopCheck& stop, const Series& series);
+    bool advance(int steps, const StopCheck& stop, const Series& series);  // false: stopped inside a step, back where it began
     // Closes the recording, if one is open, renaming it into place, and says how that went for a
     // message: "; the recording F ended with its N finite frames", or its failure. Never throws.
     std::string endRecording() {
@@ -124,7 +124,7 @@ struct StepInterrupted {};  // a stop asked inside one long step: the flock goes
 // (and chunks, with a stop check, after which `progress` hears the steps done); the state checked
 // finite before each frame, after each chunk and at the end (else brought back to where the call
 // began: requireFinite). `series`, when given, gets the samples of its trigger (Flock::run).
-void Flock::Impl::advance(int steps, const StopCheck& stop, const Series& series) {
+bool Flock::Impl::advance(int steps, const StopCheck& stop, const Series& series) {
     Simulation& stepped = engine();
     stepped.checkpoint();
     const std::uint32_t from = stepped.stepCount();
@@ -163,9 +163,10 @@ void Flock::Impl::advance(int steps, const StopCheck& stop, const Series& series
         run.advance(std::uint64_t(steps), false);  // the frame of the state it starts from is already written
     } catch (const StepInterrupted&) {
         interrupted();
-        return;
+        return false;
     }
     requireFinite(from);
+    return true;
 }
 
 void Flock::step(int steps, const StopCheck& stop) {
@@ -192,8 +193,9 @@ std::vector<Flock::Row> Flock::run(int steps, int every, const StopCheck& stop, 
     translated([&] {
         add(sim.stepCount(), sim.measure());
         const std::uint64_t from = sim.stepCount();
-        impl_->advance(steps, stop,
-                       {{std::uint64_t(every), from, true}, [&](const engine::Run::Sample& s) { add(s.state, s.flocks.front()); }, progress});
+        const bool whole = impl_->advance(
+                steps, stop, {{std::uint64_t(every), from, true}, [&](const engine::Run::Sample& s) { add(s.state, s.flocks.front()); }, progress});
+        if (!whole) rows.resize(1);  // stopped inside a step: the flock is back at the first row's state
         return 0;
     });
     return rows;

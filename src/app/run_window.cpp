@@ -334,9 +334,10 @@ int WindowRun::stepAndMeasure() {
 
 // The frame's steps through the engine's run loop (engine::Run), counted as the session counts
 // them (from 0 at each new flock): a --stats-out row of each state due, from step 0 and every
-// --stats-every steps (none while steps are too slow to measure, and none of a state a quit left
-// half stepped), and a recorded frame of each state due. Rows are measured at once, apart from the
-// panel's sample in slices (the simulation's queue of samples is that one's).
+// --stats-every steps (none while steps are too slow to measure), and a recorded frame of each
+// state due; a quit that leaves a step half done stops the run there, before that state's
+// operations. Rows are measured when asked, apart from the panel's sample in slices (the
+// simulation's queue of samples is that one's).
 void WindowRun::stepThroughRun(int steps) {
     engine::RunTarget target = engine::runTarget(sim_);
     std::vector<OrderParams> measured;
@@ -345,8 +346,8 @@ void WindowRun::stepThroughRun(int steps) {
     target.samples_may_wait = false;
     engine::Run run(std::move(target), session_.steps());
     if (log_.enabled() && stats_.paused_why.empty()) {
-        run.addSampler({log_.every()}, [this](const engine::Run::Sample& s) {
-            if (!interruptedMidStep()) log_.add(s.state, double(s.state) * session_.live().dt, s.flocks.front());
+        run.addSampler({log_.every()}, [this](const engine::Run::Sample& s) {  // measured when asked: a whole state
+            log_.add(s.state, double(s.state) * session_.live().dt, s.flocks.front());
         });
         if (session_.steps() == 0) run.advance(0);  // the row of the state a flock starts from
     }

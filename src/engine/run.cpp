@@ -19,7 +19,30 @@ RunTarget runTarget(Simulation& sim) {
 }
 
 std::uint64_t Run::advance(std::uint64_t steps, bool at_start) {
-    const std::uint64_t begin = state_, end = state_ + steps;
+    try {
+        return advanceTo(state_ + steps, at_start);
+    } catch (...) {
+        dropAsked();
+        throw;
+    }
+}
+
+// A sample asked of the target is taken from it even when the advance ends by an exception (a
+// non-finite flock, a stop inside a step, a writer's failure), so that none is left in its queue
+// to be handed to the next advance as its own; the samplers are not called.
+void Run::dropAsked() noexcept {
+    for (std::optional<Asked>* pending : {&landed_, &asked_}) {
+        if (!*pending) continue;
+        pending->reset();
+        try {
+            (void)target_.take_sample();
+        } catch (...) {  // the exception on its way out says what went wrong
+        }
+    }
+}
+
+std::uint64_t Run::advanceTo(std::uint64_t end, bool at_start) {
+    const std::uint64_t begin = state_;
     if (at_start) operationsAt(end);
     while (state_ < end) {
         if (stopped()) return state_ - begin;
@@ -34,7 +57,7 @@ std::uint64_t Run::advance(std::uint64_t steps, bool at_start) {
         }
     }
     takeAll();  // a sample of the last stretch's start, when the last state has none
-    return steps;
+    return end - begin;
 }
 
 // The next state where an operation is due, the advance's end, or as far as one step() call goes.

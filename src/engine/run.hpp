@@ -70,7 +70,8 @@ public:
 
     // Steps `steps` on from the current state, doing the operations due at the state it starts
     // from (with `at_start`) and at each state a stretch ends at. Returns the steps taken: fewer
-    // when stopped.
+    // when stopped. An exception from the target or an operation passes through, the samples
+    // asked of the target taken back first (not handed to the samplers).
     std::uint64_t advance(std::uint64_t steps, bool at_start = true);
     std::uint64_t state() const { return state_; }
 
@@ -88,6 +89,8 @@ private:
         std::vector<const Sampling*> by;  // the samplers due then
         std::uint64_t stretch_bytes = 0;  // read back in the stretch it was measured in
     };
+    std::uint64_t advanceTo(std::uint64_t end, bool at_start);
+    void dropAsked() noexcept;
     std::uint64_t nextStop(std::uint64_t end) const;
     void operationsAt(std::uint64_t end);
     void stepStretch(std::uint64_t steps);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -121,4 +122,24 @@ TEST(RunLoop, NextDueStates) {
     EXPECT_TRUE(every3.dueAt(13));
     EXPECT_FALSE(every3.dueAt(4));
     EXPECT_FALSE(every3.dueAt(14));
+}
+
+// An advance ended by an exception (a non-finite flock, a stop inside a step) takes back every
+// sample it asked of the target, without handing it to a sampler: none is left queued in the
+// target for the next advance to take as its own.
+TEST(RunLoop, AnExceptionLeavesNoSampleAskedOfTheTarget) {
+    LoggedTarget t;
+    engine::RunTarget target = t.target(true);
+    const auto step = target.step;
+    target.step = [&, step](int n) {
+        if (t.state >= 4) throw std::runtime_error("not finite");
+        step(n);
+    };
+    engine::Run run(std::move(target));
+    std::vector<std::uint64_t> rows;
+    run.addSampler({2}, [&](const engine::Run::Sample& s) { rows.push_back(s.state); });
+    EXPECT_THROW(run.advance(10), std::runtime_error);
+    EXPECT_TRUE(t.asked.empty()) << "a sample left in the target's queue";
+    EXPECT_EQ(rows, (std::vector<std::uint64_t>{0}));
+    EXPECT_EQ(joined(t.log), "ask 0, step 2, ask 2, step 2, take 0, ask 4, take 2, take 4");
 }

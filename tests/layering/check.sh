@@ -14,7 +14,7 @@ probe() {  # TARGET EXPECT(ok|refused) HEADER
     echo "layering: $1 should compile:"; echo "$log" | grep -E 'error' | head -5; fails=$((fails + 1))
   elif [[ $2 == refused && $rc -eq 0 ]]; then
     echo "layering: $1 compiled: $3 is reachable through a back door"; fails=$((fails + 1))
-  elif [[ $2 == refused && $log != *"$3: No such file or directory"* ]]; then
+  elif [[ $2 == refused && $log != *"$3: No such file or directory"* && $log != *"'$3' file not found"* ]]; then  # GCC's words, clang's
     echo "layering: $1 failed, but not for want of $3:"; echo "$log" | grep -E 'error' | head -5; fails=$((fails + 1))
   else
     echo "layering: $1 $2 ($3)"
