@@ -8,8 +8,9 @@
 // list of CAP_SLOTS entries that every loop walks with constant indices, so that a driver keeps it
 // in registers (indexed by a variable, llvmpipe kept 32 entries in memory: 30-40x the plain step).
 // Its first CAP_SLOTS - k entries hold d2 = -1, before every neighbour, and never move; the last k
-// hold the k nearest found so far, empty ones d2 = +inf. A candidate is offered only when it comes before
-// the last entry, which turns most of them away.
+// hold the k nearest found so far, empty ones d2 = +inf; both kinds have the id 0xFFFFFFFF, which
+// no boid has. A candidate is offered only when it comes before the last entry, which turns most
+// of them away.
 struct NearestK {
     float d2[CAP_SLOTS];
     uint id[CAP_SLOTS];
@@ -167,7 +168,7 @@ Sweep gather(SpeciesBlock S, Self self) {
 #if CAP_ALONE
     for (int i = 0; i < CAP_SLOTS; ++i) {  // the k nearest, nearest first
         uint j = w.cap.slot[i];
-        if (w.cap.d2[i] >= 0.0 && w.cap.id[i] != 0xFFFFFFFFu)
+        if (w.cap.id[i] != 0xFFFFFFFFu)  // not a fixed or empty entry
             addNeighbour(S, self, j, w.cap.id[i], offsetBetween(self.p, posAt(j)), w.cap.d2[i], w.sums);
     }
 #endif

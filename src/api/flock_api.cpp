@@ -171,9 +171,9 @@ bool Flock::Impl::advance(int steps, const StopCheck& stop, const Series& series
 
 void Flock::step(int steps, const StopCheck& stop) {
     if (steps < 0) throw Error("step(" + std::to_string(steps) + "): valid: 0 or more steps");
-    (void)impl_->engine();
+    const Simulation& sim = impl_->engine();
     const SteppingHold held(impl_->stepping);
-    requireCounterRoom(impl_->sim->stepCount(), std::uint64_t(steps));
+    requireCounterRoom(sim.stepCount(), std::uint64_t(steps));
     translated([&] { return impl_->advance(steps, stop, {}), 0; });
 }
 

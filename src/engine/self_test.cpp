@@ -241,9 +241,10 @@ std::vector<gl::ShaderDefine> withDefines(std::vector<gl::ShaderDefine> defines,
 
 // The fullest build of each program family for style `s` (every switch on: an ensemble, species,
 // obstacles, perching, a neighbour cap, a measured step; both read paths; the tiled walk; the work
-// groups' steps at their largest, in shared memory, perching aside as there), compiled and linked on this GPU: a
-// variant over one of the driver's limits (storage blocks, shared memory, texture units) fails
-// here, not in a user's sweep. Style-free families (binning, sampling, queries) with the first.
+// groups' steps at their largest, in shared memory, perching aside as there), compiled and linked
+// on this GPU: a variant over one of the driver's limits (storage blocks, shared memory, texture
+// units) fails here, not in a user's sweep. Style-free families (binning, sampling, queries) with
+// the first.
 std::optional<std::string> fullestVariantsBuild(Style s, bool with_common, const gl::ShaderLibrary& shaders) {
     const Params p = caseParams(3, Bounds::Wrap, s, true);
     const auto ensemble = [&](const char* reads) {

@@ -68,8 +68,9 @@ std::optional<std::string> gpuTimeoutProblem() {
 void Fence::wait() const {
     if (!sync_) return;
     constexpr GLuint64 kSecond = 1000000000;
-    if (const auto problem = gpuTimeoutProblem()) throw std::runtime_error(*problem);  // refused up front (engine::gpuPathProblem)
-    const double limit = *timeoutSeconds();
+    const std::optional<double> seconds = timeoutSeconds();  // read once a wait
+    if (!seconds) throw std::runtime_error(*gpuTimeoutProblem());  // refused up front (engine::gpuPathProblem)
+    const double limit = *seconds;
     const auto began = std::chrono::steady_clock::now();
     bool said = false;
     for (;;) {
