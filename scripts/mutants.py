@@ -68,6 +68,18 @@ MUTANTS = [
         ("shaders/common.glsl", "    return AxisCells(int(c) - GRID_REACH, GRID_SPAN, int(n));",
          "    return AxisCells(int(c) - GRID_REACH, GRID_SPAN - 1, int(n));", 1),
         ("shaders/common.glsl", "hi = min(int(c) + GRID_REACH, int(n) - 1);", "hi = min(int(c) + GRID_REACH - 1, int(n) - 1);", 1)]),
+    ("open sky's cell lists clipped at the edge of the grid's table, not wrapped", [
+        ("src/model/grid_spec.cpp", "g.wrap = g.open = true;", "g.open = true;", 1),
+        ("shaders/common.glsl", "AxisCells axisCells(uint c, uint n) {\n#if BOUNDS_WRAP || BOUNDS_OPEN",
+         "AxisCells axisCells(uint c, uint n) {\n#if BOUNDS_WRAP", 1),
+        ("shaders/cell_walk.glsl", "bool listsEveryCell() {\n#if BOUNDS_WRAP || BOUNDS_OPEN", "bool listsEveryCell() {\n#if BOUNDS_WRAP", 1)]),
+    ("adaptive radius: the boid itself left out of its count (n for n + 1)", [
+        ("src/cpu/flock_rules.cpp", "std::pow(t.count / float(seen + 1u), 1.0f / float(ctx.dims));",
+         "std::pow(t.count / float(seen), 1.0f / float(ctx.dims));", 1),
+        (G_RULES, "pow(TOPO_COUNT / float(seen + 1u), TOPO_EXPONENT);", "pow(TOPO_COUNT / float(seen), TOPO_EXPONENT);", 1)]),
+    ("adaptive radius: a boid sees beyond its own radius", [
+        (RULES_H, "if (!(d2 < r * r)) return false;", "if (false && !(d2 < r * r)) return false;", 1),
+        (G_RULES, "if (!(d2 < self.reach2)) return false;", "if (false && !(d2 < self.reach2)) return false;", 1)]),
     ("cell scan inclusive instead of exclusive (off by one)", [
         ("src/cpu/grid.cpp", "        out[i] = sum;\n        sum += in[i];", "        sum += in[i];\n        out[i] = sum;", 1),
         ("shaders/grid_scan.comp", "        if (idx < u_count) scan_out[idx] = running;\n        running += v[k];",

@@ -8,7 +8,7 @@
 // the grid's order: each axis wrapped with at most GRID_SPAN cells, or walled with at most
 // GRID_REACH + 1. The same for every boid of a flock.
 bool listsEveryCell() {
-#if BOUNDS_WRAP
+#if BOUNDS_WRAP || BOUNDS_OPEN
     return all(lessThanEqual(CELLS_PER_AXIS, uvec3(GRID_SPAN)));
 #else
     return all(lessThanEqual(CELLS_PER_AXIS, uvec3(GRID_REACH + 1)));

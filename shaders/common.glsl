@@ -1,11 +1,12 @@
 // Helpers every pass shares: the parameter block, the flat invocation index across split
-// dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1),
+// dispatches, and a point's grid cell. Variant defines (injected): DIMS (2|3), BOUNDS_WRAP (0|1), BOUNDS_OPEN (0|1: open sky),
 // STYLE_GLSL (the style's shader, "styles/<name>/<name>.glsl") and its traits from the style registry:
 // STORED_STEER (0|1: Boid::steer kept from step to step), OWN_SEARCH (0|1: a neighbour search of
 // its own), AMORTISED_STEERING (0|1); NEIGHBOUR_CAP (0|1), PERCHING (0|1), MULTI_SPECIES (0|1:
 // species_count > 1), UPDATE_SEQUENTIAL (0|1), INTEGRATE_EXPLICIT (0|1), SPEED_LIMIT (0|1),
 // VIEW_CONE (0|1: some species in use sees less than 360 degrees through a velocity cone);
-// OBSTACLES (0|1: the flock, or some flock of an ensemble, has obstacles);
+// OBSTACLES (0|1: the flock, or some flock of an ensemble, has obstacles); ADAPTIVE_REACH (0|1:
+// topological.count > 0, each boid's own search radius in steer.w, STORED_STEER on);
 // ENSEMBLE (0|1: several flocks in the same buffers, GpuSimulation::uploadEnsemble).
 #include "layout.glsl"
 
@@ -104,6 +105,10 @@ void selectFlockOfSlot(uint i) {}
 #define PERCH_GROUND (P.perch.x)
 #define PERCH_MIN (P.perch.y)
 #define PERCH_MAX (P.perch.z)
+#define TOPO_COUNT (P.topology.x)
+#define TOPO_MAX_R (P.topology.y)
+#define TOPO_RATE (P.topology.z)
+#define TOPO_EXPONENT (P.topology.w)
 // One species' block, s = S or P.species[k].
 #define SEP_R2(s) ((s).radii2.x)
 #define ALI_R2(s) ((s).radii2.y)
@@ -145,11 +150,25 @@ float safeLength(vec3 v) {
     return m > 1e18 ? m * length(v / m) : length(v);
 }
 
+// A cell coordinate folded into [0, n): foldedCell in src/model/grid_spec.cpp (the division may
+// round here; the fix-up after it gives the exact remainder on both backends).
+float foldedCell(float x, float inv_cell, uint n) {
+    float cells = float(n), f = floor(x * inv_cell);
+    float m = f - cells * floor(f / cells);
+    if (m < 0.0) m += cells;
+    if (m >= cells) m -= cells;
+    return m;
+}
+
 // Cell coordinate of a position: wrap mode bins the folded position; soft mode clamps boids
-// outside the box into the edge cells.
+// outside the box into the edge cells; open sky folds the cell coordinate (GridSpec::open).
 uvec3 cellOf(vec3 p) {
     uvec3 c = uvec3(0u);
     for (int k = 0; k < DIMS; ++k) {
+#if BOUNDS_OPEN
+        c[k] = uint(clamp(foldedCell(p[k], P.inv_cell[k], P.cells[k]), 0.0, float(P.cells[k] - 1u)));
+        continue;
+#endif
         float x = p[k];
 #if BOUNDS_WRAP
         x -= P.world[k] * floor(x * P.inv_world[k]);
@@ -185,7 +204,7 @@ struct AxisCells {
 };
 
 AxisCells axisCells(uint c, uint n) {
-#if BOUNDS_WRAP
+#if BOUNDS_WRAP || BOUNDS_OPEN
     if (n <= uint(GRID_SPAN)) return AxisCells(0, int(n), int(n));
     return AxisCells(int(c) - GRID_REACH, GRID_SPAN, int(n));
 #else
@@ -237,6 +256,13 @@ CellCull cellCull(vec3 p, uvec3 c) {
     float world = 0.0;
     for (int a = 0; a < DIMS; ++a) {
         float x = p[a];
+#if BOUNDS_OPEN
+        k.h[a] = 1.0 / P.inv_cell[a];
+        k.f[a] = x - floor(x * P.inv_cell[a]) * k.h[a];
+        k.on[a] = P.cells[a] > uint(GRID_SPAN);
+        world = max(world, k.h[a] * float(P.cells[a]) + abs(x));
+        continue;
+#endif
 #if BOUNDS_WRAP
         x -= P.world[a] * floor(x * P.inv_world[a]);
         k.on[a] = P.cells[a] > uint(GRID_SPAN);

@@ -60,6 +60,7 @@ struct Sweep {
 #if NEIGHBOUR_CAP
     NearestK cap;
 #endif
+    uint seen;  // every neighbour of the summing sweep (a cap keeps k of them): the adaptive radius' count
 };
 
 // With a style's own search, sweep 0 finds the cap's k nearest and offers each neighbour to the
@@ -76,6 +77,7 @@ struct Sweep {
 // src/cpu/flock_step.hpp).
 void visitAt(SpeciesBlock S, Self self, int sweep, uint j, vec3 d, float d2, inout Sweep w) {
     if (j == self.slot || !isNeighbourAt(S, self, j, d, d2)) return;
+    if (sweep == 1) ++w.seen;
     uint jid = idAt(j);
 #if OWN_SEARCH
     if (sweep == 0) offerFirst(S, self, j, jid, d2);
@@ -136,10 +138,20 @@ void visitCandidate(inout WalkState g, uint j) { visit(g.S, g.self, g.sweep, j, 
 #include "cell_walk.glsl"
 #endif
 
+// How far self sees, squared: its look radius, and within its own radius when adaptive.
+float seenWithin2(SpeciesBlock S, Self self) {
+#if ADAPTIVE_REACH
+    return min(LOOK_R2(S), self.reach2);
+#else
+    return LOOK_R2(S);
+#endif
+}
+
 // Every candidate in the cells around self, in each sweep (gather in src/cpu/flock_step.hpp).
 Sweep gather(SpeciesBlock S, Self self) {
     Sweep w;
     w.sums = noNeighbours();
+    w.seen = 0u;
 #if NEIGHBOUR_CAP
     w.cap = noNearest(NEIGHBOUR_CAP_K);
 #endif
@@ -157,11 +169,11 @@ Sweep gather(SpeciesBlock S, Self self) {
     g.w = w;
 #ifdef MEASURE_IN_STEER
     g.m = startNear();
-    float reach2 = max(LOOK_R2(S), nearReach2(g.m));  // the same candidates in reach, in the same order
+    float reach2 = max(seenWithin2(S, self), nearReach2(g.m));  // the same candidates in reach, in the same order
     for (g.sweep = FIRST_SWEEP; g.sweep < 2; ++g.sweep) walkCells(self.slot, self.p, reach2, g);
     g_near = g.m;
 #else
-    for (g.sweep = FIRST_SWEEP; g.sweep < 2; ++g.sweep) walkCells(self.slot, self.p, LOOK_R2(S), g);
+    for (g.sweep = FIRST_SWEEP; g.sweep < 2; ++g.sweep) walkCells(self.slot, self.p, seenWithin2(S, self), g);
 #endif
     w = g.w;
 #endif

@@ -14,6 +14,15 @@ struct NeighbourSums {
     uint chase_id;
 };
 
+#if ADAPTIVE_REACH
+// R moved toward the radius that would hold TOPO_COUNT boids, itself included, given the `seen`
+// within it (nextReach in src/cpu/flock_rules.cpp).
+float nextReach(float reach, uint seen) {
+    float target = reach * pow(TOPO_COUNT / float(seen + 1u), TOPO_EXPONENT);
+    return min(reach + TOPO_RATE * (target - reach), TOPO_MAX_R);
+}
+#endif
+
 NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, 0u, 0u, 0u, 0u, vec3(0.0), 0.0, 0u); }
 
 // Is the boid in slot j, at offset d from self (minimum image, self to it; d2 = |d|^2), a
@@ -23,6 +32,9 @@ bool isNeighbourAt(SpeciesBlock S, Self self, uint j, vec3 d, float d2) {
     if (perchAt(j) > 0.0) return false;  // boids on the ground are out of the flock
 #endif
     if (!(d2 < LOOK_R2(S))) return false;
+#if ADAPTIVE_REACH
+    if (!(d2 < self.reach2)) return false;
+#endif
 #if VIEW_CONE  // without a velocity cone use_fov is 0 for every boid: a software driver would still
     // work out the test for each candidate and throw it away
     if (self.use_fov != 0u && d2 > 0.0 && dot(self.v, d) < COS_HALF_FOV(S) * sqrt(self.v2 * d2)) return false;
@@ -103,7 +115,7 @@ vec3 steerTowards(SpeciesBlock S, vec3 desired, vec3 v) { return limitLength(set
 
 vec3 boundsAcceleration(vec3 p) {
     vec3 a = vec3(0.0);
-#if !BOUNDS_WRAP
+#if !BOUNDS_WRAP && !BOUNDS_OPEN
     float m = WALL_MARGIN;
     for (int k = 0; k < DIMS; ++k) {
         float low = m - p[k];

@@ -112,6 +112,7 @@ struct SimParams {
                         // z: decarpentier steps per steering update, w: padding
     vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s), w: padding
     vec4 style[MAX_STYLE_VALUES];  // the style's own values: its registry row's slots (StyleSlot), packed and named from one table
+    vec4 topology;      // adaptive topological radius: x count (0: off), y max radius, z rate, w 1/dims
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

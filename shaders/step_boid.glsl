@@ -17,6 +17,10 @@ struct Self {
     float v2;           // |v|^2
     uint use_fov;       // 1: its species' view cone applies and it is moving
     vec3 a;             // its last acceleration (styles that keep it): gloss's axis of view
+#if ADAPTIVE_REACH
+    float reach;        // its own search radius (reachOf in src/cpu/flock_rules.hpp)
+    float reach2;       // reach^2: it sees no one beyond
+#endif
 };
 
 // The boid's new state, into slot i: the including pass defines it (its own writes).
@@ -57,6 +61,11 @@ Self loadSelf(uint i) {
 #else
     self.a = vec3(0.0);
 #endif
+#if ADAPTIVE_REACH
+    float r = sorted_steer[i].w;
+    self.reach = r > 0.0 ? min(r, TOPO_MAX_R) : TOPO_MAX_R;
+    self.reach2 = self.reach * self.reach;
+#endif
     return self;
 }
 
@@ -83,7 +92,10 @@ void stepBoid(uint i) {
     bool steer_now = steersNow(self);
     Sweep w;
     if (steer_now) w = gather(S, self);
-    else w.sums = noNeighbours();
+    else {
+        w.sums = noNeighbours();
+        w.seen = 0u;
+    }
 #ifdef MEASURE_IN_STEER
     if (!steer_now) measureOnly(S, self);
     keepNear(i);
@@ -95,6 +107,9 @@ void stepBoid(uint i) {
 #endif
     uint counted = steer_now ? w.sums.neighbours : uint(kept.w);  // coasting: the count it steered with
     vec3 nv = integrate(S, self, w.sums, kept);
+#if ADAPTIVE_REACH
+    if (steer_now) kept.w = nextReach(self.reach, w.seen);
+#endif
 #if STORED_STEER
     steer[i] = kept;
 #endif

@@ -31,7 +31,9 @@ expect 2 "stats-every" -- --headless --stats-every 0 --stats-out "$tmp/stats.csv
 expect 2 "does not exist" -- --headless --stats-out "$tmp/no/such/dir/stats.csv"
 # Flags that would be silently ignored: each refused, naming what it applies to.
 expect 2 "does not apply to --bench" -- --bench --boids 100
-expect 2 "does not apply to --bench" -- --bench --set nokey=1
+expect 2 "does not apply to --bench" -- --bench --preset soft
+expect 2 "unknown key 'nokey'" -- --bench --set nokey=1
+expect 2 "topological.count" -- --bench --bench-sizes 1000 --set style=gloss --set topological.count=6.5
 expect 2 "does not apply to --bench" -- --bench --export "$tmp/bench.csv"
 expect 2 "applies to --bench only" -- --headless --steps 1 --bench-sizes 1000
 expect 2 "applies to --bench only" -- --headless --steps 1 --bench-out "$tmp/b.json"

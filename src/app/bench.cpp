@@ -195,7 +195,7 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-Params benchParams(std::uint64_t n, Style style) {
+Params benchParams(std::uint64_t n, Style style, const std::vector<std::string>& sets) {
     Params p;
     p.dims = 3;
     p.bounds = Bounds::Wrap;
@@ -212,6 +212,15 @@ Params benchParams(std::uint64_t n, Style style) {
     p.wander = 0.0f;  // the scenario predates wander: kept comparable with earlier runs
     p.dt = 0.1f;
     p.seed = 1;
+    for (const std::string& s : sets) {
+        const std::size_t eq = s.find('=');
+        const ParamInfo* info = eq == std::string::npos ? nullptr : findParam(s.substr(0, eq));
+        if (!info) throw InputError("--set " + s + ": expected key=value with a key of --list-params");
+        if (auto err = setFromText(*info, s.substr(eq + 1), p)) throw InputError("--set " + s + ": " + *err);
+    }
+    p.boids = std::uint32_t(n);
+    if (auto problems = validate(p); !problems.empty())
+        throw InputError("the benchmark's scenario with --set at " + std::to_string(n) + " boids:\n" + describe(problems));
     return p;
 }
 
@@ -269,11 +278,18 @@ json readCompareFile(const std::string& path) {
     return before;
 }
 
+// ", then --set a=1 b=2" (or nothing).
+std::string setsText(const std::vector<std::string>& sets) {
+    std::string text;
+    for (const std::string& s : sets) text += (text.empty() ? ", then --set " : " ") + s;
+    return text;
+}
+
 json benchDocument(const Options& opt, const BenchOptions& b) {
     return {{"renderer", "cpu reference"}, {"gl_version", ""}, {"build_type", MURMUR_BUILD_TYPE},
             {"revision", MURMUR_REVISION}, {"backend", opt.backend == Backend::Gpu ? "gpu" : "cpu"},
             {"scenario", std::string("3D, wrap, ") + findParam("style")->choices[std::size_t(b.style)] +
-                             ", 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1"},
+                             ", 1 boid/unit^3, radii sep 1 / ali 2 / coh 2, fov 360, dt 0.1" + setsText(b.sets)},
             {"runs", json::array()}, {"skipped", json::array()}};
 }
 
@@ -311,7 +327,7 @@ void benchRender(Drawable& gpu, const Params& p, const BenchOptions& b, json& do
 // One size: the spawn and clumped phases, and the render on the GPU. False when the driver
 // reported errors (on err).
 bool benchSize(std::uint64_t n, const Options& opt, const BenchOptions& b, json& doc, std::ostream& out, std::ostream& err) {
-    const Params p = benchParams(n, b.style);
+    const Params p = benchParams(n, b.style, b.sets);
     if (opt.backend == Backend::Gpu)
         if (auto problem = engine::capacityProblem(Backend::Gpu, p)) {
             out << "  skipped " << n << " boids: " << *problem << "\n";

@@ -22,11 +22,15 @@ struct BenchOptions {
     std::string compare_path;          // an earlier --bench-out JSON to print ratios against
     Style style = Style::Steering;     // steering (the fixed scenario) or graded (its spacing: docs/performance.md)
     std::vector<std::uint32_t> flocks;  // --bench-flocks: ensembles of each count of each size (bench_ensemble.cpp)
+    // --set key=value over the scenario (each checked by the command line before), e.g.
+    // neighbour_cap=7, topological.count=6.5, bounds=open; boids stays each size's.
+    std::vector<std::string> sets;
 };
 
 // The benchmark scenario's parameters for n boids, in the steering style or, with the same
 // radii, weights and speeds, the graded one.
-Params benchParams(std::uint64_t n, Style style = Style::Steering);
+// With `sets`, each key=value applied over it (InputError when the result is invalid).
+Params benchParams(std::uint64_t n, Style style = Style::Steering, const std::vector<std::string>& sets = {});
 
 // The median (of an even count, the mean of the middle two), as every benchmark figure quotes it.
 double median(std::vector<double> v);

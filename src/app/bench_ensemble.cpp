@@ -50,7 +50,7 @@ bool benchEnsembles(const Options& opt, const BenchOptions& b, nlohmann::json& d
             std::vector<Params> params;
             std::vector<Flock> flocks;
             for (std::uint32_t f = 0; f < k; ++f) {
-                params.push_back(benchParams(n, b.style));
+                params.push_back(benchParams(n, b.style, b.sets));
                 params.back().seed = 1u + f;
                 flocks.push_back(spawn(params.back()));
             }

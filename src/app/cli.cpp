@@ -234,6 +234,10 @@ int runBenchMode(CliValues& v, std::ostream& out, std::ostream& err) {
     if (!v.bench_sizes.empty()) v.bench_opt.sizes = parseSizes(v.bench_sizes);
     if (!v.bench_flocks.empty()) v.bench_opt.flocks = parseFlockCounts(v.bench_flocks);
     v.bench_opt.style = findStyle(v.bench_style)->style;  // --bench-style checks the name
+    Params checked;
+    for (const std::string& s : v.sets) applySet(s, checked, "--set");  // each named with its range before any run
+    v.bench_opt.sets = v.sets;
+    for (std::uint64_t n : v.bench_opt.sizes) (void)benchParams(n, v.bench_opt.style, v.bench_opt.sets);  // the whole scenario, checked up front
     if (!v.bench_opt.out_path.empty()) checkWritableTarget(v.bench_opt.out_path, "--bench-out");
     return runBench(v.opt, v.bench_opt, out, err);
 }

@@ -25,7 +25,7 @@ struct FlagRow {
 // clang-format off
 constexpr std::array kFlags{
     FlagRow{"--boids", kRun | S},          FlagRow{"--dims", kRun | S},
-    FlagRow{"--preset", kRun | S},         FlagRow{"--set", kRun | S},
+    FlagRow{"--preset", kRun | S},         FlagRow{"--set", kRun | S | B},
     FlagRow{"--seed", kRun | S},           FlagRow{"--backend", kRun | B | S},
     FlagRow{"--shader-dir", kRun | B | S | T},     FlagRow{"--gl-debug", kRun | B | S | T},
     FlagRow{"--headless", H | B | S | M | T | LP | LS},  // cluster scripts pass it everywhere

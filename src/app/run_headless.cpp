@@ -98,7 +98,7 @@ int prepareRun(const Options& opt, const Flock* imported, Params& p, std::unique
 void printRunLine(const Simulation& sim, const Params& p, bool imported, std::ostream& out) {
     char line[256];
     std::snprintf(line, sizeof line, "murmur: backend %s, %u boids, %dD, %s bounds, %s style, seed %llu%s\n",
-                  sim.name().c_str(), p.boids, p.dims, p.bounds == Bounds::Wrap ? "wrap" : "soft",
+                  sim.name().c_str(), p.boids, p.dims, boundsName(p.bounds),
                   formatValue(*findParam("style"), p).c_str(), static_cast<unsigned long long>(p.seed),
                   imported ? ", imported state" : "");
     out << line;

@@ -24,10 +24,10 @@ glm::vec3 steerTowards(const SpeciesContext& k, glm::vec3 desired, glm::vec3 v) 
 }
 
 // Soft walls: per axis, a push of turn * depth / margin once inside the margin band
-// (margin 0: a push of `turn` once past the wall). Zero in wrap mode.
+// (margin 0: a push of `turn` once past the wall). Zero in wrap mode and open sky.
 glm::vec3 boundsAcceleration(const RuleContext& ctx, glm::vec3 p) {
     glm::vec3 a{0.0f};
-    if (ctx.wrap) return a;
+    if (!ctx.walls) return a;
     const float m = ctx.p.margin;
     for (int k = 0; k < ctx.dims; ++k) {
         const float low = m - p[k];
@@ -165,7 +165,7 @@ SpeciesContext speciesContextOf(const Params& params, std::uint32_t s) {
     return k;
 }
 
-RuleContext::RuleContext(const Params& params) : dims(params.dims), wrap(params.bounds == Bounds::Wrap), p(params) {
+RuleContext::RuleContext(const Params& params) : dims(params.dims), wrap(params.bounds == Bounds::Wrap), walls(params.bounds == Bounds::Soft), p(params) {
     for (int k = 0; k < dims; ++k) {
         L[k] = params.world_size;
         inv_L[k] = 1.0f / params.world_size;
@@ -180,6 +180,7 @@ RuleContext::RuleContext(const Params& params) : dims(params.dims), wrap(params.
     cohesion_sign = params.scatter ? -1.0f : 1.0f;
     perching = params.perching;
     steps_per_steer = params.stepsPerSteer();
+    adaptive = params.topological.on();
     for (const Obstacle& o : params.obstacles) obstacles.emplace_back(o.at.x, o.at.y, dims == 3 ? o.at.z : 0.0f, o.radius);
 }
 
@@ -196,6 +197,12 @@ void NearestK::offer(float d2, std::uint32_t id, std::uint32_t slot) {
     d2_[i] = d2;
     id_[i] = id;
     slot_[i] = slot;
+}
+
+float nextReach(const RuleContext& ctx, float reach, std::uint32_t seen) {
+    const Topological& t = ctx.p.topological;
+    const float target = reach * std::pow(t.count / float(seen + 1u), 1.0f / float(ctx.dims));
+    return std::min(reach + t.rate * (target - reach), t.max_radius);
 }
 
 glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {

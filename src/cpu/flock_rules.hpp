@@ -42,7 +42,8 @@ SpeciesContext speciesContextOf(const Params& params, std::uint32_t s);
 // Values derived once per step from Params.
 struct RuleContext {
     int dims = 2;
-    bool wrap = true;
+    bool wrap = true;    // the world is periodic (offsets are minimum images, positions fold)
+    bool walls = false;  // soft bounds' walls push (not in wrap or open sky)
     glm::vec3 L{0.0f}, inv_L{0.0f};  // world extent and its reciprocal (0 on unused axes)
     std::array<SpeciesContext, kMaxSpecies> species{};  // indexed by Boid::species
     // Influences (docs/model.md): unused axes zeroed in 2D.
@@ -53,6 +54,7 @@ struct RuleContext {
     bool perching = false;
     std::uint32_t step = 0;  // steps since upload (noise and perch lengths are drawn from (seed, id, step))
     std::uint32_t steps_per_steer = 1;  // amortised steering: a boid steers every this many steps
+    bool adaptive = false;  // topological.count > 0: each boid sees within its own radius (reachOf)
     Params p;
 
     explicit RuleContext(const Params& params);
@@ -108,7 +110,20 @@ inline glm::vec3 offsetBetween(const RuleContext& ctx, glm::vec3 from, glm::vec3
 // A wrap-mode position folded into [0, L) (unchanged in soft mode).
 glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p);
 
-// True if `other` is a neighbour of self: not on the ground, within self's look radius and, when
+// A boid's own search radius (adaptive topological neighbours): Boid::steer.w within
+// (0, max_radius], or max_radius for a boid that has none yet (0: spawned, or set by set_state).
+inline float reachOf(const RuleContext& ctx, const Boid& b) {
+    const float m = ctx.p.topological.max_radius;
+    return b.steer.w > 0.0f ? std::min(b.steer.w, m) : m;
+}
+
+// R moved toward the radius that would hold topological.count boids, itself included, given the
+// `seen` boids within it this step: R + rate (R (count / (seen + 1))^(1/dims) - R), at most
+// max_radius (StarDisplay's rule).
+float nextReach(const RuleContext& ctx, float reach, std::uint32_t seen);
+
+// True if `other` is a neighbour of self: not on the ground, within self's look radius (and its
+// own search radius, adaptive) and, when
 // velocity_cone, within the cone of view about self's velocity (a style without it sees for
 // itself). Sets d (minimum image, self to other) and d2. j != i is the caller's job.
 inline bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2,
@@ -118,6 +133,10 @@ inline bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& 
     d = offsetBetween(ctx, self.p, other.p);
     d2 = glm::dot(d, d);
     if (!(d2 < k.r2_max)) return false;
+    if (ctx.adaptive) {
+        const float r = reachOf(ctx, self);
+        if (!(d2 < r * r)) return false;
+    }
     if (velocity_cone && k.use_fov && d2 > 0.0f) {
         // dot(v/|v|, d/|d|) >= cos(fov/2), written without division; a boid at rest sees all
         // around, and a coincident boid (d = 0) is at the eye, so inside the view.
@@ -168,7 +187,8 @@ glm::vec3 setMag(glm::vec3 x, float m);
 glm::vec3 limit(glm::vec3 x, float m);
 // Reynolds' steer towards a desired direction at full speed, clamped to max_force.
 glm::vec3 steerTowards(const SpeciesContext& k, glm::vec3 desired, glm::vec3 v);
-// Soft walls: per axis, a push of turn * depth / margin once inside the margin band. 0 in wrap mode.
+// Soft walls: per axis, a push of turn * depth / margin once inside the margin band. 0 in wrap mode
+// and open sky.
 glm::vec3 boundsAcceleration(const RuleContext& ctx, glm::vec3 p);
 // Wind, wander, obstacles, the attractor and the repeller as accelerations.
 glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self);

@@ -87,8 +87,10 @@ void sumNearest(const RuleContext& ctx, const Flock& flock, const Boid& self, co
 // one sweep finds the k nearest, which are then summed nearest first; with a style's own search,
 // a first sweep finds the k nearest (if capped) and offers each neighbour to the search, and the
 // second sums (only the k nearest) and offers again; otherwise one summing sweep.
+// `seen` counts every neighbour of the summing sweep (a cap keeps k of them): the adaptive
+// radius' count.
 template <class Rules>
-NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search) {
+NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search, std::uint32_t& seen) {
     const RuleContext& ctx = f.ctx;
     const Flock& flock = f.current;
     const Boid& self = flock[i];
@@ -115,6 +117,7 @@ NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search
         glm::vec3 d;
         float d2;
         if (j == i || !isNeighbourOf(ctx, self, flock[j], d, d2, Rules::kVelocityCone)) return;
+        ++seen;
         if (cap_alone) return cap->offer(d2, flock[j].id, j);
         if (!cap || cap->admits(d2, flock[j].id)) Rules::addNeighbour(ctx, k, self, flock[j], d, d2, sums);
         search.offerSecond(ctx, self, flock[j], d2, j);
@@ -138,9 +141,12 @@ Boid stepBoid(FlockStep& f, std::size_t i, std::uint32_t& counted) {
         counted = std::uint32_t(self.steer.w);
         return finishStep(ctx, self, Rules::integrate(ctx, k, self, NeighbourSums{}, search));
     }
-    const NeighbourSums sums = gather<Rules>(f, i, search);
+    std::uint32_t seen = 0;
+    const NeighbourSums sums = gather<Rules>(f, i, search, seen);
     counted = sums.neighbours;
-    return finishStep(ctx, self, Rules::integrate(ctx, k, self, sums, search));
+    Boid next = finishStep(ctx, self, Rules::integrate(ctx, k, self, sums, search));
+    if (ctx.adaptive) next.steer.w = nextReach(ctx, reachOf(ctx, self), seen);
+    return next;
 }
 
 // One step of the whole flock in the given order.

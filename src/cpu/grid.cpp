@@ -20,6 +20,10 @@ std::vector<std::uint32_t> exclusiveScan(const std::vector<std::uint32_t>& in) {
 glm::uvec3 UniformGrid::cellOf(glm::vec3 p) const {
     glm::uvec3 c{0u};
     for (int k = 0; k < 3; ++k) {
+        if (spec_.open) {
+            c[k] = std::uint32_t(std::clamp(foldedCell(p[k], spec_.inv_cell[k], spec_.cells[k]), 0.0f, float(spec_.cells[k] - 1)));
+            continue;
+        }
         float x = p[k];
         // Wrap mode bins the folded position, so unfolded input (an import) still finds its
         // minimum-image neighbours; soft mode clamps boids outside the box into the edge cells.

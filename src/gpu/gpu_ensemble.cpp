@@ -25,7 +25,7 @@ std::string differences(const Params& a, const Params& b) {
 // In the user's words first: the style and dims each flock has, then the switches that differ.
 std::string variantMismatch(std::size_t k, const Params& flock, const Params& first) {
     const auto described = [](const Params& p) {
-        return std::string(styleInfo(p.style).name) + ", " + std::to_string(p.dims) + "D, " + (p.bounds == Bounds::Wrap ? "wrap" : "soft");
+        return std::string(styleInfo(p.style).name) + ", " + std::to_string(p.dims) + "D, " + boundsName(p.bounds);
     };
     return "flock " + std::to_string(k) + " (" + described(flock) + ") cannot step with flock 0 (" + described(first) +
            ") on the GPU: the flocks of a GPU ensemble share style, dims, bounds and switches; make separate flocks or "

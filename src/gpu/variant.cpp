@@ -1,5 +1,7 @@
 #include "gpu/variant.hpp"
 
+#include "gpu/capacity.hpp"
+
 #include "gpu/layout.hpp"
 #include "model/styles.hpp"
 
@@ -67,8 +69,10 @@ std::vector<gl::ShaderDefine> variantDefines(const Params& p, bool ensemble) {
     auto flag = [](bool on) { return std::string(on ? "1" : "0"); };
     std::vector<gl::ShaderDefine> defines = {{"DIMS", std::to_string(p.dims)},
             {"BOUNDS_WRAP", flag(p.bounds == Bounds::Wrap)},
+            {"BOUNDS_OPEN", flag(p.bounds == Bounds::Open)},
             {"STYLE_GLSL", std::string("\"") + style.glsl + "\""},
-            {"STORED_STEER", flag(style.traits.keeps_steer)},
+            {"STORED_STEER", flag(keepsSteering(p))},
+            {"ADAPTIVE_REACH", flag(p.topological.on())},
             {"OWN_SEARCH", flag(style.traits.own_search)},
             {"AMORTISED_STEERING", flag(style.traits.amortised_steering)},
             {"NEIGHBOUR_CAP", std::to_string(capSlots(p, ensemble))},

@@ -232,7 +232,7 @@ void setAxis(Boid& b, const StateValues& v, int a, const Params& params) {
     const double lo = wrap ? -L : -kMaxSoftDistance, hi = wrap ? 2 * L : kMaxSoftDistance;
     if (x < lo || x > hi)
         refuse(axis + " = " + numberText(x) + " is far outside the world [0, " + numberText(L) + "); allowed range [" + numberText(lo) + ", " +
-               numberText(hi) + "]" + (wrap ? " (wrap bounds)" : " (soft bounds)"));
+               numberText(hi) + "] (" + boundsName(params.bounds) + " bounds)");
     if (std::fabs(vx) > kMaxVelocity) refuse("v" + axis + " = " + numberText(vx) + " is out of range [-1e6, 1e6] units/s");
     b.p[a] = float(x);
     b.v[a] = float(vx);

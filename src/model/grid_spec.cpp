@@ -13,10 +13,33 @@ std::uint32_t cellBudget(std::uint32_t boids) {
 
 GridSpec makeGridSpec(const Params& params) { return makeGridSpec(params, params.largestRadius()); }
 
+namespace {
+
+// Open sky: the budget's cells, as many on each used axis, of edge r / kGridReach (slightly more,
+// kOpenCellSlack); with no radius, cells of the world box's size over that count.
+GridSpec openGridSpec(const Params& params, float r, std::uint64_t budget) {
+    GridSpec g;
+    g.wrap = g.open = true;
+    std::uint64_t n = std::max<std::uint64_t>(1, std::uint64_t(std::floor(std::pow(double(budget), 1.0 / params.dims))));
+    auto total = [&](std::uint64_t k) { return params.dims == 3 ? k * k * k : k * k; };
+    while (n > 1 && total(n) > budget) --n;
+    while (total(n + 1) <= budget) ++n;
+    const double edge = r > 0.0f ? double(r) / kGridReach * (1.0 + kOpenCellSlack) : double(params.world_size) / double(n);
+    for (int a = 0; a < 3; ++a) {
+        const bool used = a < params.dims;
+        g.cells[a] = used ? std::uint32_t(n) : 1u;
+        g.inv_cell[a] = used ? float(1.0 / edge) : 0.0f;
+    }
+    return g;
+}
+
+}  // namespace
+
 GridSpec makeGridSpec(const Params& params, float r) {
+    const std::uint64_t budget = cellBudget(params.boids);
+    if (params.bounds == Bounds::Open) return openGridSpec(params, r, budget);
     GridSpec g;
     g.wrap = params.bounds == Bounds::Wrap;
-    const std::uint64_t budget = cellBudget(params.boids);
     // Radius 0 finds no neighbours; any cell size is correct, so take the budget's. The 1e-5
     // slack keeps the cell edge strictly above r, so float rounding of cell coordinates at a
     // border can never put two boids closer than r two cells apart.
@@ -44,6 +67,14 @@ GridSpec makeGridSpec(const Params& params, float r) {
 bool listsEveryCell(const GridSpec& grid, std::uint32_t reach) {
     const std::uint32_t most = grid.wrap ? 2 * reach + 1 : reach + 1;
     return grid.cells.x <= most && grid.cells.y <= most && grid.cells.z <= most;
+}
+
+float foldedCell(float x, float inv_cell, std::uint32_t n) {
+    const float f = std::floor(x * inv_cell), cells = float(n);
+    float m = f - cells * std::floor(f / cells);
+    if (m < 0.0f) m += cells;
+    if (m >= cells) m -= cells;
+    return m;
 }
 
 int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]) {

@@ -19,7 +19,12 @@ inline constexpr std::uint32_t kGridSpan = 2 * kGridReach + 1;  // cells searche
 struct GridSpec {
     glm::uvec3 cells{1u};      // cells per axis (z = 1 in 2D)
     glm::vec3 inv_cell{0.0f};  // cells per unit on each axis, = cells / L (0 on unused axes)
-    bool wrap = true;
+    bool wrap = true;          // cell coordinates wrap modulo cells (wrap bounds and open sky)
+    // Open sky: the grid is a fixed table of cells of edge 1/inv_cell that repeats through space. A
+    // boid's cell is floor(p * inv_cell) folded modulo `cells` on each axis, so a flock costs the
+    // same wherever it flies; boids of a repeat far away share a cell's list and fail the
+    // distance test. (Wrap folds the position into the world instead: the world is the repeat.)
+    bool open = false;
 
     std::uint32_t total() const { return cells.x * cells.y * cells.z; }
 };
@@ -33,6 +38,10 @@ struct GridSpec {
 // grid; past 2^25 boids the cells grow instead (a 10^8 flock at density 1 and radius 2: 406 cells
 // an axis instead of 464, each 1.14 units).
 inline constexpr std::uint32_t kMaxGridCells = 1u << 26;
+// Open sky's cell edge is (largest radius / kGridReach) * (1 + kOpenCellSlack): positions far from
+// the origin round at |p| * 2^-24, and this slack keeps a neighbour within kGridReach cells while
+// |p| stays under about kOpenCellSlack * 2^22 cell edges (4 * 10^3 radii; docs/model.md).
+inline constexpr double kOpenCellSlack = 1e-3;
 std::uint32_t cellBudget(std::uint32_t boids);
 
 GridSpec makeGridSpec(const Params& params);
@@ -43,6 +52,10 @@ GridSpec makeGridSpec(const Params& params, float radius);
 // The distinct cells among c-kGridReach .. c+kGridReach on an axis of n cells, in that order:
 // wrapped modulo n (with n <= kGridSpan, each cell once, ascending) or clipped to [0, n-1].
 // Returns how many were written to out.
+// A cell coordinate folded into [0, n): floor(x * inv_cell) modulo n, exact for the integers a
+// float holds (the GPU's division may round: the fix-up after it makes both backends agree).
+float foldedCell(float x, float inv_cell, std::uint32_t n);
+
 int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]);
 
 // Whether the cells within `reach` of any boid's are every cell of the grid, each once, in order

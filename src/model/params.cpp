@@ -36,6 +36,8 @@ float Params::largestRadius() const {
     return r;
 }
 
+const char* boundsName(Bounds b) { return b == Bounds::Wrap ? "wrap" : b == Bounds::Soft ? "soft" : "open"; }
+
 float cosHalfFovOf(float fov_deg) { return float(std::cos(double(fov_deg) * 0.5 * 3.14159265358979323846 / 180.0)); }
 
 float Params::cosHalfFov() const { return cosHalfFovOf(species[0].fov_deg); }
@@ -128,6 +130,15 @@ void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
     }
 }
 
+// The adaptive radius lives in the per-boid slot (Boid::steer) that styles keeping their steering
+// hold it in: one or the other.
+void checkTopological(const Params& p, std::vector<ParamProblem>& problems) {
+    if (p.topological.on() && styleInfo(p.style).traits.keeps_steer)
+        problems.push_back({"topological.count", numberText(p.topological.count) + " with the " + styleInfo(p.style).name +
+                                                     " style, which keeps its steering in the per-boid slot the adaptive radius "
+                                                     "uses; valid range 0 with this style"});
+}
+
 }  // namespace
 
 std::vector<ParamProblem> validate(const Params& p) {
@@ -141,6 +152,7 @@ std::vector<ParamProblem> validate(const Params& p) {
         problems.push_back({"perch.min_time", numberText(p.perch_min) + " exceeds perch.max_time (" + numberText(p.perch_max) +
                                                   "); valid range [0, perch.max_time]"});
     checkSpecies(p, problems);
+    checkTopological(p, problems);
     if (p.update == UpdateOrder::Sequential && p.boids > kMaxSequentialBoids)
         problems.push_back({"update", "sequential with " + std::to_string(p.boids) + " boids: the sequential order walks the flock "
                                       "one boid at a time (n^2 pairs a step on one GPU thread); valid for boids in [0, " +

@@ -12,7 +12,9 @@
 
 namespace murmur {
 
-enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1 };
+// wrap: a periodic world; soft: walls that turn boids back; open: open sky, no walls and no wrap
+// (the world box is where the flock spawns; the grid follows the boids wherever they fly).
+enum class Bounds : std::uint32_t { Wrap = 0, Soft = 1, Open = 2 };
 // The rule sets: MURMUR_STYLES(X), made by CMake, lists X(Name, value, member) for each style's
 // folder, src/styles/<name>/ (its params.hpp registers it with one line; NameParams is held in
 // Params as `member`). Values are stored in sweep files and presets by name, the enum by number:
@@ -110,10 +112,22 @@ struct SpeciesRole {
     bool operator==(const SpeciesRole&) const = default;
 };
 
+// Topological neighbours by an adaptive radius (docs/model.md, "Topological neighbours"), after
+// StarDisplay (Hildenbrandt, Carere & Hemelrijk 2010): each boid keeps its own search radius R
+// (Boid::steer.w), moved every step toward the radius that would hold `count` boids, itself
+// included; a boid sees no one beyond its R. Off while count is 0.
+struct Topological {
+    float count = 0.0f;        // n_c: boids wanted within R, the boid itself included (0: off)
+    float max_radius = 10.0f;  // units: R's ceiling, and the R of a boid that has none yet
+    float rate = 0.1f;         // share of the way R moves each step
+    bool on() const { return count > 0.0f; }
+    bool operator==(const Topological&) const = default;
+};
+
 struct Params {
     int dims = 2;                    // 2 or 3
     float world_size = 300.0f;       // units, edge of the square/cube world [0, L)
-    Bounds bounds = Bounds::Wrap;    // wrap (periodic) or soft (turned back near walls)
+    Bounds bounds = Bounds::Wrap;    // wrap (periodic), soft (turned back near walls) or open (open sky)
     float margin = 10.0f;            // units, soft bounds: depth of the turning band
     float turn = 20.0f;              // units/s^2, soft bounds: push at one margin's depth
     Style style = Style::Graded;     // the rule set (--list-params lists the styles); graded by default
@@ -137,6 +151,7 @@ struct Params {
     Goal repeller;                   // flee a place within its radius
     bool scatter = false;            // the startled flock: cohesion turns negative while on
     std::uint32_t neighbour_cap = 0; // consider only the k nearest neighbours (0: all)
+    Topological topological;         // each boid's own search radius (off by default)
     // Perching: a boid reaching the ground (y = perch_ground, from above) lands, stays a random
     // time in [perch_min, perch_max] seconds with zero velocity, then takes off upward.
     bool perching = false;
@@ -190,6 +205,9 @@ struct Params {
     float extent(int axis) const { return axis < dims ? world_size : 0.0f; }
     bool operator==(const Params&) const = default;
 };
+
+// "wrap", "soft" or "open", as the `bounds` key spells them.
+const char* boundsName(Bounds b);
 
 // cos(fov_deg / 2) in double, rounded once (every backend gets the same float).
 float cosHalfFovOf(float fov_deg);

@@ -360,6 +360,8 @@ bool appliesNow(std::string_view key, const Params& p) {
     if (std::find(ignored.begin(), ignored.end(), key) != ignored.end()) return false;
     if (key.ends_with(".z") && p.dims != 3) return false;
     if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
+    if (key.starts_with("topological.") && styleInfo(p.style).traits.keeps_steer) return false;  // its slot is the style's
+    if (key == "topological.max_radius" || key == "topological.rate") return p.topological.on();
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
     if (key.starts_with("leader.") && key != "leader.enabled") return p.leader;
     if (key.starts_with("attractor.") && key != "attractor.weight") return p.attractor.weight != 0.0f;
@@ -390,7 +392,7 @@ const char* paramGroup(const char* key) {
     const auto all = styles();
     const bool a_style_key = std::any_of(all.begin(), all.end(), [&](const StyleInfo& st) { return *st.prefix && k.starts_with(st.prefix); });
     if (k.ends_with(".weight") || k == "style" || k == "update" || a_style_key) return "Rules";
-    if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap") return "Perception";
+    if (k.ends_with(".radius") || k == "fov_deg" || k == "neighbour_cap" || k.starts_with("topological.")) return "Perception";
     if (k == "min_speed" || k == "max_speed" || k == "max_force" || k == "dt" || k == "speed_limit" || k == "integrator") return "Motion";
     return "World";
 }

@@ -1,5 +1,6 @@
 // The uniform grid finds exactly the brute-force neighbour sets, on random states and on states
-// built to hurt: boids on cell borders, on world edges, outside the box (soft), tiny grids.
+// built to hurt: boids on cell borders, on world edges, outside the box (soft), tiny grids, far
+// from the origin and one grid repeat apart (open sky).
 #include "cpu/cpu_simulation.hpp"
 #include "cpu/grid.hpp"
 #include "model/grid_spec.hpp"
@@ -30,15 +31,23 @@ Flock hurtfulFlock(const Params& p, std::uint32_t n_random, std::uint64_t seed) 
         f.push_back(boid(std::uint32_t(f.size()), pos, v));
     };
     for (std::uint32_t i = 0; i < n_random; ++i) add({rng.uniform() * L, rng.uniform() * L, rng.uniform() * L});
-    const float edge = L / float(g.cells.x);
+    const float edge = g.open ? 1.0f / g.inv_cell.x : L / float(g.cells.x);
     for (std::uint32_t c = 0; c <= g.cells.x; ++c) {  // on cell borders, and a hair either side
         const float x = float(c) * edge;
         for (float e : {0.0f, -1e-4f, 1e-4f}) add({std::min(x + e, L - 1e-4f), x * 0.5f + e, std::min(x + e, L * 0.9f)});
     }
     for (float x : {0.0f, L - 1e-3f, L * 0.5f})  // on world edges and corners
         for (float y : {0.0f, L - 1e-3f}) add({x, y, y});
-    if (p.bounds == Bounds::Soft)
+    if (p.bounds != Bounds::Wrap)
         for (float x : {-5.0f, -0.5f, L + 0.5f, L + 7.0f}) add({x, L * 0.5f, x});
+    if (p.bounds == Bounds::Open) {
+        // A copy of the first 100 far out, one a whole number of grid repeats away (the same cells,
+        // no neighbours in common), and boids on cell borders far out.
+        const float repeat = edge * float(g.cells.x);
+        for (glm::vec3 shift : {glm::vec3(4000.0f, -3000.0f, 2500.0f), glm::vec3(repeat, 2.0f * repeat, repeat)})
+            for (std::uint32_t i = 0; i < 100; ++i) add(f[i].p + shift);
+        for (int c = 0; c < 40; ++c) add({float(6000 + c) * edge, -float(1000 + c / 2) * edge, float(c % 3) * edge});
+    }
     return f;
 }
 
@@ -100,7 +109,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{2, Bounds::Wrap, 100, 33.4f, 360},  // 2 cells after the slack
                       Case{3, Bounds::Wrap, 30, 12, 360},    // 2x2x2
                       Case{2, Bounds::Soft, 100, 150, 360},  // one cell: radius beyond the world
-                      Case{2, Bounds::Wrap, 100, 12.5f, 360}),  // L / r a whole number
+                      Case{2, Bounds::Wrap, 100, 12.5f, 360},  // L / r a whole number
+                      Case{2, Bounds::Open, 100, 10, 360}, Case{3, Bounds::Open, 40, 8, 270},
+                      Case{3, Bounds::Open, 30, 12, 360},
+                      Case{2, Bounds::Open, 100, 150, 360}),  // cells larger than the world
     [](const ::testing::TestParamInfo<Case>& param_info) {
         // e.g. "2d_wrap_L100_r33p4_fov360"
         const Case& c = param_info.param;
@@ -112,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(
                 if (ch == '.') ch = 'p';
             return s;
         };
-        return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_L" + num(c.world) + "_r" +
+        return std::to_string(c.dims) + "d_" + boundsName(c.bounds) + "_L" + num(c.world) + "_r" +
                num(c.radius) + "_fov" + num(c.fov);
     });
 
@@ -145,6 +157,55 @@ TEST(Grid, NeighbourCellsListTheReachInOrder) {
     EXPECT_EQ(std::vector<std::uint32_t>(out, out + 4), (std::vector<std::uint32_t>{0, 1, 2, 3}));
     ASSERT_EQ(neighbourCells(4, 6, true, out), 5);
     EXPECT_EQ(std::vector<std::uint32_t>(out, out + 5), (std::vector<std::uint32_t>{2, 3, 4, 5, 0}));
+}
+
+TEST(Grid, FoldedCellIsTheExactRemainder) {
+    EXPECT_EQ(foldedCell(-0.5f, 1.0f, 10), 9.0f);
+    EXPECT_EQ(foldedCell(25.0f, 1.0f, 10), 5.0f);
+    EXPECT_EQ(foldedCell(30.0f, 1.0f, 10), 0.0f);
+    EXPECT_EQ(foldedCell(-30.0f, 1.0f, 10), 0.0f);
+    EXPECT_EQ(foldedCell(0.0f, 0.0f, 1), 0.0f);  // an unused axis
+    for (int k = -300000; k <= 300000; k += 7) {  // integers either side of 0, each a quarter past
+        const float want = float(((k % 13) + 13) % 13);
+        ASSERT_EQ(foldedCell(float(k) + 0.25f, 1.0f, 13), want) << k;
+    }
+}
+
+// Open sky: the grid's cells and their number do not depend on the world box, so a flock costs the
+// same wherever it flies: the same flock 10^4 units out visits the same candidates (within 2 %:
+// rounding far out moves a few boids across cell borders).
+TEST(Grid, OpenSkyCostsTheSameFarFromTheOrigin) {
+    Params p = quietParams();
+    p.dims = 3;
+    p.bounds = Bounds::Open;
+    p.world_size = 40.0f;
+    p.boids = 2000;
+    p.species[0].cohesion = {6.0f, 1.0f};
+    const GridSpec g = makeGridSpec(p);
+    EXPECT_TRUE(g.open && g.wrap);
+    EXPECT_LE(g.total(), cellBudget(p.boids));
+    EXPECT_GE(1.0f / g.inv_cell.x, 3.0f) << "cell edge at least the radius over the reach";
+    p.world_size = 400.0f;
+    EXPECT_EQ(makeGridSpec(p).cells, g.cells) << "the world box does not size open sky's grid";
+    EXPECT_EQ(makeGridSpec(p).inv_cell, g.inv_cell);
+    p.world_size = 40.0f;
+    Pcg32 rng(5, 3);
+    Flock near, far;
+    for (std::uint32_t i = 0; i < p.boids; ++i) {
+        const glm::vec3 at{rng.uniform() * 40.0f, rng.uniform() * 40.0f, rng.uniform() * 40.0f};
+        near.push_back(boid(i, at, glm::vec3(1.0f, 0.0f, 0.0f)));
+        far.push_back(boid(i, at + glm::vec3(1e4f, -1e4f, 1e4f), glm::vec3(1.0f, 0.0f, 0.0f)));
+    }
+    auto visited = [&](const Flock& f) {
+        UniformGrid grid;
+        grid.build(g, f, glm::vec3(p.world_size));
+        double total = 0.0;
+        for (const Boid& b : f) grid.forEachCandidate(b.p, [&](std::uint32_t) { total += 1.0; });
+        return total / double(f.size());
+    };
+    const double at_origin = visited(near), out_there = visited(far);
+    EXPECT_GT(at_origin, 10.0);
+    EXPECT_NEAR(out_there / at_origin, 1.0, 0.02) << at_origin << " candidates a boid at the origin, " << out_there << " far out";
 }
 
 TEST(Grid, ExclusiveScan) {

@@ -5,6 +5,7 @@
 #include "cpu/cpu_simulation.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
+#include "model/rng.hpp"
 #include "model/spawn.hpp"
 #include "test_util.hpp"
 
@@ -122,6 +123,64 @@ TEST(Influences, NeighbourCapOnALatticeKeepsTheKNearestWithTiesById) {
     const Flock out = stepOnce(lattice(0), p);
     const Boid& a = *std::find_if(out.begin(), out.end(), [](const Boid& b) { return b.id == 0; });
     EXPECT_LT(glm::length(a.v), 1e-4f) << "k = 8: the ring at 1 and the four diagonals balance";
+}
+
+// The adaptive radius by hand, 2D (exponent 1/2), count 6.5, rate 0.5, max_radius 5, on the same
+// lattice: A with R = 1.2 sees the four at 1 (seen 4), so R' = 1.2 + 0.5 (1.2 sqrt(6.5 / 5) - 1.2)
+// = 1.284105; with R = 1.5 also the four diagonals (seen 8): R' = 1.5 + 0.5 (1.5 sqrt(6.5 / 9) - 1.5)
+// = 1.3873775; a boid with none yet (0) starts at max_radius and sees all twelve within 3 (the
+// cohesion radius bounds it too): R' = 5 + 0.5 (5 sqrt(6.5 / 13) - 5) = 4.267767. Tolerance 1e-5.
+TEST(Influences, AdaptiveRadiusMovesTowardTheCountByHand) {
+    Params p = quietParams();
+    p.species[0].cohesion = {3.0f, 0.0f};
+    p.topological = {6.5f, 5.0f, 0.5f};
+    for (const auto& [start, want] : {std::pair{1.2f, 1.284105f}, std::pair{1.5f, 1.3873775f}, std::pair{0.0f, 4.267767f}}) {
+        Flock f{boid(0, {50, 50, 0})};
+        f[0].steer.w = start;
+        const float at[12][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1}, {2, 0}, {-2, 0}, {0, 2}, {0, -2}};
+        for (std::uint32_t i = 0; i < 12; ++i) {
+            f.push_back(boid(1 + i, {50 + at[i][0], 50 + at[i][1], 0}));
+            f.back().steer.w = 0.1f;  // the others see no one: each R' = 0.1 + 0.05 (sqrt(6.5) - 1)
+        }
+        const Flock out = stepOnce(f, p);
+        EXPECT_NEAR(out[0].steer.w, want, 1e-5f) << "from R = " << start;
+        EXPECT_NEAR(out[5].steer.w, 0.1f + 0.05f * (std::sqrt(6.5f) - 1.0f), 1e-5f);
+    }
+}
+
+// In a uniform gas the adaptive radius settles where the boids within it, the boid itself included,
+// number topological.count: 2,000 boids at rest in a wrapped cube of 20 (density 1/4), count 6.5,
+// so the mean neighbour count settles between 5 and 6 (each boid's R hovers at its 6th nearest:
+// 5 or 6 within it) and the mean R near R* = (5.5 / (density 4 pi / 3))^(1/3) = 1.738 (within 10 %:
+// the mean 6th-nearest distance of a Poisson gas is not exactly R*). Counted by brute force from
+// the flock after 100 steps from R = max_radius = 5.
+TEST(Influences, AdaptiveRadiusSettlesWhereTheMeanCountIsTheTarget) {
+    Params p = quietParams();
+    p.dims = 3;
+    p.world_size = 20.0f;
+    p.boids = 2000;
+    p.species[0].cohesion = {6.0f, 0.0f};
+    p.topological = {6.5f, 5.0f, 0.2f};
+    Pcg32 rng(11, 5);
+    Flock f;
+    for (std::uint32_t i = 0; i < p.boids; ++i)
+        f.push_back(boid(i, {rng.uniform() * 20.0f, rng.uniform() * 20.0f, rng.uniform() * 20.0f}, glm::vec3(0.0f)));
+    const Flock out = stepMany(f, p, 100, NeighbourSearch::Grid);
+    const RuleContext ctx(p);
+    double count = 0.0, reach = 0.0;
+    for (const Boid& a : out) {
+        reach += a.steer.w;
+        for (const Boid& b : out) {
+            const glm::vec3 d = offsetBetween(ctx, a.p, b.p);
+            if (b.id != a.id && glm::dot(d, d) < a.steer.w * a.steer.w) count += 1.0;
+        }
+    }
+    count /= double(out.size());
+    reach /= double(out.size());
+    const double r_star = std::cbrt(5.5 / (0.25 * 4.0 * 3.14159265358979 / 3.0));
+    EXPECT_GT(count, 5.0);
+    EXPECT_LT(count, 6.0);
+    EXPECT_NEAR(reach / r_star, 1.0, 0.10) << "mean R " << reach << ", R* " << r_star;
 }
 
 TEST(Influences, ObstaclePushFadesAcrossItsBand) {

@@ -62,6 +62,28 @@ TEST(Params, CrossFieldRules) {
     problems = validate(p);
     EXPECT_FALSE(hasProblem(problems, "cohesion.radius", ""));
     EXPECT_TRUE(hasProblem(problems, "margin", "[0, world_size/2]"));
+    p.bounds = Bounds::Open;  // open sky: any radius, no margin to keep
+    problems = validate(p);
+    EXPECT_FALSE(hasProblem(problems, "cohesion.radius", ""));
+    EXPECT_FALSE(hasProblem(problems, "margin", ""));
+}
+
+// The adaptive radius shares the per-boid slot of the styles that keep their steering: refused
+// with them, named with its valid value; its keys are ranged like every other.
+TEST(Params, AdaptiveRadiusIsRefusedWhereTheStyleKeepsItsSteeringAndRanged) {
+    Params p;
+    p.topological.count = 6.5f;
+    EXPECT_TRUE(validate(p).empty()) << describe(validate(p));
+    for (Style s : {Style::Decarpentier, Style::Gloss}) {
+        p.style = s;
+        EXPECT_TRUE(hasProblem(validate(p), "topological.count", "valid range 0 with this style")) << int(s);
+    }
+    p.style = Style::Graded;
+    p.topological = {65.0f, 0.0f, 1.5f};
+    const auto problems = validate(p);
+    EXPECT_TRUE(hasProblem(problems, "topological.count", "[0, 64]"));
+    EXPECT_TRUE(hasProblem(problems, "topological.max_radius", "[0.001, 100000]"));
+    EXPECT_TRUE(hasProblem(problems, "topological.rate", "[0, 1]"));
 }
 
 TEST(Params, SetFromTextRejectsBadText) {

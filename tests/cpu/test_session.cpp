@@ -459,6 +459,10 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     EXPECT_FALSE(ui::appliesNow("vicsek.noise", p));
     p.style = Style::Vicsek;
     EXPECT_TRUE(ui::appliesNow("vicsek.noise", p));
+    EXPECT_FALSE(ui::appliesNow("topological.rate", p)) << "the adaptive radius is off";
+    p.topological.count = 6.5f;
+    EXPECT_TRUE(ui::appliesNow("topological.rate", p));
+    p.topological.count = 0.0f;
     // Every key applies to some setting: none is unreachable.
     Params all;
     all.dims = 3;
@@ -466,6 +470,7 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     all.perching = all.leader = true;
     all.attractor.weight = all.repeller.weight = all.repeller.radius = all.dc.height_weight = 1.0f;  // every feature on
     all.obstacles = {Obstacle{{50.0f, 50.0f, 50.0f}, 5.0f}};
+    all.topological.count = 6.5f;
     all.species_count = 4;
     for (const ParamInfo& info : paramTable()) {
         bool some = false;

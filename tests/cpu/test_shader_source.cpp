@@ -170,7 +170,7 @@ void main() {}
 // program is refused before it is compiled, naming the limit.
 TEST(ShaderBlocks, TheFullestSteerVariantFitsSixteenAndIsRefusedUnderFewer) {
     const std::vector<gl::ShaderDefine> defines{
-        {"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_GLSL", std::string("\"") + styleInfo(Style::Decarpentier).glsl + "\""}, {"STORED_STEER", "1"},
+        {"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"BOUNDS_OPEN", "0"}, {"STYLE_GLSL", std::string("\"") + styleInfo(Style::Decarpentier).glsl + "\""}, {"STORED_STEER", "1"},
         {"OWN_SEARCH", "1"}, {"AMORTISED_STEERING", "1"}, {"NEIGHBOUR_CAP", "0"}, {"PERCHING", "1"}, {"MULTI_SPECIES", "1"},
         {"UPDATE_SEQUENTIAL", "0"}, {"INTEGRATE_EXPLICIT", "0"}, {"SPEED_LIMIT", "1"}, {"VIEW_CONE", "1"}, {"OBSTACLES", "0"},
         {"ENSEMBLE", "1"}, {"STORAGE_READS", "1"}, {"TILED_WALK", "0"}, {"MEASURE_IN_STEER", "1"}};

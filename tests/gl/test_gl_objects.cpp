@@ -67,11 +67,11 @@ TEST(GlObjects, BufferMoveTransfersOwnershipAndDestructorDeletes) {
 TEST(GlObjects, IncludesAndDefinesAreExpanded) {
     MURMUR_REQUIRE_GL();
     const gl::ShaderLibrary lib;
-    const gl::AssembledShader s = lib.assemble("grid_count.comp", {{"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_OFFSET", "0"}});
+    const gl::AssembledShader s = lib.assemble("grid_count.comp", {{"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"BOUNDS_OPEN", "0"}, {"STYLE_OFFSET", "0"}});
     EXPECT_EQ(s.text.rfind("#version 430\n#define DIMS 3\n", 0), 0u);
     EXPECT_NE(s.text.find("struct SimParams"), std::string::npos);  // from layout.glsl via common.glsl
     EXPECT_EQ(s.files, (std::vector<std::string>{"grid_count.comp", "common.glsl", "layout.glsl", "grid_bin.glsl"}));
-    EXPECT_NO_THROW(gl::buildCompute(lib, "grid_count.comp", {{"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"STYLE_OFFSET", "0"}}));
+    EXPECT_NO_THROW(gl::buildCompute(lib, "grid_count.comp", {{"DIMS", "3"}, {"BOUNDS_WRAP", "1"}, {"BOUNDS_OPEN", "0"}, {"STYLE_OFFSET", "0"}}));
     EXPECT_NO_GL_ERRORS();
 }
 
@@ -103,7 +103,7 @@ TEST_F(ShaderDir, CompileErrorNamesStageFileAndLine) {
     }
     std::ofstream(dir / "common.glsl", std::ios::app) << "\nthis is not glsl\n";
     try {
-        gl::buildCompute(gl::ShaderLibrary(dir.string()), "grid_count.comp", {{"DIMS", "2"}, {"BOUNDS_WRAP", "1"}, {"STYLE_OFFSET", "0"}});
+        gl::buildCompute(gl::ShaderLibrary(dir.string()), "grid_count.comp", {{"DIMS", "2"}, {"BOUNDS_WRAP", "1"}, {"BOUNDS_OPEN", "0"}, {"STYLE_OFFSET", "0"}});
         FAIL() << "a broken include must throw";
     } catch (const gl::ShaderError& e) {
         EXPECT_NE(std::string(e.what()).find("common.glsl:"), std::string::npos) << e.what();

@@ -25,9 +25,11 @@ using namespace murmur;
 
 namespace {
 
-enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump };
+// FarOut and FarApart (open sky): the random flock moved 4,000 units out, or split in two halves
+// 8,000 units apart.
+enum class State { Random, CellBorders, WorldEdges, Coincident, DenseClump, FarOut, FarApart };
 // Influences beyond the three rules (docs/model.md, "Influences").
-enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, Species, Predators, Perching, All, Cap12, Cap20 };
+enum class Feature { None, Wind, Attractor, Repeller, Scatter, Cap1, Cap7, Obstacles, Leader, Species, Predators, Perching, All, Cap12, Cap20, Adaptive, AdaptiveCap };
 
 struct Case {
     int dims;
@@ -41,9 +43,9 @@ struct Case {
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
     const Case& c = info.param;
-    static const char* states[] = {"random", "borders", "edges", "coincident", "clump"};
-    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all", "_cap12", "_cap20"};
-    return std::to_string(c.dims) + "d_" + (c.bounds == Bounds::Wrap ? "wrap" : "soft") + "_fov" +
+    static const char* states[] = {"random", "borders", "edges", "coincident", "clump", "far", "apart"};
+    static const char* features[] = {"", "_wind", "_attractor", "_repeller", "_scatter", "_cap1", "_cap7", "_obstacles", "_leader", "_species", "_predators", "_perching", "_all", "_cap12", "_cap20", "_adaptive", "_adaptive_cap7"};
+    return std::to_string(c.dims) + "d_" + boundsName(c.bounds) + "_fov" +
            std::to_string(int(c.fov)) + "_" + styleInfo(c.style).name + "_n" +
            std::to_string(c.n) + "_" + states[int(c.state)] + features[int(c.feature)];
 }
@@ -79,6 +81,8 @@ Params paramsFor(const Case& c) {
     if (f == Feature::Cap12) p.neighbour_cap = 12;  // the GPU's 16-entry list (gpu/variant.cpp's capSlots)
     if (f == Feature::Cap20) p.neighbour_cap = 20;  // its 32-entry list
     if (f == Feature::Cap7 || all) p.neighbour_cap = 7;
+    if (f == Feature::Adaptive || f == Feature::AdaptiveCap) p.topological = {6.5f, 9.0f, 0.3f};
+    if (f == Feature::AdaptiveCap) p.neighbour_cap = 7;
     if (f == Feature::Obstacles || all) {
         p.obstacles = {{{0.25f * L, 0.25f * L, 0.5f * L * z}, 0.1f * L}, {{0.7f * L, 0.6f * L, 0.3f * L * z}, 0.15f * L},
                        {{0.0f, 0.5f * L, 0.0f}, 0.08f * L}};  // the last one straddles the world's edge
@@ -152,8 +156,10 @@ Flock stateFor(const Case& c, const Params& p) {
             if (i % 4 != 0)
                 f[i].steer = glm::vec4(2.0f * rng.uniform() - 1.0f, 2.0f * rng.uniform() - 1.0f,
                                        c.dims == 3 ? 2.0f * rng.uniform() - 1.0f : 0.0f, 0.0f) * 10.0f;
+    if (p.topological.on())  // each boid's own radius: a fifth with none yet (max_radius), the rest in [1, 9)
+        for (std::size_t i = 0; i < f.size(); ++i) f[i].steer.w = i % 5 == 0 ? 0.0f : 1.0f + 8.0f * rng.uniform();
     const GridSpec g = makeGridSpec(p);
-    const float L = p.world_size, edge = L / float(g.cells.x);
+    const float L = p.world_size, edge = g.open ? 1.0f / g.inv_cell.x : L / float(g.cells.x);
     const float z_on = c.dims == 3 ? 1.0f : 0.0f;
     for (std::size_t i = 0; i < f.size(); ++i) {
         glm::vec3& pos = f[i].p;
@@ -168,11 +174,17 @@ Flock stateFor(const Case& c, const Params& p) {
                     const std::uint32_t r = rng.next() % 4;
                     if (r == 0) pos[k] = 0.0f;
                     if (r == 1) pos[k] = c.bounds == Bounds::Wrap ? std::nextafter(L, 0.0f) : L + 0.5f;
-                    if (r == 2 && c.bounds == Bounds::Soft) pos[k] = -0.7f;
+                    if (r == 2 && c.bounds != Bounds::Wrap) pos[k] = -0.7f;
                 }
                 break;
             case State::Coincident:  // pairs on exactly the same point
                 if (i % 2 == 1) pos = f[i - 1].p;
+                break;
+            case State::FarOut:
+                pos += glm::vec3(4000.0f, -2500.0f, 3000.0f * z_on);
+                break;
+            case State::FarApart:
+                pos += glm::vec3(i % 2 ? 4000.0f : -4000.0f, 1000.0f, 0.0f);
                 break;
             case State::DenseClump:  // everyone inside one radius
                 pos = glm::vec3(L * 0.5f) + glm::vec3(rng.uniform() - 0.5f, rng.uniform() - 0.5f, z_on * (rng.uniform() - 0.5f)) * 3.0f;
@@ -229,6 +241,9 @@ Diff compare(const Flock& cpu, const Flock& gpu, const Params& p, const Flock* s
             d.pos_ulps = std::max(d.pos_ulps, beyond / ulpOf(magnitude));
         }
         EXPECT_NEAR(cpu[i].perch, gpu[i].perch, 1e-5f) << "perch time of boid " << i << " (s)";
+        if (p.topological.on()) {  // the same count moves R the same way; pow rounds within a few float steps
+            EXPECT_NEAR(cpu[i].steer.w, gpu[i].steer.w, 1e-5f * p.topological.max_radius) << "search radius of boid " << i;
+        }
         EXPECT_TRUE(std::isfinite(gpu[i].p.x + gpu[i].p.y + gpu[i].p.z + gpu[i].v.x + gpu[i].v.y + gpu[i].v.z)) << i;
     }
     return d;
@@ -285,6 +300,32 @@ TEST_P(Parity, OneStepMatchesCpuById) {
 }
 
 namespace {
+// Open sky: every style in both dims, near the origin and far out; the flock split far apart; the
+// states built to hurt; the neighbour caps and every influence; a large flock.
+void openSkyCases(std::vector<Case>& cases) {
+    for (const StyleInfo& s : styles())
+        for (int dims : {2, 3})
+            for (State st : {State::Random, State::FarOut}) cases.push_back({dims, Bounds::Open, 270, s.style, 700, st});
+    for (int dims : {2, 3}) {
+        for (State st : {State::CellBorders, State::WorldEdges, State::Coincident, State::DenseClump, State::FarApart})
+            cases.push_back({dims, Bounds::Open, 270, Style::Graded, 500, st});
+        for (Feature f : {Feature::Cap7, Feature::Cap20, Feature::Attractor, Feature::All})
+            cases.push_back({dims, Bounds::Open, 270, Style::Graded, 1000, State::FarOut, f});
+    }
+    cases.push_back({3, Bounds::Open, 270, Style::Graded, 20000, State::FarOut});
+    // The adaptive topological radius: every style that can keep it (not those keeping their
+    // steering in its slot), with and without a cap, wrapped and in open sky far out.
+    for (const StyleInfo& s : styles())
+        for (int dims : {2, 3})
+            if (!s.traits.keeps_steer) cases.push_back({dims, Bounds::Open, 270, s.style, 700, State::Random, Feature::Adaptive});
+    for (int dims : {2, 3})
+        for (Feature f : {Feature::Adaptive, Feature::AdaptiveCap}) {
+            cases.push_back({dims, Bounds::Wrap, 270, Style::Graded, 1000, State::Random, f});
+            cases.push_back({dims, Bounds::Open, 270, Style::Graded, 1000, State::FarOut, f});
+            cases.push_back({dims, Bounds::Wrap, 360, Style::Steering, 500, State::Coincident, f});
+        }
+}
+
 std::vector<Case> parityCases() {
     std::vector<Case> cases;
     // Every combination of dims, bounds, field of view and style, random state, N = 1000.
@@ -373,6 +414,7 @@ std::vector<Case> parityCases() {
             for (Bounds b : {Bounds::Wrap, Bounds::Soft}) cases.push_back({dims, b, 270, s.style, 700, State::Random});
             cases.push_back({dims, Bounds::Wrap, 270, s.style, 700, State::Random, Feature::Predators});
         }
+    openSkyCases(cases);
     return cases;
 }
 }  // namespace
