@@ -16,7 +16,9 @@ GridSpec makeGridSpec(const Params& params) { return makeGridSpec(params, params
 namespace {
 
 // Open sky: the budget's cells, as many on each used axis, of edge r / kGridReach (slightly more,
-// kOpenCellSlack); with no radius, cells of the world box's size over that count.
+// kOpenCellSlack), or the spawn box over that count where that is larger: the cells wrap mode
+// would give a flock filling the box, so a table too small for the box at half-radius cells does
+// not fill each cell's list with boids a repeat away (1.19x wrap's steer at 10^5 in 3D before).
 GridSpec openGridSpec(const Params& params, float r, std::uint64_t budget) {
     GridSpec g;
     g.wrap = g.open = true;
@@ -24,7 +26,8 @@ GridSpec openGridSpec(const Params& params, float r, std::uint64_t budget) {
     auto total = [&](std::uint64_t k) { return params.dims == 3 ? k * k * k : k * k; };
     while (n > 1 && total(n) > budget) --n;
     while (total(n + 1) <= budget) ++n;
-    const double edge = r > 0.0f ? double(r) / kGridReach * (1.0 + kOpenCellSlack) : double(params.world_size) / double(n);
+    const double box = double(params.world_size) / double(n);
+    const double edge = r > 0.0f ? std::max(double(r) / kGridReach * (1.0 + kOpenCellSlack), box) : box;
     for (int a = 0; a < 3; ++a) {
         const bool used = a < params.dims;
         g.cells[a] = used ? std::uint32_t(n) : 1u;

@@ -185,9 +185,12 @@ TEST(Grid, OpenSkyCostsTheSameFarFromTheOrigin) {
     EXPECT_TRUE(g.open && g.wrap);
     EXPECT_LE(g.total(), cellBudget(p.boids));
     EXPECT_GE(1.0f / g.inv_cell.x, 3.0f) << "cell edge at least the radius over the reach";
-    p.world_size = 400.0f;
+    p.world_size = 20.0f;  // the box only floors the cell edge (box / cells, here below r / 2)
     EXPECT_EQ(makeGridSpec(p).cells, g.cells) << "the world box does not size open sky's grid";
     EXPECT_EQ(makeGridSpec(p).inv_cell, g.inv_cell);
+    p.world_size = 400.0f;  // a box larger than the table at half-radius cells: the cells wrap would give it
+    EXPECT_EQ(makeGridSpec(p).cells, g.cells);
+    EXPECT_FLOAT_EQ(1.0f / makeGridSpec(p).inv_cell.x, 400.0f / float(g.cells.x));
     p.world_size = 40.0f;
     Pcg32 rng(5, 3);
     Flock near, far;

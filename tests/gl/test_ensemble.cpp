@@ -87,6 +87,16 @@ TEST(GpuEnsemble, EachFlockStepsAsItDoesAlone3DSoftWalls) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// Open sky, each flock with the adaptive radius (its R per boid in the stored slot, each flock its
+// own target and ceiling): every flock's bits as alone.
+TEST(GpuEnsemble, EachFlockStepsAsItDoesAloneInOpenSkyWithTheAdaptiveRadius) {
+    MURMUR_REQUIRE_GL();
+    std::vector<Params> params = threeFlocks(Style::Graded, 3, Bounds::Open);
+    for (std::size_t k = 0; k < params.size(); ++k) params[k].topological = {6.5f + float(k), 4.0f + float(k), 0.2f};
+    expectEachFlockIsItself(params, 30);
+    EXPECT_NO_GL_ERRORS();
+}
+
 TEST(GpuEnsemble, EachFlockStepsAsItDoesAloneInEveryStyle) {
     MURMUR_REQUIRE_GL();
     for (const StyleInfo& s : styles()) {
