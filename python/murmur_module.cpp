@@ -478,6 +478,12 @@ void defineFlockResults(py::class_<Flock>& flock) {
                                "first step).")
         .def_property_readonly("ids", checked<Flock>([](const Flock& f) { return column(f.ids()); }), "Ids, shape (N,) uint32 (0 .. N-1).")
         .def_property_readonly("species", checked<Flock>([](const Flock& f) { return column(f.species()); }), "Species, shape (N,) uint32.")
+        .def("body_shape", checked<Flock>(&Flock::bodyShape),
+             "The shape of the flock's body now, as a dict (Ballerini et al. 2008's measures): proportion_middle and "
+             "proportion_long (spreads along the principal axes over the thinnest's), thin_vs_up, heading_vs_thin, "
+             "heading_vs_middle, heading_vs_long (|cos| against up, +y, and of the mean velocity against each axis), r1 "
+             "(mean nearest distance), r1_border, r1_interior, border_share (centrality over the 7 nearest >= 0.35), "
+             "boids. Measured by the CPU on the state; the flock is left as it was.")
         .def("order_parameters", checked<Flock>(&Flock::orderParameters),
              "The order parameters now, as a dict: polarization, group_polarization, milling, groups, "
              "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids; the four "

@@ -140,6 +140,13 @@ public:
     // figures, groupK_boids, _first_id, _polarization, _milling, _x, _y, _z (K = 1 the largest;
     // groupK_boids 0: fewer groups).
     std::map<std::string, double> orderParameters() const;
+    // The shape of the flock's body now (Ballerini et al. 2008's measures, docs/research.md):
+    // proportion_middle and proportion_long (the spreads along the principal axes over the
+    // thinnest's), thin_vs_up and heading_vs_thin/_middle/_long (|cos| of the thin axis against
+    // up, +y, and of the mean velocity against each axis), r1 (mean nearest distance), r1_border,
+    // r1_interior and border_share (centrality over the 7 nearest >= 0.35), boids. Measured by the
+    // CPU on the state (a GPU flock's is read once); the flock is left as it was.
+    std::map<std::string, double> bodyShape() const;
     // Each boid's neighbour count (id order) from the last step: the boids within its rules' radii
     // and field of view; all 0 before the first step.
     std::vector<std::uint32_t> neighbourCounts() const;

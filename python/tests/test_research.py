@@ -230,3 +230,20 @@ def test_the_acceleration_is_the_next_steps_and_the_flock_is_left_as_it_was(back
     # (1e-3 units/s^2 over accelerations of order 1-100).
     np.testing.assert_allclose(acceleration, (f.velocities - v0) / np.float32(dt), atol=1e-3, rtol=1e-4)
     assert np.abs(acceleration).max() > 0
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_body_shape_names_its_figures_and_leaves_the_flock_as_it_was(backend):
+    """A spawned 3D ball: proportions near 1 (a ball has no thin axis), every |cos| in [0, 1],
+    r1 positive, border and interior r1 both measured; the state is not changed."""
+    flock = murmur.Flock(preset="default3d", backend=backend, seed=4, boids=800)
+    before = flock.positions.copy()
+    body = flock.body_shape()
+    assert set(body) == {"boids", "proportion_middle", "proportion_long", "thin_vs_up", "heading_vs_thin",
+                         "heading_vs_middle", "heading_vs_long", "r1", "r1_border", "r1_interior", "border_share"}
+    assert body["boids"] == 800
+    assert 1.0 <= body["proportion_middle"] <= body["proportion_long"] < 1.5
+    for key in ("thin_vs_up", "heading_vs_thin", "heading_vs_middle", "heading_vs_long", "border_share"):
+        assert 0.0 <= body[key] <= 1.0, key
+    assert body["r1"] > 0 and body["r1_border"] > 0 and body["r1_interior"] > 0
+    assert (flock.positions == before).all()

@@ -10,6 +10,7 @@
 #include "io/atomic_file.hpp"
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
+#include "model/body_shape.hpp"
 #include "model/number_text.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
@@ -297,6 +298,10 @@ std::vector<std::uint32_t> Flock::species() const {
 }
 
 std::map<std::string, double> Flock::orderParameters() const { return orderMap(impl_->engine().measure()); }
+
+std::map<std::string, double> Flock::bodyShape() const {
+    return translated([&] { return bodyFigures(measureBody(impl_->engine().download())); });
+}
 
 std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine().neighbourCounts(); }
 

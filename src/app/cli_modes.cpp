@@ -32,7 +32,7 @@ constexpr std::array kFlags{
     FlagRow{"--steps", kRun | S},
     FlagRow{"--screenshot", kRun},         FlagRow{"--width", kRun},
     FlagRow{"--height", kRun},             FlagRow{"--colour", kRun},
-    FlagRow{"--frames", W},                FlagRow{"--no-vsync", W},
+    FlagRow{"--frames", W},                FlagRow{"--body", H},                FlagRow{"--no-vsync", W},
     FlagRow{"--record", kRun},             FlagRow{"--record-every", kRun, "--record"},
     FlagRow{"--record-fps", kRun, "--record"},
     FlagRow{"--trajectory", H},            FlagRow{"--trajectory-every", H, "--trajectory"},

@@ -32,6 +32,7 @@ struct Options {
     std::uint64_t frames = 0;  // window: close after this many frames (0: run until closed)
     int width = 1280, height = 720;  // window and screenshot size, pixels
     bool vsync = true;
+    bool body = false;  // headless: print the flock's body measures after the run (--body)
     // No --boids, --import, --preset or boids= was given: the window picks a count that suits
     // the renderer (app/renderer_defaults.hpp).
     bool auto_boids = false;

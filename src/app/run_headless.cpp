@@ -18,6 +18,7 @@
 #include "io/input_error.hpp"
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
+#include "model/body_shape.hpp"
 #include "model/flock_stats.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
@@ -187,6 +188,18 @@ void printOrder(Simulation& sim, const Flock& end, const Params& p, std::uint64_
     out << line;
 }
 
+// --body: the shape of the flock at the end, as one line.
+std::string describeBody(const BodyShape& b) {
+    const double thin = b.spread.x > 0.0 ? b.spread.x : 1.0;
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "body: proportions 1 : %.2f : %.2f, thin axis vs up |cos| %.2f, heading vs thin/middle/long |cos| %.2f/%.2f/%.2f, "
+                  "r1 %.3g (border %.3g, interior %.3g), border share %.2f",
+                  b.spread.y / thin, b.spread.z / thin, b.thin_vs_up, b.heading_vs_axes.x, b.heading_vs_axes.y, b.heading_vs_axes.z,
+                  b.r1, b.r1_border, b.r1_interior, b.border_share);
+    return line;
+}
+
 void printPassTimes(Simulation& sim, std::ostream& out) {
     const engine::PassTimes t = engine::passTimes(sim);
     if (t.steps_in_groups > 0)
@@ -268,6 +281,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
     }
     printSpeed(opt.steps, seconds, p.boids, out);
     printOrder(*sim, end, p, opt.steps, log.enabled(), out);
+    if (opt.body) out << describeBody(measureBody(end)) << "\n";
     printPassTimes(*sim, out);
     if (opt.backend == Backend::Gpu) out << "shader programs: " << gl::describeProgramBuilds() << "\n";
     if (recorder) out << "wrote " << recorder->finish() << "\n";
