@@ -69,7 +69,7 @@ MUTANTS = [
          "    return AxisCells(int(c) - GRID_REACH, GRID_SPAN - 1, int(n));", 1),
         ("shaders/common.glsl", "hi = min(int(c) + GRID_REACH, int(n) - 1);", "hi = min(int(c) + GRID_REACH - 1, int(n) - 1);", 1)]),
     ("open sky's cell lists clipped at the edge of the grid's table, not wrapped", [
-        ("src/model/grid_spec.cpp", "g.wrap = g.open = true;", "g.open = true;", 1),
+        ("src/model/grid_spec.cpp", "g.wrap = g.open = true;", "g.wrap = false, g.open = true;", 1),
         ("shaders/common.glsl", "AxisCells axisCells(uint c, uint n) {\n#if BOUNDS_WRAP || BOUNDS_OPEN",
          "AxisCells axisCells(uint c, uint n) {\n#if BOUNDS_WRAP", 1),
         ("shaders/cell_walk.glsl", "bool listsEveryCell() {\n#if BOUNDS_WRAP || BOUNDS_OPEN", "bool listsEveryCell() {\n#if BOUNDS_WRAP", 1)]),
