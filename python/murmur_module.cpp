@@ -195,6 +195,25 @@ py::array_t<T> arrayOf(const std::vector<T>& values) {
     return a;
 }
 
+// An (N, 4) array of numbers as 4 floats a row (the kept state); murmur.Error names a wrong shape
+// or type; values are the library's to check.
+std::vector<float> rows4(const py::handle& value, const char* what) {
+    const py::object a = py::module_::import("numpy").attr("asarray")(value);
+    const std::string kind = textOf(a.attr("dtype").attr("kind"));
+    const py::tuple shape = a.attr("shape");
+    if ((kind != "f" && kind != "i" && kind != "u") || a.attr("ndim").cast<int>() != 2 || shape[1].cast<int>() != 4)
+        throw murmur::api::Error(std::string(what) + ": an (N, 4) array of numbers expected, not " + textOf(a.attr("dtype")) + " of shape " +
+                                 textOf(shape));
+    const auto rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+    if (!rows) throw std::bad_alloc();
+    std::vector<float> out(std::size_t(rows.size()));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const double v = rows.data()[i];
+        out[i] = std::isfinite(v) && std::fabs(v) > 1e30 ? float(std::copysign(1e30, v)) : float(v);  // the library refuses it, named
+    }
+    return out;
+}
+
 py::array_t<float> rows3(const std::vector<float>& xyz) {
     py::array_t<float> a({py::ssize_t(xyz.size() / 3), py::ssize_t(3)});
     std::copy(xyz.begin(), xyz.end(), a.mutable_data());
@@ -478,6 +497,25 @@ void defineFlockResults(py::class_<Flock>& flock) {
                                "first step).")
         .def_property_readonly("ids", checked<Flock>([](const Flock& f) { return column(f.ids()); }), "Ids, shape (N,) uint32 (0 .. N-1).")
         .def_property_readonly("species", checked<Flock>([](const Flock& f) { return column(f.species()); }), "Species, shape (N,) uint32.")
+        .def_property_readonly("kept_state_names", checked<Flock>([](const Flock& f) { return f.keptStateNames(); }),
+                               "The per-boid state the flock keeps from step to step (its style's, or the adaptive "
+                               "topological radius'), its four components' names ('unused' where none); [] when it keeps none.")
+        .def_property_readonly("kept_state", checked<Flock>([](const Flock& f) -> py::object {
+                                   const std::vector<float> v = f.keptState();
+                                   if (f.keptStateNames().empty()) return py::none();
+                                   py::array_t<float> a({py::ssize_t(v.size() / 4), py::ssize_t(4)});
+                                   std::copy(v.begin(), v.end(), a.mutable_data());
+                                   return std::move(a);
+                               }),
+                               "That state, shape (N, 4) float32 in id order (kept_state_names names the columns); None "
+                               "when it keeps none.")
+        .def("set_kept_state", checked<Flock>([](Flock& f, const py::object& values) {
+                 const std::vector<float> v = rows4(values, "set_kept_state");
+                 f.setKeptState(v.data(), v.size());
+             }),
+             py::arg("values"),
+             "set_kept_state(values): sets the kept per-boid state, an (N, 4) array (each value finite, within "
+             "+-1e9; z 0 in 2D); murmur.Error when the flock keeps none.")
         .def("body_shape", checked<Flock>(&Flock::bodyShape),
              "The shape of the flock's body now, as a dict (Ballerini et al. 2008's measures): proportion_middle and "
              "proportion_long (spreads along the principal axes over the thinnest's), thin_vs_up, heading_vs_thin, "

@@ -147,6 +147,16 @@ public:
     // r1_interior and border_share (centrality over the 7 nearest >= 0.35), boids. Measured by the
     // CPU on the state (a GPU flock's is read once); the flock is left as it was.
     std::map<std::string, double> bodyShape() const;
+    // The per-boid state the flock keeps from step to step beyond position and velocity, declared
+    // by its style (decarpentier's and gloss's last acceleration and neighbour count) or by the
+    // adaptive topological radius (w: search_radius): the four components' names ("unused" where
+    // none; empty: it keeps none), and the values, 4 floats a boid in id order. H5MD recordings
+    // carry it as /particles/flock/kept_state, the state CSV as sx, sy, sz, sn.
+    std::vector<std::string> keptStateNames() const;
+    std::vector<float> keptState() const;
+    // Sets it: `count` must be size() * 4 floats, each finite and within +-1e9; Error when the
+    // flock keeps none (setState restarts it at 0: an adaptive radius then at its max_radius).
+    void setKeptState(const float* values, std::size_t count);
     // Each boid's neighbour count (id order) from the last step: the boids within its rules' radii
     // and field of view; all 0 before the first step.
     std::vector<std::uint32_t> neighbourCounts() const;

@@ -255,3 +255,60 @@ def test_the_author_is_the_users_on_both_surfaces(tmp_path):
     with pytest.raises(murmur.Error, match=r"record\(author=...\): the author is 201 bytes"):
         flock.record(str(tmp_path / "long.h5"), author="x" * 201)
     assert not (tmp_path / "long.h5").exists() and not flock.recording
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_the_kept_state_is_named_read_set_recorded_and_exported(tmp_path, backend):
+    """The adaptive radius (a kept per-boid state): named, read after steps (every radius within
+    (0, max_radius]), set and read back, recorded as /particles/flock/kept_state (the last frame equal
+    to kept_state then), exported as the CSV's sn column; bad values refused, a flock keeping none refuses."""
+    flock = murmur.Flock(preset="default3d", backend=backend, seed=3, boids=300,
+                         params={"topological.count": 6.5, "topological.max_radius": 12})
+    assert flock.kept_state_names == ["unused", "unused", "unused", "search_radius"]
+    flock.step(5)
+    radius = flock.kept_state[:, 3]
+    assert radius.shape == (300,) and (radius > 0).all() and (radius <= 12).all()
+    values = np.zeros((300, 4), dtype=np.float32)
+    values[:, 3] = np.linspace(1, 5, 300)
+    flock.set_kept_state(values)
+    np.testing.assert_array_equal(flock.kept_state, values)
+    with flock.record(str(tmp_path / "kept.h5"), every=2):
+        flock.step(4)
+        last = flock.kept_state.copy()
+    with h5py.File(tmp_path / "kept.h5", "r") as f:
+        kept = f["particles/flock/kept_state"]
+        assert list(kept.attrs["components"]) == ["unused", "unused", "unused", "search_radius"]
+        assert kept["value"].shape == (3, 300, 4) and kept["step"][:].tolist() == flock_steps(flock, 3, 2)
+        np.testing.assert_array_equal(kept["value"][0], values)
+        np.testing.assert_array_equal(kept["value"][-1], last)
+    flock.export(str(tmp_path / "kept.csv"))
+    rows = np.loadtxt([l for l in open(tmp_path / "kept.csv") if not l.startswith("#")], delimiter=",", skiprows=1)
+    rows = rows[np.argsort(rows[:, 0])]
+    np.testing.assert_allclose(rows[:, 12], last[:, 3], rtol=1e-7)
+    for bad in (np.zeros((300, 3)), np.zeros((299, 4)), np.full((300, 4), np.nan), np.full((300, 4), 2e9)):
+        with pytest.raises(murmur.Error, match="set_kept_state"):
+            flock.set_kept_state(bad)
+    plain = murmur.Flock(preset="default3d", backend=backend, boids=50)
+    assert plain.kept_state_names == [] and plain.kept_state is None
+    with pytest.raises(murmur.Error, match="keeps no per-boid state"):
+        plain.set_kept_state(np.zeros((50, 4)))
+
+
+def flock_steps(flock, frames, every):
+    """The steps of a recording's frames that began `(frames - 1) * every` steps before now."""
+    now = flock.step_count
+    return [now - (frames - 1 - k) * every for k in range(frames)]
+
+
+def test_cli_trajectory_carries_the_kept_state(tmp_path):
+    """--trajectory of a flock with the adaptive radius: kept_state's last frame is the export's sn."""
+    traj, csv = tmp_path / "run.h5", tmp_path / "end.csv"
+    run_cli("--preset", "default3d", "--boids", "300", "--set", "topological.count=6.5", "--steps", "10",
+            "--trajectory", str(traj), "--trajectory-every", "5", "--export", str(csv))
+    rows = np.loadtxt([l for l in open(csv) if not l.startswith("#")], delimiter=",", skiprows=1)
+    rows = rows[np.argsort(rows[:, 0])]
+    with h5py.File(traj, "r") as f:
+        kept = f["particles/flock/kept_state"]
+        assert kept["step"][:].tolist() == [0, 5, 10]
+        np.testing.assert_array_equal(kept["value"][-1][:, 3], rows[:, 12].astype(np.float32))
+        assert (kept["value"][0][:, 3] == 0).all()  # spawned: none yet (max_radius at the first step)

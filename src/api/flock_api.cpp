@@ -11,6 +11,7 @@
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
 #include "model/body_shape.hpp"
+#include "model/styles.hpp"
 #include "model/number_text.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
@@ -80,10 +81,16 @@ struct Flock::Impl {
     murmur::Flock byId() const { return murmur::byId(engine().download()); }
     // A frame of the recording; a failed write ends the recording (its temporary file removed).
     void addFrame() {
-        std::vector<float> pos(std::size_t(params.boids) * 3), vel(pos.size());
-        engine().readXyzById(pos.data(), vel.data());
+        std::vector<float> pos(std::size_t(params.boids) * 3), vel(pos.size()), kept;
+        if (murmur::keptStateNames(params).empty()) {
+            engine().readXyzById(pos.data(), vel.data());
+        } else {  // read whole, the kept state with it
+            const murmur::Flock now = byId();
+            xyzValues(now, pos, vel);
+            kept = keptValues(now);
+        }
         try {
-            trajectory->add(sim->stepCount(), std::move(pos), std::move(vel));
+            trajectory->add(sim->stepCount(), std::move(pos), std::move(vel), std::move(kept));
         } catch (...) {
             trajectory.reset();
             throw;
@@ -298,6 +305,35 @@ std::vector<std::uint32_t> Flock::species() const {
 }
 
 std::map<std::string, double> Flock::orderParameters() const { return orderMap(impl_->engine().measure()); }
+
+std::vector<std::string> Flock::keptStateNames() const { return murmur::keptStateNames(impl_->params); }
+
+std::vector<float> Flock::keptState() const {
+    if (keptStateNames().empty()) return {};
+    return translated([&] { return keptValues(impl_->byId()); });
+}
+
+void Flock::setKeptState(const float* values, std::size_t count) {
+    if (keptStateNames().empty())
+        throw Error("set_kept_state: this flock keeps no per-boid state (its style keeps none and topological.count is 0)");
+    if (count != std::size_t(size()) * 4)
+        throw Error("set_kept_state: " + std::to_string(count) + " values; valid: 4 a boid, " + std::to_string(std::size_t(size()) * 4));
+    for (std::size_t i = 0; i < count; ++i)
+        if (!std::isfinite(values[i]) || std::fabs(values[i]) > 1e9f)
+            throw Error("set_kept_state: value " + std::to_string(i) + " (boid " + std::to_string(i / 4) + ") is " + numberText(values[i]) +
+                        "; valid: finite, within [-1e9, 1e9]");
+    translated([&] {
+        murmur::Flock now = impl_->byId();
+        const float z = impl_->params.dims == 3 ? 1.0f : 0.0f;  // 2D: z is 0, as the state CSV reads it
+        for (std::size_t i = 0; i < now.size(); ++i)
+            now[i].steer = glm::vec4(values[4 * i], values[4 * i + 1], z * values[4 * i + 2], values[4 * i + 3]);
+        stopRecording();  // a recording holds the flock's own frames
+        const std::uint32_t steps = impl_->engine().stepCount();
+        impl_->engine().upload(now, impl_->params);
+        impl_->engine().setStepCount(steps);
+        return 0;
+    });
+}
 
 std::map<std::string, double> Flock::bodyShape() const {
     return translated([&] { return bodyFigures(measureBody(impl_->engine().download())); });

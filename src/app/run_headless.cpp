@@ -22,6 +22,7 @@
 #include "model/flock_stats.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
+#include "model/styles.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/recorder.hpp"
 #include "render/screenshot.hpp"
@@ -116,11 +117,18 @@ struct RunOutputs {
 
 constexpr std::uint64_t kStepsBetweenStopChecks = 8;
 
-// The current state as a trajectory frame (by id: one pass and two reads on the GPU).
-void addTrajectoryFrame(Simulation& sim, std::uint32_t boids, TrajectoryWriter& trajectory) {
-    std::vector<float> pos(std::size_t(boids) * 3), vel(std::size_t(boids) * 3);
-    sim.readXyzById(pos.data(), vel.data());
-    trajectory.add(sim.stepCount(), std::move(pos), std::move(vel));
+// The current state as a trajectory frame (by id: one pass and two reads on the GPU; a flock that
+// keeps a per-boid state is read whole, that state with it).
+void addTrajectoryFrame(Simulation& sim, const Params& p, TrajectoryWriter& trajectory) {
+    std::vector<float> pos(std::size_t(p.boids) * 3), vel(std::size_t(p.boids) * 3), kept;
+    if (keptStateNames(p).empty()) {
+        sim.readXyzById(pos.data(), vel.data());
+    } else {
+        const Flock now = byId(sim.download());
+        xyzValues(now, pos, vel);
+        kept = keptValues(now);
+    }
+    trajectory.add(sim.stepCount(), std::move(pos), std::move(vel), std::move(kept));
 }
 
 // Steps to --steps through the engine's run loop (engine::Run): a stats row of each state due
@@ -147,7 +155,7 @@ std::uint64_t stepRecorded(Simulation& sim, const Options& opt, const Params& p,
             }
         });
     if (o.trajectory) {
-        run.addWriter({opt.trajectory_every}, [&](std::uint64_t) { addTrajectoryFrame(sim, p.boids, *o.trajectory); });
+        run.addWriter({opt.trajectory_every}, [&](std::uint64_t) { addTrajectoryFrame(sim, p, *o.trajectory); });
         run.setStretchLimit([](std::uint64_t) { return kStepsBetweenStopChecks; });
     }
     run.setStop(stopped);

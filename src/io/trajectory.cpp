@@ -3,6 +3,7 @@
 
 #include "io/atomic_file.hpp"
 #include "model/param_table.hpp"
+#include "model/styles.hpp"
 
 #include <hdf5.h>
 
@@ -156,7 +157,7 @@ double decimalOf(float x) {
 
 struct Frame {
     std::uint64_t step = 0;
-    std::vector<float> pos, vel;
+    std::vector<float> pos, vel, kept;
 };
 
 // The finished temporary file into place: flushed to disk, a replaced file's permissions (a new
@@ -186,6 +187,7 @@ TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> sp
     layout.creator_version = std::move(creator_version);
     layout.deflate = deflate;
     if (!author.empty()) layout.author = author;
+    layout.kept_state = keptStateNames(p);
     for (const ParamInfo& info : paramTable()) layout.settings.emplace_back(info.key, formatValue(info, p));
     return layout;
 }
@@ -235,7 +237,7 @@ struct TrajectoryWriter::Impl {
     std::string path, temp;
     TrajectoryLayout layout;
     double dt = 0.0;  // layout.dt as the decimal it was given as (0.1, not 0.100000001490116)
-    Id file, position, velocity, edges, step, time;  // the last two: position's datasets, shared
+    Id file, position, velocity, edges, kept, step, time;  // the last two: position's datasets, shared
     int write_error = 0;  // the first failed write's errno (the guarded driver's, below)
     std::uint64_t written = 0, added = 0;
     bool finished = false;
@@ -254,7 +256,7 @@ struct TrajectoryWriter::Impl {
     std::string writeNow(const Frame& f);
     void run();
     void closeAll() {  // the groups and datasets (under g_hdf5); the file stays open
-        position.close(), velocity.close(), edges.close(), step.close(), time.close();
+        position.close(), velocity.close(), edges.close(), kept.close(), step.close(), time.close();
     }
     void discard();
     void writeParameters();
@@ -373,6 +375,13 @@ void TrajectoryWriter::Impl::create() {
     growingDataset(edges, "value", H5T_IEEE_F32LE, {d, d}, -1);  // the box's edge vectors, a row each
     growingDataset(position, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
     growingDataset(velocity, "value", H5T_IEEE_F32LE, {n, d}, layout.deflate);
+    if (!layout.kept_state.empty()) {  // the per-boid state kept from step to step, its components named
+        kept = group(flock, "kept_state");
+        stringAttribute(kept, "components", layout.kept_state);
+        check(H5Lcreate_hard(position, "step", kept, "step", H5P_DEFAULT, H5P_DEFAULT), "kept_state/step");
+        check(H5Lcreate_hard(position, "time", kept, "time", H5P_DEFAULT, H5P_DEFAULT), "kept_state/time");
+        growingDataset(kept, "value", H5T_IEEE_F32LE, {n, 4}, layout.deflate);
+    }
 }
 
 // /parameters: what made the run (every key's value, the seed among them) and murmur's units,
@@ -422,6 +431,11 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
     Id edge_value(H5Dopen2(edges, "value", H5P_DEFAULT), H5Dclose, "box/edges/value");
     append(edge_value, written, H5T_NATIVE_FLOAT, box.data(), "box/edges/value");
     check(edge_value.close(), "box/edges/value");
+    if (!layout.kept_state.empty()) {
+        Id kept_value(H5Dopen2(kept, "value", H5P_DEFAULT), H5Dclose, "kept_state/value");
+        append(kept_value, written, H5T_NATIVE_FLOAT, f.kept.data(), "kept_state/value");
+        check(kept_value.close(), "kept_state/value");
+    }
     ++written;
 }
 
@@ -518,13 +532,15 @@ TrajectoryWriter::~TrajectoryWriter() {
     if (g_write_error == &impl_->write_error) g_write_error = nullptr;  // never left pointing into a writer that is gone
 }
 
-void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities) {
+void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities, std::vector<float> kept) {
     const std::size_t floats = std::size_t(impl_->layout.boids) * 3;
     if (positions.size() != floats || velocities.size() != floats)
         throw std::runtime_error("trajectory: a frame needs 3 floats a boid for each vector");
+    if (kept.size() != (impl_->layout.kept_state.empty() ? 0 : std::size_t(impl_->layout.boids) * 4))
+        throw std::runtime_error("trajectory: a frame's kept state needs 4 floats a boid where the flock keeps one, none otherwise");
     if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
     if (!impl_->threaded) {
-        impl_->error = impl_->writeNow({step, std::move(positions), std::move(velocities)});
+        impl_->error = impl_->writeNow({step, std::move(positions), std::move(velocities), std::move(kept)});
         if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
         ++impl_->added;
         return;
@@ -534,7 +550,7 @@ void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std
         return impl_->waiting.size() + (impl_->busy ? 1u : 0u) < kMaxWaiting || !impl_->error.empty();
     });
     if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
-    impl_->waiting.push_back({step, std::move(positions), std::move(velocities)});
+    impl_->waiting.push_back({step, std::move(positions), std::move(velocities), std::move(kept)});
     ++impl_->added;
     impl_->changed.notify_all();
 }

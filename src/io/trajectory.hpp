@@ -34,6 +34,9 @@ struct TrajectoryLayout {
     std::string author = "murmur";        // /h5md/author's name: who made the run
     int deflate = 1;                      // the vectors' compression: 0 none, 1 .. 9 zlib's levels
     std::vector<std::pair<std::string, std::string>> settings;  // every key and its value, for /parameters
+    // The per-boid state kept from step to step (keptStateNames): its four components' names, and
+    // then a /particles/flock/kept_state element of 4 floats a boid; empty: none.
+    std::vector<std::string> kept_state;
 };
 
 // The layout of a flock with these parameters (count, dims, bounds, world, dt) and species by id.
@@ -62,9 +65,10 @@ public:
     TrajectoryWriter(const TrajectoryWriter&) = delete;
     TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
 
-    // A frame: positions and velocities by id, 3 floats a boid each (z ignored in 2D). Waits while
-    // two frames are already waiting; throws std::runtime_error if writing has failed.
-    void add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities);
+    // A frame: positions and velocities by id, 3 floats a boid each (z ignored in 2D), and with a
+    // kept state 4 floats a boid of it (else empty). Waits while two frames are already waiting;
+    // throws std::runtime_error if writing has failed.
+    void add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities, std::vector<float> kept = {});
     std::uint64_t frames() const;  // added so far
     // Writes what is waiting, closes the file and renames it into place; returns the path.
     std::string finish();

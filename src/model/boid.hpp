@@ -31,4 +31,21 @@ inline Flock byId(const Flock& flock) {
     return out;
 }
 
+// The kept per-boid state (Boid::steer) of a flock, 4 floats a boid in its order.
+inline std::vector<float> keptValues(const Flock& flock) {
+    std::vector<float> out;
+    out.reserve(flock.size() * 4);
+    for (const Boid& b : flock) out.insert(out.end(), {b.steer.x, b.steer.y, b.steer.z, b.steer.w});
+    return out;
+}
+
+// A trajectory frame's vectors from a flock in id order: positions and velocities, 3 floats a boid.
+inline void xyzValues(const Flock& flock, std::vector<float>& pos, std::vector<float>& vel) {
+    pos.clear(), vel.clear();
+    for (const Boid& b : flock) {
+        pos.insert(pos.end(), {b.p.x, b.p.y, b.p.z});
+        vel.insert(vel.end(), {b.v.x, b.v.y, b.v.z});
+    }
+}
+
 }  // namespace murmur

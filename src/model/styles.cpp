@@ -30,6 +30,17 @@ const StyleInfo& styleInfo(Style s) {
     return all[std::min<std::size_t>(std::size_t(s), all.size() - 1)];
 }
 
+std::vector<std::string> keptStateNames(const Params& p) {
+    const StyleTraits& t = styleInfo(p.style).traits;
+    std::array<const char*, 4> names{};
+    if (t.keeps_steer) names = t.kept_state;
+    else if (p.topological.on()) names[3] = "search_radius";
+    else return {};
+    std::vector<std::string> out;
+    for (const char* n : names) out.emplace_back(n ? n : "unused");
+    return out;
+}
+
 const StyleInfo* findStyle(std::string_view name) {
     for (const StyleInfo& s : styles())
         if (name == s.name) return &s;

@@ -8,6 +8,7 @@
 #include "model/param_table.hpp"
 #include "model/params.hpp"
 
+#include <array>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,6 +43,9 @@ struct StyleTraits {
     bool offsets_per_step = false;  // the rules' weights are velocity offsets per step, not accelerations
     bool reformulable = true;       // update order, integrator and speed limit apply (not a model of its own)
     bool wings_flap = false;        // drawn with flapping wings
+    // keeps_steer: what it keeps in the per-boid slot (Boid::steer), a name for each component
+    // (nullptr: unused), as H5MD trajectories and the library name them.
+    std::array<const char*, 4> kept_state{};
 };
 
 struct StyleInfo {
@@ -71,6 +75,11 @@ StyleInfo styleRowOf();
     StyleInfo styleRowOf<Style::name>();
 MURMUR_STYLES(MURMUR_STYLE_ROW)
 #undef MURMUR_STYLE_ROW
+
+// The names of the per-boid slot's components (Boid::steer) that a flock with these parameters
+// keeps from step to step, "unused" where none: the style's (keeps_steer), or the adaptive
+// topological radius' (w: "search_radius"); empty when it keeps none.
+std::vector<std::string> keptStateNames(const Params& p);
 
 // Every style, in the order of the Style enum.
 std::span<const StyleInfo> styles();

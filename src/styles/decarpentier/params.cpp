@@ -23,7 +23,8 @@ template <>
 StyleInfo styleRowOf<Style::Decarpentier>() {
     return {.style = Style::Decarpentier, .name = "decarpentier", .summary = "three neighbours, per-axis clamps",
                  .glsl = "styles/decarpentier/decarpentier.glsl", .prefix = "dc.",
-                 .traits = {.keeps_steer = true, .own_search = true, .amortised_steering = true, .wings_flap = true},
+                 .traits = {.keeps_steer = true, .own_search = true, .amortised_steering = true, .wings_flap = true,
+                            .kept_state = {"acceleration_x", "acceleration_y", "acceleration_z", "neighbours"}},
                  .keys = {
             {"dc.far_factor", ParamKind::Float, "", 2, 10, {}, "decarpentier: the third neighbour is the nearest beyond this many times the closest distance",
              MURMUR_FLOAT(dc.far_factor)},

@@ -11,7 +11,8 @@ template <>
 StyleInfo styleRowOf<Style::Gloss>() {
     return {.style = Style::Gloss, .name = "gloss",
                  .summary = "the Haskell post's normalised rules and a view cone from the acceleration",
-                 .glsl = "styles/gloss/gloss.glsl", .prefix = "", .traits = {.velocity_cone = false, .keeps_steer = true}};
+                 .glsl = "styles/gloss/gloss.glsl", .prefix = "", .traits = {.velocity_cone = false, .keeps_steer = true,
+                            .kept_state = {"acceleration_x", "acceleration_y", "acceleration_z", "neighbours"}}};
 }
 
 }  // namespace murmur
