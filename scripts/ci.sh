@@ -2,7 +2,7 @@
 # The full pipeline, after scripts/test.sh has built build-test/ and passed: the GL tests again on
 # Mesa's zink over lavapipe (a second, SPIR-V based driver), the parity cases against a CPU
 # reference built with fused multiply-adds, the mutation check (scripts/mutants.py), the libFuzzer
-# targets (scripts/fuzz.sh, 45 s each), the CPU tests under ASan+UBSan, and the documented Slurm
+# targets (scripts/fuzz.sh, 20 s each), the CPU tests under ASan+UBSan, and the documented Slurm
 # job array on a one-node Slurm (tests/slurm_array.sh, about 30 s), and pip's build of the package
 # (tests/pip_install.sh). First, in about 25 s: every ELF's RUNPATH (scripts/check_runpath.sh: no
 # empty or relative element, which would make the loader search the working directory), and a
@@ -91,8 +91,8 @@ bash scripts/shader_check.sh build-test
 echo "== mutation check: the same bug in both backends must fail a test (on a copy of the tree) =="
 python3 scripts/mutants.py build-mutants
 
-echo "== fuzzers: presets, state CSV, --set, sweep merge, shader loader, 30 s each (scripts/fuzz.sh) =="
-bash scripts/fuzz.sh 30
+echo "== fuzzers: presets, state CSV, --set, sweep merge, shader loader, 20 s each (scripts/fuzz.sh) =="
+bash scripts/fuzz.sh 20
 
 echo "== CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SANITIZE=ON >/dev/null
