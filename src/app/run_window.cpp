@@ -473,9 +473,7 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
     if (panel_.attractor_at_pointer) ended.attractor.at = started_with_.attractor.at;
     if (panel_.repeller_at_pointer) ended.repeller.at = started_with_.repeller.at;
     if (const auto edits = changedSettings(started_with_, ended); !edits.empty()) {
-        out << "murmur: the panel changed (to start so again):";
-        for (const std::string& e : edits) out << " --set " << e;
-        out << "\n";
+        out << "murmur: the panel changed (to start so again):" << startAgainFlags(edits) << "\n";
     }
     if (stats_.order.boids > 0) out << describeOrder(stats_.order_step, stats_.order) << " (last sample)\n";
     if (!stats_.pass_ms.empty()) {
@@ -572,6 +570,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     ui::Session session(*sim, p, opt.backend == Backend::Gpu ? ui::CapacityCheck(capacityProblem) : ui::CapacityCheck(cpuCapacityProblem),
                         imported);
     session.world_set = opt.world_size_set;
+    session.keep_density = !opt.world_size_set;  // --set world_size: that world stays, and the box shows it
     if (imported) sim->setStepCount(opt.import_step);  // a resumed run continues its phases exactly
     WindowRun loop(*window, opt, *sim, session, renderer);
     return loop.run(out, err);

@@ -293,6 +293,16 @@ std::vector<std::string> changedSettings(const Params& a, const Params& b) {
     return changed;
 }
 
+std::string startAgainFlags(const std::vector<std::string>& settings) {
+    std::string flags;
+    for (const std::string& s : settings) {
+        if (s.starts_with("boids=")) flags += " --boids " + s.substr(6);
+        else if (s.starts_with("dims=")) flags += " --dims " + s.substr(5);
+        else flags += " --set " + s;
+    }
+    return flags;
+}
+
 std::size_t editDistance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;

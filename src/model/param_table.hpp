@@ -50,6 +50,10 @@ std::string hexEscape(unsigned char byte);
 // "key=value" for every key whose value differs between a and b (b's value), in table order: what
 // --set would take to turn a into b.
 std::vector<std::string> changedSettings(const Params& a, const Params& b);
+// Those settings as flags that start a run so: " --set key=value" each, but the count and the
+// dimensions as " --boids N" and " --dims D" (the command line applies --boids and --dims after
+// every --set, so a --set of either would lose to the flags the run was started with).
+std::string startAgainFlags(const std::vector<std::string>& settings);
 
 // Levenshtein distance (insertions, deletions, substitutions), for "did you mean" suggestions.
 std::size_t editDistance(std::string_view a, std::string_view b);

@@ -128,9 +128,10 @@ void runSection(Session& session, PanelState& state) {
     if (ImGui::Button("Apply")) session.applyBoidCount();
     if (hoveredAWhile()) ImGui::SetTooltip("reallocates the buffers and respawns; range [0, 100000000], or what the GPU holds");
     ImGui::SameLine();
-    ImGui::Checkbox("keep density", &session.keep_density);
+    if (ImGui::Checkbox("keep density", &session.keep_density) && session.keep_density) session.world_set = false;
     if (hoveredAWhile())
-        ImGui::SetTooltip("Apply resizes the world so the flock stays as crowded (off, or once world_size is edited: the world stays)");
+        ImGui::SetTooltip("Apply resizes the world so the flock stays as crowded; editing world_size unticks it (the world you "
+                          "chose stays) until you tick it again");
     if (session.pending_boids != session.live().boids) {
         const Params next = session.withPendingCount();
         const double pairs = candidatePairsPerStep(next);

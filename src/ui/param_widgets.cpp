@@ -57,9 +57,9 @@ void tooltip(const ParamInfo& info) {
     ImGui::TextUnformatted(info.help);
     ImGui::Text("range %s %s", rangeText(info).c_str(), info.unit);
     if (info.kind == ParamKind::Float || info.kind == ParamKind::Int)
-        ImGui::TextDisabled("double-click (or Ctrl+click) to type a value; right-click to reset it");
+        ImGui::TextDisabled("double-click (or Ctrl+click) to type a value; right-click for a menu that resets it to its default");
     else
-        ImGui::TextDisabled("right-click to reset it");
+        ImGui::TextDisabled("right-click for a menu that resets it to its default");
     ImGui::EndTooltip();
 }
 

@@ -71,7 +71,8 @@ bool Session::commitEdits() {
         }
     }
     if (candidate.world_size != live_.world_size) {
-        world_set = true;  // the user's world wins from now on
+        world_set = true;  // the user's world wins from now on: "keep density" shows it unticked
+        keep_density = false;
         density = {candidate.boids, candidate.world_size, candidate.dims};
     }
     if (candidate.dims != live_.dims || candidate.species_count != live_.species_count) {
@@ -97,7 +98,7 @@ bool Session::commitEdits() {
     }
     sim_.setParams(candidate);  // first: if it throws, live_ still says what runs
     live_ = candidate;
-    if (message_error_) say("", false);
+    if (!message_.empty()) say("", false);  // it told of an earlier edit (a respawn, a refusal)
     return true;
 }
 

@@ -68,6 +68,17 @@ TEST(Params, CrossFieldRules) {
     EXPECT_FALSE(hasProblem(problems, "margin", ""));
 }
 
+// The window's closing line: a count or dimensions the panel changed as --boids and --dims, which
+// a --set of them could not override (the command line applies those two flags last).
+TEST(Params, StartAgainFlagsGiveTheCountAndDimsAsTheirOwnFlags) {
+    Params a, b;
+    b.boids = 100;
+    b.dims = 3;
+    b.species[0].alignment.weight = 2.5f;
+    EXPECT_EQ(startAgainFlags(changedSettings(a, b)), " --dims 3 --set alignment.weight=2.5 --boids 100");
+    EXPECT_EQ(startAgainFlags({}), "");
+}
+
 // The adaptive radius shares the per-boid slot of the styles that keep their steering: refused
 // with them, named with its valid value; its keys are ranged like every other.
 TEST(Params, AdaptiveRadiusIsRefusedWhereTheStyleKeepsItsSteeringAndRanged) {

@@ -315,10 +315,23 @@ TEST(Session, ApplyKeepsTheDensityUnlessTheWorldWasSet) {
     s.edit().world_size = 500.0f;  // the user's world wins from now on
     EXPECT_TRUE(s.commitEdits());
     EXPECT_TRUE(s.world_set);
+    EXPECT_FALSE(s.keep_density) << "the box shows that the density is no longer kept";
     s.pending_boids = 3200;
     EXPECT_NEAR(s.withPendingCount().world_size, 500.0f, 1e-3f);
     EXPECT_TRUE(s.applyBoidCount());
     EXPECT_NEAR(s.live().world_size, 500.0f, 1e-3f);
+}
+
+// A message about one edit (a respawn) goes with the next edit that applies.
+TEST(Session, ARespawnsMessageGoesWithTheNextEdit) {
+    SpySimulation sim;
+    Session s(sim, small());
+    s.edit().dims = 3;
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_NE(s.message().find("flock respawned"), std::string::npos) << s.message();
+    s.edit().species[0].alignment.weight = 2.0f;
+    EXPECT_TRUE(s.commitEdits());
+    EXPECT_EQ(s.message(), "");
 }
 
 TEST(Session, AClampedCountDoesNotDriftTheDensity) {
