@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -181,6 +183,9 @@ BodyShape measureBody(const Flock& flock) {
     BodyShape b;
     b.boids = std::uint32_t(flock.size());
     if (flock.empty()) return b;
+    for (const Boid& boid : flock)
+        if (!std::isfinite(boid.p.x + boid.p.y + boid.p.z + boid.v.x + boid.v.y + boid.v.z))
+            throw std::invalid_argument("body measures: boid " + std::to_string(boid.id) + " is not finite");
     const auto [centre, cov] = spreadOf(flock);
     const auto [values, axes] = symmetricEigen(cov);
     b.centre = centre;

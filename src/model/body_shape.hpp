@@ -46,7 +46,8 @@ std::vector<Neighbourhood> neighbourhoods(const Flock& flock);
 
 // The measures of a flock in 3D (2D: its z is 0 and the thin axis is z). At least
 // kCentralityNeighbours + 1 boids; fewer give zeros beyond the axes. Positions as stored (in a
-// wrapped world a flock across an edge is measured as it lies).
+// wrapped world a flock across an edge is measured as it lies). std::invalid_argument, naming the
+// boid, when a position or velocity is not finite.
 BodyShape measureBody(const Flock& flock);
 
 // The same as named figures: proportions I2/I1 and I3/I1 (the spreads over the thinnest),

@@ -121,6 +121,15 @@ TEST(BodyShape, CloserBoidsOnTheBorderShowAsASmallerBorderR1) {
     EXPECT_LT(u.border_share, 0.6);
 }
 
+// A flock that is not finite is refused, naming a boid, not measured into NaN (or worse: a NaN
+// cast to a cell index).
+TEST(BodyShape, ANonFiniteFlockIsRefused) {
+    Flock f = lattice(3);
+    f[5].p.y = std::nanf("");
+    EXPECT_THROW(measureBody(f), std::invalid_argument);
+    EXPECT_EQ(measureBody(Flock{}).boids, 0u);
+}
+
 // The k nearest from the cells are the brute force's: r1 and the border over a random flock
 // against an all-pairs count (the same boids, so the same figures to 1e-12).
 TEST(BodyShape, NearestFromTheCellsMatchesAllPairs) {
