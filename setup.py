@@ -37,7 +37,8 @@ class BuildWithCMake(build_py):
         for name in os.listdir(installed):
             if name.startswith("_murmur"):
                 shutil.copy2(os.path.join(installed, name), package)
-        os.makedirs(os.path.join(package, "lib"), exist_ok=True)
+        shutil.rmtree(os.path.join(package, "lib"), ignore_errors=True)  # an earlier build's links would collide (File exists)
+        os.makedirs(os.path.join(package, "lib"))
         for root, _, files in os.walk(stage):
             for name in files:
                 if name.startswith("libmurmur.so"):
