@@ -79,18 +79,19 @@ struct Flock::Impl {
         sim->rollback();
     }
     murmur::Flock byId() const { return murmur::byId(engine().download()); }
+    // A new state (checked and valid) at `step`: set_state, import_state, set_kept_state. A
+    // recording holds one flock's frames, so the new state ends it (owner's stopRecording).
+    void replaceState(api::Flock& owner, const murmur::Flock& flock, const Params& p, std::uint32_t step) {
+        owner.stopRecording();
+        engine().upload(flock, p);
+        engine().setStepCount(step);
+        params = p;
+    }
     // A frame of the recording; a failed write ends the recording (its temporary file removed).
     void addFrame() {
-        std::vector<float> pos(std::size_t(params.boids) * 3), vel(pos.size()), kept;
-        if (murmur::keptStateNames(params).empty()) {
-            engine().readXyzById(pos.data(), vel.data());
-        } else {  // read whole, the kept state with it
-            const murmur::Flock now = byId();
-            xyzValues(now, pos, vel);
-            kept = keptValues(now);
-        }
+        engine::TrajectoryFrame f = engine::trajectoryFrame(engine(), params);
         try {
-            trajectory->add(sim->stepCount(), std::move(pos), std::move(vel), std::move(kept));
+            trajectory->add(sim->stepCount(), std::move(f.pos), std::move(f.vel), std::move(f.kept));
         } catch (...) {
             trajectory.reset();
             throw;
@@ -309,12 +310,12 @@ std::map<std::string, double> Flock::orderParameters() const { return orderMap(i
 std::vector<std::string> Flock::keptStateNames() const { return murmur::keptStateNames(impl_->params); }
 
 std::vector<float> Flock::keptState() const {
-    if (keptStateNames().empty()) return {};
+    if (!keepsState(impl_->params)) return {};
     return translated([&] { return keptValues(impl_->byId()); });
 }
 
 void Flock::setKeptState(const float* values, std::size_t count) {
-    if (keptStateNames().empty())
+    if (!keepsState(impl_->params))
         throw Error("set_kept_state: this flock keeps no per-boid state (its style keeps none and topological.count is 0)");
     if (count != std::size_t(size()) * 4)
         throw Error("set_kept_state: " + std::to_string(count) + " values; valid: 4 a boid, " + std::to_string(std::size_t(size()) * 4));
@@ -327,10 +328,7 @@ void Flock::setKeptState(const float* values, std::size_t count) {
         const float z = impl_->params.dims == 3 ? 1.0f : 0.0f;  // 2D: z is 0, as the state CSV reads it
         for (std::size_t i = 0; i < now.size(); ++i)
             now[i].steer = glm::vec4(values[4 * i], values[4 * i + 1], z * values[4 * i + 2], values[4 * i + 3]);
-        stopRecording();  // a recording holds the flock's own frames
-        const std::uint32_t steps = impl_->engine().stepCount();
-        impl_->engine().upload(now, impl_->params);
-        impl_->engine().setStepCount(steps);
+        impl_->replaceState(*this, now, impl_->params, impl_->engine().stepCount());
         return 0;
     });
 }
@@ -382,11 +380,7 @@ void Flock::setState(const float* positions, const float* velocities, std::size_
     translated([&] {
         Params p = impl_->params;
         const murmur::Flock flock = callerState(positions, velocities, boids, species, p, [&] { return this->species(); });
-        stopRecording();  // checked and valid: a recording holds one flock's frames
-        const std::uint32_t steps = impl_->engine().stepCount();
-        impl_->engine().upload(flock, p);
-        impl_->engine().setStepCount(steps);
-        impl_->params = p;
+        impl_->replaceState(*this, flock, p, impl_->engine().stepCount());  // checked and valid
         return 0;
     });
 }
@@ -409,10 +403,7 @@ void Flock::importState(const std::string& path) {
         const murmur::Flock flock = readStateCsv(path, p, &step);
         p.boids = std::uint32_t(flock.size());
         requireValid(p);
-        stopRecording();  // read and valid: a recording holds one flock's frames, so the new state ends it
-        impl_->engine().upload(flock, p);
-        impl_->engine().setStepCount(step);
-        impl_->params = p;
+        impl_->replaceState(*this, flock, p, step);  // read and valid
         return 0;
     });
 }

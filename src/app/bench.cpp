@@ -2,6 +2,7 @@
 // steps), candidate and neighbour counts from the grid, bytes per step from our own count.
 #include "app/bench.hpp"
 
+#include "app/cli.hpp"
 #include "app/run_headless.hpp"
 
 #include "gl/buffer.hpp"
@@ -212,12 +213,7 @@ Params benchParams(std::uint64_t n, Style style, const std::vector<std::string>&
     p.wander = 0.0f;  // the scenario predates wander: kept comparable with earlier runs
     p.dt = 0.1f;
     p.seed = 1;
-    for (const std::string& s : sets) {
-        const std::size_t eq = s.find('=');
-        const ParamInfo* info = eq == std::string::npos ? nullptr : findParam(s.substr(0, eq));
-        if (!info) throw InputError("--set " + s + ": expected key=value with a key of --list-params");
-        if (auto err = setFromText(*info, s.substr(eq + 1), p)) throw InputError("--set " + s + ": " + *err);
-    }
+    for (const std::string& s : sets) applySet(s, p, "--set");
     p.boids = std::uint32_t(n);
     if (auto problems = validate(p); !problems.empty())
         throw InputError("the benchmark's scenario with --set at " + std::to_string(n) + " boids:\n" + describe(problems));

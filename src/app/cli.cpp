@@ -53,20 +53,6 @@ private:
     std::streambuf* to_;
 };
 
-void applySet(const std::string& assignment, Params& p, const std::string& flag) {
-    const auto eq = assignment.find('=');
-    if (eq == std::string::npos)
-        throw InputError(flag + " " + echo(assignment) + ": expected key=value (keys: murmur --list-params)");
-    const std::string key = assignment.substr(0, eq);
-    const ParamInfo* info = findParam(key);
-    if (!info) {
-        const ParamInfo* near = nearestParam(key);
-        throw InputError(flag + " " + echo(assignment) + ": unknown key '" + echo(key) + "'" +
-                         (near ? std::string("; did you mean ") + near->key + "?" : std::string(" (see murmur --list-params)")));
-    }
-    if (auto err = setFromText(*info, assignment.substr(eq + 1), p)) throw InputError(flag + " " + key + ": " + *err);
-}
-
 // Text cut into lines of at most `width` characters at spaces.
 std::vector<std::string> wrapText(const std::string& text, std::size_t width) {
     std::vector<std::string> lines{""};
@@ -234,8 +220,6 @@ int runBenchMode(CliValues& v, std::ostream& out, std::ostream& err) {
     if (!v.bench_sizes.empty()) v.bench_opt.sizes = parseSizes(v.bench_sizes);
     if (!v.bench_flocks.empty()) v.bench_opt.flocks = parseFlockCounts(v.bench_flocks);
     v.bench_opt.style = findStyle(v.bench_style)->style;  // --bench-style checks the name
-    Params checked;
-    for (const std::string& s : v.sets) applySet(s, checked, "--set");  // each named with its range before any run
     v.bench_opt.sets = v.sets;
     for (std::uint64_t n : v.bench_opt.sizes) (void)benchParams(n, v.bench_opt.style, v.bench_opt.sets);  // the whole scenario, checked up front
     if (!v.bench_opt.out_path.empty()) checkWritableTarget(v.bench_opt.out_path, "--bench-out");
@@ -386,6 +370,20 @@ int runGuarded(Mode mode, CliValues& v, std::ostream& out, std::ostream& err) {
 }
 
 }  // namespace
+
+void applySet(const std::string& assignment, Params& p, const std::string& flag) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos)
+        throw InputError(flag + " " + echo(assignment) + ": expected key=value (keys: murmur --list-params)");
+    const std::string key = assignment.substr(0, eq);
+    const ParamInfo* info = findParam(key);
+    if (!info) {
+        const ParamInfo* near = nearestParam(key);
+        throw InputError(flag + " " + echo(assignment) + ": unknown key '" + echo(key) + "'" +
+                         (near ? std::string("; did you mean ") + near->key + "?" : std::string(" (see murmur --list-params)")));
+    }
+    if (auto err = setFromText(*info, assignment.substr(eq + 1), p)) throw InputError(flag + " " + key + ": " + *err);
+}
 
 int runCliEscaped(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 

@@ -22,7 +22,6 @@
 #include "model/flock_stats.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
-#include "model/styles.hpp"
 #include "render/flock_renderer.hpp"
 #include "render/recorder.hpp"
 #include "render/screenshot.hpp"
@@ -117,18 +116,10 @@ struct RunOutputs {
 
 constexpr std::uint64_t kStepsBetweenStopChecks = 8;
 
-// The current state as a trajectory frame (by id: one pass and two reads on the GPU; a flock that
-// keeps a per-boid state is read whole, that state with it).
+// The current state as a trajectory frame (engine::trajectoryFrame).
 void addTrajectoryFrame(Simulation& sim, const Params& p, TrajectoryWriter& trajectory) {
-    std::vector<float> pos(std::size_t(p.boids) * 3), vel(std::size_t(p.boids) * 3), kept;
-    if (keptStateNames(p).empty()) {
-        sim.readXyzById(pos.data(), vel.data());
-    } else {
-        const Flock now = byId(sim.download());
-        xyzValues(now, pos, vel);
-        kept = keptValues(now);
-    }
-    trajectory.add(sim.stepCount(), std::move(pos), std::move(vel), std::move(kept));
+    engine::TrajectoryFrame f = engine::trajectoryFrame(sim, p);
+    trajectory.add(sim.stepCount(), std::move(f.pos), std::move(f.vel), std::move(f.kept));
 }
 
 // Steps to --steps through the engine's run loop (engine::Run): a stats row of each state due

@@ -13,6 +13,7 @@
 #include "gpu/gpu_simulation.hpp"
 #include "gpu/variant.hpp"
 #include "model/grid_spec.hpp"
+#include "model/styles.hpp"
 
 #include <ostream>
 #include <stdexcept>
@@ -102,6 +103,20 @@ void restartPassTimes(Simulation& sim) {
         timer->finish();
         timer->reset();
     }
+}
+
+TrajectoryFrame trajectoryFrame(Simulation& sim, const Params& p) {
+    TrajectoryFrame f;
+    if (!keepsState(p)) {
+        f.pos.resize(std::size_t(p.boids) * 3);
+        f.vel.resize(f.pos.size());
+        sim.readXyzById(f.pos.data(), f.vel.data());
+        return f;
+    }
+    const Flock now = byId(sim.download());
+    xyzValues(now, f.pos, f.vel);
+    f.kept = keptValues(now);
+    return f;
 }
 
 }  // namespace murmur::engine

@@ -36,6 +36,15 @@ std::unique_ptr<Ensemble> makeEnsemble(Backend backend, const std::string& shade
 // made (naming --backend cpu) on err.
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err);
 
+// The current state as a trajectory frame, by id: positions and velocities, 3 floats a boid (one
+// pass and two reads on the GPU); a flock that keeps a per-boid state (keepsState) is read whole,
+// and `kept` holds that state, 4 floats a boid (else empty). What --trajectory and the library's
+// recordings write.
+struct TrajectoryFrame {
+    std::vector<float> pos, vel, kept;
+};
+TrajectoryFrame trajectoryFrame(Simulation& sim, const Params& p);
+
 // Whether a flock with these parameters fits before it is spawned: on the GPU the current
 // context's limits and memory, on the CPU this machine's memory. The problem, naming the limit,
 // or nothing.

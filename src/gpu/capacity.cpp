@@ -17,7 +17,7 @@ constexpr GLenum kGpuMemoryAvailableNvx = 0x9049;  // GL_NVX_gpu_memory_info, Ki
 }  // namespace
 
 bool keepsPerchTimes(const Params& p) { return p.perching; }
-bool keepsSteering(const Params& p) { return styleInfo(p.style).traits.keeps_steer || p.topological.on(); }
+bool keepsSteering(const Params& p) { return keepsState(p); }
 
 bool keepsSlotOfId(const Params& p) { return p.update == UpdateOrder::Sequential; }
 

@@ -30,12 +30,14 @@ const StyleInfo& styleInfo(Style s) {
     return all[std::min<std::size_t>(std::size_t(s), all.size() - 1)];
 }
 
+bool keepsState(const Params& p) { return styleInfo(p.style).traits.keeps_steer || p.topological.on(); }
+
 std::vector<std::string> keptStateNames(const Params& p) {
+    if (!keepsState(p)) return {};
     const StyleTraits& t = styleInfo(p.style).traits;
     std::array<const char*, 4> names{};
     if (t.keeps_steer) names = t.kept_state;
-    else if (p.topological.on()) names[3] = "search_radius";
-    else return {};
+    else names[3] = "search_radius";  // the adaptive radius
     std::vector<std::string> out;
     for (const char* n : names) out.emplace_back(n ? n : "unused");
     return out;

@@ -76,6 +76,10 @@ StyleInfo styleRowOf();
 MURMUR_STYLES(MURMUR_STYLE_ROW)
 #undef MURMUR_STYLE_ROW
 
+// Whether a flock with these parameters keeps a per-boid state from step to step in Boid::steer:
+// its style's (keeps_steer), or the adaptive topological radius'.
+bool keepsState(const Params& p);
+
 // The names of the per-boid slot's components (Boid::steer) that a flock with these parameters
 // keeps from step to step, "unused" where none: the style's (keeps_steer), or the adaptive
 // topological radius' (w: "search_radius"); empty when it keeps none.
