@@ -7,7 +7,8 @@ each mutant the copy's sources are patched, the test binaries rebuilt and the fa
 the first failure; the mutant must make some test fail. The checkout itself is never written, so
 an interrupted run (even kill -9) leaves it as it was.
 
-Usage: scripts/mutants.py WORK_DIR    (a folder of its own, e.g. build-mutants; reused next time)
+Usage: scripts/mutants.py WORK_DIR [TEXT]   (a folder of its own, e.g. build-mutants; reused next
+                                             time; TEXT: only the mutants whose name holds it)
        scripts/mutants.py --check     (only: does every patch still match the sources?)
 Exit 0 when every mutant is caught, 1 when one survives or the unmutated tests fail.
 """
@@ -22,7 +23,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = "src/cpu/flock_rules.cpp"       # what every style shares, CPU
-RULES_H = "src/cpu/flock_rules.hpp"
+RULES_H = "src/cpu/neighbour_rules.hpp"  # the per-pair rules, CPU
 STEER = "shaders/flock_steer.comp"      # the GPU step's driver
 STEP_BOID = "shaders/step_boid.glsl"    # the step of one boid (flock_steer.comp's and flock_steps.comp's)
 G_RULES = "shaders/flock_rules.glsl"    # what every style shares, GPU
@@ -87,9 +88,6 @@ MUTANTS = [
     ("wander pushes the other way (sign flip)", [
         (RULES, "a[k] = ctx.p.wander * wanderJitter(", "a[k] = -ctx.p.wander * wanderJitter(", 1),
         (G_RULES, "a[k] = WANDER * (", "a[k] = -WANDER * (", 1)]),
-    ("graded separation core at a hundredth of the radius", [
-        ("src/model/params.hpp", "inline constexpr float kGradedCore = 9.0f;", "inline constexpr float kGradedCore = 99.0f;", 1),
-        ("shaders/layout.glsl", "#define GRADED_CORE 9.0 ", "#define GRADED_CORE 99.0 ", 1)]),
     ("graded and gloss cohesion without 1/r_coh", [
         (cpu(style), "(ctx.cohesion_sign * k.w_coh * k.max_force * k.inv_r_coh)", "(ctx.cohesion_sign * k.w_coh * k.max_force)", 1)
         for style in ("graded", "gloss")] + [
@@ -105,7 +103,7 @@ MUTANTS = [
         (RULES, "(p.integrator == Integrator::Explicit ? self.v : next.v)", "(p.integrator == Integrator::Explicit ? next.v : next.v)", 1),
         (G_RULES, "vec3 np = self.p + self.v * DT;", "vec3 np = self.p + nv * DT;", 1)]),
     ("the largest groups: equal sizes listed by the higher first id", [
-        ("src/model/order_params.hpp", "(a.boids == b.boids && a.first_id < b.first_id)",
+        ("src/model/order_params.cpp", "(a.boids == b.boids && a.first_id < b.first_id)",
          "(a.boids == b.boids && a.first_id > b.first_id)", 1),
         ("shaders/group_largest.comp", "(a.boids == b.boids && a.id < b.id)", "(a.boids == b.boids && a.id > b.id)", 1)]),
 ]
@@ -233,8 +231,9 @@ def main():
         stale = check_patches()
         print("\n".join(stale) or "mutants: every patch matches")
         return 1 if stale else 0
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         raise SystemExit(__doc__)
+    chosen = [m for m in MUTANTS if len(sys.argv) == 2 or sys.argv[2] in m[0]]
     if check_patches():
         raise SystemExit("mutants: patches out of date:\n" + "\n".join(check_patches()))
     work_dir = os.path.abspath(sys.argv[1])
@@ -248,7 +247,7 @@ def main():
         print("mutants: the unmutated tests fail:", ", ".join(base))
         return 1
     survived = []
-    for name, patches in MUTANTS:
+    for name, patches in chosen:
         originals = {}
         try:
             for path, old, new, count in patches:
@@ -269,7 +268,7 @@ def main():
         print("%-62s %s" % (name, ("caught by " + ", ".join(caught)) if caught else "SURVIVED"), flush=True)
         if not caught:
             survived.append(name)
-    print("mutants: %d of %d caught in %.0f s" % (len(MUTANTS) - len(survived), len(MUTANTS), time.time() - t0))
+    print("mutants: %d of %d caught in %.0f s" % (len(chosen) - len(survived), len(chosen), time.time() - t0))
     if survived:
         print("mutants: survived:", "; ".join(survived))
         return 1

@@ -18,7 +18,7 @@ struct Self {
     uint use_fov;       // 1: its species' view cone applies and it is moving
     vec3 a;             // its last acceleration (styles that keep it): gloss's axis of view
 #if ADAPTIVE_REACH
-    float reach;        // its own search radius (reachOf in src/cpu/flock_rules.hpp)
+    float reach;        // its own search radius (reachOf in src/cpu/neighbour_rules.hpp)
     float reach2;       // reach^2: it sees no one beyond
 #endif
 };

@@ -1,6 +1,7 @@
 // What every style shares; see flock_rules.hpp. Each choice the spec leaves open is documented in
 // docs/model.md.
 #include "cpu/flock_rules.hpp"
+#include "cpu/neighbour_rules.hpp"
 
 #include "model/rng.hpp"
 
@@ -181,6 +182,7 @@ RuleContext::RuleContext(const Params& params) : dims(params.dims), wrap(params.
     perching = params.perching;
     steps_per_steer = params.stepsPerSteer();
     adaptive = params.topological.on();
+    cos_half_blind = starlingCosHalfBlind(params);
     for (const Obstacle& o : params.obstacles) obstacles.emplace_back(o.at.x, o.at.y, dims == 3 ? o.at.z : 0.0f, o.radius);
 }
 

@@ -55,6 +55,7 @@ struct RuleContext {
     std::uint32_t step = 0;  // steps since upload (noise and perch lengths are drawn from (seed, id, step))
     std::uint32_t steps_per_steer = 1;  // amortised steering: a boid steers every this many steps
     bool adaptive = false;  // topological.count > 0: each boid sees within its own radius (reachOf)
+    float cos_half_blind = -1.0f;  // the starling style's rear blind cone (starlingCosHalfBlind)
     Params p;
 
     explicit RuleContext(const Params& params);
@@ -75,6 +76,7 @@ struct NeighbourSums {
     glm::vec3 chase_d{0.0f};
     float chase_d2 = 0.0f;
     std::uint32_t chase_id = 0;
+    glm::vec3 dirs{0.0f};  // the starling style: sum of the unit vectors to its neighbours (centrality)
 };
 
 // The neighbour cap: the k nearest neighbours by (d2, id), kept sorted by insertion (k <= 32),
@@ -99,85 +101,13 @@ private:
     std::uint32_t id_[32] = {}, slot_[32] = {};
 };
 
-// Minimum-image offset in wrap mode, plain difference in soft mode.
-inline glm::vec3 offsetBetween(const RuleContext& ctx, glm::vec3 from, glm::vec3 to) {
-    glm::vec3 d = to - from;
-    if (ctx.wrap)
-        for (int k = 0; k < ctx.dims; ++k) d[k] -= ctx.L[k] * std::floor(d[k] * ctx.inv_L[k] + 0.5f);
-    return d;
-}
-
 // A wrap-mode position folded into [0, L) (unchanged in soft mode).
 glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p);
-
-// A boid's own search radius (adaptive topological neighbours): Boid::steer.w within
-// (0, max_radius], or max_radius for a boid that has none yet (0: spawned, or set by set_state).
-inline float reachOf(const RuleContext& ctx, const Boid& b) {
-    const float m = ctx.p.topological.max_radius;
-    return b.steer.w > 0.0f ? std::min(b.steer.w, m) : m;
-}
 
 // R moved toward the radius that would hold topological.count boids, itself included, given the
 // `seen` boids within it this step: R + rate (R (count / (seen + 1))^(1/dims) - R), at most
 // max_radius (StarDisplay's rule).
 float nextReach(const RuleContext& ctx, float reach, std::uint32_t seen);
-
-// True if `other` is a neighbour of self: not on the ground, within self's look radius (and its
-// own search radius, adaptive) and, when
-// velocity_cone, within the cone of view about self's velocity (a style without it sees for
-// itself). Sets d (minimum image, self to other) and d2. j != i is the caller's job.
-inline bool isNeighbourOf(const RuleContext& ctx, const Boid& self, const Boid& other, glm::vec3& d, float& d2,
-                          bool velocity_cone = true) {
-    if (ctx.perching && other.perch > 0.0f) return false;  // boids on the ground are out of the flock
-    const SpeciesContext& k = ctx.of(self);
-    d = offsetBetween(ctx, self.p, other.p);
-    d2 = glm::dot(d, d);
-    if (!(d2 < k.r2_max)) return false;
-    if (ctx.adaptive) {
-        const float r = reachOf(ctx, self);
-        if (!(d2 < r * r)) return false;
-    }
-    if (velocity_cone && k.use_fov && d2 > 0.0f) {
-        // dot(v/|v|, d/|d|) >= cos(fov/2), written without division; a boid at rest sees all
-        // around, and a coincident boid (d = 0) is at the eye, so inside the view.
-        const float v2 = glm::dot(self.v, self.v);
-        if (v2 > 0.0f && glm::dot(self.v, d) < k.cos_half_fov * std::sqrt(v2 * d2)) return false;
-    }
-    return true;
-}
-
-// Predators and prey, for every style: prey within its flee radius of a predator adds -d/|d|^2 to
-// flee (d when flee_along_d: the offset style's velocity offsets); a predator marks the nearest
-// prey it sees within its cohesion radius, by (d2, id).
-inline void addPredatorOrPrey(const SpeciesContext& k, const SpeciesContext& o, const Boid& other, glm::vec3 d, float d2,
-                              NeighbourSums& sums, bool flee_along_d = false) {
-    if (!k.predator && o.predator && d2 < k.r2_flee) {
-        ++sums.n_flee;
-        if (flee_along_d) sums.flee += d;
-        else if (d2 > 0.0f) sums.flee -= d / d2;
-    }
-    if (k.predator && !o.predator && d2 < k.r2_coh &&
-        (!sums.chasing || d2 < sums.chase_d2 || (d2 == sums.chase_d2 && other.id < sums.chase_id))) {
-        sums.chasing = true;
-        sums.chase_d = d;
-        sums.chase_d2 = d2;
-        sums.chase_id = other.id;
-    }
-}
-
-// Reynolds' alignment and cohesion terms of a neighbour of self's species (same): v_j within the
-// alignment radius, d within the cohesion radius.
-inline void addAlignmentAndCohesion(const SpeciesContext& k, bool same, const Boid& other, glm::vec3 d, float d2,
-                                    NeighbourSums& sums) {
-    if (same && d2 < k.r2_ali) {
-        ++sums.n_ali;
-        sums.ali += other.v;
-    }
-    if (same && d2 < k.r2_coh) {
-        ++sums.n_coh;
-        sums.coh += d;
-    }
-}
 
 // x over its length, or fallback when x is 0.
 glm::vec3 unitOr(glm::vec3 v, glm::vec3 fallback);

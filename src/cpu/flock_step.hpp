@@ -17,7 +17,7 @@
 // The driver never asks which style it runs: the style is the template argument.
 #pragma once
 
-#include "cpu/flock_rules.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "cpu/grid.hpp"
 
 #include <functional>

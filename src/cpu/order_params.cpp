@@ -1,7 +1,7 @@
 // Order parameters on the CPU, in double: see docs/model.md ("Order parameters").
 #include "cpu/order_params.hpp"
 
-#include "cpu/flock_rules.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "cpu/grid.hpp"
 #include "model/flock_stats.hpp"
 

@@ -4,6 +4,7 @@
 #include "engine/engine.hpp"
 #include "cpu/cpu_simulation.hpp"
 #include "cpu/grid.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "gl/debug.hpp"
 #include "gl/egl_context.hpp"
 #include "gl/framebuffer.hpp"

@@ -10,6 +10,10 @@
 
 namespace murmur {
 
+bool listedBefore(const GroupFigures& a, const GroupFigures& b) {
+    return a.boids > b.boids || (a.boids == b.boids && a.first_id < b.first_id);
+}
+
 MeasureRadii measureRadiiOf(const Params& p) {
     MeasureRadii r;
     r.nn = p.rulesOf(0).ruleRadius();

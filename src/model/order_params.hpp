@@ -84,9 +84,7 @@ inline constexpr std::size_t kSweptFigures = 8;
 glm::dvec3 foldCentre(glm::dvec3 centre, const Params& params);
 
 // Orders groups as largest_groups lists them: more boids first, then the lower first id.
-inline bool listedBefore(const GroupFigures& a, const GroupFigures& b) {
-    return a.boids > b.boids || (a.boids == b.boids && a.first_id < b.first_id);
-}
+bool listedBefore(const GroupFigures& a, const GroupFigures& b);
 
 // The median of a nearest-neighbour histogram over [0, radius) (last bin: at the radius).
 double histogramMedian(const std::array<std::uint32_t, kNnBins + 1>& histogram, float radius);

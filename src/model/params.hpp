@@ -146,6 +146,7 @@ struct Params {
     // Spawn: boids uniformly in a ball (2D: a disc) of this radius at the world's centre; 0: the
     // whole world.
     float spawn_radius = 0.0f;       // units
+    float spawn_heading = 0.0f;      // share of each spawned direction along +x (0: random)
     float wander = 30.0f;            // units/s^2: each step a random push in [-1, 1]^dims times this, per boid
     Goal attractor;                  // tend to a place
     Goal repeller;                   // flee a place within its radius

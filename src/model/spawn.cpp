@@ -49,6 +49,12 @@ Flock spawn(const Params& params) {
         } while (len2 > 1.0f || len2 < 1e-4f);
         const float speed = rules.min_speed + rng.uniform() * (rules.max_speed - rules.min_speed);
         b.v = dir * (speed / std::sqrt(len2));
+        if (params.spawn_heading > 0.0f) {  // turned toward +x (0 leaves the bytes above as they were)
+            const float h = params.spawn_heading;
+            glm::vec3 u = (1.0f - h) * (dir / std::sqrt(len2)) + glm::vec3(h, 0.0f, 0.0f);
+            const float u2 = u.x * u.x + u.y * u.y + u.z * u.z;
+            b.v = (u2 > 1e-12f ? u / std::sqrt(u2) : glm::vec3(1.0f, 0.0f, 0.0f)) * speed;
+        }
     }
     return flock;
 }

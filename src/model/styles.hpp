@@ -38,6 +38,7 @@ using ShaderSwitches = std::vector<ShaderSwitch>;
 struct StyleTraits {
     bool velocity_cone = true;      // the field of view is a cone about the velocity (else the style sees for itself)
     bool keeps_steer = false;       // Boid::steer carries the last acceleration from step to step
+    bool leaves_reach = false;      // keeps_steer in x, y, z only: w is the adaptive radius' (topological.*)
     bool own_search = false;        // a neighbour search of its own beside the sums (two sweeps)
     bool amortised_steering = false;  // a boid steers every stepsPerSteer() steps and coasts between
     bool offsets_per_step = false;  // the rules' weights are velocity offsets per step, not accelerations

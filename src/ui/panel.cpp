@@ -48,7 +48,7 @@ void paramSection(const char* group, Session& session, const FieldContext& ctx) 
         if (std::strcmp(paramGroup(info.key), group) != 0) continue;
         if (!ctx.show_all && !appliesNow(info.key, session.edit())) continue;
         paramWidget(info, session.edit(), ctx);
-        if (std::strcmp(info.key, "seed") == 0 || std::strcmp(info.key, "spawn.radius") == 0) {
+        if (std::strcmp(info.key, "seed") == 0 || std::string_view(info.key).starts_with("spawn.")) {
             ImGui::SameLine();
             ImGui::TextDisabled("(on reset)");
         }
@@ -361,7 +361,7 @@ bool appliesNow(std::string_view key, const Params& p) {
     if (std::find(ignored.begin(), ignored.end(), key) != ignored.end()) return false;
     if (key.ends_with(".z") && p.dims != 3) return false;
     if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
-    if (key.starts_with("topological.") && styleInfo(p.style).traits.keeps_steer) return false;  // its slot is the style's
+    if (key.starts_with("topological.") && styleInfo(p.style).traits.keeps_steer && !styleInfo(p.style).traits.leaves_reach) return false;  // its slot is the style's
     if (key == "topological.max_radius" || key == "topological.rate") return p.topological.on();
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
     if (key.starts_with("leader.") && key != "leader.enabled") return p.leader;
@@ -386,7 +386,7 @@ const char* paramGroup(const char* key) {
     if (k == "colour" || k == "draw") return "View";  // the View section's combos
     if (k == "boids") return "Run";    // the Run section's count and Apply
     if (k.starts_with("species")) return "Species";
-    if (k == "spawn.radius") return "World";  // with the seed: where the next reset puts the flock
+    if (k.starts_with("spawn.")) return "World";  // with the seed: where and how the next reset puts the flock
     if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";

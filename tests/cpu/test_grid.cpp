@@ -5,6 +5,7 @@
 #include "cpu/grid.hpp"
 #include "model/grid_spec.hpp"
 #include "model/rng.hpp"
+#include "is_neighbour.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -3,6 +3,7 @@
 // over many steps. quietParams(): 2D, 100 units, wrap, no rule active, dt 0.1, max_speed 10,
 // max_force 100. Tolerance kVecTol = 1e-5 (units or units/s, test_util.hpp).
 #include "cpu/cpu_simulation.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "io/input_error.hpp"
 #include "io/preset_json.hpp"
 #include "model/rng.hpp"

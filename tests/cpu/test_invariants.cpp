@@ -68,6 +68,32 @@ TEST(Invariants, SpawnIsDeterministicToTheByte) {
     }
 }
 
+// spawn.heading turns each direction toward +x and keeps each speed (within 1e-5 relative): at 1
+// every boid heads along +x; at 0.9 every heading is within 90 degrees of it and the mean heading
+// close to it; positions are the unturned spawn's.
+TEST(Invariants, SpawnHeadingTurnsTheDirectionsTowardPlusX) {
+    Params p;
+    p.boids = 500;
+    p.dims = 3;
+    const Flock plain = spawn(p);
+    for (float h : {1.0f, 0.9f}) {
+        p.spawn_heading = h;
+        const Flock turned = spawn(p);
+        glm::dvec3 mean(0.0);
+        for (std::size_t i = 0; i < plain.size(); ++i) {
+            EXPECT_EQ(turned[i].p, plain[i].p) << i;
+            const float s = glm::length(turned[i].v);
+            EXPECT_NEAR(s, glm::length(plain[i].v), 1e-5f * s) << i;
+            if (h == 1.0f) {
+                EXPECT_NEAR(turned[i].v.x, s, 1e-5f * s) << i;
+            }
+            EXPECT_GT(turned[i].v.x, 0.0f) << i;
+            mean += glm::dvec3(turned[i].v / s);
+        }
+        EXPECT_GT(mean.x / double(plain.size()), 0.9) << h;
+    }
+}
+
 TEST(Invariants, DegenerateStatesStayFinite) {
     for (int dims : {2, 3})
         for (Style style : {Style::Steering, Style::Offset})

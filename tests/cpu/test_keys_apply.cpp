@@ -71,7 +71,7 @@ std::optional<Params> perturbed(const Params& p, const ParamInfo& info) {
 // the style and the update order switch the model; species 1..3's keys belong to species not in
 // use here; colour is the view's.
 bool outsideTheQuestion(std::string_view key) {
-    for (const char* k : {"boids", "dims", "seed", "spawn.radius", "colour", "draw", "style", "update", "species_count"})
+    for (const char* k : {"boids", "dims", "seed", "spawn.radius", "spawn.heading", "colour", "draw", "style", "update", "species_count"})
         if (key == k) return true;
     return key.starts_with("species1.") || key.starts_with("species2.") || key.starts_with("species3.") || key.ends_with(".share");
 }
@@ -94,6 +94,13 @@ bool situational(const std::string& style, const std::string& key) {
         {"decarpentier", "dc.accel_side"},
         {"decarpentier", "species0.flee.radius"},  // the predators are beyond it in the first steps
         {"decarpentier", "species0.flee.weight"},
+        {"starling", "starling.roost_radius"},  // the birds are inside the roost in the first steps
+        {"starling", "starling.roost_weight"},
+        {"starling", "alignment.radius"},  // 100 m, about the adaptive radius' start: the probe's
+        {"starling", "cohesion.radius"},   // 120 birds in a ball 24 m wide are all within either, and
+        {"starling", "topological.count"},  // the radius shrinks from 100 m by 5 % a step: in 30
+        {"starling", "topological.max_radius"},  // steps the cap's 16 nearest are who is seen
+        {"starling", "topological.rate"},
         {"dorsogna", "max_force"},  // clamps the attractor's and repeller's steering only
         {"dorsogna", "max_speed"},  // the spawn's speeds and the attractor's target speed only
     };
@@ -128,7 +135,7 @@ TEST_P(KeysApply, AShownKeyChangesTheFlightAndAHiddenOneDoesNot) {
 
 INSTANTIATE_TEST_SUITE_P(Presets, KeysApply,
                          ::testing::Values("default", "default3d", "soft", "parker", "processing", "shiffman", "flockrb", "gloss",
-                                           "vicsek", "couzin-torus", "cucker-smale", "decarpentier", "predators", "dorsogna-mill"),
+                                           "vicsek", "couzin-torus", "cucker-smale", "decarpentier", "predators", "dorsogna-mill", "murmuration"),
                          [](const auto& param) {
                              std::string n = param.param;
                              for (char& c : n)

@@ -28,7 +28,7 @@ protected:
         ImGui::CreateContext();
         ImGuiIO& io = ImGui::GetIO();
         io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1600, 4000);  // tall: every open section fits without scrolling
+        io.DisplaySize = ImVec2(1600, 6000);  // tall: every open section fits without scrolling
         io.DeltaTime = 1.0f / 60.0f;
         unsigned char* pixels = nullptr;
         int w = 0, h = 0;
@@ -39,7 +39,7 @@ protected:
         params.boids = 60;
         session = std::make_unique<ui::Session>(sim, params);
         frame();
-        ImGui::SetWindowSize("murmur", ImVec2(700, 3900));  // as a user would make it tall
+        ImGui::SetWindowSize("murmur", ImVec2(700, 5900));  // as a user would make it tall
         frame();
     }
     void TearDown() override { ImGui::DestroyContext(); }
@@ -341,7 +341,7 @@ TEST_F(PanelUi, ThePanelStaysOnScreenAndItsMessageWraps) {
     frames(2);
     EXPECT_NEAR(ImGui::FindWindowByName("murmur")->Pos.x, 10.0f, 0.5f);
     EXPECT_NEAR(ImGui::FindWindowByName("murmur")->Pos.y, 10.0f, 0.5f);
-    ImGui::GetIO().DisplaySize = ImVec2(1600, 4000);
+    ImGui::GetIO().DisplaySize = ImVec2(1600, 6000);
     session->edit().species[0].min_speed = 1e6f;  // refused, with a long reason
     frames(2);
     ASSERT_TRUE(session->messageIsError());

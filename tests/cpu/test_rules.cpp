@@ -1,6 +1,7 @@
 // Hand-computed cases of each rule, both styles, soft bounds, wrap and field of view. Expected
 // vectors are worked out in the comments; float tolerance kVecTol = 1e-5 (units or units/s, test_util.hpp).
 #include "cpu/cpu_simulation.hpp"
+#include "is_neighbour.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -45,13 +45,6 @@ inline Boid boid(std::uint32_t id, glm::vec3 p, glm::vec3 v = glm::vec3(0.0f)) {
     return b;
 }
 
-// True if other is within self's largest radius and field of view.
-inline bool isNeighbour(const RuleContext& ctx, const Boid& self, const Boid& other) {
-    glm::vec3 d;
-    float d2;
-    return isNeighbourOf(ctx, self, other, d, d2) && d2 < ctx.of(self).r2_counted;
-}
-
 inline bool finite(const Boid& b) {
     return std::isfinite(b.p.x) && std::isfinite(b.p.y) && std::isfinite(b.p.z) && std::isfinite(b.v.x) &&
            std::isfinite(b.v.y) && std::isfinite(b.v.z);

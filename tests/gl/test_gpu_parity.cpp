@@ -8,6 +8,7 @@
 //   what the boid's velocity difference
 //   explains (|dv| x dt): p' = p + v' dt rounds once on each backend, and a wrap folds it once more.
 #include "cpu/cpu_simulation.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "gl_env.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/rng.hpp"
@@ -156,6 +157,9 @@ Flock stateFor(const Case& c, const Params& p) {
             if (i % 4 != 0)
                 f[i].steer = glm::vec4(2.0f * rng.uniform() - 1.0f, 2.0f * rng.uniform() - 1.0f,
                                        c.dims == 3 ? 2.0f * rng.uniform() - 1.0f : 0.0f, 0.0f) * 10.0f;
+    if (c.style == Style::Starling)  // a bank for all but every 3rd bird, in (-0.6, 0.6) rad
+        for (std::size_t i = 0; i < f.size(); ++i)
+            if (i % 3 != 0) f[i].steer.x = 1.2f * rng.uniform() - 0.6f;
     if (p.topological.on())  // each boid's own radius: a fifth with none yet (max_radius), the rest in [1, 9)
         for (std::size_t i = 0; i < f.size(); ++i) f[i].steer.w = i % 5 == 0 ? 0.0f : 1.0f + 8.0f * rng.uniform();
     const GridSpec g = makeGridSpec(p);
@@ -314,10 +318,11 @@ void openSkyCases(std::vector<Case>& cases) {
     }
     cases.push_back({3, Bounds::Open, 270, Style::Graded, 20000, State::FarOut});
     // The adaptive topological radius: every style that can keep it (not those keeping their
-    // steering in its slot), with and without a cap, wrapped and in open sky far out.
+    // steering in its slot; the starling style leaves it free), with and without a cap, wrapped and in open sky far out.
     for (const StyleInfo& s : styles())
         for (int dims : {2, 3})
-            if (!s.traits.keeps_steer) cases.push_back({dims, Bounds::Open, 270, s.style, 700, State::Random, Feature::Adaptive});
+            if (!s.traits.keeps_steer || s.traits.leaves_reach)
+                cases.push_back({dims, Bounds::Open, 270, s.style, 700, State::Random, Feature::Adaptive});
     for (int dims : {2, 3})
         for (Feature f : {Feature::Adaptive, Feature::AdaptiveCap}) {
             cases.push_back({dims, Bounds::Wrap, 270, Style::Graded, 1000, State::Random, f});

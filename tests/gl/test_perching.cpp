@@ -2,7 +2,7 @@
 // the ground at rest, and boids that landed take off again) and obstacles (no boid ends a step
 // inside one).
 #include "cpu/cpu_simulation.hpp"
-#include "cpu/flock_rules.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "model/spawn.hpp"
 

@@ -1,7 +1,7 @@
 // Every built-in preset of a seed write-up runs 1,000 steps on both backends without NaN, within
 // its speed limit and its world, with its characteristic behaviour checked.
 #include "cpu/cpu_simulation.hpp"
-#include "cpu/flock_rules.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "cpu/order_params.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "io/preset_json.hpp"
