@@ -249,6 +249,7 @@ void applySettings(CliValues& v, std::ostream& out, bool check = true) {
     }
     if (v.seed) applySet("seed=" + *v.seed, p, "--seed");
     if (v.colour_by_given) applySet("colour=" + v.colour_by, p, "--colour");  // else the preset's (default heading)
+    if (v.camera_given) applySet("camera=" + v.camera, p, "--camera");  // else the preset's (default auto)
     if (!check) return;
     if (auto problems = validate(p); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));
 }
@@ -417,7 +418,7 @@ int runCliEscaped(int argc, const char* const* argv, std::ostream& out, std::ost
     if (!problem) problem = flagOutsideMode(choice.mode, given);
     if (!problem) problem = crossFlagProblem(app, v);
     if (!problem && choice.mode == Mode::Headless && v.opt.screenshot.empty() && v.opt.record.empty())
-        for (const char* flag : {"--width", "--height", "--colour"})  // headless, they size and colour a picture only
+        for (const char* flag : {"--width", "--height", "--colour", "--camera"})  // headless, they size, colour and aim a picture only
             if (!problem && given(flag))
                 problem = std::string(flag) + " applies to --headless only with --screenshot or --record (a picture to draw)";
     if (problem) {
@@ -425,6 +426,7 @@ int runCliEscaped(int argc, const char* const* argv, std::ostream& out, std::ost
         return 2;
     }
     v.colour_by_given = given("--colour");
+    v.camera_given = given("--camera");
     return runGuarded(choice.mode, v, out, err);
 }
 

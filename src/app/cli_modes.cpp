@@ -31,7 +31,7 @@ constexpr std::array kFlags{
     FlagRow{"--headless", H | B | S | M | T | LP | LS},  // cluster scripts pass it everywhere
     FlagRow{"--steps", kRun | S},
     FlagRow{"--screenshot", kRun},         FlagRow{"--width", kRun},
-    FlagRow{"--height", kRun},             FlagRow{"--colour", kRun},
+    FlagRow{"--height", kRun},             FlagRow{"--colour", kRun},             FlagRow{"--camera", kRun},
     FlagRow{"--frames", W},                FlagRow{"--body", H},                FlagRow{"--no-vsync", W},
     FlagRow{"--record", kRun},             FlagRow{"--record-every", kRun, "--record"},
     FlagRow{"--record-fps", kRun, "--record"},

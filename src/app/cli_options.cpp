@@ -63,6 +63,12 @@ void declareRun(CLI::App& app, CliValues& v) {
                     .description(""))
         ->type_name("MODE")
         ->default_str("the preset's, else heading");
+    app.add_option("--camera", v.camera, "where the view looks: world, follow (the flock), ground (looking up at it), auto "
+                                         "(follow in open sky); window, screenshots and --record")
+        ->check(CLI::IsMember(std::vector<std::string>(findParam("camera")->choices.begin(), findParam("camera")->choices.end()))
+                    .description(""))
+        ->type_name("MODE")
+        ->default_str("the preset's, else auto");
     app.add_flag("--body", v.opt.body, "headless: print the flock's body measures after the run (principal axes, r1, border)");
     app.add_flag("--no-vsync", v.no_vsync, "window: do not wait for the display's refresh (the panel toggles it too)");
     app.add_option("--record", opt.record, "record a video through ffmpeg (FILE.mp4 or FILE.mkv) or PNG frames (DIR/); "

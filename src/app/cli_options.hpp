@@ -18,9 +18,9 @@ namespace murmur {
 struct CliValues {
     Options opt;
     std::optional<std::string> boids, dims, seed;
-    std::string preset, backend = "gpu", colour_by = "heading";
+    std::string preset, backend = "gpu", colour_by = "heading", camera = "auto";
     std::vector<std::string> sets;
-    bool no_vsync = false, colour_by_given = false;
+    bool no_vsync = false, colour_by_given = false, camera_given = false;
     std::string list_params_filter;  // --list-params [FILTER]: only keys containing it
     bool list_presets = false, self_test = false, bench = false, gl_debug = false;
     BenchOptions bench_opt;

@@ -47,20 +47,24 @@ const Boid* firstNonFinite(const Flock& flock) {
 void frameFlock(render::Camera& camera, Simulation& sim, const Params& p) {
     std::vector<float> xyz(std::size_t(p.boids) * 3);
     sim.readXyzById(xyz.data(), nullptr);
-    camera.reset(p, xyz);
+    camera.frameFlock(p, xyz, render::cameraModeOf(p));
 }
 
 // The flock drawn offscreen at --width x --height: what the recording shows (the whole world
-// framed) and the headless screenshot (the flock framed, frameFlock).
+// framed, or with camera follow or ground the flock, framed again each frame) and the headless
+// screenshot (the flock framed, frameFlock).
 class OffscreenView {
 public:
     OffscreenView(Simulation& sim, const Params& p, const Options& opt)
-        : frame_(opt.width, opt.height, opt.shader_dir), display_(sim) {
+        : frame_(opt.width, opt.height, opt.shader_dir), display_(sim), sim_(sim) {
         camera_.setAspect(float(opt.width) / float(opt.height));  // a tall picture frames the world by its width
         camera_.reset(p);
         settings_.colour_by = render::ColourBy(p.colour);
     }
-    std::vector<std::uint8_t> render(const Params& p) { return frame_.render(display_, p, camera_, settings_); }
+    std::vector<std::uint8_t> render(const Params& p) {
+        if (render::cameraModeOf(p) != render::CameraMode::World) frameFlock(sim_, p);
+        return frame_.render(display_, p, camera_, settings_);
+    }
     // The screenshot's view: on the flock where it covers a small part of the world (a recording
     // keeps the world framed: the flock moves).
     void frameFlock(Simulation& sim, const Params& p) { murmur::frameFlock(camera_, sim, p); }
@@ -68,6 +72,7 @@ public:
 private:
     OffscreenFlock frame_;
     FlockDisplay display_;
+    Simulation& sim_;
     render::Camera camera_;
     render::DrawSettings settings_;
 };

@@ -142,6 +142,7 @@ private:
     void stepThroughRun(int steps);
     bool sampleStats(Clock::time_point now);  // true: did some of a sample's work this frame
     bool advanceOrderSample(Clock::time_point now);
+    void followFlock(double seconds);
     void drawFrame(const Viewport& vp);
     void finishFrame(const Viewport& vp, std::ostream& out, std::ostream& err);
     void startRecording(const std::string& target, const Viewport& vp, std::ostream& err);
@@ -173,6 +174,7 @@ private:
     Clock::time_point last_sample_ = Clock::now();  // FPS and steps/s were last worked out
     static constexpr std::uint64_t kSampleFrames = 8;  // a sample is spread over at least this many frames
     bool sampling_ = false;                             // an order-parameter sample is in progress
+    bool follow_ready_ = false;                         // the last sample found a group for the camera to follow
     bool sample_passes_done_ = false;                   // ... its passes have run: its figures on their way
     int landing_frames_ = 0;                            // frames since, waiting for them
     // Frames a sample's figures are waited for without a stall before takeSample may wait: a
@@ -393,10 +395,22 @@ bool WindowRun::advanceOrderSample(Clock::time_point now) {
         landing_frames_ = 0;
         stats_.push(sim_.takeSample());
         stats_.order_step = sample_step_;
+        follow_ready_ = stats_.order.largest_groups[0].boids > 0;
         sampling_ = false;
         next_sample_at_ = now + (now - sample_began_);
     }
     return true;
+}
+
+// Camera follow or ground: toward the largest group of the last sample, its extent estimated as
+// 1.5 x its nearest-neighbour distance x its count^(1/dims) (the sample carries no extent).
+void WindowRun::followFlock(double seconds) {
+    const Params& p = session_.live();
+    const render::CameraMode mode = render::cameraModeOf(p);
+    if (mode == render::CameraMode::World || !follow_ready_ || stats_.order.nn_mean <= 0.0) return;
+    const GroupFigures& g = stats_.order.largest_groups[0];
+    const double extent = 1.5 * stats_.order.nn_mean * std::pow(double(g.boids), 1.0 / double(p.dims));
+    camera_.track(glm::vec3(g.centre), float(extent), mode, float(seconds));
 }
 
 void WindowRun::drawFrame(const Viewport& vp) {
@@ -527,6 +541,7 @@ int WindowRun::run(std::ostream& out, std::ostream& err) {
         handleMouse(vp);
         const int stepped = stepAndMeasure();
         const bool sampled = sampleStats(Clock::now());
+        followFlock(std::chrono::duration<double>(Clock::now() - frame_start).count());
         drawFrame(vp);
         finishFrame(vp, out, err);
         if (frame_log_.is_open())

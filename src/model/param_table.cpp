@@ -190,6 +190,11 @@ std::vector<ParamInfo> makeTable() {
          "the largest of the dart's outline as seen, no wing beats); auto: splats when the meshes would cover the image "
          "twice over, points when every boid would be drawn under 3 pixels, flat darts under 12, meshes otherwise",
          [](const Params& p) { return double(p.draw); }, [](Params& p, double v) { p.draw = std::uint32_t(v); }},
+        {"camera", ParamKind::Choice, "", 0, 3, {"auto", "world", "follow", "ground"},
+         "view only: world frames the world box (a flock in a small part of it: the flock, at the start and a reset); "
+         "follow keeps the flock framed as it moves (smoothed); ground watches it from the ground below, looking up "
+         "(3D; 2D: follow); auto: follow in open sky, world otherwise",
+         [](const Params& p) { return double(p.camera); }, [](Params& p, double v) { p.camera = std::uint32_t(v); }},
         {"leader.enabled", ParamKind::Choice, "", 0, 1, {"off", "on"},
          "Processing's mouse-led boid: boid 0 moves to leader.x/y/z (the pointer, in the window); the others treat it as a flockmate",
          [](const Params& p) { return p.leader ? 1.0 : 0.0; }, [](Params& p, double v) { p.leader = v != 0.0; }},

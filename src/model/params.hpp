@@ -169,6 +169,10 @@ struct Params {
     // cover the image twice over, points where they would be under 3 pixels, 3D flat darts under 12;
     // 1 meshes; 2 points; 3 splats; 4 flat). No step reads it.
     std::uint32_t draw = 0;
+    // View, not model: where the camera looks (0 auto: follow in open sky, else world; 1 world: the
+    // world box; 2 follow: the flock, framed as it moves; 3 ground: the flock from an observer on
+    // the ground, looking up). No step reads it.
+    std::uint32_t camera = 0;
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
     // Species: alignment and cohesion act within a species, separation between all.

@@ -24,21 +24,37 @@ void Camera::reset(const Params& p) {
     frameWorld();
 }
 
-void Camera::reset(const Params& p, const std::vector<float>& xyz) {
-    reset(p);
+CameraMode cameraModeOf(const Params& p) {
+    if (p.camera == 1) return CameraMode::World;
+    if (p.camera == 2) return CameraMode::Follow;
+    if (p.camera == 3) return p.dims == 3 ? CameraMode::Ground : CameraMode::Follow;
+    return p.bounds == Bounds::Open ? CameraMode::Follow : CameraMode::World;
+}
+
+namespace {
+// The flock's box, per used axis from the 2nd to the 98th percentile of the finite coordinates;
+// false when there is nothing finite to frame.
+bool flockBox(const std::vector<float>& xyz, int dims, glm::vec3& lo, glm::vec3& hi) {
     const std::size_t n = xyz.size() / 3;
-    if (n == 0) return;
-    glm::vec3 lo(0.0f), hi(0.0f);
+    lo = hi = glm::vec3(0.0f);
     std::vector<float> axis;
-    for (int a = 0; a < dims_; ++a) {
+    for (int a = 0; a < dims; ++a) {
         axis.clear();
         for (std::size_t i = 0; i < n; ++i)
             if (std::isfinite(xyz[3 * i + std::size_t(a)])) axis.push_back(xyz[3 * i + std::size_t(a)]);
-        if (axis.empty()) return;  // nothing finite to frame: the world
+        if (axis.empty()) return false;
         std::sort(axis.begin(), axis.end());
         lo[a] = axis[(axis.size() - 1) * 2 / 100];
         hi[a] = axis[(axis.size() - 1) * 98 / 100];
     }
+    return true;
+}
+}  // namespace
+
+void Camera::reset(const Params& p, const std::vector<float>& xyz) {
+    reset(p);
+    glm::vec3 lo, hi;
+    if (!flockBox(xyz, dims_, lo, hi)) return;  // nothing finite to frame: the world
     const glm::vec3 size = hi - lo;
     const float edge = std::max({size.x, size.y, dims_ == 3 ? size.z : 0.0f});
     if (!(edge < 0.5f * p.world_size)) return;  // a flock over much of the world (or straddling a wrap): the world
@@ -46,6 +62,52 @@ void Camera::reset(const Params& p, const std::vector<float>& xyz) {
     if (dims_ == 2) target_.z = 0.0f;
     world_ = std::max(edge * 1.3f, 0.02f * p.world_size);  // a margin; a flock in one spot still shows its boids
     frameWorld();
+}
+
+void Camera::frameFlock(const Params& p, const std::vector<float>& xyz, CameraMode mode) {
+    if (mode == CameraMode::World) return reset(p, xyz);
+    reset(p);
+    glm::vec3 lo, hi;
+    if (!flockBox(xyz, dims_, lo, hi)) return;
+    const glm::vec3 size = hi - lo;
+    frameBox((lo + hi) * 0.5f, std::max({size.x, size.y, dims_ == 3 ? size.z : 0.0f}), mode);
+}
+
+// The view on a flock's box: its centre the target, its edge (with a margin) what is framed; the
+// clipping planes from that, so a flock far from the world box is drawn.
+void Camera::frameBox(glm::vec3 centre, float edge, CameraMode mode) {
+    target_ = centre;
+    if (dims_ == 2) target_.z = 0.0f;
+    world_ = std::max(edge * 1.1f, 1e-3f);
+    frameWorld();
+    distance_ *= 0.6f;  // closer than a box's framing: the flock fills about three quarters of the view
+    if (mode == CameraMode::Ground && dims_ == 3) standOnTheGround();
+    near_ = std::min(near_, world_ * 0.01f);
+    far_ = std::max(far_, distance_ + world_ * 20.0f);
+}
+
+// Puts the eye on the ground (y = 0), looking up at the flock between 5 and 80 degrees: the
+// pitch for the view's distance, the distance lengthened where the flock is too high for 80
+// degrees (a flock at or below the ground: 5 degrees up, at the view's distance).
+void Camera::standOnTheGround() {
+    const float steepest = std::sin(glm::radians(80.0f));
+    distance_ = std::max(distance_, target_.y / steepest);
+    const float s = std::clamp(target_.y / distance_, std::sin(glm::radians(5.0f)), steepest);
+    pitch_deg_ = -glm::degrees(std::asin(s));
+}
+
+void Camera::track(glm::vec3 centre, float extent, CameraMode mode, float seconds) {
+    if (mode == CameraMode::World || !(seconds > 0.0f) || !std::isfinite(centre.x + centre.y + centre.z + extent)) return;
+    const float k = 1.0f - std::exp(-seconds / 0.7f);
+    target_ += (centre - target_) * k;
+    if (dims_ == 2) target_.z = 0.0f;
+    const float before = world_;
+    world_ += (std::max(extent * 1.1f, 1e-3f) - world_) * k;
+    distance_ *= world_ / before;  // the user's zoom kept
+    view_height_ *= world_ / before;
+    if (mode == CameraMode::Ground && dims_ == 3) standOnTheGround();
+    near_ = std::min(near_, world_ * 0.01f);
+    far_ = std::max(far_, distance_ + world_ * 20.0f);
 }
 
 // A view narrower than tall frames the world by its width: everything scales by 1/aspect.

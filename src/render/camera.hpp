@@ -10,6 +10,10 @@
 
 namespace murmur::render {
 
+// Where the camera looks (Params::camera, resolved: auto is follow in open sky, else world).
+enum class CameraMode { World, Follow, Ground };
+CameraMode cameraModeOf(const Params& p);
+
 class Camera {
 public:
     // Frames the whole world of p in a view of the last aspect given.
@@ -19,6 +23,13 @@ public:
     // that is under half the world's edge on every axis, with a margin; else the whole world. The
     // reset key, the start and a respawn in the window; the headless screenshot.
     void reset(const Params& p, const std::vector<float>& xyz);
+    // Frames the flock's extent (as above, 2nd to 98th percentile) wherever it is, however large:
+    // follow, or (3D) ground: the eye on the ground (y = 0) below and beside it, looking up at it.
+    // World mode: reset(p, xyz).
+    void frameFlock(const Params& p, const std::vector<float>& xyz, CameraMode mode);
+    // Moves the view toward a flock whose centre and extent are known (the window's samples) by
+    // 1 - exp(-seconds / 0.7 s) of the way, keeping the user's yaw, zoom (and pitch in follow mode).
+    void track(glm::vec3 centre, float extent, CameraMode mode, float seconds);
     // The view's width over height. Until the user pans or zooms, the whole world stays framed
     // as the aspect changes (the panel hidden or resized, the window resized).
     void setAspect(float aspect);
@@ -51,6 +62,8 @@ private:
     float world_ = 1.0f, aspect_ = 1.0f;  // world_: the edge of what is framed (the world, or the flock's extent)
     bool framed_ = true;
     void frameWorld();
+    void frameBox(glm::vec3 centre, float edge, CameraMode mode);
+    void standOnTheGround();
 };
 
 }  // namespace murmur::render

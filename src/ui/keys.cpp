@@ -15,6 +15,7 @@ std::span<const KeyBinding> keyBindings() {
         {GLFW_KEY_H, Action::TogglePanel, "H", "hide / show the panel"},
         {GLFW_KEY_C, Action::ResetView, "C", "reset the view"},
         {GLFW_KEY_HOME, Action::ResetView, "Home", "reset the view"},
+        {GLFW_KEY_V, Action::NextCamera, "V", "camera: auto, world, follow the flock, from the ground"},
         {GLFW_KEY_ESCAPE, Action::Quit, "Esc", "quit"},
         {GLFW_KEY_X, Action::ScatterOn, "X", "scatter while held (cohesion turns negative)"},
         {GLFW_KEY_EQUAL, Action::RadiusUp, "+", "neighbour radius +5 (alignment and cohesion)"},

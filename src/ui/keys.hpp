@@ -8,7 +8,8 @@ namespace murmur::ui {
 enum class Action {
     None, TogglePause, Step, Reset, ToggleDebug, Screenshot, TogglePanel, ResetView, Quit,
     ScatterOn, ScatterOff,       // X held: the startled flock
-    RadiusUp, RadiusDown         // +/-: neighbour (alignment and cohesion) radius by 5 units, as in Parker's version
+    RadiusUp, RadiusDown,        // +/-: neighbour (alignment and cohesion) radius by 5 units, as in Parker's version
+    NextCamera                   // V: the camera's next mode (auto, world, follow, ground)
 };
 
 struct KeyBinding {
@@ -19,7 +20,7 @@ struct KeyBinding {
 };
 
 // Space pause, S step, R reset, D visual debug, F12 screenshot, H panel, C/Home view, Esc quit,
-// X scatter while held, +/- neighbour radius.
+// X scatter while held, +/- neighbour radius, V camera.
 std::span<const KeyBinding> keyBindings();
 
 // The action for a key press (pressed = true) or release. text_input: an ImGui text field has

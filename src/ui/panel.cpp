@@ -194,6 +194,9 @@ void viewSection(Session& session, PanelState& state) {
     int draw = int(session.edit().draw);
     const std::vector<const char*>& shapes = findParam("draw")->choices;
     if (ImGui::Combo("draw boids as", &draw, shapes.data(), int(shapes.size()))) session.edit().draw = std::uint32_t(draw);
+    int camera = int(session.edit().camera);
+    const std::vector<const char*>& views = findParam("camera")->choices;
+    if (ImGui::Combo("camera (V)", &camera, views.data(), int(views.size()))) session.edit().camera = std::uint32_t(camera);
     ImGui::Checkbox("legend", &state.show_legend);
     if (session.edit().colour == std::uint32_t(render::ColourBy::Neighbours))
         ImGui::DragFloat("neighbours at top", &state.draw.neighbour_scale, 0.5f, 1.0f, 1000.0f, "%.0f", ImGuiSliderFlags_AlwaysClamp);
@@ -383,7 +386,7 @@ Params withDefaultsKeeping(const Params& p) {
 
 const char* paramGroup(const char* key) {
     const std::string k = key;
-    if (k == "colour" || k == "draw") return "View";  // the View section's combos
+    if (k == "colour" || k == "draw" || k == "camera") return "View";  // the View section's combos
     if (k == "boids") return "Run";    // the Run section's count and Apply
     if (k.starts_with("species")) return "Species";
     if (k.starts_with("spawn.")) return "World";  // with the seed: where and how the next reset puts the flock

@@ -69,6 +69,67 @@ TEST(Camera, ResetFramesASmallFlockAndTheWorldForASpreadOne) {
     }
 }
 
+// Follow and ground frame a flock wherever it is and however large: 200 birds in a 40-unit ball
+// 500 units out of a 60-unit world (world mode would frame the world, the flock off screen).
+// Follow: the flock mid-view (its box's centre: within 2 % of the view of the ball's) and its ball
+// over a third of the view's height; ground: the eye on the ground (y = 0, within 0.01), looking
+// up at the flock mid-view, the ball over a fifth of the height. Auto is follow in open sky and
+// world in wrap.
+TEST(Camera, FollowAndGroundFrameAFlockFarOutsideTheWorld) {
+    Params p;
+    p.dims = 3;
+    p.world_size = 60.0f;
+    p.bounds = Bounds::Open;
+    const glm::vec3 centre(560.0f, 120.0f, -300.0f);
+    std::vector<float> xyz;
+    for (int i = 0; i < 200; ++i) {
+        const float a = float(i) * 0.7f, b = float(i) * 1.3f;
+        const glm::vec3 at = centre + 20.0f * glm::vec3(std::cos(a) * std::sin(b), std::cos(b), std::sin(a) * std::sin(b));
+        xyz.insert(xyz.end(), {at.x, at.y, at.z});
+    }
+    EXPECT_EQ(render::cameraModeOf(p), render::CameraMode::Follow);
+    Params wrap = p;
+    wrap.bounds = Bounds::Wrap;
+    EXPECT_EQ(render::cameraModeOf(wrap), render::CameraMode::World);
+    for (render::CameraMode mode : {render::CameraMode::Follow, render::CameraMode::Ground}) {
+        SCOPED_TRACE(int(mode));
+        Camera c;
+        c.setAspect(kViewport.x / kViewport.y);
+        c.frameFlock(p, xyz, mode);
+        const glm::vec2 mid = px(c, centre);
+        EXPECT_NEAR(mid.x, kViewport.x / 2, 0.02f * kViewport.x);
+        EXPECT_NEAR(mid.y, kViewport.y / 2, 0.02f * kViewport.y);
+        float up = 0.0f;  // the ball's radius on screen, along the axis least foreshortened
+        for (const glm::vec3 r : {glm::vec3(20.0f, 0.0f, 0.0f), glm::vec3(0.0f, 20.0f, 0.0f), glm::vec3(0.0f, 0.0f, 20.0f)})
+            up = std::max(up, glm::length(px(c, centre + r) - mid));
+        EXPECT_GT(up, kViewport.y / (mode == render::CameraMode::Ground ? 10.0f : 6.0f)) << "the ball's radius on screen";
+        if (mode == render::CameraMode::Ground) {
+            EXPECT_NEAR(c.eye().y, 0.0f, 1e-2f) << "on the ground";
+            EXPECT_LT(c.eye().y, centre.y);
+        }
+    }
+}
+
+// Tracking moves the view toward a moving flock by 1 - exp(-t / 0.7 s) of the way: with the
+// framed extent unchanged (60 units: the world's), after 0.7 s the view has moved 63 % of the way
+// (within 1 unit of 100), after 10 s all of it (within 0.01); world mode does not move it.
+TEST(Camera, TrackApproachesTheFlockSmoothly) {
+    Params p;
+    p.dims = 3;
+    p.world_size = 60.0f;
+    Camera c;
+    c.setAspect(kViewport.x / kViewport.y);
+    c.reset(p);
+    const glm::vec3 start = c.eye();
+    c.track({130.0f, 30.0f, 30.0f}, 20.0f, render::CameraMode::World, 1.0f);
+    EXPECT_EQ(c.eye(), start);
+    const float extent = 60.0f / 1.1f;  // framed with a 10 % margin: 60, the distance holds
+    c.track({130.0f, 30.0f, 30.0f}, extent, render::CameraMode::Follow, 0.7f);
+    EXPECT_NEAR(c.eye().x - start.x, 0.632f * 100.0f, 1.0f);
+    c.track({130.0f, 30.0f, 30.0f}, extent, render::CameraMode::Follow, 10.0f);
+    EXPECT_NEAR(c.eye().x - start.x, 100.0f, 1e-2f);
+}
+
 TEST(Camera, Reset2DCentresTheWorldAndShowsAllOfIt) {
     Params p;
     p.world_size = 100;
