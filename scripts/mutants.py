@@ -259,13 +259,17 @@ def main():
                     raise SystemExit("mutants: '%s' patch for %s matches %d times, expected %d" % (name, path, found, count))
                 with open(full, "w") as f:
                     f.write(text.replace(old, new))
+            t_build = time.time()
             build(build_dir)
+            t_test = time.time()
             caught = failing_tests(build_dir, tree, first_only=True)
+            t_done = time.time()
         finally:
             for full, text in originals.items():
                 with open(full, "w") as f:
                     f.write(text)
-        print("%-62s %s" % (name, ("caught by " + ", ".join(caught)) if caught else "SURVIVED"), flush=True)
+        print("%-62s %s (build %.0f s, tests %.0f s)" % (name, ("caught by " + ", ".join(caught)) if caught else "SURVIVED",
+                                                      t_test - t_build, t_done - t_test), flush=True)
         if not caught:
             survived.append(name)
     print("mutants: %d of %d caught in %.0f s" % (len(chosen) - len(survived), len(chosen), time.time() - t0))
