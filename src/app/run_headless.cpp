@@ -65,8 +65,9 @@ public:
         if (render::cameraModeOf(p) != render::CameraMode::World) frameFlock(sim_, p);
         return frame_.render(display_, p, camera_, settings_);
     }
-    // The screenshot's view: on the flock where it covers a small part of the world (a recording
-    // keeps the world framed: the flock moves).
+    // The screenshot's view (and each recorded frame's with camera follow or ground): on the flock
+    // (camera world: where it covers a small part of the world; a recording then keeps the world
+    // framed, the flock moves).
     void frameFlock(Simulation& sim, const Params& p) { murmur::frameFlock(camera_, sim, p); }
 
 private:

@@ -174,7 +174,6 @@ private:
     Clock::time_point last_sample_ = Clock::now();  // FPS and steps/s were last worked out
     static constexpr std::uint64_t kSampleFrames = 8;  // a sample is spread over at least this many frames
     bool sampling_ = false;                             // an order-parameter sample is in progress
-    bool follow_ready_ = false;                         // the last sample found a group for the camera to follow
     bool sample_passes_done_ = false;                   // ... its passes have run: its figures on their way
     int landing_frames_ = 0;                            // frames since, waiting for them
     // Frames a sample's figures are waited for without a stall before takeSample may wait: a
@@ -395,20 +394,20 @@ bool WindowRun::advanceOrderSample(Clock::time_point now) {
         landing_frames_ = 0;
         stats_.push(sim_.takeSample());
         stats_.order_step = sample_step_;
-        follow_ready_ = stats_.order.largest_groups[0].boids > 0;
         sampling_ = false;
         next_sample_at_ = now + (now - sample_began_);
     }
     return true;
 }
 
-// Camera follow or ground: toward the largest group of the last sample, its extent estimated as
-// 1.5 x its nearest-neighbour distance x its count^(1/dims) (the sample carries no extent).
+// Camera follow or ground: toward the largest group of the last sample (none since a respawn
+// until the next), its extent estimated as 1.5 x its nearest-neighbour distance x its
+// count^(1/dims) (the sample carries no extent).
 void WindowRun::followFlock(double seconds) {
     const Params& p = session_.live();
     const render::CameraMode mode = render::cameraModeOf(p);
-    if (mode == render::CameraMode::World || !follow_ready_ || stats_.order.nn_mean <= 0.0) return;
     const GroupFigures& g = stats_.order.largest_groups[0];
+    if (mode == render::CameraMode::World || g.boids == 0 || stats_.order.nn_mean <= 0.0) return;
     const double extent = 1.5 * stats_.order.nn_mean * std::pow(double(g.boids), 1.0 / double(p.dims));
     camera_.track(glm::vec3(g.centre), float(extent), mode, float(seconds));
 }

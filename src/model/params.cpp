@@ -133,7 +133,7 @@ void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
 // The adaptive radius lives in the per-boid slot (Boid::steer) that styles keeping their steering
 // hold it in: one or the other.
 void checkTopological(const Params& p, std::vector<ParamProblem>& problems) {
-    if (p.topological.on() && styleInfo(p.style).traits.keeps_steer && !styleInfo(p.style).traits.leaves_reach)
+    if (p.topological.on() && !styleInfo(p.style).traits.takesAdaptiveRadius())
         problems.push_back({"topological.count", numberText(p.topological.count) + " with the " + styleInfo(p.style).name +
                                                      " style, which keeps its steering in the per-boid slot the adaptive radius "
                                                      "uses; valid range 0 with this style"});

@@ -37,7 +37,7 @@ std::vector<std::string> keptStateNames(const Params& p) {
     const StyleTraits& t = styleInfo(p.style).traits;
     std::array<const char*, 4> names{};
     if (t.keeps_steer) names = t.kept_state;
-    if (p.topological.on() && (!t.keeps_steer || t.leaves_reach)) names[3] = "search_radius";  // the adaptive radius
+    if (p.topological.on() && t.takesAdaptiveRadius()) names[3] = "search_radius";
     std::vector<std::string> out;
     for (const char* n : names) out.emplace_back(n ? n : "unused");
     return out;

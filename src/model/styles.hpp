@@ -47,6 +47,8 @@ struct StyleTraits {
     // keeps_steer: what it keeps in the per-boid slot (Boid::steer), a name for each component
     // (nullptr: unused), as H5MD trajectories and the library name them.
     std::array<const char*, 4> kept_state{};
+    // Is the per-boid slot's w free for the adaptive topological radius (topological.*)?
+    bool takesAdaptiveRadius() const { return !keeps_steer || leaves_reach; }
 };
 
 struct StyleInfo {

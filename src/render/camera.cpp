@@ -73,14 +73,19 @@ void Camera::frameFlock(const Params& p, const std::vector<float>& xyz, CameraMo
     frameBox((lo + hi) * 0.5f, std::max({size.x, size.y, dims_ == 3 ? size.z : 0.0f}), mode);
 }
 
-// The view on a flock's box: its centre the target, its edge (with a margin) what is framed; the
-// clipping planes from that, so a flock far from the world box is drawn.
+// The view on a flock's box: its centre the target, its edge (with a margin) what is framed.
 void Camera::frameBox(glm::vec3 centre, float edge, CameraMode mode) {
     target_ = centre;
     if (dims_ == 2) target_.z = 0.0f;
     world_ = std::max(edge * 1.1f, 1e-3f);
     frameWorld();
     distance_ *= 0.6f;  // closer than a box's framing: the flock fills about three quarters of the view
+    aimAtFlock(mode);
+}
+
+// On the ground in ground mode; the clipping planes from the framed extent and the distance, so a
+// flock far from the world box is drawn.
+void Camera::aimAtFlock(CameraMode mode) {
     if (mode == CameraMode::Ground && dims_ == 3) standOnTheGround();
     near_ = std::min(near_, world_ * 0.01f);
     far_ = std::max(far_, distance_ + world_ * 20.0f);
@@ -105,9 +110,7 @@ void Camera::track(glm::vec3 centre, float extent, CameraMode mode, float second
     world_ += (std::max(extent * 1.1f, 1e-3f) - world_) * k;
     distance_ *= world_ / before;  // the user's zoom kept
     view_height_ *= world_ / before;
-    if (mode == CameraMode::Ground && dims_ == 3) standOnTheGround();
-    near_ = std::min(near_, world_ * 0.01f);
-    far_ = std::max(far_, distance_ + world_ * 20.0f);
+    aimAtFlock(mode);
 }
 
 // A view narrower than tall frames the world by its width: everything scales by 1/aspect.

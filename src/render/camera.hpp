@@ -64,6 +64,7 @@ private:
     void frameWorld();
     void frameBox(glm::vec3 centre, float edge, CameraMode mode);
     void standOnTheGround();
+    void aimAtFlock(CameraMode mode);
 };
 
 }  // namespace murmur::render

@@ -364,7 +364,7 @@ bool appliesNow(std::string_view key, const Params& p) {
     if (std::find(ignored.begin(), ignored.end(), key) != ignored.end()) return false;
     if (key.ends_with(".z") && p.dims != 3) return false;
     if (key == "margin" || key == "turn") return p.bounds == Bounds::Soft;
-    if (key.starts_with("topological.") && styleInfo(p.style).traits.keeps_steer && !styleInfo(p.style).traits.leaves_reach) return false;  // its slot is the style's
+    if (key.starts_with("topological.") && !styleInfo(p.style).traits.takesAdaptiveRadius()) return false;  // its slot is the style's
     if (key == "topological.max_radius" || key == "topological.rate") return p.topological.on();
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
     if (key.starts_with("leader.") && key != "leader.enabled") return p.leader;

@@ -149,7 +149,7 @@ bool Session::apply(Action a) {
         case Action::ScatterOff: setScatter(false); return true;
         case Action::RadiusUp: nudgeNeighbourRadius(5.0f); return true;
         case Action::RadiusDown: nudgeNeighbourRadius(-5.0f); return true;
-        case Action::NextCamera: edit_.camera = (edit_.camera + 1) % 4; return true;
+        case Action::NextCamera: edit_.camera = std::uint32_t((edit_.camera + 1) % findParam("camera")->choices.size()); return true;
         default: return false;
     }
 }

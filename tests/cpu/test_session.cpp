@@ -79,6 +79,17 @@ TEST(Session, SpawnsTheFlockAndAppliesAValidEditOnCommit) {
     EXPECT_EQ(sim.uploads, 1) << "an edit does not respawn";
 }
 
+// The V key steps the camera through its four modes and back, as an edit (a view key: no respawn).
+TEST(Session, TheCameraKeyCyclesItsModes) {
+    SpySimulation sim;
+    Session s(sim, small());
+    for (std::uint32_t want : {1u, 2u, 3u, 0u}) {
+        EXPECT_TRUE(s.apply(ui::Action::NextCamera));
+        EXPECT_EQ(s.edit().camera, want);
+    }
+    EXPECT_EQ(sim.uploads, 1);
+}
+
 TEST(Session, AnInvalidEditIsRefusedWithTheFieldAndRange) {
     SpySimulation sim;
     Session s(sim, small());

@@ -321,8 +321,7 @@ void openSkyCases(std::vector<Case>& cases) {
     // steering in its slot; the starling style leaves it free), with and without a cap, wrapped and in open sky far out.
     for (const StyleInfo& s : styles())
         for (int dims : {2, 3})
-            if (!s.traits.keeps_steer || s.traits.leaves_reach)
-                cases.push_back({dims, Bounds::Open, 270, s.style, 700, State::Random, Feature::Adaptive});
+            if (s.traits.takesAdaptiveRadius()) cases.push_back({dims, Bounds::Open, 270, s.style, 700, State::Random, Feature::Adaptive});
     for (int dims : {2, 3})
         for (Feature f : {Feature::Adaptive, Feature::AdaptiveCap}) {
             cases.push_back({dims, Bounds::Wrap, 270, Style::Graded, 1000, State::Random, f});
