@@ -49,6 +49,8 @@ Params withWorld(const Params& from, float edge) {
     for (Obstacle& o : p.obstacles) scaleVec(o.at, s);
     p.perch_ground *= s;
     p.dc.height *= s;
+    p.spawn_radius *= s;              // the spawn ball keeps its density
+    p.starling.roost_radius *= s;     // and the starlings' roost its size against the flock
     return p;
 }
 

@@ -38,7 +38,8 @@ Params withWorld(const Params& from, float edge);
 // `from` with `boids` boids in `dims` dimensions and the same expected neighbour count: with the
 // same dims the world edge scales by (boids / from.boids)^(1/dims); a dims change keeps
 // boids x (volume of a ball of the largest rule radius) / world volume. Positions in the world
-// (obstacle centres, goals, the led boid's place, the ground, the preferred height) and the
+// (obstacle centres, goals, the led boid's place, the ground, the preferred height, the spawn
+// ball, the starlings' roost) and the
 // soft-walls margin scale with it; radii, speeds and forces do not.
 Rescaled keepDensity(const Params& from, std::uint32_t boids, int dims);
 

@@ -2,12 +2,41 @@
 #include "model/spawn.hpp"
 
 #include "model/rng.hpp"
+#include "model/styles.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 namespace murmur {
+
+namespace {
+
+// x^(1/dims) from +, -, *, / and sqrt alone (so the same bytes everywhere): sqrt in 2D, a fixed
+// number of Newton steps in double in 3D (from max(x, 1) it falls by at least a third a step while
+// far off, then doubles its digits).
+double rootOf(double x, int dims) {
+    if (dims != 3) return std::sqrt(x);
+    double r = std::max(x, 1.0);
+    for (int k = 0; k < 200; ++k) r = (2.0 * r + x / (r * r)) / 3.0;
+    return r;
+}
+
+// The adaptive topological radius a spawned boid starts with: the radius whose sphere holds
+// max(n_c - 1, 1) others at the spawn's density (the ball of spawn.radius, else the world box), the
+// count the rule settles at in a uniform gas; at most max_radius. 0 (max_radius) when the radius
+// is off or the style keeps its own state in the slot.
+float initialReach(const Params& p) {
+    if (!p.topological.on() || !styleInfo(p.style).traits.takesAdaptiveRadius() || p.boids == 0) return 0.0f;
+    const double pi = 3.14159265358979323846, others = std::max(double(p.topological.count) - 1.0, 1.0);
+    const double unit_ball = p.dims == 3 ? 4.0 * pi / 3.0 : pi;
+    const double r = double(p.spawn_radius), L = double(p.world_size);
+    const double volume = r > 0.0 ? unit_ball * (p.dims == 3 ? r * r * r : r * r) : (p.dims == 3 ? L * L * L : L * L);
+    const double reach = rootOf(others * volume / (double(p.boids) * unit_ball), p.dims);
+    return float(std::min(reach, double(p.topological.max_radius)));
+}
+
+}  // namespace
 
 Flock spawn(const Params& params) {
     Flock flock(params.boids);
@@ -22,6 +51,7 @@ Flock spawn(const Params& params) {
         acc += double(params.roles[s].share);
         end[s] = s + 1 == species || !(total > 0.0) ? params.boids : std::uint32_t(std::llround(double(params.boids) * acc / total));
     }
+    const float reach = initialReach(params);
     for (std::uint32_t i = 0; i < params.boids; ++i) {
         Pcg32 rng(params.seed, i);
         Boid& b = flock[i];
@@ -55,6 +85,7 @@ Flock spawn(const Params& params) {
             const float u2 = u.x * u.x + u.y * u.y + u.z * u.z;
             b.v = (u2 > 1e-12f ? u / std::sqrt(u2) : glm::vec3(1.0f, 0.0f, 0.0f)) * speed;
         }
+        b.steer.w = reach;
     }
     return flock;
 }

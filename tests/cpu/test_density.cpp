@@ -41,12 +41,14 @@ std::string runCliOut(std::vector<std::string> args, int& code) {
 }  // namespace
 
 TEST(Density, FourTimesTheBoidsInTwiceTheWorldIn2D) {
-    // 2000 -> 8000 boids: L x (8000/2000)^(1/2) = 400; everything placed in the world scales by 2,
-    // radii stay.
+    // 2000 -> 8000 boids: L x (8000/2000)^(1/2) = 400; everything placed in the world scales by 2
+    // (the spawn ball and the starlings' roost too), rule radii stay.
     Params p = preset2d();
     p.attractor.at = {50.0f, 60.0f, 0.0f};
     p.obstacles = {Obstacle{{100.0f, 20.0f, 0.0f}, 7.0f}};
     p.perch_ground = 5.0f;
+    p.spawn_radius = 30.0f;
+    p.starling.roost_radius = 75.0f;
     const Rescaled r = keepDensity(p, 8000, 2);
     EXPECT_TRUE(r.kept);
     EXPECT_NEAR(r.params.world_size, 400.0f, 1e-3f);
@@ -56,6 +58,8 @@ TEST(Density, FourTimesTheBoidsInTwiceTheWorldIn2D) {
     EXPECT_NEAR(r.params.obstacles[0].at.x, 200.0f, 1e-3f);
     EXPECT_EQ(r.params.obstacles[0].radius, 7.0f);
     EXPECT_NEAR(r.params.perch_ground, 10.0f, 1e-5f);
+    EXPECT_NEAR(r.params.spawn_radius, 60.0f, 1e-4f);  // the spawn ball keeps its density
+    EXPECT_NEAR(r.params.starling.roost_radius, 150.0f, 1e-4f);
     EXPECT_EQ(r.params.species[0].separation.radius, 4.0f);
     EXPECT_EQ(r.params.boids, 8000u);
     EXPECT_NE(r.summary.find("400-unit"), std::string::npos) << r.summary;

@@ -1,6 +1,7 @@
 // Invariants of the model: 2D keeps z exactly 0; spawn is deterministic to the byte; degenerate
 // states and parameters never give NaN or Inf.
 #include "cpu/cpu_simulation.hpp"
+#include "cpu/neighbour_rules.hpp"
 #include "model/spawn.hpp"
 #include "test_util.hpp"
 
@@ -8,6 +9,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <cmath>
 #include <cstring>
 
 using namespace murmur;
@@ -92,6 +94,41 @@ TEST(Invariants, SpawnHeadingTurnsTheDirectionsTowardPlusX) {
         }
         EXPECT_GT(mean.x / double(plain.size()), 0.9) << h;
     }
+}
+
+// With the adaptive topological radius on, a spawned boid starts at the radius whose sphere holds
+// n_c - 1 others at the spawn's density (the count the rule settles at), not at max_radius: in a
+// spawn ball of radius r, R0 = r ((n_c - 1) / N)^(1/3) (within 1e-6 relative); in a wrapped box the
+// mean count of others within R0 is within 0.5 of n_c - 1; capped at max_radius; 0 when off or
+// when the style keeps its own state in the slot.
+TEST(Invariants, SpawnStartsTheAdaptiveRadiusAtTheSpawnsDensity) {
+    Params p;
+    p.dims = 3;
+    p.boids = 2000;
+    p.world_size = 20.0f;
+    p.topological = {6.5f, 100.0f, 0.05f};
+    p.spawn_radius = 8.0f;
+    const double ball = 8.0 * std::cbrt(5.5 / 2000.0);
+    for (const Boid& b : spawn(p)) ASSERT_NEAR(b.steer.w, ball, 1e-6 * ball);
+    p.spawn_radius = 0.0f;
+    const Flock box = spawn(p);
+    const float r0 = box[0].steer.w;
+    EXPECT_NEAR(r0, std::cbrt(5.5 * 8000.0 / (2000.0 * 4.18879020478639)), 1e-5);
+    const RuleContext ctx(p);
+    double count = 0.0;
+    for (const Boid& a : box)
+        for (const Boid& b : box) {
+            const glm::vec3 d = offsetBetween(ctx, a.p, b.p);
+            if (b.id != a.id && glm::dot(d, d) < r0 * r0) count += 1.0;
+        }
+    EXPECT_NEAR(count / double(box.size()), 5.5, 0.5);
+    p.topological.max_radius = 0.5f;
+    EXPECT_EQ(spawn(p)[7].steer.w, 0.5f);
+    p.topological.count = 0.0f;
+    EXPECT_EQ(spawn(p)[7].steer.w, 0.0f);
+    p.topological.count = 6.5f;
+    p.style = Style::Decarpentier;
+    EXPECT_EQ(spawn(p)[7].steer.w, 0.0f);
 }
 
 TEST(Invariants, DegenerateStatesStayFinite) {

@@ -4,6 +4,8 @@
 namespace murmur {
 namespace {
 
+constexpr float kRoostTurnBias = 0.34202014f;  // sin 20 degrees (SL_ROOST_TURN_BIAS in starling.glsl)
+
 // 1 within the core, falling smoothly (smoothstep) to 0 at the separation radius.
 float separationFalloff(float core, float r_sep, float dist) {
     const float t = std::min(std::max((dist - core) / (r_sep - core), 0.0f), 1.0f);
@@ -71,9 +73,11 @@ glm::vec3 StarlingStyle::socialForce(const RuleContext& ctx, const SpeciesContex
     return limit(f, ctx.p.starling.max_social);
 }
 
-// Beyond roost_radius horizontally from the world box's centre, a sideways push toward the side
-// facing the roost, growing with the distance beyond and with how directly the bird heads out
-// (half when it flies across); in 3D, a spring toward the centre's height.
+// Beyond roost_radius horizontally from the world box's centre, a sideways push growing with the
+// distance beyond and with how directly the bird heads out (half when it flies across): toward
+// +side (left of the heading, seen from above) unless the roost lies more than kRoostTurnBias
+// (sin 20 degrees) toward -side, so a flock heading straight out turns as one rather than
+// splitting down its middle; in 3D, a spring toward the centre's height.
 glm::vec3 StarlingStyle::roostForce(const RuleContext& ctx, const Boid& self, const BirdAxes& b) {
     const StarlingParams& sp = ctx.p.starling;
     glm::vec3 off = self.p - ctx.L * 0.5f;
@@ -85,7 +89,7 @@ glm::vec3 StarlingStyle::roostForce(const RuleContext& ctx, const Boid& self, co
     if (h > sp.roost_radius) {
         const glm::vec3 out = flat / h;
         const float outward = glm::dot(unitOr(heading, glm::vec3(0.0f)), out);
-        const float turn = glm::dot(b.side, out) > 0.0f ? -1.0f : 1.0f;
+        const float turn = glm::dot(b.side, out) > kRoostTurnBias ? -1.0f : 1.0f;
         force += b.side * (turn * sp.roost_weight * (h - sp.roost_radius) * (0.5f + 0.5f * outward));
     }
     if (ctx.dims == 3) force.y -= sp.altitude_weight * off.y;

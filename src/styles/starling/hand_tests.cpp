@@ -108,3 +108,24 @@ TEST(Starling, ABankedTurnLosesHeight) {
     expectVec(out[0].v, {10.0f, -0.0120093f, 0.0470317f}, "banked");
     EXPECT_NEAR(out[0].steer.x, 0.5f, 1e-6f) << "bank held";
 }
+
+TEST(Starling, TheRoostTurnsBirdsHeadingOutOneWay) {
+    // Roost 10 m, the birds 20 m out along +x at 10 m/s, mass 0.08, cruise 10 (speed control 0):
+    // headed 10 degrees either side of straight out, both want the push toward +side, 0.01 x 10 x
+    // (0.5 + 0.5 cos 10) = 0.0992404 N (kept in steer.z); headed 40 degrees off, with the roost
+    // sin 40 > sin 20 toward -side, it wants -0.01 x 10 x (0.5 + 0.5 cos 40) = -0.0883022 N.
+    // Apart by 20 m in height (no social force); tolerance 1e-6 N.
+    Params p = starlingParams(3);
+    p.starling.mass = 0.08f;
+    p.starling.cruise_speed = 10.0f;
+    p.starling.roost_radius = 10.0f;
+    p.starling.roost_weight = 0.01f;
+    p.dt = 0.01f;
+    const float c10 = 9.8480775f, s10 = 1.7364818f, c40 = 7.6604444f, s40 = 6.4278761f;
+    const Flock out = stepOnce({boid(0, {70, 30, 50}, {c10, 0, s10}), boid(1, {70, 50, 50}, {c10, 0, -s10}),
+                                boid(2, {70, 70, 50}, {c40, 0, -s40})},
+                               p);
+    EXPECT_NEAR(out[0].steer.z, 0.0992404f, 1e-6f) << "10 degrees toward +z";
+    EXPECT_NEAR(out[1].steer.z, 0.0992404f, 1e-6f) << "10 degrees toward -z";
+    EXPECT_NEAR(out[2].steer.z, -0.0883022f, 1e-6f) << "40 degrees toward -z";
+}

@@ -67,6 +67,8 @@ vec3 socialForce(SpeciesBlock S, BirdAxes b, NeighbourSums s) {
     return limitLength(f, SL_MAX_SOCIAL);
 }
 
+#define SL_ROOST_TURN_BIAS 0.34202014  // sin 20 degrees (kRoostTurnBias in cpu.cpp): turn left unless the roost is well to the right
+
 vec3 roostForce(Self self, BirdAxes b) {
     vec3 off = self.p - P.world.xyz * 0.5;
 #if DIMS == 2
@@ -82,7 +84,7 @@ vec3 roostForce(Self self, BirdAxes b) {
     if (h > SL_ROOST_RADIUS) {
         vec3 out_ = flat_ / h;
         float outward = dot(unitOr(heading, vec3(0.0)), out_);
-        float turn = dot(b.side, out_) > 0.0 ? -1.0 : 1.0;
+        float turn = dot(b.side, out_) > SL_ROOST_TURN_BIAS ? -1.0 : 1.0;
         force += b.side * (turn * SL_ROOST_WEIGHT * (h - SL_ROOST_RADIUS) * (0.5 + 0.5 * outward));
     }
 #if DIMS == 3
