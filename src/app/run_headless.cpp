@@ -44,10 +44,11 @@ const Boid* firstNonFinite(const Flock& flock) {
     return nullptr;
 }
 
-void frameFlock(render::Camera& camera, Simulation& sim, const Params& p) {
+render::FlockExtent frameFlock(render::Camera& camera, Simulation& sim, const Params& p) {
     std::vector<float> xyz(std::size_t(p.boids) * 3);
     sim.readXyzById(xyz.data(), nullptr);
     camera.frameFlock(p, xyz, render::cameraModeOf(p));
+    return render::extentOf(p, xyz);
 }
 
 // The flock drawn offscreen at --width x --height: what the recording shows (the whole world
@@ -68,7 +69,7 @@ public:
     // The screenshot's view (and each recorded frame's with camera follow or ground): on the flock
     // (camera world: where it covers a small part of the world; a recording then keeps the world
     // framed, the flock moves).
-    void frameFlock(Simulation& sim, const Params& p) { murmur::frameFlock(camera_, sim, p); }
+    void frameFlock(Simulation& sim, const Params& p) { settings_.flock = murmur::frameFlock(camera_, sim, p); }
 
 private:
     OffscreenFlock frame_;

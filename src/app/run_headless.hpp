@@ -9,6 +9,7 @@
 
 #include "model/simulation.hpp"
 #include "render/camera.hpp"
+#include "render/flock_renderer.hpp"
 
 namespace murmur::gl {
 class HeadlessContext;
@@ -22,8 +23,8 @@ const Boid* firstNonFinite(const Flock& flock);
 
 // The camera on sim's flock where it covers a small part of the world, else on the world
 // (render::Camera::reset with the positions): the window's start, respawn and reset key, and the
-// headless screenshot.
-void frameFlock(render::Camera& camera, Simulation& sim, const Params& p);
+// headless screenshot. Returns where the flock is, for the draw key's auto (render::extentOf).
+render::FlockExtent frameFlock(render::Camera& camera, Simulation& sim, const Params& p);
 
 // imported: the starting flock, or null to spawn from params. Returns the exit code.
 int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, std::ostream& err);

@@ -96,6 +96,16 @@ struct Viewport {
     glm::vec2 pixel(glm::dvec2 at) const { return {float(at.x * px_scale), float(height - at.y * px_scale)}; }
 };
 
+// Where the flock is for the draw key's auto, from a sample: the largest group where it holds at
+// least half the boids, as the ball a gas of its count and nearest-neighbour distance would fill
+// (radius 1.12 x nn x count^(1/dims)); else none (the world box).
+std::optional<render::FlockExtent> sampledExtent(const OrderParams& o, const Params& p) {
+    const GroupFigures& g = o.largest_groups[0];
+    if (g.boids == 0 || !(o.nn_mean > 0.0) || 2 * std::uint64_t(g.boids) < std::uint64_t(p.boids)) return std::nullopt;
+    const double radius = 1.12 * o.nn_mean * std::pow(double(g.boids), 1.0 / double(p.dims));
+    return render::FlockExtent{glm::vec3(g.centre), float(radius), std::uint64_t(g.boids)};
+}
+
 class WindowRun {
 public:
     WindowRun(AppWindow& window, const Options& opt, Simulation& sim, ui::Session& session, const std::string& renderer)
@@ -133,7 +143,7 @@ public:
 private:
     // The camera on the flock where it covers a small part of the world, else on the world
     // (Camera::reset): at the start, a respawn and the reset key.
-    void frameFlock() { murmur::frameFlock(camera_, sim_, session_.live()); }
+    void frameFlock() { panel_.draw.flock = murmur::frameFlock(camera_, sim_, session_.live()); }
 
     void applyKeys();
     void handleMouse(const Viewport& vp);
@@ -394,6 +404,7 @@ bool WindowRun::advanceOrderSample(Clock::time_point now) {
         landing_frames_ = 0;
         stats_.push(sim_.takeSample());
         stats_.order_step = sample_step_;
+        panel_.draw.flock = sampledExtent(stats_.order, session_.live());
         sampling_ = false;
         next_sample_at_ = now + (now - sample_began_);
     }

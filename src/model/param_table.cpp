@@ -195,6 +195,10 @@ std::vector<ParamInfo> makeTable() {
          "follow keeps the flock framed as it moves (smoothed); ground watches it from the ground below, looking up "
          "(3D; 2D: follow); auto: follow in open sky, world otherwise",
          [](const Params& p) { return double(p.camera); }, [](Params& p, double v) { p.camera = std::uint32_t(v); }},
+        {"boid_length", ParamKind::Float, "units", 0, 100000,  {},
+         "view only: a boid's drawn length, nose to tail (0: automatic, 0.6 separation radii within 0.5 % to 2 % of the "
+         "world); never under the view's smallest size in pixels",
+         MURMUR_FLOAT(boid_length)},
         {"leader.enabled", ParamKind::Choice, "", 0, 1, {"off", "on"},
          "Processing's mouse-led boid: boid 0 moves to leader.x/y/z (the pointer, in the window); the others treat it as a flockmate",
          [](const Params& p) { return p.leader ? 1.0 : 0.0; }, [](Params& p, double v) { p.leader = v != 0.0; }},

@@ -173,6 +173,9 @@ struct Params {
     // world box; 2 follow: the flock, framed as it moves; 3 ground: the flock from an observer on
     // the ground, looking up). No step reads it.
     std::uint32_t camera = 0;
+    // View, not model: a boid's drawn length nose to tail, units (0: automatic, 0.6 separation
+    // radii within 0.5 % to 2 % of the world). No step reads it.
+    float boid_length = 0.0f;
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
     // Species: alignment and cohesion act within a species, separation between all.

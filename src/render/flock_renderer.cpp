@@ -8,6 +8,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace murmur::render {
 
@@ -16,6 +17,7 @@ constexpr int kTriangleVertices = 3;  // ... and the 2D triangle
 constexpr int kFlatVertices = 3;  // ... and the 3D flat dart
 
 float boidSize(const Params& p) {
+    if (p.boid_length > 0.0f) return p.boid_length;
     return std::clamp(0.6f * p.species[0].separation.radius, 0.005f * p.world_size, 0.02f * p.world_size);
 }
 
@@ -41,17 +43,42 @@ int verticesABoid(DrawMode mode, int dims) {
 
 }  // namespace
 
-float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s) {
-    const float L = p.world_size, z = p.dims == 3 ? L : 0.0f;
-    float nearest_w = 1e30f;
-    for (int corner = 0; corner < 9; ++corner) {  // the box's corners (z 0 twice in 2D) and its centre
-        const glm::vec3 at = corner == 8 ? glm::vec3(0.5f * L, 0.5f * L, 0.5f * z)
-                                         : glm::vec3(corner & 1 ? L : 0.0f, corner & 2 ? L : 0.0f, corner & 4 ? z : 0.0f);
-        nearest_w = std::min(nearest_w, (view_proj * glm::vec4(at, 1.0f)).w);
+FlockExtent boxExtent(const Params& p, std::uint64_t boids) {
+    const float L = p.world_size, z = p.dims == 3 ? 0.5f * L : 0.0f;
+    const float radius = p.dims == 3 ? L * std::cbrt(3.0f / (4.0f * 3.14159265f)) : L / std::sqrt(3.14159265f);
+    return {glm::vec3(0.5f * L, 0.5f * L, z), radius, boids};
+}
+
+FlockExtent extentOf(const Params& p, const std::vector<float>& xyz) {
+    const std::size_t n = xyz.size() / 3;
+    if (n == 0) return boxExtent(p, 0);
+    glm::dvec3 sum(0.0);
+    for (std::size_t i = 0; i < n; ++i) sum += glm::dvec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    const glm::dvec3 mean = sum / double(n);
+    double spread = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const glm::dvec3 d = glm::dvec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]) - mean;
+        spread += glm::dot(d, d);
     }
-    if (nearest_w < 1e-3f) return 1e9f;
-    const float length = std::max(boidSize(p) * s.size_scale * px_per_clip / nearest_w, s.min_px);
-    return predatorMask(p) != 0 ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
+    const double radius = std::sqrt((p.dims == 3 ? 5.0 / 3.0 : 2.0) * spread / double(n));
+    if (!std::isfinite(radius) || !std::isfinite(mean.x + mean.y + mean.z)) return boxExtent(p, n);
+    return {glm::vec3(mean), float(radius), n};
+}
+
+OnScreen onScreen(const Params& p, const FlockExtent& e, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s,
+                  std::uint64_t viewport_pixels) {
+    OnScreen out;
+    out.boids = e.boids;
+    const float w = (view_proj * glm::vec4(e.centre, 1.0f)).w;
+    // 2D (orthographic): w is 1 and px_per_clip pixels a unit. 3D: inside the ball, its boids lie about 3/4 of its radius off.
+    const float depth = p.dims == 3 ? std::max({w, 0.75f * e.radius, 1e-6f}) : 1.0f;
+    const bool inside = p.dims == 3 && w <= e.radius;
+    const float length = std::max(boidSize(p) * s.size_scale * px_per_clip / depth, s.min_px);
+    out.boid_px = predatorMask(p) != 0 ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
+    const double disc_px = double(e.radius) * double(px_per_clip) / double(depth), viewport = double(viewport_pixels);
+    const double disc = inside ? viewport : 3.14159265358979 * disc_px * disc_px;
+    out.pixels = std::uint64_t(std::clamp(disc, 1.0, std::max(viewport, 1.0)));
+    return out;
 }
 
 const char* drawModeName(DrawMode mode) {
@@ -64,29 +91,29 @@ const char* drawModeName(DrawMode mode) {
     return "meshes";
 }
 
-DrawMode drawMode(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
+DrawMode drawMode(const Params& p, float boid_px, std::uint64_t boids, std::uint64_t pixels) {
     if (p.draw == 1) return DrawMode::Meshes;
     if (p.draw == 2) return DrawMode::Points;
     if (p.draw == 3) return DrawMode::Splats;
     const bool three = p.dims == 3;
     if (p.draw == 4) return three ? DrawMode::Flat : DrawMode::Meshes;
-    const double covered = double(boids) * kMeshArea * double(largest_px) * double(largest_px);
-    if (covered > kPointsOverCover * double(viewport_pixels)) return DrawMode::Splats;
-    if (largest_px < kPointsBelowPx) return DrawMode::Points;
-    return three && largest_px < kFlatBelowPx ? DrawMode::Flat : DrawMode::Meshes;
+    const double covered = double(boids) * kMeshArea * double(boid_px) * double(boid_px);
+    if (covered > kPointsOverCover * double(pixels)) return DrawMode::Splats;
+    if (boid_px < kPointsBelowPx) return DrawMode::Points;
+    return three && boid_px < kFlatBelowPx ? DrawMode::Flat : DrawMode::Meshes;
 }
 
-bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
-    return isPointMode(drawMode(p, largest_px, boids, viewport_pixels));
+bool drawsPoints(const Params& p, float boid_px, std::uint64_t boids, std::uint64_t pixels) {
+    return isPointMode(drawMode(p, boid_px, boids, pixels));
 }
 
-DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels) {
+DrawCounts drawCounts(const Params& p, const OnScreen& seen, std::uint64_t drawn) {
     DrawCounts c;
-    c.mode = drawMode(p, largest_px, boids, viewport_pixels);
+    c.mode = drawMode(p, seen.boid_px, seen.boids, seen.pixels);
     c.points = isPointMode(c.mode);
-    c.vertices = boids * std::uint64_t(verticesABoid(c.mode, p.dims));
-    const double side = std::max(1.0, 0.57 * double(largest_px));  // boid.vert's gl_PointSize for that length
-    c.fragments_estimate = double(boids) * (c.points ? side * side : kMeshArea * double(largest_px) * double(largest_px));
+    c.vertices = drawn * std::uint64_t(verticesABoid(c.mode, p.dims));
+    const double px = double(seen.boid_px), side = std::max(1.0, 0.57 * px);  // boid.vert's gl_PointSize for that length
+    c.fragments_estimate = double(drawn) * (c.points ? side * side : kMeshArea * px * px);
     return c;
 }
 
@@ -144,8 +171,9 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
     glDepthFunc(GL_LESS);
 
     const float px_per_clip = float(viewport_px.y) * proj[1][1] / 2.0f;
-    last_counts_ = drawCounts(p, largestBoidPixels(p, view_proj, px_per_clip, s), flock.count,
-                              std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y));
+    const FlockExtent extent = s.flock ? *s.flock : boxExtent(p, flock.count);
+    last_counts_ = drawCounts(p, onScreen(p, extent, view_proj, px_per_clip, s, std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y)),
+                              flock.count);
     const DrawMode mode = last_counts_.mode;
     if (flock.count > 0) {
         const bool three = p.dims == 3;

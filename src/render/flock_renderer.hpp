@@ -17,11 +17,19 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace murmur::render {
 
 // In the order of the colour key's names in the parameter table (model/param_table.cpp).
 enum class ColourBy : int { Species = 0, Heading = 1, Speed = 2, Neighbours = 3 };
+
+// A ball holding the flock, or the part of it the view is on: what the draw key's auto reads.
+struct FlockExtent {
+    glm::vec3 centre{0.0f};
+    float radius = 0.0f;       // units
+    std::uint64_t boids = 0;   // the boids in it
+};
 
 struct DrawSettings {
     ColourBy colour_by = ColourBy::Heading;
@@ -31,9 +39,11 @@ struct DrawSettings {
     bool show_bounds = true;
     float time = 0.0f;               // seconds, for the wing beats (3D, decarpentier style)
     glm::vec3 background{0.06f, 0.07f, 0.09f};
+    std::optional<FlockExtent> flock;  // where the flock is, for the draw key's auto (none: the world box)
 };
 
-// Automatic boid length in world units: 0.6 separation radii, kept within [0.5%, 2%] of the world.
+// A boid's length in world units: the boid_length key, or automatic: 0.6 separation radii, kept
+// within [0.5%, 2%] of the world.
 float boidSize(const Params& p);
 
 // How boids are drawn: meshes (a triangle or dart along the heading), points (a square of about
@@ -43,9 +53,10 @@ float boidSize(const Params& p);
 // shaded as its four faces would be on average; in 2D the same as meshes, already a triangle a boid).
 enum class DrawMode { Meshes, Points, Splats, Flat };
 const char* drawModeName(DrawMode mode);  // "meshes", "points", "splats", "flat"
-// The draw key's auto: splats when the meshes would cover the image kPointsOverCover times over
-// (a mesh of length L px covers about kMeshArea L^2: shapes that crowded cannot be told apart, their
-// density can), else points when every boid would be drawn under kPointsBelowPx pixels long,
+// The draw key's auto: splats when the meshes would cover the flock's part of the image
+// kPointsOverCover times over (a mesh of length L px covers about kMeshArea L^2: shapes that crowded cannot be told apart, their
+// density can), else points when a boid at the flock's depth would be drawn under kPointsBelowPx
+// pixels long,
 // else in 3D flat darts when under kFlatBelowPx (a quarter of the vertices and triangles; side on
 // the outline but a sliver, end on 0.6 of it; one shade for the four faces: at that size the faces
 // are a few pixels each), else meshes.
@@ -53,19 +64,36 @@ inline constexpr float kPointsBelowPx = 3.0f;
 inline constexpr float kFlatBelowPx = 12.0f;
 inline constexpr double kPointsOverCover = 2.0;
 inline constexpr double kMeshArea = 0.3;
-// The longest a boid is drawn anywhere in the world's box (pixels: its length at the box's
-// nearest corner or centre, the min_px floor, size_scale and predators' 2.2 included; 1e9 when
-// the camera is in or near the box), and whether `p.draw` then asks for points.
-float largestBoidPixels(const Params& p, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s);
-DrawMode drawMode(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
+// The world box's: its centre, the ball of its volume (area in 2D), every boid.
+FlockExtent boxExtent(const Params& p, std::uint64_t boids);
+// Of positions (x, y, z a boid): their mean, and the ball whose uniform fill has their mean
+// squared distance from it (3D: sqrt(5/3) x the RMS distance; 2D: sqrt 2 x); the box's when
+// there are none or one is not finite.
+FlockExtent extentOf(const Params& p, const std::vector<float>& xyz);
+
+// The flock as the view sees it: a boid's length at the extent's centre (3D: its depth, or 3/4
+// of the ball's radius from the eye when the eye is inside it; the min_px floor, size_scale and
+// predators' 2.2 included), and the pixels of the ball's disc within the viewport (the viewport
+// when the eye is inside the ball).
+struct OnScreen {
+    float boid_px = 0.0f;
+    std::uint64_t pixels = 0;
+    std::uint64_t boids = 0;
+};
+OnScreen onScreen(const Params& p, const FlockExtent& e, const glm::mat4& view_proj, float px_per_clip, const DrawSettings& s,
+                  std::uint64_t viewport_pixels);
+// The draw key's mode for boids of boid_px pixels, `boids` of them over `pixels` (the flock's
+// disc on screen): auto takes splats where their meshes would cover those pixels
+// kPointsOverCover times over.
+DrawMode drawMode(const Params& p, float boid_px, std::uint64_t boids, std::uint64_t pixels);
 // Whether that mode draws a point a boid (points or splats).
-bool drawsPoints(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
+bool drawsPoints(const Params& p, float boid_px, std::uint64_t boids, std::uint64_t pixels);
 // The splats' opacity for a pixel's count: 1 - exp(-kSplatGain * count) (splat_tone.frag).
 inline constexpr float kSplatGain = 0.5f;
 
 // What one draw of the flock issues, by count: points or meshes, the vertices (3 a 2D triangle,
-// 12 a 3D dart, 3 a flat dart, 1 a point) and an estimate of the fragments (every boid as long as
-// largestBoidPixels and on screen: meshes about kMeshArea L^2, a dart's faces overlapping where
+// 12 a 3D dart, 3 a flat dart, 1 a point) for all `drawn` boids, the mode from what is on screen,
+// and an estimate of the fragments (every drawn boid as long as the on-screen length and on screen: meshes about kMeshArea L^2, a dart's faces overlapping where
 // culling is off; points their square side^2; hidden and off-screen boids make fewer). For the
 // benchmark's render rows.
 struct DrawCounts {
@@ -74,7 +102,7 @@ struct DrawCounts {
     std::uint64_t vertices = 0;
     double fragments_estimate = 0.0;
 };
-DrawCounts drawCounts(const Params& p, float largest_px, std::uint64_t boids, std::uint64_t viewport_pixels);
+DrawCounts drawCounts(const Params& p, const OnScreen& seen, std::uint64_t drawn);
 
 class FlockRenderer {
 public:

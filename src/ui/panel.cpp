@@ -200,6 +200,9 @@ void viewSection(Session& session, PanelState& state) {
     ImGui::Checkbox("legend", &state.show_legend);
     if (session.edit().colour == std::uint32_t(render::ColourBy::Neighbours))
         ImGui::DragFloat("neighbours at top", &state.draw.neighbour_scale, 0.5f, 1.0f, 1000.0f, "%.0f", ImGuiSliderFlags_AlwaysClamp);
+    float length = session.edit().boid_length;
+    if (ImGui::DragFloat("boid length (0: auto)", &length, 0.01f, 0.0f, 100000.0f, "%.3g", ImGuiSliderFlags_AlwaysClamp))
+        session.edit().boid_length = length;
     ImGui::SliderFloat("boid size", &state.draw.size_scale, 0.1f, 10.0f, "%.2fx", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("min size (px)", &state.draw.min_px, 0.0f, 8.0f, "%.1f");
     ImGui::Checkbox("bounds", &state.draw.show_bounds);
@@ -386,7 +389,7 @@ Params withDefaultsKeeping(const Params& p) {
 
 const char* paramGroup(const char* key) {
     const std::string k = key;
-    if (k == "colour" || k == "draw" || k == "camera") return "View";  // the View section's combos
+    if (k == "colour" || k == "draw" || k == "camera" || k == "boid_length") return "View";  // the View section's widgets
     if (k == "boids") return "Run";    // the Run section's count and Apply
     if (k.starts_with("species")) return "Species";
     if (k.starts_with("spawn.")) return "World";  // with the seed: where and how the next reset puts the flock

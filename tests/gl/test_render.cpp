@@ -7,6 +7,8 @@
 #include "render/flock_renderer.hpp"
 #include "render/flock_view.hpp"
 #include "render/palette.hpp"
+#include "io/preset_json.hpp"
+#include "model/spawn.hpp"
 
 #include "gl_env.hpp"
 
@@ -476,13 +478,73 @@ TEST(Render, FlatDartsKeepMostOfTheDartsOutlineAndItsShadeAndAutoTakesThemForSma
     EXPECT_EQ(render::drawMode(p, 10.0f, 1000, 400 * 400), DrawMode::Flat);
     EXPECT_EQ(render::drawMode(p, 12.5f, 100, 400 * 400), DrawMode::Meshes);
     EXPECT_EQ(render::drawMode(p, 2.5f, 1000, 400 * 400), DrawMode::Points);
-    EXPECT_EQ(render::drawCounts(p, 10.0f, 1000, 400 * 400).vertices, 3000u) << "a triangle a boid";
+    const render::OnScreen small{10.0f, 400 * 400, 1000};
+    EXPECT_EQ(render::drawCounts(p, small, 1000).vertices, 3000u) << "a triangle a boid";
     EXPECT_FALSE(render::drawsPoints(p, 10.0f, 1000, 400 * 400));
-    EXPECT_NEAR(render::drawCounts(p, 10.0f, 1000, 400 * 400).fragments_estimate, 1000 * render::kMeshArea * 100.0, 1e-6)
+    EXPECT_NEAR(render::drawCounts(p, small, 1000).fragments_estimate, 1000 * render::kMeshArea * 100.0, 1e-6)
         << "the dart's outline, not a point's square";
     p.dims = 2;
     EXPECT_EQ(render::drawMode(p, 10.0f, 1000, 400 * 400), DrawMode::Meshes) << "2D: already a triangle a boid";
     p.draw = 4;
     EXPECT_EQ(render::drawMode(p, 10.0f, 1000, 400 * 400), DrawMode::Meshes);
     EXPECT_NO_GL_ERRORS();
+}
+
+namespace {
+
+// The draw key's auto as a 400x400 view with `camera` sees the flock of positions xyz.
+render::DrawMode autoMode(const Params& p, const std::vector<float>& xyz, const render::Camera& camera) {
+    const glm::mat4 proj = camera.projection(1.0f);
+    const float px_per_clip = 400.0f * proj[1][1] / 2.0f;
+    const render::DrawSettings s;
+    const render::OnScreen seen = render::onScreen(p, render::extentOf(p, xyz), proj * camera.view(), px_per_clip, s, 400 * 400);
+    return render::drawMode(p, seen.boid_px, seen.boids, seen.pixels);
+}
+
+std::vector<float> positionsOf(const Flock& flock) {
+    std::vector<float> xyz;
+    for (const Boid& b : flock) xyz.insert(xyz.end(), {b.p.x, b.p.y, b.p.z});
+    return xyz;
+}
+
+}  // namespace
+
+// Auto judges the flock where it is on screen, not the world box: a small flock in a big world
+// (100 boids in a ball of radius 10 in a 300 world, as the couzin presets spawn), framed and then
+// zoomed in, is drawn as meshes (the box's nearest corner, behind the eye, chose splats before);
+// a million boids filling a 100 box seen whole are splats. extentOf recovers a uniform ball's
+// radius within 5 %; each couzin preset, framed as the headless screenshot frames it, draws meshes.
+TEST(Render, AutoDrawJudgesTheFlockOnScreenNotTheWorldBox) {
+    using render::DrawMode;
+    Params p;
+    p.dims = 3;
+    p.world_size = 300.0f;
+    p.boids = 100;
+    p.spawn_radius = 10.0f;
+    p.species[0].separation.radius = 1.0f;
+    const std::vector<float> small = positionsOf(spawn(p));
+    EXPECT_NEAR(render::extentOf(p, small).radius, 10.0f, 0.5f);
+    render::Camera camera;
+    camera.frameFlock(p, small, render::CameraMode::Follow);
+    EXPECT_EQ(autoMode(p, small, camera), DrawMode::Meshes) << "framed";
+    camera.zoom(8.0f);
+    EXPECT_EQ(autoMode(p, small, camera), DrawMode::Meshes) << "zoomed in";
+    Params big;
+    big.dims = 3;
+    big.world_size = 100.0f;
+    big.boids = 1000000;
+    render::Camera whole;
+    whole.reset(big);
+    const glm::mat4 proj = whole.projection(1.0f);
+    const render::OnScreen seen = render::onScreen(big, render::boxExtent(big, big.boids), proj * whole.view(), 200.0f * proj[1][1],
+                                                   render::DrawSettings{}, 400 * 400);
+    EXPECT_EQ(render::drawMode(big, seen.boid_px, seen.boids, seen.pixels), DrawMode::Splats) << seen.boid_px << " px";
+    for (const char* name : {"couzin-swarm", "couzin-torus", "couzin-dynamic", "couzin-parallel"}) {
+        const Params c = loadPresetFile(resolvePreset(name), Params{});
+        const std::vector<float> xyz = positionsOf(spawn(c));
+        render::Camera framed;
+        framed.frameFlock(c, xyz, render::cameraModeOf(c));
+        const DrawMode mode = autoMode(c, xyz, framed);
+        EXPECT_TRUE(mode == DrawMode::Meshes || mode == DrawMode::Flat) << name << ": " << render::drawModeName(mode);
+    }
 }
