@@ -187,8 +187,9 @@ std::vector<ParamInfo> makeTable() {
         {"draw", ParamKind::Choice, "", 0, 4, {"auto", "meshes", "points", "splats", "flat"},
          "view only: boids drawn as meshes (a triangle or dart along the heading), points, density splats (summed, "
          "tone-mapped: a pixel's mean colour, brighter where more boids share it), or flat darts (3D: a triangle a boid, "
-         "the largest of the dart's outline as seen, no wing beats); auto: splats when the meshes would cover the image "
-         "twice over, points when every boid would be drawn under 3 pixels, flat darts under 12, meshes otherwise",
+         "the largest of the dart's outline as seen, no wing beats); auto, judged where the flock is on screen: splats when "
+         "the meshes would cover the flock's part of the image twice over, points when a boid at the flock's depth would "
+         "be drawn under 3 pixels, flat darts under 12, meshes otherwise",
          [](const Params& p) { return double(p.draw); }, [](Params& p, double v) { p.draw = std::uint32_t(v); }},
         {"camera", ParamKind::Choice, "", 0, 3, {"auto", "world", "follow", "ground"},
          "view only: world frames the world box (a flock in a small part of it: the flock, at the start and a reset); "

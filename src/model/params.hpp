@@ -166,7 +166,8 @@ struct Params {
     // 3 neighbours). A preset carries it (predators open coloured by species); no step reads it.
     std::uint32_t colour = 1;
     // View, not model: how boids are drawn (0 auto, render::drawMode: splats where the meshes would
-    // cover the image twice over, points where they would be under 3 pixels, 3D flat darts under 12;
+    // cover the flock's part of the image twice over, points where a boid at the flock's depth would
+    // be under 3 pixels, 3D flat darts under 12;
     // 1 meshes; 2 points; 3 splats; 4 flat). No step reads it.
     std::uint32_t draw = 0;
     // View, not model: where the camera looks (0 auto: follow in open sky, else world; 1 world: the
