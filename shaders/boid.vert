@@ -29,16 +29,25 @@ uniform mat4 u_view_proj;
 uniform float u_size;        // world units, nose to tail
 uniform float u_min_px;      // smallest drawn size, pixels
 uniform float u_px_per_clip; // pixels per world unit at clip w = 1: viewport_h * P[1][1] / 2
-uniform int u_colour_by;     // 0 species, 1 heading, 2 speed, 3 neighbours
+uniform int u_colour_by;     // 0 species, 1 heading, 2 speed, 3 neighbours (4 dusk: u_dusk)
 uniform float u_max_speed;
 uniform float u_neighbour_scale;
 uniform uint u_selected_id;  // 0xffffffff: none
 uniform uint u_predators;    // bit s set: species s is a predator (drawn larger, in red)
 uniform int u_flap;          // 3D decarpentier: wings beat, tail bends
 uniform float u_time;        // seconds
+uniform vec3 u_eye;          // world position of the camera
+uniform int u_banks;         // 3D: steer.x is the bird's bank angle (starling): the mesh and its wing plane roll by it
+// The colour key's dusk: each bird dark, its opacity from its wing plane against the view (wings
+// face on: darkest; edge on: faint, so banking shows as bands) and fading with distance past the
+// flock's centre (fog). u_fog 0: no fog.
+uniform int u_dusk;
+uniform float u_fog_start;   // units from the eye
+uniform float u_fog;         // units past u_fog_start over which the opacity falls by e
 
 out vec3 v_colour;
 out vec3 v_normal;
+out float v_alpha;  // 1, or the dusk look's opacity
 
 #if DIMS == 2
 const int kBoidVertices = 3;  // kTriangleVertices in flock_renderer.cpp
@@ -62,8 +71,6 @@ vec3 meshVertex(int v) {
 #endif
 
 #if DIMS == 3 && FLAT
-uniform vec3 u_eye;  // world position of the camera
-
 // Its four faces' outward normals, each twice its face's area long (face k: the nose, tail k,
 // tail k + 1), and the same of the tail's largest triangle (both wing tips and the top), in its frame.
 const vec3 kFaceNormals[4] = vec3[4](cross(kTail[0] - kNose, kTail[1] - kNose), cross(kTail[1] - kNose, kTail[2] - kNose),
@@ -142,19 +149,45 @@ vec3 colourOf(int i, uint species, bool predator, vec3 f, float speed) {
 #if DIMS == 3
 // Wing beats (DeCarpentier): faster when climbing and when turning hard; each bird on its own
 // phase. The wing tips (tail points 0 and 2) move up and down; the tail (points 1 and 3) bends
-// toward the turn.
+// toward the turn. The turn from the last acceleration in steer.xyz, or from the bank (u_banks).
 vec3 flapped(vec3 local, int i, uint id, vec3 v, vec3 f, vec3 side, float speed) {
-    float turn = length(steer[i].xyz - dot(steer[i].xyz, f) * f) / max(speed, 1.0);  // rad/s
+    float bank = steer[i].x;
+    float turn = u_banks != 0 ? 2.0 * abs(bank) : length(steer[i].xyz - dot(steer[i].xyz, f) * f) / max(speed, 1.0);  // rad/s
+    float lateral = u_banks != 0 ? sin(bank) : clamp(dot(steer[i].xyz, side) / max(speed, 1.0), -1.0, 1.0);
     float hz = 2.5 + 4.0 * clamp(v.y / max(u_max_speed, 1e-6), 0.0, 1.0) + 1.5 * min(turn, 4.0);
     float phase = float(id % 1024u) * 0.6180339;
     float beat = sin(6.2831853 * (u_time * hz + phase));
     bool wing_tip = abs(local.z) > 0.3;
     bool tail_point = !wing_tip && local.x < 0.0;
     if (wing_tip) local.y += 0.3 * beat;
-    if (tail_point) local.z += 0.25 * clamp(dot(steer[i].xyz, side) / max(speed, 1.0), -1.0, 1.0);
+    if (tail_point) local.z += 0.25 * lateral;
     return local;
 }
 #endif
+
+// The frame rolled about the heading by boid i's bank (u_banks, 3D): up toward side.
+mat3 banked(mat3 frame, int i) {
+#if DIMS == 3
+    float bank = u_banks != 0 ? steer[i].x : 0.0;
+    return mat3(frame[0], cos(bank) * frame[1] + sin(bank) * frame[2], cos(bank) * frame[2] - sin(bank) * frame[1]);
+#else
+    return frame;
+#endif
+}
+
+// The dusk look's opacity of a bird at p whose wings' normal is up: 0.3 edge on to 0.9 face on,
+// fading past the flock's centre (fog); 0.9 in 2D.
+float duskOpacity(vec3 p, vec3 up) {
+#if DIMS == 3
+    vec3 to_eye = u_eye - p;
+    float dist = length(to_eye);
+    float face = dist > 0.0 ? abs(dot(up, to_eye)) / dist : 1.0;
+    float fog = u_fog > 0.0 ? exp(-max(dist - u_fog_start, 0.0) / u_fog) : 1.0;
+    return (0.3 + 0.6 * face) * fog;
+#else
+    return 0.9;
+#endif
+}
 
 // The boid's frame: x forward along f, y up (3D) or side (2D), z side (3D).
 mat3 frameOf(vec3 f) {
@@ -174,18 +207,15 @@ void main() {
     int i = gl_VertexID / kBoidVertices;
     int corner = gl_VertexID - i * kBoidVertices;  // the mesh's vertex
 #endif
-    vec3 p = uintBitsToFloat(pos[i].xyz);
-    vec3 v = uintBitsToFloat(vel[i].xyz);
-    uint id = pos[i].w;
-    uint species = vel[i].w;
+    vec3 p = uintBitsToFloat(pos[i].xyz), v = uintBitsToFloat(vel[i].xyz);
+    uint id = pos[i].w, species = vel[i].w;
     float speed = length(v);
-
     vec3 f = speed > 0.0 ? v / speed : vec3(1.0, 0.0, 0.0);
 #if DIMS == 2
     f.z = 0.0;
     f = length(f) > 0.0 ? normalize(f) : vec3(1.0, 0.0, 0.0);
 #endif
-    mat3 frame = frameOf(f);
+    mat3 frame = banked(frameOf(f), i);
 #if DIMS == 2
     vec3 local = kMesh[corner];
     vec3 n_local = vec3(0.0, 0.0, 1.0);
@@ -217,6 +247,12 @@ void main() {
     v_normal = frame * n_local;
 #endif
 
+    v_alpha = 1.0;
+    if (u_dusk != 0) {
+        v_colour = selected ? vec3(1.0) : predator ? vec3(0.35, 0.04, 0.03) : vec3(0.03, 0.03, 0.05);
+        v_alpha = duskOpacity(p, frame[1]);
+        return;
+    }
     v_colour = selected ? vec3(1.0) : colourOf(i, species, predator, f, speed);
 #if DIMS == 3 && FLAT
     v_colour *= flatShade(d, transpose(frame) * normalize(vec3(0.4, 0.8, 0.3)));  // boid.frag's sun; it leaves a flat dart unlit

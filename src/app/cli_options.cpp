@@ -58,7 +58,7 @@ void declareRun(CLI::App& app, CliValues& v) {
     addCount(app, "--frames", opt.frames, 0, 1000000000, "window: close after N frames [0 = run until closed, 1000000000]");
     addCount(app, "--width", opt.width, 16, 16384, "window / screenshot width in pixels [16, 16384]");
     addCount(app, "--height", opt.height, 16, 16384, "window / screenshot height in pixels [16, 16384]");
-    app.add_option("--colour,--color", v.colour_by, "colour boids by species, heading, speed or neighbours (window and screenshots)")
+    app.add_option("--colour,--color", v.colour_by, "colour boids by species, heading, speed or neighbours, or dusk (dark birds on a dusk sky) (window and screenshots)")
         ->check(CLI::IsMember(std::vector<std::string>(findParam("colour")->choices.begin(), findParam("colour")->choices.end()))
                     .description(""))
         ->type_name("MODE")

@@ -181,8 +181,10 @@ std::vector<ParamInfo> makeTable() {
         {"spawn.heading", ParamKind::Float, "", 0, 1, {},
          "spawn directions turned toward +x: each is (1 - this) x its random direction + this x (1, 0, 0), made unit; 0: random, 1: all along +x",
          MURMUR_FLOAT(spawn_heading)},
-        {"colour", ParamKind::Choice, "", 0, 3, {"species", "heading", "speed", "neighbours"},
-         "view only: the window and screenshots colour boids by species (predators red), heading, speed or neighbour count",
+        {"colour", ParamKind::Choice, "", 0, 4, {"species", "heading", "speed", "neighbours", "dusk"},
+         "view only: the window and screenshots colour boids by species (predators red), heading, speed or neighbour "
+         "count; or dusk: a dusk sky behind dark, semi-opaque birds, darker where denser and where their wings face the "
+         "eye (banking shows as bands), fading with distance",
          [](const Params& p) { return double(p.colour); }, [](Params& p, double v) { p.colour = std::uint32_t(v); }},
         {"draw", ParamKind::Choice, "", 0, 4, {"auto", "meshes", "points", "splats", "flat"},
          "view only: boids drawn as meshes (a triangle or dart along the heading), points, density splats (summed, "

@@ -163,7 +163,7 @@ struct Params {
     Vec3f leader_at;                 // units
     std::vector<Obstacle> obstacles; // at most kMaxObstacles
     // View, not model: how the window and screenshots colour boids (0 species, 1 heading, 2 speed,
-    // 3 neighbours). A preset carries it (predators open coloured by species); no step reads it.
+    // 3 neighbours, 4 dusk: dark birds on a dusk sky). A preset carries it (predators open coloured by species); no step reads it.
     std::uint32_t colour = 1;
     // View, not model: how boids are drawn (0 auto, render::drawMode: splats where the meshes would
     // cover the flock's part of the image twice over, points where a boid at the flock's depth would

@@ -44,6 +44,7 @@ struct StyleTraits {
     bool offsets_per_step = false;  // the rules' weights are velocity offsets per step, not accelerations
     bool reformulable = true;       // update order, integrator and speed limit apply (not a model of its own)
     bool wings_flap = false;        // drawn with flapping wings
+    bool banks = false;             // keeps_steer: steer.x is the bank angle (radians); else steer.xyz the last acceleration
     // keeps_steer: what it keeps in the per-boid slot (Boid::steer), a name for each component
     // (nullptr: unused), as H5MD trajectories and the library name them.
     std::array<const char*, 4> kept_state{};

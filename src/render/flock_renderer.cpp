@@ -121,7 +121,7 @@ namespace {
 
 // The boid programs' uniforms: the camera, sizes, colouring, selection, predators, wing beats.
 void setBoidUniforms(const gl::Program& prog, const Params& p, const DrawSettings& s, const Camera& camera, const glm::mat4& view_proj,
-                     float px_per_clip, const std::optional<Selection>& selection, bool has_steer) {
+                     float px_per_clip, const std::optional<Selection>& selection, bool has_steer, const FlockExtent& extent) {
     glUniformMatrix4fv(prog.uniform("u_view_proj"), 1, GL_FALSE, glm::value_ptr(view_proj));
     glUniform3fv(prog.uniform("u_eye"), 1, glm::value_ptr(camera.eye()));  // flat darts only
     glUniform1f(prog.uniform("u_size"), boidSize(p) * s.size_scale);
@@ -134,6 +134,11 @@ void setBoidUniforms(const gl::Program& prog, const Params& p, const DrawSetting
     glUniform1ui(prog.uniform("u_predators"), predatorMask(p));
     glUniform1i(prog.uniform("u_flap"), styleInfo(p.style).traits.wings_flap && has_steer ? 1 : 0);
     glUniform1f(prog.uniform("u_time"), s.time);
+    glUniform1i(prog.uniform("u_banks"), styleInfo(p.style).traits.banks && has_steer ? 1 : 0);
+    // Dusk: fog from the flock's centre, falling by e over twice its radius.
+    glUniform1i(prog.uniform("u_dusk"), s.colour_by == ColourBy::Dusk ? 1 : 0);
+    glUniform1f(prog.uniform("u_fog_start"), glm::length(camera.eye() - extent.centre));
+    glUniform1f(prog.uniform("u_fog"), p.dims == 3 ? 2.0f * extent.radius : 0.0f);
 }
 
 }  // namespace
@@ -146,7 +151,8 @@ FlockRenderer::FlockRenderer(const gl::ShaderLibrary& shaders)
       points3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}, {"POINTS", "1"}})),
       splats2_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "2"}, {"POINTS", "1"}, {"SPLATS", "1"}})),
       splats3_(gl::buildGraphics(shaders, "boid.vert", "boid.frag", {{"DIMS", "3"}, {"POINTS", "1"}, {"SPLATS", "1"}})),
-      tone_(gl::buildGraphics(shaders, "splat_tone.vert", "splat_tone.frag", {})),
+      tone_(gl::buildGraphics(shaders, "fullscreen.vert", "splat_tone.frag", {})),
+      sky_(gl::buildGraphics(shaders, "fullscreen.vert", "sky.frag", {})),
       lines_(gl::buildGraphics(shaders, "lines.vert", "lines.frag", {})) {
     lines_vao_.floatAttribute(0, 3, offsetof(LineVertex, pos));
     lines_vao_.floatAttribute(1, 4, offsetof(LineVertex, colour));
@@ -172,6 +178,8 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
 
     const float px_per_clip = float(viewport_px.y) * proj[1][1] / 2.0f;
     const FlockExtent extent = s.flock ? *s.flock : boxExtent(p, flock.count);
+    const bool dusk = s.colour_by == ColourBy::Dusk;
+    if (dusk) drawSky(area, view_proj, p.dims);
     last_counts_ = drawCounts(p, onScreen(p, extent, view_proj, px_per_clip, s, std::uint64_t(viewport_px.x) * std::uint64_t(viewport_px.y)),
                               flock.count);
     const DrawMode mode = last_counts_.mode;
@@ -182,15 +190,22 @@ void FlockRenderer::drawInto(const FlockView& flock, const Params& p, const Came
                                   : mode == DrawMode::Flat   ? flat3_
                                                              : (three ? boid3_ : boid2_);
         prog.use();
-        setBoidUniforms(prog, p, s, camera, view_proj, px_per_clip, selection, flock.steer != 0);
+        setBoidUniforms(prog, p, s, camera, view_proj, px_per_clip, selection, flock.steer != 0, extent);
         if (mode == DrawMode::Splats) {
             drawSplats(flock, area);
             if (three) glEnable(GL_DEPTH_TEST);  // the lines after them, as in the other modes
-        }
-        else drawBoids(flock, mode == DrawMode::Points, verticesABoid(mode, p.dims));
+        } else if (dusk) {  // dark over light, in any order: no depth test, each bird over what is drawn
+            glDisable(GL_DEPTH_TEST);
+            glEnable(GL_BLEND);
+            glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);  // the sky's alpha stays
+            drawBoids(flock, mode == DrawMode::Points, verticesABoid(mode, p.dims));
+            glDisable(GL_BLEND);
+            glBlendFunc(GL_ONE, GL_ZERO);
+            if (three) glEnable(GL_DEPTH_TEST);
+        } else drawBoids(flock, mode == DrawMode::Points, verticesABoid(mode, p.dims));
     }
     std::vector<LineVertex> lines;
-    if (s.show_bounds) lines = boundsLines(p);
+    if (s.show_bounds && !(dusk && p.bounds == Bounds::Open)) lines = boundsLines(p);  // open sky at dusk: no box
     const auto influences = influenceLines(p);
     lines.insert(lines.end(), influences.begin(), influences.end());
     if (selection) {
@@ -255,6 +270,18 @@ void FlockRenderer::drawSplats(const FlockView& flock, const ScreenRect& area) {
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glDisable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ZERO);
+}
+
+void FlockRenderer::drawSky(const ScreenRect& area, const glm::mat4& view_proj, int dims) const {
+    glDisable(GL_DEPTH_TEST);
+    sky_.use();
+    const glm::mat4 inverse = glm::inverse(view_proj);
+    glUniformMatrix4fv(sky_.uniform("u_inv_view_proj"), 1, GL_FALSE, glm::value_ptr(inverse));
+    glUniform4f(sky_.uniform("u_area"), float(area.x), float(area.y), float(area.w), float(area.h));
+    glUniform1i(sky_.uniform("u_dims"), dims);
+    empty_vao_.bind();
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    if (dims == 3) glEnable(GL_DEPTH_TEST);
 }
 
 void FlockRenderer::drawLines(const std::vector<LineVertex>& lines, const glm::mat4& view_proj) {

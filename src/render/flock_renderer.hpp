@@ -22,7 +22,8 @@
 namespace murmur::render {
 
 // In the order of the colour key's names in the parameter table (model/param_table.cpp).
-enum class ColourBy : int { Species = 0, Heading = 1, Speed = 2, Neighbours = 3 };
+// Dusk: a dusk sky behind dark birds whose opacity shows their density and banking (boid.vert).
+enum class ColourBy : int { Species = 0, Heading = 1, Speed = 2, Neighbours = 3, Dusk = 4 };
 
 // A ball holding the flock, or the part of it the view is on: what the draw key's auto reads.
 struct FlockExtent {
@@ -129,7 +130,10 @@ private:
     // `area` of the framebuffer bound before.
     void drawSplats(const FlockView& flock, const ScreenRect& area);
 
-    gl::Program boid2_, boid3_, flat3_, points2_, points3_, splats2_, splats3_, tone_, lines_;
+    // The dusk sky over `area` (sky.frag), in place of the background.
+    void drawSky(const ScreenRect& area, const glm::mat4& view_proj, int dims) const;
+
+    gl::Program boid2_, boid3_, flat3_, points2_, points3_, splats2_, splats3_, tone_, sky_, lines_;
     gl::SumTarget sums_;
     gl::VertexArray empty_vao_, lines_vao_;
     gl::Buffer lines_buf_;

@@ -88,6 +88,11 @@ Legend legendFor(const Params& p, float neighbour_scale, bool counted) {
             for (float t : {0.0f, 0.5f, 1.0f}) l.entries.push_back({number(double(t * top)), render::rampColour(t)});
             break;
         }
+        case render::ColourBy::Dusk:
+            l.title = "dusk: darker where denser and where wings face you";
+            l.entries.push_back({"wings face on", glm::vec3(0.03f, 0.03f, 0.05f)});
+            l.entries.push_back({"edge on", glm::vec3(0.62f, 0.52f, 0.5f)});
+            break;
         case render::ColourBy::Neighbours:
             l.title = counted ? "neighbours" : "neighbours (counted at the next step)";
             for (float t : {0.0f, 0.5f, 1.0f})

@@ -280,11 +280,12 @@ TEST_F(PanelUi, AnEditsCostIsShownBeforeItIsApplied) {
 // The colourings' names are the parameter table's, in ColourBy's order (one list of them).
 TEST(PanelColours, TheColourKeysNamesFollowColourBy) {
     const auto& names = findParam("colour")->choices;
-    ASSERT_EQ(names.size(), 4u);
+    ASSERT_EQ(names.size(), 5u);
     EXPECT_STREQ(names[std::size_t(render::ColourBy::Species)], "species");
     EXPECT_STREQ(names[std::size_t(render::ColourBy::Heading)], "heading");
     EXPECT_STREQ(names[std::size_t(render::ColourBy::Speed)], "speed");
     EXPECT_STREQ(names[std::size_t(render::ColourBy::Neighbours)], "neighbours");
+    EXPECT_STREQ(names[std::size_t(render::ColourBy::Dusk)], "dusk");
 }
 
 // The queue on its own: a press and release between two frames are seen one frame each; text

@@ -58,13 +58,14 @@ struct Frame {
 };
 
 Frame draw(const render::FlockView& view, const Params& p, float size_scale,
-           const std::optional<render::Selection>& selection = std::nullopt, float time = 0.0f) {
+           const std::optional<render::Selection>& selection = std::nullopt, float time = 0.0f,
+           render::ColourBy colour = render::ColourBy::Species) {
     Frame f;
     f.camera.reset(p);
     f.settings.show_bounds = false;
     f.settings.size_scale = size_scale;
     f.settings.min_px = 0.0f;
-    f.settings.colour_by = render::ColourBy::Species;
+    f.settings.colour_by = colour;
     f.settings.time = time;
     gl::Framebuffer target(kW, kH);
     target.bind();
@@ -547,4 +548,66 @@ TEST(Render, AutoDrawJudgesTheFlockOnScreenNotTheWorldBox) {
         const DrawMode mode = autoMode(c, xyz, framed);
         EXPECT_TRUE(mode == DrawMode::Meshes || mode == DrawMode::Flat) << name << ": " << render::drawModeName(mode);
     }
+}
+
+namespace {
+
+// A pixel's luminance (Rec. 709 weights, 0-255).
+double luminance(const Frame& f, glm::vec2 px) {
+    const std::uint8_t* c = &f.rgba[(std::size_t(px.y) * kW + std::size_t(px.x)) * 4];
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
+}  // namespace
+
+// The colour key's dusk: a sky, blue overhead and warm at the horizon (2D: the image's top is
+// bluer than its foot); dark birds over it, darker where two share a pixel than where one is
+// (each 0.9 opaque in 2D: 1 - 0.1^2 against 0.9 of the way from sky to the birds' colour, within
+// 3 levels); in 3D a starling seen with its wings face on darkens the sky about 0.9 / 0.3 = 3
+// times as much as one banked 90 degrees from that, seen edge on (points of one size, so only
+// the opacity differs; face on at least 0.6 of the way from the sky to the birds' colour, the
+// ratio within 0.25 and 0.45, fog included).
+TEST(Render, DuskDrawsASkyAndDarkBirdsDarkerWhereDenserAndWithTheirWingsFaceOn) {
+    MURMUR_REQUIRE_GL();
+    Params p = world(2);
+    p.draw = 2;  // points: one square a boid, so only the opacity differs
+    render::HostFlock host;
+    host.update({}, {});
+    const Frame sky = draw(host.view(), p, 10.0f, std::nullopt, 0.0f, render::ColourBy::Dusk);
+    const std::uint8_t* top = &sky.rgba[(std::size_t(kH - 2) * kW + kW / 2) * 4];
+    const std::uint8_t* foot = &sky.rgba[(std::size_t(1) * kW + kW / 2) * 4];
+    EXPECT_GT(int(top[2]), int(top[0])) << "blue overhead";
+    EXPECT_GT(int(foot[0]), int(foot[2])) << "warm at the horizon";
+    host.update({makeBoid(0, {30, 50, 0}, {3, 0, 0}), makeBoid(1, {70, 50, 0}, {3, 0, 0}), makeBoid(2, {70, 50, 0}, {0, 3, 0})}, {});
+    const Frame birds = draw(host.view(), p, 10.0f, std::nullopt, 0.0f, render::ColourBy::Dusk);
+    const glm::vec2 one = birds.at({30, 50, 0}), two = birds.at({70, 50, 0});
+    const double dark = 0.2126 * 0.03 * 255 + 0.7152 * 0.03 * 255 + 0.0722 * 0.05 * 255;  // boid.vert's dusk colour
+    EXPECT_NEAR(luminance(birds, one), luminance(sky, one) + 0.9 * (dark - luminance(sky, one)), 3.0);
+    EXPECT_NEAR(luminance(birds, two), luminance(sky, two) + 0.99 * (dark - luminance(sky, two)), 3.0);
+
+    Params q = world(3);
+    q.style = Style::Starling;
+    q.draw = 2;
+    render::Camera camera;
+    camera.reset(q);
+    Flock flock;
+    const glm::vec3 at[2] = {{45, 50, 50}, {55, 50, 50}};
+    for (int k = 0; k < 2; ++k) {
+        const glm::vec3 to_eye = glm::normalize(camera.eye() - at[k]);
+        const glm::vec3 f = glm::normalize(glm::cross(to_eye, glm::vec3(0, 1, 0)));
+        const glm::vec3 side = glm::normalize(glm::cross(f, glm::vec3(0, 1, 0))), up = glm::cross(side, f);
+        Boid b = makeBoid(std::uint32_t(k), at[k], 10.0f * f);
+        b.steer.x = std::atan2(glm::dot(to_eye, side), glm::dot(to_eye, up)) + (k == 1 ? 1.5707963f : 0.0f);
+        flock.push_back(b);
+    }
+    host.update({}, {});
+    const Frame sky3 = draw(host.view(), q, 10.0f, std::nullopt, 0.0f, render::ColourBy::Dusk);
+    host.update(flock, {});
+    const Frame seen = draw(host.view(), q, 10.0f, std::nullopt, 0.0f, render::ColourBy::Dusk);
+    const glm::vec2 face = seen.at(at[0]), edge = seen.at(at[1]);
+    const double face_dark = luminance(sky3, face) - luminance(seen, face), edge_dark = luminance(sky3, edge) - luminance(seen, edge);
+    EXPECT_GT(face_dark, 0.6 * (luminance(sky3, face) - dark)) << "face on: about 0.9 of the way to the birds' colour, less the fog";
+    EXPECT_GT(edge_dark / face_dark, 0.25) << face_dark << " " << edge_dark;
+    EXPECT_LT(edge_dark / face_dark, 0.45) << face_dark << " " << edge_dark;
+    EXPECT_NO_GL_ERRORS();
 }

@@ -29,7 +29,7 @@ StyleInfo styleRowOf<Style::Starling>() {
             .summary = "StarDisplay's starlings (Hildenbrandt et al. 2010), in metres and seconds: separation from a hard core, "
                        "cohesion by centrality squared, alignment, a rear blind angle, a roost, cruise speed, banked flight",
             .glsl = "styles/starling/starling.glsl", .prefix = "starling.",
-            .traits = {.keeps_steer = true, .leaves_reach = true, .reformulable = false, .wings_flap = true,
+            .traits = {.keeps_steer = true, .leaves_reach = true, .reformulable = false, .wings_flap = true, .banks = true,
                        .kept_state = {"bank", "centrality", "sideways_force", nullptr}},
             .keys = {
                 {"starling.mass", ParamKind::Float, "kg", 0.001, 100, {}, "starling: a bird's mass", MURMUR_FLOAT(starling.mass)},
