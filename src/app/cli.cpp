@@ -2,6 +2,7 @@
 // (cli_modes.hpp), apply the settings in order (defaults, then --preset, then each --set in order,
 // then --boids/--dims/--seed, then --import, which fixes the boid count) and run the mode.
 #include "app/cli.hpp"
+#include "app/renderer_defaults.hpp"
 
 #include "app/cli_modes.hpp"
 #include "app/cli_options.hpp"
@@ -303,6 +304,12 @@ void adoptStateWorld(CliValues& v, std::ostream& out) {
                                  : "invalid parameters:\n" + describe(problems));
 }
 
+// --boids' text as a count, or 0 where it is not a whole number (applySet then says why).
+std::uint64_t wholeCountOr0(const std::string& text) {
+    if (text.empty() || text.size() > 18 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) return 0;
+    return std::stoull(text);
+}
+
 // One flock, in the window or headless.
 int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     Options& opt = v.opt;
@@ -310,6 +317,11 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     // parameters are checked once that world is known (a radius fine there may not be in the
     // preset's smaller world).
     opt.auto_boids = !opt.headless && !v.boids && !setsKey(v, "boids") && v.preset.empty() && opt.import_path.empty();
+    opt.plain_launch = v.preset.empty() && v.sets.empty() && !v.dims && opt.import_path.empty();
+    if (opt.plain_launch && v.boids && opensTheMurmuration(true, wholeCountOr0(*v.boids))) {
+        v.preset = "murmuration";
+        out << "murmur: no preset at " << *v.boids << " boids: the murmuration (--preset default for the classic flock)\n";
+    }
     applySettings(v, out, !opt.auto_boids && opt.import_path.empty());  // an import's world first
     Params& p = opt.params;
     Flock imported;

@@ -36,6 +36,9 @@ struct Options {
     // No --boids, --import, --preset or boids= was given: the window picks a count that suits
     // the renderer (app/renderer_defaults.hpp).
     bool auto_boids = false;
+    // No --preset, --import, --set or --dims: a count from kMurmurationFrom opens the murmuration
+    // (app/renderer_defaults.hpp).
+    bool plain_launch = false;
     bool world_size_set = false;  // --set world_size=...: the panel's Apply keeps this world
     std::string preset_name;      // --preset as given (the panel's presets combo shows it)
 };

@@ -4,6 +4,7 @@
 #include "gl/egl_context.hpp"
 #include "engine/engine.hpp"
 #include "io/input_error.hpp"
+#include "io/preset_json.hpp"
 #include "model/density.hpp"
 
 #include <algorithm>
@@ -27,11 +28,18 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
     return out;
 }
 
-Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world) {
+bool opensTheMurmuration(bool plain_launch, std::uint64_t boids) { return plain_launch && boids >= kMurmurationFrom; }
+
+Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world, bool plain_launch) {
     std::string why;
     const bool gpu = backend == Backend::Gpu;
-    const Params chosen = rendererDefaults(p, !gpu || gl::isSoftwareRenderer(gl::rendererString()),
-                                           gpu ? engine::gpuMaxBoids(p) : kSoftwareDefaultBoids, why, keep_world);
+    const bool software = !gpu || gl::isSoftwareRenderer(gl::rendererString());
+    Params chosen = rendererDefaults(p, software, gpu ? engine::gpuMaxBoids(p) : kSoftwareDefaultBoids, why, keep_world);
+    if (opensTheMurmuration(plain_launch, chosen.boids)) {
+        const Params starlings = loadPresetFile(resolvePreset("murmuration"), Params{});
+        chosen = rendererDefaults(starlings, software, gpu ? engine::gpuMaxBoids(starlings) : kSoftwareDefaultBoids, why, keep_world);
+        out << "murmur: no preset at " << chosen.boids << " boids: the murmuration (--preset default for the classic flock)\n";
+    }
     out << "murmur: " << why << (gpu ? "" : " [CPU reference]") << "\n";
     // The command line checked nothing yet (cli.cpp): a radius is judged against this world.
     if (auto problems = validate(chosen); !problems.empty()) throw InputError("invalid parameters:\n" + describe(problems));

@@ -15,6 +15,12 @@ namespace murmur {
 
 inline constexpr std::uint32_t kHardwareDefaultBoids = 1000000;
 inline constexpr std::uint32_t kSoftwareDefaultBoids = 10000;
+// From this many boids, a launch that chose nothing but the count (no --preset, --import, --set
+// or --dims: Options::plain_launch) opens the murmuration preset, one flock at any count, instead
+// of the default 2D flock (which at 10^5 boids is a field of small clumps); `--preset default`
+// keeps the classic flock.
+inline constexpr std::uint32_t kMurmurationFrom = 50000;
+bool opensTheMurmuration(bool plain_launch, std::uint64_t boids);
 
 // p with boids = the default for this renderer (capped at max_boids) and world_size scaled by
 // (boids / p.boids)^(1/dims), within the parameter's range; `why` says what was chosen.
@@ -23,7 +29,8 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
 
 // rendererDefaults() for this run: the current context's renderer, capped by what the GPU holds
 // (GPU backend; needs a current context); the CPU reference gets the software count. Prints the
-// choice to out. Throws InputError when the parameters are invalid in the world chosen.
-Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world);
+// choice to out. Throws InputError when the parameters are invalid in the world chosen. A plain
+// launch whose count reaches kMurmurationFrom gets the murmuration preset at that count.
+Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world, bool plain_launch = false);
 
 }  // namespace murmur

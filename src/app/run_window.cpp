@@ -583,7 +583,10 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     const std::string renderer = gl::rendererString();
     out << "murmur: renderer " << renderer << ", OpenGL " << gl::glVersionString() << " (GLFW window)\n";
     Params& p = opt.params;
-    if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set);
+    if (opt.auto_boids && !imported) {
+        p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set, opt.plain_launch);
+        if (opensTheMurmuration(opt.plain_launch, p.boids)) opt.preset_name = "murmuration";  // the panel's presets combo
+    }
     if (opt.backend == Backend::Cpu)
         if (auto why = cpuCapacityProblem(p)) throw InputError("--boids: " + *why);
     if (opt.backend == Backend::Gpu) {

@@ -58,6 +58,25 @@ TEST_F(Cli, HeadlessRunExportsAndSummarises) {
     EXPECT_EQ(readStateCsv(out_csv, Params{}).size(), 100u);
 }
 
+// A launch that chose nothing but a count of at least 50,000 opens the murmuration (one flock at
+// any count) and says so; under it, or with a preset, a --set or --dims, the default flock stays.
+TEST_F(Cli, ALargeCountWithNoPresetOpensTheMurmuration) {
+    const auto style = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"--backend", "cpu", "--headless", "--steps", "0"});
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        const bool said = r.out.find("the murmuration (--preset default for the classic flock)") != std::string::npos;
+        const bool starlings = r.out.find("starling style") != std::string::npos;
+        EXPECT_EQ(said, starlings) << r.out;
+        return starlings;
+    };
+    EXPECT_TRUE(style({"--boids", "50000"}));
+    EXPECT_FALSE(style({"--boids", "49999"}));
+    EXPECT_FALSE(style({"--boids", "50000", "--preset", "default"}));
+    EXPECT_FALSE(style({"--boids", "50000", "--set", "seed=2"}));
+    EXPECT_FALSE(style({"--boids", "50000", "--dims", "2"}));
+}
+
 TEST_F(Cli, ImportThenExportContinuesTheState) {
     ASSERT_EQ(run({"--backend", "cpu", "--headless", "--steps", "3", "--boids", "50", "--export", out_csv}).code, 0);
     const std::string second = (dir / "second.csv").string();
