@@ -32,6 +32,10 @@ rm -rf build-test/bundle-ci
 stage "the GPU's opt-in paths on llvmpipe: storage-buffer reads and the tiled walk (label paths)"
 ctest --test-dir build-test --output-on-failure -j"$jobs" -L paths
 
+stage "the longest tests, which scripts/test.sh leaves out (scripts/long_tests.sh)"
+source scripts/long_tests.sh
+ctest --test-dir build-test --output-on-failure -j"$jobs" -LE paths -R "$long_tests"
+
 stage "GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe (the opt-in paths on llvmpipe only)"
 # Zink compiles shaders through SPIR-V as hardware drivers do, and catches what llvmpipe forgives.
 zink_runtime=$(mktemp -d)

@@ -23,11 +23,13 @@ cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" -DCMAKE_C_COMPILER_LAUNCHER="$launcher" >/dev/null
 cmake --build build-test -j"$jobs"
 echo "== tests: CPU and GL (ctest) =="
-ctest --test-dir build-test --output-on-failure -j"$jobs" -LE paths  # the GPU's opt-in paths: scripts/ci.sh
+source scripts/long_tests.sh  # $long_tests: the longest, which scripts/ci.sh runs
+ctest --test-dir build-test --output-on-failure -j"$jobs" -LE paths -E "$long_tests"  # the GPU's opt-in paths: scripts/ci.sh
 cat <<'HINT'
 == all tests passed ==
 The CPU/GPU parity tests alone:  ctest --test-dir build-test -R 'Parity|GpuHand|OnGpu'
 The CPU tests alone (no GL):     ctest --test-dir build-test -L cpu
 The GPU's opt-in paths (storage reads, tiled walk):  ctest --test-dir build-test -L paths
+The longest tests, left to scripts/ci.sh:             ctest --test-dir build-test -R "$(. scripts/long_tests.sh; echo "$long_tests")"
 The full pipeline (those paths, zink, FMA parity, mutants, fuzzers, sanitizers): scripts/ci.sh
 HINT
