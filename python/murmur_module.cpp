@@ -665,6 +665,7 @@ void bindFunctions(py::module_& m) {
           py::arg("carry"), py::arg("batch"), py::arg("progress"),
           "murmur.sweep's engine (murmur::api::runSweep) in this process: writes the sweep's CSV to `out`; the runs written.");
     m.def("presets", &murmur::api::presets, "The built-in presets' names.");
+    m.def("_step_resolution_warning", &murmur::api::stepResolutionWarning, py::arg("order"), py::arg("dt"));
     m.def("_whole_number", &wholeNumber, py::arg("value"), py::arg("what"), py::arg("lo"), py::arg("hi"),
           "The module's own check of a whole-number argument, for its Python parts: the value, or murmur.Error naming "
           "`what` and [lo, hi].");

@@ -73,6 +73,21 @@ def curve(ax, points, label, colour):
         ax.plot([x[0]] * len(points[x]), points[x], ".", color=colour, alpha=0.35)
 
 
+def swept_ticks(axis, values):
+    """Ticks at the swept values themselves (at most 12 of them; more are left to matplotlib),
+    labelled as the CSV writes them."""
+    from matplotlib.ticker import NullLocator
+    if len(values) <= 12:
+        axis.set_ticks(values)
+        axis.set_ticklabels(["%g" % v for v in values])
+        axis.set_minor_locator(NullLocator())
+
+
+def log_spaced(values):
+    """Positive values spanning a factor of 50 or more: drawn on a log axis."""
+    return len(values) > 2 and min(values) > 0 and max(values) >= 50 * min(values)
+
+
 def main():
     ap = argparse.ArgumentParser(description="Plot murmur sweep CSVs.")
     ap.add_argument("files", nargs="+", help="SWEEP.csv [SWEEP.csv ...] OUT.png")
@@ -116,6 +131,10 @@ def main():
                   colours[k % len(colours)])
         ax.set_xlabel(keys[0])
         ax.set_ylabel(a.of)
+        xs = sorted({x[0] for _, pts in sweeps for x in pts})
+        if log_spaced(xs):
+            ax.set_xscale("log")
+        swept_ticks(ax.xaxis, xs)
         ax.grid(True, alpha=0.3)
         ax.legend(loc="best", fontsize="small")
     else:
@@ -133,6 +152,8 @@ def main():
         fig.colorbar(mesh, ax=ax, label=a.of + " (mean over seeds)")
         ax.set_xlabel(keys[0])
         ax.set_ylabel(keys[1])
+        swept_ticks(ax.xaxis, xs)
+        swept_ticks(ax.yaxis, ys)
     ax.set_title(a.title or "%s, %d run%s per point" % (", ".join(os.path.basename(c) for c in csvs), seeds,
                                                          "s" if seeds > 1 else ""), fontsize="medium")
     fig.tight_layout()

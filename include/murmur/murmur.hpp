@@ -243,7 +243,7 @@ private:
 // sweep, byte for byte: the same code runs both.
 struct Sweep {
     FlockOptions flock;             // the base flock (preset, settings, boids, seed, backend; gl_loader as Flock's)
-    std::vector<std::string> axes;  // one to three "KEY=FROM:TO:COUNT", as --sweep (a numeric key, COUNT in [1, 10000])
+    std::vector<std::string> axes;  // one to three "KEY=FROM:TO:COUNT[:log]" or "KEY=V1,V2,...", as --sweep (a numeric key, 1 to 10000 values)
     std::uint32_t seeds = 1;        // [1, 10000]
     std::uint64_t steps = 300;      // a run's steps [0, 1000000000]
     std::uint64_t burn_in = 0;      // steps before the samples start [0, steps]
@@ -261,6 +261,10 @@ using SweepProgress = std::function<void(const std::string&)>;
 std::uint64_t runSweep(const Sweep& sweep, const std::string& path, const SweepProgress& progress = {}, const StopCheck& stop = {});
 
 std::vector<std::string> presets();  // the built-in presets' names
+// From order parameters (orderParameters()' keys boids, mean_speed, nn_mean) and the step dt: a
+// warning, with its numbers, when a boid moves farther in a step than the mean nearest-neighbour
+// distance (figures measured at that dt may be artefacts); empty when the step resolves it.
+std::string stepResolutionWarning(const std::map<std::string, double>& order, double dt);
 std::vector<ParamRecord> params();   // every key, as --list-params
 // Every key's value (as get() gives it) of a flock made with these options, without making it:
 // the preset, the settings, boids (the world resized unless world_size is set) and the seed.

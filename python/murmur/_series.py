@@ -1,7 +1,30 @@
 """Flock.run: order parameters as a time series while the flock steps."""
 import sys
+import warnings
 
-from ._murmur import Error, Flock, _whole_number
+from ._murmur import Error, Flock, _step_resolution_warning, _whole_number
+
+
+def _warn_if_the_step_is_coarse(order, dt):
+    """A RuntimeWarning when a boid moves farther in a step than the mean nearest-neighbour
+    distance (the order parameters measured at that dt may be artefacts), with the numbers."""
+    text = _step_resolution_warning({k: float(v) for k, v in order.items() if k in ("boids", "mean_speed", "nn_mean")}, dt)
+    if text:
+        warnings.warn("murmur: " + text, RuntimeWarning, stacklevel=3)
+
+
+_measured = Flock.order_parameters
+
+
+def order_parameters(self):
+    order = _measured(self)
+    _warn_if_the_step_is_coarse(order, self.params["dt"])
+    return order
+
+
+order_parameters.__doc__ = _measured.__doc__ + (" Warns (RuntimeWarning) when a boid moves farther in a step than the "
+                                                 "mean nearest-neighbour distance.")
+Flock.order_parameters = order_parameters
 
 
 def _progress_bar(total, progress):
@@ -17,12 +40,35 @@ def _progress_bar(total, progress):
     return tqdm(total=total, unit="step", desc="murmur")
 
 
+# run()'s columns, in this order (order_parameters()' own order), then each of the four largest
+# groups' columns, group1 first; counts come back as ints.
+_COLUMNS = ("step", "time", "polarization", "group_polarization", "milling", "groups", "largest_group_share",
+            "grouped_share", "nn_mean", "nn_median", "mean_neighbours", "mean_speed", "boids")
+_GROUP_COLUMNS = ("boids", "first_id", "polarization", "milling", "x", "y", "z")
+
+
+def _is_count(key):
+    return key in ("step", "groups", "boids") or key.endswith("_boids") or key.endswith("_first_id")
+
+
+def _ordered(columns):
+    """The columns in _COLUMNS' order, then group1_..group4_ in _GROUP_COLUMNS' order, then any
+    other (none today) by name; counts as ints."""
+    groups = [f"group{k}_{name}" for k in range(1, 5) for name in _GROUP_COLUMNS]
+    known = [key for key in _COLUMNS + tuple(groups) if key in columns]
+    order = known + sorted(key for key in columns if key not in known)
+    return {key: [int(x) for x in columns[key]] if _is_count(key) else columns[key] for key in order}
+
+
 def run(self, steps, every=1, progress=None):
     """run(steps, every=1, progress=None) -> pandas.DataFrame
 
     Steps the flock `steps` times and samples its order parameters (order_parameters()) now and
     after every `every` steps, the last step always included: one row a sample, with columns
-    step, time (step * dt) and every order parameter. The stepping and sampling are murmur's run
+    step, time (step * dt) and every order parameter, in order_parameters()' order (polarization,
+    group_polarization, milling, groups, largest_group_share, grouped_share, nn_mean, nn_median,
+    mean_neighbours, mean_speed, boids, then group1_boids .. group4_z); step, groups, boids and
+    each group's boids and first_id are ints. The stepping and sampling are murmur's run
     loop: each sample is measured with the step after it (on the GPU in that step's steer pass, no
     copy of the flock to the host). progress: a tqdm bar (None: on a terminal, when tqdm
     is installed). Ctrl-C stops between steps and raises KeyboardInterrupt. Without pandas the
@@ -44,9 +90,9 @@ def run(self, steps, every=1, progress=None):
     finally:
         if bar is not None:
             bar.close()
-    order = ["step", "time"] + [key for key in columns if key not in ("step", "time")]
-    columns = {key: columns[key] for key in order}
-    columns["step"] = [int(x) for x in columns["step"]]
+    columns = _ordered(columns)
+    if columns["step"]:
+        _warn_if_the_step_is_coarse({key: values[-1] for key, values in columns.items()}, self.params["dt"])
     try:
         import pandas
     except ImportError:

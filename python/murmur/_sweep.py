@@ -9,12 +9,21 @@ from ._murmur import Error, _run_sweep, resolved_params
 
 
 def _axis(key, spec):
+    """A sweep axis as --sweep reads it: 'FROM:TO:COUNT[:log]' or 'V1,V2,...' as given; a tuple
+    (FROM, TO, COUNT) or (FROM, TO, COUNT, 'log'); a list [V1, V2, ...] of the values themselves."""
     if isinstance(spec, str):
         return f"{key}={spec}"
+    if isinstance(spec, list):
+        if not spec:
+            raise Error(f"sweep {key!r}: an empty list of values")
+        return f"{key}=" + ",".join(repr(float(v)) if isinstance(v, float) else str(v) for v in spec)
+    if isinstance(spec, tuple) and len(spec) == 4 and spec[3] == "log":
+        return f"{key}={spec[0]}:{spec[1]}:{spec[2]}:log"
     try:
         lo, hi, count = spec
     except (TypeError, ValueError):
-        raise Error(f"sweep {key!r}: expected (FROM, TO, COUNT) or 'FROM:TO:COUNT', not {spec!r}") from None
+        raise Error(f"sweep {key!r}: expected (FROM, TO, COUNT), (FROM, TO, COUNT, 'log'), a list of values, or "
+                    f"'FROM:TO:COUNT', not {spec!r}") from None
     return f"{key}={lo}:{hi}:{count}"
 
 
@@ -43,7 +52,8 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
     """Runs a sweep (as murmur --sweep, in this process) and returns its rows: one per run, the swept
     values and seed, each order parameter's mean and standard deviation over the run's samples.
 
-    axes: {key: (FROM, TO, COUNT)} (or 'FROM:TO:COUNT'), one to three numeric keys: a grid.
+    axes: {key: (FROM, TO, COUNT)} (or 'FROM:TO:COUNT'), (FROM, TO, COUNT, 'log') evenly in log, or
+    [V1, V2, ...] those values in that order ('V1,V2,...'); one to three numeric keys: a grid.
     steps, seeds, burn_in, every, carry, batch: as --steps, --sweep-seeds, --sweep-burn-in,
     --sweep-every, --sweep-carry, --sweep-batch; params: {key: value} as --set.
     out: a path to keep the sweep's CSV at, byte for byte what murmur --sweep-out writes for the

@@ -119,7 +119,14 @@ def test_run_gives_a_time_series_of_order_parameters(backend):
     assert list(table["step"]) == [0, 10, 20, 25]
     dt = f.params["dt"]
     np.testing.assert_allclose(table["time"], table["step"] * dt, rtol=1e-12)
-    assert {"polarization", "milling", "mean_neighbours", "groups"} <= set(table.columns)
+    assert list(table.columns[:13]) == ["step", "time", "polarization", "group_polarization", "milling", "groups",
+                                        "largest_group_share", "grouped_share", "nn_mean", "nn_median",
+                                        "mean_neighbours", "mean_speed", "boids"]
+    assert list(table.columns[13:20]) == ["group1_boids", "group1_first_id", "group1_polarization", "group1_milling",
+                                          "group1_x", "group1_y", "group1_z"]
+    for count in ("step", "groups", "boids", "group1_boids", "group4_first_id"):
+        assert table[count].dtype.kind == "i", count
+    assert table["polarization"].dtype.kind == "f"
     again = murmur.Flock(preset="vicsek", boids=200, backend=backend, seed=3)
     again.step(25)
     assert table["polarization"].iloc[-1] == again.order_parameters()["polarization"]
@@ -247,3 +254,22 @@ def test_body_shape_names_its_figures_and_leaves_the_flock_as_it_was(backend):
         assert 0.0 <= body[key] <= 1.0, key
     assert body["r1"] > 0 and body["r1_border"] > 0 and body["r1_interior"] > 0
     assert (flock.positions == before).all()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_step_too_coarse_for_the_spacing_is_warned_of(backend):
+    """order_parameters() and run() warn (RuntimeWarning) when a boid moves farther in a step than the median
+    nearest-neighbour distance: 40 boids 0.001 apart at speed 1 with dt 0.05 (0.05 a step); 0.5 apart, nothing."""
+    import warnings
+    for spacing, warned in [(0.001, True), (0.5, False)]:
+        f = murmur.Flock(preset="default", boids=40, backend=backend, seed=1, params={"dt": 0.05})
+        f.positions = [[10 + spacing * k, 20, 0] for k in range(40)]
+        f.velocities = [[1, 0, 0]] * 40
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            f.order_parameters()
+            f.run(0)
+        said = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+        assert len(said) == (2 if warned else 0), said
+        if warned:
+            assert "a boid moves 0.05 units a step" in said[0] and "mean nearest-neighbour distance" in said[0], said[0]

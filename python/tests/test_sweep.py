@@ -128,3 +128,19 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_run(tmp_path):
     with pytest.raises(murmur.Error, match="sweep out"):
         murmur.sweep({"vicsek.noise": (0.1, 0.5, 2)}, preset="vicsek", backend="cpu", boids=50, steps=100000,
                      progress=False, out=tmp_path / "no-such-folder" / "sweep.csv")
+
+
+def test_an_axis_takes_a_list_of_values_or_a_log_range_and_the_identity_line_writes_them_shortest(tmp_path):
+    """[V1, V2, ...] sweeps those values in that order; (FROM, TO, COUNT, 'log') evenly in log; the CSV's identity
+    line names each axis as --sweep reads it, shortest-exact (0.2, not 0.20000000000000001)."""
+    out = tmp_path / "s.csv"
+    rows = murmur.sweep({"vicsek.noise": [0.2, 1, 0.5]}, preset="vicsek", backend="cpu", boids=30, steps=4, every=2,
+                        progress=False, as_dataframe=False, out=str(out))
+    assert [r["vicsek.noise"] for r in rows] == [0.2, 1, 0.5]
+    assert open(out).readline().startswith("# murmur sweep: vicsek.noise=0.2,1,0.5; ")
+    rows = murmur.sweep({"dt": (0.001, 0.1, 3, "log")}, preset="vicsek", backend="cpu", boids=30, steps=4, every=2,
+                        progress=False, as_dataframe=False, out=str(out))
+    assert [r["dt"] for r in rows] == pytest.approx([0.001, 0.01, 0.1], rel=1e-8)
+    assert open(out).readline().startswith("# murmur sweep: dt=0.001:0.1:3:log; ")
+    with pytest.raises(murmur.Error, match="an empty list of values"):
+        murmur.sweep({"dt": []}, backend="cpu", steps=2)

@@ -11,6 +11,7 @@
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
 #include "model/body_shape.hpp"
+#include "model/order_params.hpp"
 #include "model/styles.hpp"
 #include "model/number_text.hpp"
 #include "model/param_table.hpp"
@@ -413,6 +414,14 @@ GlBuffers Flock::glBuffers() const {
     if (!d) return {};
     const FlockBuffers b = d->buffers();
     return {b.pos, b.vel, b.count};
+}
+
+std::string stepResolutionWarning(const std::map<std::string, double>& order, double dt) {
+    const auto at = [&](const char* key) { return order.count(key) ? order.at(key) : 0.0; };
+    const double boids = at("boids");
+    const auto text = murmur::stepResolutionWarning(boids >= 2.0 ? std::uint32_t(std::min(boids, 4e9)) : 0u, at("mean_speed"),
+                                                    at("nn_mean"), dt);
+    return text.value_or("");
 }
 
 std::vector<std::string> presets() {

@@ -114,8 +114,9 @@ void declareBench(CLI::App& app, CliValues& v) {
 
 void declareSweep(CLI::App& app, CliValues& v) {
     SweepOptions& s = v.sweep_opt;
-    app.add_option("--sweep", v.sweeps, "sweep a numeric key over COUNT values from FROM to TO, headless; repeat for a grid (at most 3)")
-        ->type_name("KEY=FROM:TO:COUNT")
+    app.add_option("--sweep", v.sweeps, "sweep a numeric key over COUNT values from FROM to TO (:log: evenly in log), or over a list of values, "
+                   "headless; repeat for a grid (at most 3)")
+        ->type_name("KEY=FROM:TO:COUNT[:log]|KEY=V1,V2,...")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     addCount(app, "--sweep-seeds", s.seeds, 1, 10000, "seeds per sweep point: the base seed, +1, ... [1, 10000]");
     addCount(app, "--sweep-burn-in", s.burn_in, 0, 1000000000, "steps before a run's samples start [0, --steps]");

@@ -183,9 +183,12 @@ int reportStopped(const StopSignal& stop, std::uint64_t done, TrajectoryWriter& 
 // The order parameters of the last state (mean neighbours and polarization among them). The
 // group measures read the flock back: above kSummaryMeasureMax boids, unless --stats-out asks,
 // only the two from the flock already downloaded.
-void printOrder(Simulation& sim, const Flock& end, const Params& p, std::uint64_t steps, bool measured, std::ostream& out) {
+void printOrder(Simulation& sim, const Flock& end, const Params& p, std::uint64_t steps, bool measured, std::ostream& out,
+                std::ostream& err) {
     if (measured || p.boids <= kSummaryMeasureMax) {
-        out << describeOrder(steps, sim.measure()) << "\n";
+        const OrderParams o = sim.measure();
+        out << describeOrder(steps, o) << "\n";
+        if (auto warning = stepResolutionWarning(o.boids, o.mean_speed, o.nn_mean, double(p.dt))) err << "murmur: warning: " << *warning << "\n";
         return;
     }
     char line[256];
@@ -286,7 +289,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         return 1;
     }
     printSpeed(opt.steps, seconds, p.boids, out);
-    printOrder(*sim, end, p, opt.steps, log.enabled(), out);
+    printOrder(*sim, end, p, opt.steps, log.enabled(), out, err);
     if (opt.body) out << describeBody(measureBody(end)) << "\n";
     printPassTimes(*sim, out);
     if (opt.backend == Backend::Gpu) out << "shader programs: " << gl::describeProgramBuilds() << "\n";

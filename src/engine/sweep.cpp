@@ -11,6 +11,7 @@
 #include "io/input_error.hpp"
 #include "model/grid_spec.hpp"
 #include "model/order_params.hpp"
+#include "model/number_text.hpp"
 #include "model/param_table.hpp"
 #include "model/spawn.hpp"
 
@@ -57,10 +58,45 @@ std::string describeRun(const SweepOptions& s, const SweepRun& run, std::uint64_
 
 }  // namespace
 
+double SweepAxis::value(std::uint32_t k) const {
+    if (!list.empty()) return list[std::min<std::size_t>(k, list.size() - 1)];
+    if (count <= 1) return from;
+    const double t = double(k) / double(count - 1);
+    if (!log) return from + (to - from) * t;
+    return k + 1 == count ? to : from * std::pow(to / from, t);  // a log range ends at TO exactly
+}
+
+std::string SweepAxis::text() const {
+    std::string out = key + "=";
+    if (!list.empty()) {
+        for (std::size_t k = 0; k < list.size(); ++k) out += (k ? "," : "") + shortestText(list[k]);
+        return out;
+    }
+    return out + shortestText(from) + ":" + shortestText(to) + ":" + std::to_string(count) + (log ? ":log" : "");
+}
+
+namespace {
+
+constexpr const char* kAxisForms = "expected KEY=FROM:TO:COUNT, KEY=FROM:TO:COUNT:log or KEY=V1,V2,...";
+
+// The values of "V1,V2,..." (at least one; each a number).
+std::vector<double> listedValues(const std::string& rest, const std::string& what) {
+    std::vector<double> values;
+    for (std::size_t at = 0; at <= rest.size();) {
+        const std::size_t end = std::min(rest.find(',', at), rest.size());
+        values.push_back(number(rest.substr(at, end - at), what + " value " + std::to_string(values.size() + 1)));
+        at = end + 1;
+    }
+    if (values.size() > 10000) throw InputError(what + ": at most 10000 values");
+    return values;
+}
+
+}  // namespace
+
 SweepAxis parseSweepAxis(const std::string& text) {
     const std::string what = "--sweep " + echo(text);
     const auto eq = text.find('=');
-    if (eq == std::string::npos) throw InputError(what + ": expected KEY=FROM:TO:COUNT");
+    if (eq == std::string::npos) throw InputError(what + ": " + kAxisForms);
     SweepAxis axis;
     axis.key = text.substr(0, eq);
     const ParamInfo* info = findParam(axis.key);
@@ -69,13 +105,26 @@ SweepAxis parseSweepAxis(const std::string& text) {
         throw InputError(what + ": " + axis.key + " is not a number to sweep (" + rangeText(*info) + ")");
     const std::string rest = text.substr(eq + 1);
     const auto c1 = rest.find(':'), c2 = rest.find(':', c1 == std::string::npos ? 0 : c1 + 1);
-    if (c1 == std::string::npos || c2 == std::string::npos) throw InputError(what + ": expected KEY=FROM:TO:COUNT");
-    axis.from = number(rest.substr(0, c1), what + " FROM");
-    axis.to = number(rest.substr(c1 + 1, c2 - c1 - 1), what + " TO");
-    const double count = number(rest.substr(c2 + 1), what + " COUNT");
-    if (!(count >= 1 && count <= 10000) || count != std::floor(count))
-        throw InputError(what + ": COUNT must be a whole number in [1, 10000]");
-    axis.count = std::uint32_t(count);
+    if (c1 == std::string::npos && c2 == std::string::npos) {  // a list (one value: a list of one)
+        axis.list = listedValues(rest, what);
+        axis.count = std::uint32_t(axis.list.size());
+        axis.from = axis.list.front();
+        axis.to = axis.list.back();
+    } else {
+        if (c1 == std::string::npos || c2 == std::string::npos) throw InputError(what + ": " + kAxisForms);
+        const auto c3 = rest.find(':', c2 + 1);
+        axis.from = number(rest.substr(0, c1), what + " FROM");
+        axis.to = number(rest.substr(c1 + 1, c2 - c1 - 1), what + " TO");
+        const double count = number(rest.substr(c2 + 1, c3 == std::string::npos ? std::string::npos : c3 - c2 - 1), what + " COUNT");
+        if (!(count >= 1 && count <= 10000) || count != std::floor(count))
+            throw InputError(what + ": COUNT must be a whole number in [1, 10000]");
+        axis.count = std::uint32_t(count);
+        if (c3 != std::string::npos) {
+            if (rest.substr(c3 + 1) != "log") throw InputError(what + ": " + kAxisForms + " (after COUNT only ':log')");
+            if (!(axis.from > 0.0 && axis.to > 0.0)) throw InputError(what + ": a log range's FROM and TO must both be above 0");
+            axis.log = true;
+        }
+    }
     for (std::uint32_t k = 0; k < axis.count; ++k) {
         Params scratch;
         if (auto err = setFromNumber(*info, axis.value(k), scratch)) throw InputError(what + ": " + *err);

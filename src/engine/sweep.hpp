@@ -17,11 +17,17 @@
 
 namespace murmur {
 
+// A swept key's values: COUNT evenly spaced from FROM to TO, or evenly spaced in log (both ends
+// > 0: FROM x (TO/FROM)^(k/(COUNT-1))), or a list in the order given.
 struct SweepAxis {
     std::string key;
     double from = 0, to = 0;
     std::uint32_t count = 1;
-    double value(std::uint32_t k) const { return count <= 1 ? from : from + (to - from) * double(k) / double(count - 1); }
+    bool log = false;
+    std::vector<double> list;  // when not empty: the values, count of them
+    double value(std::uint32_t k) const;
+    // As parseSweepAxis reads it, each number written shortest-exact (0.2, not 0.20000000000000001).
+    std::string text() const;
 };
 
 struct SweepOptions {
@@ -64,8 +70,9 @@ struct SweepHooks {
     std::function<void()> check;
 };
 
-// "KEY=FROM:TO:COUNT" -> an axis; a numeric key of --list-params, both ends in its range, COUNT in
-// [1, 10000]. Throws InputError naming the problem.
+// "KEY=FROM:TO:COUNT", "KEY=FROM:TO:COUNT:log" or "KEY=V1,V2,..." -> an axis; a numeric key of
+// --list-params, every value in its range, COUNT (or the list's length) in [1, 10000], a log
+// range's ends above 0. Throws InputError naming the problem.
 SweepAxis parseSweepAxis(const std::string& text);
 // "I/N" with 0 <= I < N <= 100000 -> shard I of N. Throws InputError.
 void parseSweepShard(const std::string& text, SweepOptions& s);

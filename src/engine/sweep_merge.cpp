@@ -77,12 +77,7 @@ struct Identity {
 
 std::string formatIdentity(const Identity& id, bool with_shard) {
     std::string text = kIdentityStart;
-    char axis[200];
-    for (std::size_t k = 0; k < id.sweep.axes.size(); ++k) {
-        const SweepAxis& a = id.sweep.axes[k];
-        std::snprintf(axis, sizeof axis, "%s%s=%.17g:%.17g:%u", k ? " " : "", a.key.c_str(), a.from, a.to, a.count);
-        text += axis;
-    }
+    for (std::size_t k = 0; k < id.sweep.axes.size(); ++k) text += (k ? " " : "") + id.sweep.axes[k].text();
     const SweepOptions& s = id.sweep;
     text += "; seeds " + std::to_string(s.seeds) + "; steps " + std::to_string(id.steps) + "; burn-in " + std::to_string(s.burn_in) +
             "; every " + std::to_string(s.every) + "; carry " + (s.carry ? "on" : "off") + "; backend " + id.backend + "; runs " +

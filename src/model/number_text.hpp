@@ -8,5 +8,7 @@
 namespace murmur {
 
 std::string numberText(double v);
+// The shortest text that reads back as exactly v (0.2, not 0.20000000000000001).
+std::string shortestText(double v);
 
 }  // namespace murmur

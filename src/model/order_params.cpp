@@ -19,6 +19,7 @@ MeasureRadii measureRadiiOf(const Params& p) {
     r.nn = p.rulesOf(0).ruleRadius();
     r.group = p.species[0].alignment.radius > 0.0f ? p.species[0].alignment.radius : r.nn;
     if (const auto group = styleInfo(p.style).group_radius) r.group = group(p, r.nn, r.group);
+    if (p.group_radius > 0.0f) r.group = p.group_radius;  // the key chooses
     return r;
 }
 
@@ -57,17 +58,29 @@ double groupFigure(const GroupFigures& g, std::size_t field) {
 
 std::string orderParamsHeader() {
     std::string header = "boids,polarization,group_polarization,milling,groups,largest_group_share,grouped_share,"
-                         "nn_mean,nn_median,mean_neighbours,mean_speed";
+                         "nn_mean,nn_mean,mean_neighbours,mean_speed";
     for (std::uint32_t k = 1; k <= kLargestGroups; ++k)
         for (const char* field : kGroupFigureFields) header += ",group" + std::to_string(k) + "_" + field;
     return header;
+}
+
+std::optional<std::string> stepResolutionWarning(std::uint32_t boids, double mean_speed, double nn_mean, double dt) {
+    const double stride = mean_speed * dt;
+    if (boids < 2 || !(stride > nn_mean) || !(dt > 0.0)) return std::nullopt;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "the step may not resolve the motion: a boid moves %.3g units a step (mean speed %.3g x dt %.3g), farther "
+                  "than the mean nearest-neighbour distance %.3g; figures measured at this dt may be artefacts (dt at most "
+                  "%.3g resolves it)",
+                  stride, mean_speed, dt, nn_mean, nn_mean / mean_speed);
+    return std::string(text);
 }
 
 std::string orderParamsRow(const OrderParams& o) {
     char line[512];
     std::snprintf(line, sizeof line, "%u,%.6f,%.6f,%.6f,%u,%.6f,%.6f,%.6g,%.6g,%.6g,%.6g", o.boids, o.polarization,
                   o.group_polarization, o.milling, o.groups, o.largest_group_share, o.grouped_share, o.nn_mean,
-                  o.nn_median, o.mean_neighbours, o.mean_speed);
+                  o.nn_mean, o.mean_neighbours, o.mean_speed);
     std::string row = line;
     for (const GroupFigures& g : o.largest_groups) {
         std::snprintf(line, sizeof line, ",%u,%u,%.6f,%.6f,%.6g,%.6g,%.6g", g.boids, g.first_id, g.polarization, g.milling,

@@ -198,6 +198,10 @@ std::vector<ParamInfo> makeTable() {
          "follow keeps the flock framed as it moves (smoothed); ground watches it from the ground below, looking up "
          "(3D; 2D: follow); auto: follow in open sky, world otherwise",
          [](const Params& p) { return double(p.camera); }, [](Params& p, double v) { p.camera = std::uint32_t(v); }},
+        {"group_radius", ParamKind::Float, "units", 0, 100000, {},
+         "measures only: the group measures (groups, milling, the largest groups' figures) link boids within this "
+         "distance (0: the style's own, the alignment radius for most styles); in wrap mode at most world_size/2",
+         MURMUR_FLOAT(group_radius)},
         {"boid_length", ParamKind::Float, "units", 0, 100000,  {},
          "view only: a boid's drawn length, nose to tail (0: automatic, 0.6 separation radii within 0.5 % to 2 % of the "
          "world); never under the view's smallest size in pixels",

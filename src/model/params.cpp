@@ -61,7 +61,7 @@ void checkKeyRanges(const Params& p, std::vector<ParamProblem>& problems) {
     }
 }
 
-// Species 0's radii within half the world in wrap mode.
+// Species 0's radii and the group measures' within half the world in wrap mode.
 void checkWrapRadii(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
     if (p.bounds == Bounds::Wrap) {
@@ -71,6 +71,9 @@ void checkWrapRadii(const Params& p, std::vector<ParamProblem>& problems) {
             if (double(rule.radius) > half)
                 problems.push_back({key, numberText(rule.radius) + " exceeds half the world (" + numberText(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});
+        if (double(p.group_radius) > half)
+            problems.push_back({"group_radius", numberText(p.group_radius) + " exceeds half the world (" + numberText(half) +
+                                                    ") in wrap mode; valid range [0, world_size/2]"});
     }
 }
 

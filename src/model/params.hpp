@@ -177,6 +177,9 @@ struct Params {
     // View, not model: a boid's drawn length nose to tail, units (0: automatic, 0.6 separation
     // radii within 0.5 % to 2 % of the world). No step reads it.
     float boid_length = 0.0f;
+    // Measures only: the group measures (groups, milling, the largest groups) link boids within this
+    // distance (0: the style's own, the alignment radius for most). No step reads it.
+    float group_radius = 0.0f;
     float obstacle_margin = 5.0f;    // units: band around an obstacle where boids are pushed out
     float obstacle_push = 40.0f;     // units/s^2: push at the obstacle's surface, fading to 0 at the band's edge
     // Species: alignment and cohesion act within a species, separation between all.

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -75,6 +76,16 @@ TEST_F(Cli, ALargeCountWithNoPresetOpensTheMurmuration) {
     EXPECT_FALSE(style({"--boids", "50000", "--preset", "default"}));
     EXPECT_FALSE(style({"--boids", "50000", "--set", "seed=2"}));
     EXPECT_FALSE(style({"--boids", "50000", "--dims", "2"}));
+}
+
+// A headless run's summary warns (stderr, exit 0) when a boid moves farther in a step than the
+// mean nearest-neighbour distance: 50 boids spawned in a ball of radius 0.01 at 2 to 10 units/s.
+TEST_F(Cli, AStepTooCoarseForTheFlocksSpacingIsWarnedOf) {
+    Result r = run({"--backend", "cpu", "--headless", "--steps", "0", "--boids", "50", "--set", "spawn.radius=0.01"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("murmur: warning: the step may not resolve the motion"), std::string::npos) << r.err;
+    r = run({"--backend", "cpu", "--headless", "--steps", "0", "--boids", "50"});
+    EXPECT_EQ(r.err.find("may not resolve"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, ImportThenExportContinuesTheState) {
@@ -491,6 +502,28 @@ TEST(SweepAxes, ValuesRunsAndShards) {
     for (const SweepRun& run : chain) EXPECT_EQ(run.seed_index, 1u) << "run " << run.index;
 }
 
+// Lists and log ranges: "KEY=1,2,5,10" runs those values in that order; "KEY=FROM:TO:COUNT:log"
+// evenly in log (0.01 to 10 in 4: 0.01, 0.1, 1, 10 within 1e-12 relative, the last exactly); each
+// axis writes itself back shortest-exact (0.2, not 0.20000000000000001), and reads back the same.
+TEST(SweepAxes, ListsAndLogRangesAndTheirShortestText) {
+    const SweepAxis list = parseSweepAxis("dt=0.2,0.05,0.01");
+    ASSERT_EQ(list.count, 3u);
+    EXPECT_EQ(list.value(0), 0.2);
+    EXPECT_EQ(list.value(1), 0.05);
+    EXPECT_EQ(list.value(2), 0.01);
+    EXPECT_EQ(list.text(), "dt=0.2,0.05,0.01");
+    const SweepAxis log = parseSweepAxis("cohesion.weight=0.01:10:4:log");
+    ASSERT_EQ(log.count, 4u);
+    for (std::uint32_t k = 0; k < 4; ++k) EXPECT_NEAR(log.value(k), 0.01 * std::pow(10.0, k), 1e-12 * std::pow(10.0, k)) << k;
+    EXPECT_EQ(log.value(3), 10.0);
+    EXPECT_EQ(log.text(), "cohesion.weight=0.01:10:4:log");
+    EXPECT_EQ(parseSweepAxis("vicsek.noise=0.2:0.7:3").text(), "vicsek.noise=0.2:0.7:3");
+    for (const SweepAxis& a : {list, log}) {
+        const SweepAxis again = parseSweepAxis(a.text());
+        for (std::uint32_t k = 0; k < a.count; ++k) EXPECT_EQ(again.value(k), a.value(k)) << a.text();
+    }
+}
+
 TEST(SweepAxes, BadAxesAndShardsAreRefusedWithWhatIsValid) {
     const auto refused = [](const std::string& text, const std::string& want) {
         try {
@@ -507,6 +540,11 @@ TEST(SweepAxes, BadAxesAndShardsAreRefusedWithWhatIsValid) {
     refused("vicsek.noise=1:x:3", "'x' is not a number");
     refused("vicsek.noise=0:9:3", "out of range [0, 6.2831853]");
     refused("neighbour_cap=0:5:4", "not a whole number");
+    refused("vicsek.noise=0:1:3:lin", "after COUNT only ':log'");
+    refused("vicsek.noise=0:1:3:log", "a log range's FROM and TO must both be above 0");
+    refused("vicsek.noise=1,x,3", "value 2");
+    refused("vicsek.noise=1,,3", "value 2");
+    refused("vicsek.noise=1,9", "out of range [0, 6.2831853]");
     SweepOptions s;
     for (const char* bad : {"3/3", "1", "-1/2", "a/b", "1/0"}) EXPECT_THROW(parseSweepShard(bad, s), InputError) << bad;
 }

@@ -71,7 +71,7 @@ std::optional<Params> perturbed(const Params& p, const ParamInfo& info) {
 // the style and the update order switch the model; species 1..3's keys belong to species not in
 // use here; colour is the view's.
 bool outsideTheQuestion(std::string_view key) {
-    for (const char* k : {"boids", "dims", "seed", "spawn.radius", "spawn.heading", "colour", "draw", "camera", "boid_length", "style", "update", "species_count"})
+    for (const char* k : {"boids", "dims", "seed", "spawn.radius", "spawn.heading", "colour", "draw", "camera", "boid_length", "group_radius", "style", "update", "species_count"})
         if (key == k) return true;
     return key.starts_with("species1.") || key.starts_with("species2.") || key.starts_with("species3.") || key.ends_with(".share");
 }

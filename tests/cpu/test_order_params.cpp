@@ -192,3 +192,35 @@ TEST(OrderParams, TheLargestGroupsAreListedWithTheirOwnFigures) {
     EXPECT_EQ(fewer.largest_groups[3].boids, 0u);
     EXPECT_EQ(fewer.largest_groups[3].centre, glm::dvec3(0.0));
 }
+
+// The step is too coarse when a boid moves farther in a step than the mean nearest-neighbour
+// distance: a D'Orsogna flock collapsed to 0.001 at speed 1.36 and dt 0.05 moves 0.068 a step,
+// and dt at most 0.001 / 1.36 = 0.000735 resolves it; a flock whose stride is under its spacing,
+// or one boid, says nothing.
+TEST(OrderParams, TheStepIsTooCoarseWhenABoidOutrunsItsNearestNeighbour) {
+    const auto warning = stepResolutionWarning(100, 1.36, 0.001, 0.05);
+    ASSERT_TRUE(warning.has_value());
+    for (const char* figure : {"0.068 units a step", "mean speed 1.36 x dt 0.05", "distance 0.001", "at most 0.000735"})
+        EXPECT_NE(warning->find(figure), std::string::npos) << figure << " in: " << *warning;
+    EXPECT_FALSE(stepResolutionWarning(100, 1.36, 0.07, 0.05).has_value()) << "0.068 a step under 0.07 apart";
+    EXPECT_FALSE(stepResolutionWarning(1, 1.36, 0.0, 0.05).has_value()) << "one boid has no neighbour";
+}
+
+// The group_radius key sets the group measures' link: the two rows 40 apart are two groups at the
+// alignment radius (10) and one at 45; refused past half the world in wrap mode.
+TEST(OrderParams, TheGroupRadiusKeyChoosesTheGroupsLink) {
+    Flock f;
+    addRow(f, 10, 10.0f, 20.0f, 2.0f, {5.0f, 0.0f, 0.0f});
+    addRow(f, 10, 10.0f, 60.0f, 2.0f, {-3.0f, 0.0f, 0.0f});
+    Params p = measured();
+    EXPECT_EQ(measureFlock(f, p, {}).groups, 2u);
+    p.group_radius = 45.0f;
+    const OrderParams one = measureFlock(f, p, {});
+    EXPECT_EQ(one.groups, 1u);
+    EXPECT_NEAR(one.largest_group_share, 1.0, 1e-12);
+    p.group_radius = 51.0f;
+    const auto problems = validate(p);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].field, "group_radius");
+    EXPECT_NE(problems[0].message.find("valid range [0, world_size/2]"), std::string::npos) << problems[0].message;
+}

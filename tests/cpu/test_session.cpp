@@ -282,7 +282,7 @@ TEST(Keys, ShortcutsMapToActionsAndNeverFireWhileTyping) {
 TEST(Panel, EveryParameterHasASectionAndOnlyWorldKeysFallToWorld) {
     // paramGroup() falls back to "World": a new key that no rule places must be listed here on
     // purpose, or the test fails.
-    const std::set<std::string> world = {"dims", "world_size", "bounds", "margin", "turn", "seed", "species_count", "spawn.radius", "spawn.heading"};
+    const std::set<std::string> world = {"dims", "world_size", "bounds", "margin", "turn", "seed", "species_count", "spawn.radius", "spawn.heading", "group_radius"};
     const std::set<std::string> sections = {"Rules", "Perception", "Motion", "World", "Influences", "Species", "Run", "View"};
     for (const ParamInfo& info : paramTable()) {
         const std::string group = ui::paramGroup(info.key);
