@@ -238,6 +238,12 @@ def test_mdanalysis_reads_a_3d_trajectory(tmp_path):
     universe = mda.Universe.empty(50, trajectory=False)
     universe.load_new(str(tmp_path / "run.h5"), format="H5MD", convert_units=False)
     assert len(universe.trajectory) == 3
+    # Its reader takes the frames' times from the file but not their interval (docs/library.md): given
+    # every x dt, its dt and each frame's time are the recording's (float32 dt: within 1e-6 relative).
+    interval = 5 * flock.params["dt"]
+    timed = H5MDReader(str(tmp_path / "run.h5"), convert_units=False, dt=interval)
+    assert timed.dt == pytest.approx(interval, rel=1e-6)
+    assert [ts.time for ts in timed] == pytest.approx([0, interval, 2 * interval], rel=1e-6)
 
 
 # The author the user names is the file's /h5md/author, on the command line and from Python; a
