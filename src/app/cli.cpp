@@ -318,6 +318,9 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     // preset's smaller world).
     opt.auto_boids = !opt.headless && !v.boids && !setsKey(v, "boids") && v.preset.empty() && opt.import_path.empty();
     opt.plain_launch = v.preset.empty() && v.sets.empty() && !v.dims && opt.import_path.empty();
+    if (v.seed) opt.kept_over_preset.push_back("seed=" + *v.seed);
+    if (v.colour_by_given) opt.kept_over_preset.push_back("colour=" + v.colour_by);
+    if (v.camera_given) opt.kept_over_preset.push_back("camera=" + v.camera);
     if (opt.plain_launch && v.boids && opensTheMurmuration(true, wholeCountOr0(*v.boids))) {
         v.preset = "murmuration";
         out << "murmur: no preset at " << *v.boids << " boids: the murmuration (--preset default for the classic flock)\n";

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace murmur {
 
@@ -39,6 +40,9 @@ struct Options {
     // No --preset, --import, --set or --dims: a count from kMurmurationFrom opens the murmuration
     // (app/renderer_defaults.hpp).
     bool plain_launch = false;
+    // --seed, --colour and --camera as key=value: what a plain launch keeps when the window's own
+    // count opens the murmuration in place of the preset they were applied to.
+    std::vector<std::string> kept_over_preset;
     bool world_size_set = false;  // --set world_size=...: the panel's Apply keeps this world
     std::string preset_name;      // --preset as given (the panel's presets combo shows it)
 };

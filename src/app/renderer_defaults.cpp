@@ -1,6 +1,8 @@
 // Renderer-dependent defaults; see renderer_defaults.hpp.
 #include "app/renderer_defaults.hpp"
 
+#include "app/cli.hpp"
+
 #include "gl/egl_context.hpp"
 #include "engine/engine.hpp"
 #include "io/input_error.hpp"
@@ -30,13 +32,15 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
 
 bool opensTheMurmuration(bool plain_launch, std::uint64_t boids) { return plain_launch && boids >= kMurmurationFrom; }
 
-Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world, bool plain_launch) {
+Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world, bool plain_launch,
+                          const std::vector<std::string>& kept) {
     std::string why;
     const bool gpu = backend == Backend::Gpu;
     const bool software = !gpu || gl::isSoftwareRenderer(gl::rendererString());
     Params chosen = rendererDefaults(p, software, gpu ? engine::gpuMaxBoids(p) : kSoftwareDefaultBoids, why, keep_world);
     if (opensTheMurmuration(plain_launch, chosen.boids)) {
-        const Params starlings = loadPresetFile(resolvePreset("murmuration"), Params{});
+        Params starlings = loadPresetFile(resolvePreset("murmuration"), Params{});
+        for (const std::string& set : kept) applySet(set, starlings, "--" + set.substr(0, set.find('=')));
         chosen = rendererDefaults(starlings, software, gpu ? engine::gpuMaxBoids(starlings) : kSoftwareDefaultBoids, why, keep_world);
         out << "murmur: no preset at " << chosen.boids << " boids: the murmuration (--preset default for the classic flock)\n";
     }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace murmur {
 
@@ -30,7 +31,9 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
 // rendererDefaults() for this run: the current context's renderer, capped by what the GPU holds
 // (GPU backend; needs a current context); the CPU reference gets the software count. Prints the
 // choice to out. Throws InputError when the parameters are invalid in the world chosen. A plain
-// launch whose count reaches kMurmurationFrom gets the murmuration preset at that count.
-Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world, bool plain_launch = false);
+// launch whose count reaches kMurmurationFrom gets the murmuration preset at that count, with
+// `kept` (--seed, --colour, --camera as key=value) applied over it.
+Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world, bool plain_launch = false,
+                          const std::vector<std::string>& kept = {});
 
 }  // namespace murmur

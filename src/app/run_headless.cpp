@@ -92,7 +92,8 @@ int prepareRun(const Options& opt, const Flock* imported, Params& p, std::unique
         if (!context) return 1;
         out << "murmur: renderer " << gl::rendererString() << ", OpenGL " << gl::glVersionString() << " ("
             << context->platform() << ")\n";
-        if (opt.auto_boids && !imported) p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set, opt.plain_launch);
+        if (opt.auto_boids && !imported)
+            p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set, opt.plain_launch, opt.kept_over_preset);
     }
     // Before spawning: a flock that cannot fit is never built (on the CPU: fail in a second, not after minutes).
     if (auto problem = engine::capacityProblem(opt.backend, p)) throw InputError("--boids: " + *problem);

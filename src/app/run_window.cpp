@@ -584,7 +584,7 @@ int runWindow(const Options& options, const Flock* imported, std::ostream& out, 
     out << "murmur: renderer " << renderer << ", OpenGL " << gl::glVersionString() << " (GLFW window)\n";
     Params& p = opt.params;
     if (opt.auto_boids && !imported) {
-        p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set, opt.plain_launch);
+        p = defaultsForThisRun(p, opt.backend, out, opt.world_size_set, opt.plain_launch, opt.kept_over_preset);
         if (opensTheMurmuration(opt.plain_launch, p.boids)) opt.preset_name = "murmuration";  // the panel's presets combo
     }
     if (opt.backend == Backend::Cpu)

@@ -58,7 +58,7 @@ double groupFigure(const GroupFigures& g, std::size_t field) {
 
 std::string orderParamsHeader() {
     std::string header = "boids,polarization,group_polarization,milling,groups,largest_group_share,grouped_share,"
-                         "nn_mean,nn_mean,mean_neighbours,mean_speed";
+                         "nn_mean,nn_median,mean_neighbours,mean_speed";
     for (std::uint32_t k = 1; k <= kLargestGroups; ++k)
         for (const char* field : kGroupFigureFields) header += ",group" + std::to_string(k) + "_" + field;
     return header;
@@ -80,7 +80,7 @@ std::string orderParamsRow(const OrderParams& o) {
     char line[512];
     std::snprintf(line, sizeof line, "%u,%.6f,%.6f,%.6f,%u,%.6f,%.6f,%.6g,%.6g,%.6g,%.6g", o.boids, o.polarization,
                   o.group_polarization, o.milling, o.groups, o.largest_group_share, o.grouped_share, o.nn_mean,
-                  o.nn_mean, o.mean_neighbours, o.mean_speed);
+                  o.nn_median, o.mean_neighbours, o.mean_speed);
     std::string row = line;
     for (const GroupFigures& g : o.largest_groups) {
         std::snprintf(line, sizeof line, ",%u,%u,%.6f,%.6f,%.6g,%.6g,%.6g", g.boids, g.first_id, g.polarization, g.milling,

@@ -75,7 +75,9 @@ OnScreen onScreen(const Params& p, const FlockExtent& e, const glm::mat4& view_p
     const bool inside = p.dims == 3 && w <= e.radius;
     const float length = std::max(boidSize(p) * s.size_scale * px_per_clip / depth, s.min_px);
     out.boid_px = predatorMask(p) != 0 ? 2.2f * length : length;  // a predator is drawn 2.2 times as long (boid.vert)
-    const double disc_px = double(e.radius) * double(px_per_clip) / double(depth), viewport = double(viewport_pixels);
+    // At least a boid's own length: one boid, or boids at one point, have no spread.
+    const double disc_px = std::max(double(e.radius) * double(px_per_clip) / double(depth), double(out.boid_px));
+    const double viewport = double(viewport_pixels);
     const double disc = inside ? viewport : 3.14159265358979 * disc_px * disc_px;
     out.pixels = std::uint64_t(std::clamp(disc, 1.0, std::max(viewport, 1.0)));
     return out;

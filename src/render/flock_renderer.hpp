@@ -75,7 +75,7 @@ FlockExtent extentOf(const Params& p, const std::vector<float>& xyz);
 // The flock as the view sees it: a boid's length at the extent's centre (3D: its depth, or 3/4
 // of the ball's radius from the eye when the eye is inside it; the min_px floor, size_scale and
 // predators' 2.2 included), and the pixels of the ball's disc within the viewport (the viewport
-// when the eye is inside the ball).
+// when the eye is inside the ball; its radius at least a boid's length).
 struct OnScreen {
     float boid_px = 0.0f;
     std::uint64_t pixels = 0;

@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace murmur;
 using murmur::test::boid;
@@ -223,4 +227,24 @@ TEST(OrderParams, TheGroupRadiusKeyChoosesTheGroupsLink) {
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_EQ(problems[0].field, "group_radius");
     EXPECT_NE(problems[0].message.find("valid range [0, world_size/2]"), std::string::npos) << problems[0].message;
+}
+
+// The stats CSV (--stats-out, the window's log) names each figure once, and each row's values
+// follow its header: nn_mean and nn_median are the measured ones.
+TEST(OrderParams, TheStatsCsvNamesEachFigureOnceInTheRowsOrder) {
+    std::vector<std::string> names;
+    std::istringstream header(orderParamsHeader());
+    for (std::string name; std::getline(header, name, ',');) names.push_back(name);
+    for (std::size_t a = 0; a < names.size(); ++a)
+        for (std::size_t b = a + 1; b < names.size(); ++b) EXPECT_NE(names[a], names[b]) << "column " << a << " and " << b;
+    OrderParams o;
+    o.nn_mean = 1.5;
+    o.nn_median = 2.25;
+    std::vector<std::string> values;
+    std::istringstream row(orderParamsRow(o));
+    for (std::string value; std::getline(row, value, ',');) values.push_back(value);
+    ASSERT_EQ(values.size(), names.size());
+    const auto at = [&](const std::string& name) { return values[std::size_t(std::find(names.begin(), names.end(), name) - names.begin())]; };
+    EXPECT_EQ(at("nn_mean"), "1.5");
+    EXPECT_EQ(at("nn_median"), "2.25");
 }

@@ -513,8 +513,9 @@ std::vector<float> positionsOf(const Flock& flock) {
 // Auto judges the flock where it is on screen, not the world box: a small flock in a big world
 // (100 boids in a ball of radius 10 in a 300 world, as the couzin presets spawn), framed and then
 // zoomed in, is drawn as meshes (the box's nearest corner, behind the eye, chose splats before);
-// a million boids filling a 100 box seen whole are splats. extentOf recovers a uniform ball's
-// radius within 5 %; each couzin preset, framed as the headless screenshot frames it, draws meshes.
+// one boid alone is a mesh; a million boids filling a 100 box seen whole are splats. extentOf
+// recovers a uniform ball's radius within 5 %; each couzin preset, framed as the headless
+// screenshot frames it, draws meshes.
 TEST(Render, AutoDrawJudgesTheFlockOnScreenNotTheWorldBox) {
     using render::DrawMode;
     Params p;
@@ -530,6 +531,8 @@ TEST(Render, AutoDrawJudgesTheFlockOnScreenNotTheWorldBox) {
     EXPECT_EQ(autoMode(p, small, camera), DrawMode::Meshes) << "framed";
     camera.zoom(8.0f);
     EXPECT_EQ(autoMode(p, small, camera), DrawMode::Meshes) << "zoomed in";
+    const std::vector<float> one(small.begin(), small.begin() + 3);  // no spread: the disc is a boid's own
+    EXPECT_EQ(autoMode(p, one, camera), DrawMode::Meshes) << "one boid";
     Params big;
     big.dims = 3;
     big.world_size = 100.0f;
