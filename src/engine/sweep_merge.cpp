@@ -75,9 +75,22 @@ struct Identity {
     std::string backend, base;
 };
 
-std::string formatIdentity(const Identity& id, bool with_shard) {
-    std::string text = kIdentityStart;
-    for (std::size_t k = 0; k < id.sweep.axes.size(); ++k) text += (k ? " " : "") + id.sweep.axes[k].text();
+// The axes as murmur writes them (shortest-exact), or as builds before lists and log ranges
+// wrote a range (FROM and TO with 17 significant digits), so their parts still merge.
+std::string axesText(const SweepOptions& s, bool legacy) {
+    std::string text;
+    char axis[200];
+    for (std::size_t k = 0; k < s.axes.size(); ++k) {
+        const SweepAxis& a = s.axes[k];
+        if (legacy && a.list.empty() && !a.log)
+            std::snprintf(axis, sizeof axis, "%s=%.17g:%.17g:%u", a.key.c_str(), a.from, a.to, a.count);
+        text += (k ? " " : "") + (legacy && a.list.empty() && !a.log ? std::string(axis) : a.text());
+    }
+    return text;
+}
+
+std::string formatIdentity(const Identity& id, bool with_shard, bool legacy = false) {
+    std::string text = kIdentityStart + axesText(id.sweep, legacy);
     const SweepOptions& s = id.sweep;
     text += "; seeds " + std::to_string(s.seeds) + "; steps " + std::to_string(id.steps) + "; burn-in " + std::to_string(s.burn_in) +
             "; every " + std::to_string(s.every) + "; carry " + (s.carry ? "on" : "off") + "; backend " + id.backend + "; runs " +
@@ -146,7 +159,8 @@ std::optional<Identity> parseIdentity(const std::string& line) {
             return std::nullopt;
         }
     }
-    if (formatIdentity(id, true) != line || sweepRunCount(id.sweep) != id.runs) return std::nullopt;
+    if ((formatIdentity(id, true) != line && formatIdentity(id, true, true) != line) || sweepRunCount(id.sweep) != id.runs)
+        return std::nullopt;
     return id;
 }
 

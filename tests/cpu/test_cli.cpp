@@ -607,6 +607,28 @@ TEST_F(SweepCli, ShardsMergeIntoTheWholeSweep) {
 // The merge joins the parts of one sweep, whole, or nothing: a part of another sweep (other
 // values, steps, preset), a damaged row, a missing shard or a run index outside the sweep is
 // refused, naming it, and no file is written.
+// A part written before identity lines were shortest-exact (a range's ends with 17 significant
+// digits: 0.2 as 0.20000000000000001) still merges with parts written now, into the whole sweep.
+TEST_F(SweepCli, APartWithTheOlderIdentityLineStillMerges) {
+    const auto args = [&](const std::string& out, const char* shard) {
+        std::vector<std::string> a = {"--backend", "cpu", "--preset", "vicsek", "--boids", "60", "--set", "world_size=5", "--steps", "20",
+                                      "--sweep", "vicsek.noise=0.2:0.6:2", "--sweep-every", "10", "--sweep-out", out};
+        if (shard) a.insert(a.end(), {"--sweep-shard", shard});
+        return a;
+    };
+    ASSERT_EQ(run(args(file("whole.csv"), nullptr)).code, 0);
+    ASSERT_EQ(run(args(file("p0.csv"), "0/2")).code, 0);
+    ASSERT_EQ(run(args(file("p1.csv"), "1/2")).code, 0);
+    std::string older = readFile(file("p0.csv"));
+    const std::string now = "vicsek.noise=0.2:0.6:2;", then = "vicsek.noise=0.20000000000000001:0.59999999999999998:2;";
+    ASSERT_NE(older.find(now), std::string::npos) << older.substr(0, 120);
+    older.replace(older.find(now), now.size(), then);
+    std::ofstream(file("older.csv")) << older;
+    const Result m = run({"--sweep-merge", file("merged.csv"), file("older.csv"), file("p1.csv")});
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_EQ(readFile(file("merged.csv")), readFile(file("whole.csv")));
+}
+
 TEST_F(SweepCli, TheMergeRefusesWhatIsNotOneWholeSweep) {
     const auto part = [&](const std::string& name, int i, std::vector<std::string> more) {
         auto args = sweepArgs(file(name));
