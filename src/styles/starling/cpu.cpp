@@ -75,7 +75,7 @@ glm::vec3 StarlingStyle::socialForce(const RuleContext& ctx, const SpeciesContex
 
 // Beyond roost_radius horizontally from the world box's centre, a sideways push growing with the
 // distance beyond and with how directly the bird heads out (half when it flies across): toward
-// +side (left of the heading, seen from above) unless the roost lies more than kRoostTurnBias
+// +side (the bird's right in 3D, its left in 2D) unless the roost lies more than kRoostTurnBias
 // (sin 20 degrees) toward -side, so a flock heading straight out turns as one rather than
 // splitting down its middle; in 3D, a spring toward the centre's height.
 glm::vec3 StarlingStyle::roostForce(const RuleContext& ctx, const Boid& self, const BirdAxes& b) {

@@ -67,7 +67,7 @@ vec3 socialForce(SpeciesBlock S, BirdAxes b, NeighbourSums s) {
     return limitLength(f, SL_MAX_SOCIAL);
 }
 
-#define SL_ROOST_TURN_BIAS 0.34202014  // sin 20 degrees (kRoostTurnBias in cpu.cpp): turn left unless the roost is well to the right
+#define SL_ROOST_TURN_BIAS 0.34202014  // sin 20 degrees (kRoostTurnBias in cpu.cpp): toward +side unless the roost is well toward -side
 
 vec3 roostForce(Self self, BirdAxes b) {
     vec3 off = self.p - P.world.xyz * 0.5;
