@@ -2,7 +2,7 @@
 command into build-pip/, installs them into a staging prefix, and the package gets that prefix
 inside it: murmur/_murmur*.so (RPATH $ORIGIN/lib), murmur/lib/libmurmur.so.*, murmur/bin/murmur
 (the command line, beside the module) and murmur/share/murmur/presets (found from lib/ and bin/ as in any prefix).
-Environment: MURMUR_CMAKE_ARGS (more -D options), CMAKE_BUILD_PARALLEL_LEVEL."""
+Environment: MURMUR_CMAKE_ARGS (more -D options), CMAKE_BUILD_PARALLEL_LEVEL (default: every core)."""
 import os
 import re
 import shlex
@@ -29,7 +29,9 @@ class BuildWithCMake(build_py):
         subprocess.check_call(["cmake", "-S", HERE, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DMURMUR_PYTHON_RPATH=$ORIGIN/lib",
                                f"-DPython_EXECUTABLE={sys.executable}", *launcher,
                                *shlex.split(os.environ.get("MURMUR_CMAKE_ARGS", ""))])
-        subprocess.check_call(["cmake", "--build", build, "--target", "murmur_python", "murmur_python_files", "murmur", "murmur_api"])
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)  # every core unless told
+        subprocess.check_call(["cmake", "--build", build, "--parallel", jobs, "--target", "murmur_python", "murmur_python_files", "murmur",
+                               "murmur_api"])
         shutil.rmtree(stage, ignore_errors=True)
         subprocess.check_call(["cmake", "--install", build, "--prefix", stage])
         package = os.path.join(self.build_lib, "murmur")
