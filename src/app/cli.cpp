@@ -25,7 +25,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
+#include <optional>
 
 namespace murmur {
 namespace {
@@ -304,10 +306,11 @@ void adoptStateWorld(CliValues& v, std::ostream& out) {
                                  : "invalid parameters:\n" + describe(problems));
 }
 
-// --boids' text as a count, or 0 where it is not a whole number (applySet then says why).
-std::uint64_t wholeCountOr0(const std::string& text) {
-    if (text.empty() || text.size() > 18 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) return 0;
-    return std::stoull(text);
+// --boids' text as the count every count flag reads (parseNumber: 1e5 too), or 0 where it is not
+// a whole number in range (applySet then says why).
+std::uint64_t countOr0(const std::string& text) {
+    const std::optional<double> v = parseNumber(text);
+    return v && *v >= 0.0 && *v <= 1e15 && *v == std::floor(*v) ? std::uint64_t(*v) : 0;
 }
 
 // One flock, in the window or headless.
@@ -321,9 +324,9 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     if (v.seed) opt.kept_over_preset.push_back("seed=" + *v.seed);
     if (v.colour_by_given) opt.kept_over_preset.push_back("colour=" + v.colour_by);
     if (v.camera_given) opt.kept_over_preset.push_back("camera=" + v.camera);
-    if (opt.plain_launch && v.boids && opensTheMurmuration(true, wholeCountOr0(*v.boids))) {
+    if (opt.plain_launch && v.boids && opensTheMurmuration(true, countOr0(*v.boids))) {
         v.preset = "murmuration";
-        out << "murmur: no preset at " << *v.boids << " boids: the murmuration (--preset default for the classic flock)\n";
+        out << murmurationLine(countOr0(*v.boids));
     }
     applySettings(v, out, !opt.auto_boids && opt.import_path.empty());  // an import's world first
     Params& p = opt.params;

@@ -32,6 +32,10 @@ Params rendererDefaults(const Params& p, bool software, std::uint64_t max_boids,
 
 bool opensTheMurmuration(bool plain_launch, std::uint64_t boids) { return plain_launch && boids >= kMurmurationFrom; }
 
+std::string murmurationLine(std::uint64_t boids) {
+    return "murmur: no preset at " + std::to_string(boids) + " boids: the murmuration (--preset default for the classic flock)\n";
+}
+
 Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, bool keep_world, bool plain_launch,
                           const std::vector<std::string>& kept) {
     std::string why;
@@ -42,7 +46,7 @@ Params defaultsForThisRun(const Params& p, Backend backend, std::ostream& out, b
         Params starlings = loadPresetFile(resolvePreset("murmuration"), Params{});
         for (const std::string& set : kept) applySet(set, starlings, "--" + set.substr(0, set.find('=')));
         chosen = rendererDefaults(starlings, software, gpu ? engine::gpuMaxBoids(starlings) : kSoftwareDefaultBoids, why, keep_world);
-        out << "murmur: no preset at " << chosen.boids << " boids: the murmuration (--preset default for the classic flock)\n";
+        out << murmurationLine(chosen.boids);
     }
     out << "murmur: " << why << (gpu ? "" : " [CPU reference]") << "\n";
     // The command line checked nothing yet (cli.cpp): a radius is judged against this world.

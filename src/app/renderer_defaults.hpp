@@ -22,6 +22,8 @@ inline constexpr std::uint32_t kSoftwareDefaultBoids = 10000;
 // keeps the classic flock.
 inline constexpr std::uint32_t kMurmurationFrom = 50000;
 bool opensTheMurmuration(bool plain_launch, std::uint64_t boids);
+// What murmur prints when it does ("murmur: no preset at N boids: the murmuration (...)\n").
+std::string murmurationLine(std::uint64_t boids);
 
 // p with boids = the default for this renderer (capped at max_boids) and world_size scaled by
 // (boids / p.boids)^(1/dims), within the parameter's range; `why` says what was chosen.

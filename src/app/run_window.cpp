@@ -96,13 +96,19 @@ struct Viewport {
     glm::vec2 pixel(glm::dvec2 at) const { return {float(at.x * px_scale), float(height - at.y * px_scale)}; }
 };
 
+// A sample's largest group's size, which the sample does not carry: the edge of a cube of its
+// boids packed at the nearest-neighbour distance, nn x count^(1/dims).
+double packedSpan(const OrderParams& o, int dims) {
+    return o.nn_mean * std::pow(double(o.largest_groups[0].boids), 1.0 / double(dims));
+}
+
 // Where the flock is for the draw key's auto, from a sample: the largest group where it holds at
 // least half the boids, as the ball a gas of its count and nearest-neighbour distance would fill
-// (radius 1.12 x nn x count^(1/dims)); else none (the world box).
+// (radius 1.12 x packedSpan); else none (the world box).
 std::optional<render::FlockExtent> sampledExtent(const OrderParams& o, const Params& p) {
     const GroupFigures& g = o.largest_groups[0];
     if (g.boids == 0 || !(o.nn_mean > 0.0) || 2 * std::uint64_t(g.boids) < std::uint64_t(p.boids)) return std::nullopt;
-    const double radius = 1.12 * o.nn_mean * std::pow(double(g.boids), 1.0 / double(p.dims));
+    const double radius = 1.12 * packedSpan(o, p.dims);
     return render::FlockExtent{glm::vec3(g.centre), float(radius), std::uint64_t(g.boids)};
 }
 
@@ -412,14 +418,13 @@ bool WindowRun::advanceOrderSample(Clock::time_point now) {
 }
 
 // Camera follow or ground: toward the largest group of the last sample (none since a respawn
-// until the next), its extent estimated as 1.5 x its nearest-neighbour distance x its
-// count^(1/dims) (the sample carries no extent).
+// until the next), its extent estimated as 1.5 x packedSpan.
 void WindowRun::followFlock(double seconds) {
     const Params& p = session_.live();
     const render::CameraMode mode = render::cameraModeOf(p);
     const GroupFigures& g = stats_.order.largest_groups[0];
     if (mode == render::CameraMode::World || g.boids == 0 || stats_.order.nn_mean <= 0.0) return;
-    const double extent = 1.5 * stats_.order.nn_mean * std::pow(double(g.boids), 1.0 / double(p.dims));
+    const double extent = 1.5 * packedSpan(stats_.order, p.dims);
     camera_.track(glm::vec3(g.centre), float(extent), mode, float(seconds));
 }
 

@@ -79,12 +79,16 @@ struct Identity {
 // wrote a range (FROM and TO with 17 significant digits), so their parts still merge.
 std::string axesText(const SweepOptions& s, bool legacy) {
     std::string text;
-    char axis[200];
     for (std::size_t k = 0; k < s.axes.size(); ++k) {
         const SweepAxis& a = s.axes[k];
-        if (legacy && a.list.empty() && !a.log)
-            std::snprintf(axis, sizeof axis, "%s=%.17g:%.17g:%u", a.key.c_str(), a.from, a.to, a.count);
-        text += (k ? " " : "") + (legacy && a.list.empty() && !a.log ? std::string(axis) : a.text());
+        if (k) text += " ";
+        if (!legacy || !a.list.empty() || a.log) {  // lists and log ranges were never written the older way
+            text += a.text();
+            continue;
+        }
+        char range[200];
+        std::snprintf(range, sizeof range, "%s=%.17g:%.17g:%u", a.key.c_str(), a.from, a.to, a.count);
+        text += range;
     }
     return text;
 }

@@ -59,8 +59,8 @@ TEST_F(Cli, HeadlessRunExportsAndSummarises) {
     EXPECT_EQ(readStateCsv(out_csv, Params{}).size(), 100u);
 }
 
-// A launch that chose nothing but a count of at least 50,000 opens the murmuration (one flock at
-// any count) and says so; under it, or with a preset, a --set or --dims, the default flock stays.
+// A launch that chose nothing but a count of at least 50,000 (written 50000 or 5e4) opens the
+// murmuration (one flock at any count) and says so; under it, or with a preset, a --set or --dims, the default flock stays.
 TEST_F(Cli, ALargeCountWithNoPresetOpensTheMurmuration) {
     const auto style = [&](std::vector<std::string> args) {
         args.insert(args.begin(), {"--backend", "cpu", "--headless", "--steps", "0"});
@@ -72,6 +72,7 @@ TEST_F(Cli, ALargeCountWithNoPresetOpensTheMurmuration) {
         return starlings;
     };
     EXPECT_TRUE(style({"--boids", "50000"}));
+    EXPECT_TRUE(style({"--boids", "5e4"})) << "a count as every count flag reads it";
     EXPECT_FALSE(style({"--boids", "49999"}));
     EXPECT_FALSE(style({"--boids", "50000", "--preset", "default"}));
     EXPECT_FALSE(style({"--boids", "50000", "--set", "seed=2"}));
