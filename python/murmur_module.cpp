@@ -64,6 +64,14 @@ std::uint64_t wholeNumber(const py::handle& raw, const std::string& what, std::u
     return n.cast<std::uint64_t>();
 }
 
+// True or False from Python (a bool or numpy bool), or murmur.Error naming it.
+bool trueOrFalse(const py::handle& raw, const std::string& what) {
+    const py::object value = plainValue(raw, what);
+    if (!py::isinstance<py::bool_>(value))
+        throw murmur::api::Error(what + " = " + py::repr(raw).cast<std::string>() + ": valid: True or False");
+    return value.cast<bool>();
+}
+
 constexpr std::uint64_t kMaxSeed = 9007199254740991ull;  // 2^53 - 1: the seed key's range (exact in JSON and doubles)
 constexpr std::uint64_t kMaxBoids = 100000000ull;         // the boids key's range
 
@@ -238,6 +246,14 @@ py::array_t<float> xyz(const Flock& f, bool velocity) {
 }
 
 py::array_t<std::uint32_t> column(const std::vector<std::uint32_t>& values) { return arrayOf(values); }
+
+// 3 values a boid as an (N, 3) array.
+template <class T>
+py::array_t<T> rowsOfThree(const std::vector<T>& values) {
+    py::array_t<T> a({py::ssize_t(values.size() / 3), py::ssize_t(3)});
+    std::copy(values.begin(), values.end(), a.mutable_data());
+    return a;
+}
 
 // flock.params: the flock's parameters as a mapping by key. It holds a reference to the Python
 // flock, so the flock lives while it does (murmur.Flock(...).params['dt'] included).
@@ -434,6 +450,25 @@ void bindRecording(py::module_& m) {
 
 }
 
+// Flock.load: a restart file's flock.
+void defineFlockLoad(py::class_<Flock>& flock) {
+    flock.def_static(
+            "load",
+            [](const std::string& path, const std::string& backend, const py::object& seed, const py::object& boids,
+               const std::optional<py::dict>& params, const py::object& override) {
+                murmur::api::FlockOptions o = flockOptions("", backend, seed, boids, params);
+                o.resume = path;
+                o.resume_override = trueOrFalse(override, "load(override)");
+                return Flock(o);
+            },
+            py::arg("path"), py::arg("backend") = "gpu", py::arg("seed") = py::none(), py::arg("boids") = py::none(),
+            py::arg("params") = py::none(), py::arg("override") = false,
+            "Flock.load(path, backend='gpu', seed=None, boids=None, params=None, override=False)\n\n"
+            "The flock a restart file (flock.export, murmur --export) holds: its parameters, state and step, continued "
+            "as if never stopped (to the bit, on the backend it ran on). seed, boids or params that change a parameter "
+            "that moves the flock raise murmur.Error naming each, unless override=True; the view's keys may change.");
+}
+
 // The Flock's state: made, stepped, its parameters, positions and velocities read and set.
 void defineFlockState(py::class_<Flock>& flock) {
     flock
@@ -472,6 +507,14 @@ void defineFlockState(py::class_<Flock>& flock) {
             "velocities", checked<Flock>([](const Flock& f) { return xyz(f, true); }),
             checked<Flock>([](Flock& f, const py::object& a) { setState(f, py::none(), a, py::none()); }),
             "Velocities, shape (N, 3) float32, in id order: a copy; assigning an (N, 3) array sets them.")
+        .def_property_readonly(
+            "images", checked<Flock>([](const Flock& f) { return rowsOfThree(f.images()); }),
+            "The periodic images each boid crossed since its state was set (or world_size or bounds last changed), "
+            "shape (N, 3) int32, in id order: 0 outside wrap bounds.")
+        .def_property_readonly(
+            "unwrapped_positions", checked<Flock>([](const Flock& f) { return rowsOfThree(f.unwrappedPositions()); }),
+            "positions + images * world_size, shape (N, 3) float64, in id order: where each boid has gone (for a mean "
+            "squared displacement).")
         .def("set_state", checked<Flock>(&setState), py::arg("positions") = py::none(), py::arg("velocities") = py::none(),
              py::arg("species") = py::none(),
              "set_state(positions=None, velocities=None, species=None)\n\n"
@@ -533,18 +576,23 @@ void defineFlockFiles(py::class_<Flock>& flock) {
     flock
         .def(
             "record",
-            [](py::object self, const std::string& path, const py::object& every, const py::object& deflate, const std::string& author) {
+            [](py::object self, const std::string& path, const py::object& every, const py::object& deflate, const std::string& author,
+               const py::object& unwrapped, const py::object& as_3d) {
                 Flock* f = &made<Flock>(self);
                 f->record(path, wholeNumber(every, "record(every)", 1, ~std::uint64_t(0)), int(wholeNumber(deflate, "record(deflate)", 0, 9)),
-                          author);
+                          author, trueOrFalse(unwrapped, "record(unwrapped)"), trueOrFalse(as_3d, "record(as_3d)"));
                 const std::uint64_t serial = g_next_recording++;
                 g_open_recording[f] = serial;
                 return Recording{self, f, path, serial};
             },
-            py::arg("path"), py::arg("every") = 1, py::arg("deflate") = 1, py::arg("author") = "",
-            "record(path, every=1, deflate=1, author='') -> Recording\n\n"
+            py::arg("path"), py::arg("every") = 1, py::arg("deflate") = 1, py::arg("author") = "", py::kw_only(),
+            py::arg("unwrapped") = false, py::arg("as_3d") = false,
+            "record(path, every=1, deflate=1, author='', *, unwrapped=False, as_3d=False) -> Recording\n\n"
             "Records an H5MD trajectory (as murmur --trajectory): a frame now and every `every` steps that step() "
-            "takes, positions and velocities over time, species and ids, the box. deflate: 0 (none, fastest) .. 9. "
+            "takes, positions and velocities over time, species and ids, the box, and in wrap bounds the images each "
+            "boid crossed. unwrapped: positions written unwrapped (no image element), as MDAnalysis' EinsteinMSD "
+            "needs them; as_3d: a 2D flock written with dimension 3, z 0 (MDAnalysis reads only 3D boxes). deflate: "
+            "0 (none, fastest) .. 9. "
             "Use as a context manager (with flock.record('run.h5', every=10): flock.step(1000)) or call close(); "
             "the file appears, renamed into place, when it closes. Read it with h5py: "
             "h5py.File(path)['particles/flock/position/value'] is (frames, N, dims).")
@@ -560,7 +608,9 @@ void defineFlockFiles(py::class_<Flock>& flock) {
             "another GL binding in murmur's context: positions (vec4: xyz, the id's bits in w) and velocities (vec4: "
             "xyz, the species' bits in w), count of each, in no particular order. None on the CPU backend.")
         .def_property_readonly("recording", checked<Flock>(&Flock::recording), "Whether a trajectory is being recorded.")
-        .def("export", checked<Flock>(&Flock::exportState), py::arg("path"), "Writes the state as murmur's CSV (--export's format).")
+        .def("export", checked<Flock>(&Flock::exportState), py::arg("path"),
+             "Writes the state as murmur's CSV (--export's format): a restart file, with every parameter, the seed and the "
+             "step; murmur.Flock.load(path) (or murmur --resume) continues it as if never stopped.")
         .def("import_state", checked<Flock>(&Flock::importState), py::arg("path"), "Reads a state CSV (--import's), its step count and world too.")
         .def("__repr__", checked<Flock>([](const Flock& f) {
             return "<murmur.Flock " + std::to_string(f.size()) + " boids, " + f.backend() + ", step " + std::to_string(f.stepCount()) + ">";
@@ -573,6 +623,7 @@ void bindFlock(py::module_& m) {
                                   "flock is chaotic: over hundreds of steps those roundings grow until the two runs of "
                                   "one seed are different flocks with the same statistics (compare order parameters, not "
                                   "positions, across backends).");
+    defineFlockLoad(flock);
     defineFlockState(flock);
     defineFlockResults(flock);
     defineFlockFiles(flock);

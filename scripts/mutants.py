@@ -102,6 +102,14 @@ MUTANTS = [
     ("explicit Euler moves with the new velocity", [
         (RULES, "(p.integrator == Integrator::Explicit ? self.v : next.v)", "(p.integrator == Integrator::Explicit ? next.v : next.v)", 1),
         (G_RULES, "vec3 np = self.p + self.v * DT;", "vec3 np = self.p + nv * DT;", 1)]),
+    ("the harmonic trap pushes away from its centre (sign flip)", [
+        (RULES, "return -ctx.trap_k * offsetBetween(ctx, ctx.trap_at, p);", "return ctx.trap_k * offsetBetween(ctx, ctx.trap_at, p);", 1),
+        (G_RULES, "return -TRAP_K * offsetBetween(TRAP_AT, p);", "return TRAP_K * offsetBetween(TRAP_AT, p);", 1)]),
+    ("image counts: a crossing counted the wrong way (sign flip)", [
+        (RULES, "crossed[k] = -int(std::floor((to[k] - from[k]) * ctx.inv_L[k] + 0.5f));",
+         "crossed[k] = int(std::floor((to[k] - from[k]) * ctx.inv_L[k] + 0.5f));", 1),
+        ("shaders/images.glsl", "ivec3 crossed = -ivec3(floor((np - p) * P.inv_world.xyz + 0.5));",
+         "ivec3 crossed = ivec3(floor((np - p) * P.inv_world.xyz + 0.5));", 1)]),
     ("the largest groups: equal sizes listed by the higher first id", [
         ("src/model/order_params.cpp", "(a.boids == b.boids && a.first_id < b.first_id)",
          "(a.boids == b.boids && a.first_id > b.first_id)", 1),

@@ -86,6 +86,8 @@ void selectFlockOfSlot(uint i) {}
 #define REPELLER_AT (P.repeller.xyz)
 #define REPELLER_WEIGHT (P.repeller.w)
 #define REPELLER_R2 (P.influence.x)
+#define TRAP_AT (P.trap.xyz)
+#define TRAP_K (P.trap.w)
 #define OBSTACLE_MARGIN (P.influence.y)
 #define OBSTACLE_PUSH (P.influence.z)
 #define WANDER (P.influence.w)

@@ -27,6 +27,7 @@ HASH_FN float eventUniform(uint h) {
 #define WANDER_SALTS 0xA511E9B3u, 0x63D83595u, 0x2F1B7C4Du  // wander, per axis
 #define VICSEK_SALTS 0x7C5A1B2Du, 0x1D2E3F4Bu               // vicsek style's two uniforms
 #define COUZIN_SALTS 0x43A9E1F7u, 0x2B6C0D95u               // couzin style's two uniforms
+#define DORSOGNA_SALTS 0x6E3B95C1u, 0x58D2A7F3u, 0x0F4C8B69u, 0x3A71D6E5u  // dorsogna style's noise: four uniforms
 #define STEER_PHASE_SEED 0x5EEDu                             // amortised steering's phase
 
 #endif

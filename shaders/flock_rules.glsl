@@ -157,9 +157,21 @@ vec3 wanderAcceleration(uint id) {
     return a;
 }
 
-// Wind, wander, obstacles, the attractor and the repeller as accelerations.
+// The harmonic trap's pull at p (trapAcceleration in src/cpu/flock_rules.cpp), 0 when off.
+vec3 trapAcceleration(vec3 p) {
+    if (!(TRAP_K > 0.0)) return vec3(0.0);
+    return -TRAP_K * offsetBetween(TRAP_AT, p);
+}
+
+// A constant-speed style's new velocity v turned by the trap, its speed kept (trapTurn).
+vec3 trapTurn(Self self, vec3 v) {
+    if (!(TRAP_K > 0.0)) return v;
+    return unitOr(v + trapAcceleration(self.p) * DT, unitOr(v, vec3(1.0, 0.0, 0.0))) * length(v);
+}
+
+// Wind, wander, obstacles, the trap, the attractor and the repeller as accelerations.
 vec3 influenceAcceleration(SpeciesBlock S, Self self) {
-    vec3 a = WIND + wanderAcceleration(self.id) + obstacleAcceleration(self.p);
+    vec3 a = WIND + wanderAcceleration(self.id) + obstacleAcceleration(self.p) + trapAcceleration(self.p);
     if (ATTRACTOR_WEIGHT > 0.0) a += ATTRACTOR_WEIGHT * steerTowards(S, offsetBetween(self.p, ATTRACTOR_AT), self.v);
     if (REPELLER_WEIGHT > 0.0) {
         vec3 d = offsetBetween(self.p, REPELLER_AT);
@@ -170,7 +182,7 @@ vec3 influenceAcceleration(SpeciesBlock S, Self self) {
 // The same as velocity offsets per step (the offset style): attractor and repeller as Parker's tend
 // to / away from a place; wind, wander and obstacles still accelerations, times dt.
 vec3 influenceOffset(Self self) {
-    vec3 dv = (WIND + wanderAcceleration(self.id) + obstacleAcceleration(self.p)) * DT;
+    vec3 dv = (WIND + wanderAcceleration(self.id) + obstacleAcceleration(self.p) + trapAcceleration(self.p)) * DT;
     if (ATTRACTOR_WEIGHT > 0.0) dv += offsetBetween(self.p, ATTRACTOR_AT) * ATTRACTOR_WEIGHT;
     if (REPELLER_WEIGHT > 0.0) {
         vec3 d = offsetBetween(self.p, REPELLER_AT);

@@ -64,6 +64,7 @@ layout(std430, binding = BIND_STEER) writeonly buffer Steer { vec4 steer[]; };
 uniform uint u_first_id;
 uniform uint u_id_count;
 
+#define COUNT_IMAGES_INLINE UPDATE_SEQUENTIAL  // the parallel order: image_count.comp after the pass
 #include "step_boid.glsl"
 
 // The boid's new state into slot i, binned for the next step (grid_bin.glsl) while it is at hand.

@@ -74,6 +74,7 @@ uint speciesAt(uint j) { return orderedVel(j).w; }
 uint cellStart(uint c) { return c == FIRST_CELL ? g_first : g_first + BOIDS; }
 uint cellEnd(uint c) { return cellStart(c + 1u); }
 
+#define COUNT_IMAGES_INLINE 1  // each step has the old position at hand
 #include "step_boid.glsl"
 
 // What stepBoid stores: the boid's new state, kept in its invocation for the next step.

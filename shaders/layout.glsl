@@ -42,7 +42,8 @@
 #define BIND_GROUP_LARGEST 23 // group_largest.comp: each flock's largest groups' figures
 #define BIND_MEASURE_NEAREST 24 // float per slot: a sampled step's squared nearest distances (flock_steer.comp with MEASURE_IN_STEER, then flock_measure.comp)
 #define BIND_GROUP_ROOTS 25   // group_sums.comp lists each root (and sizes group_totals.comp's indirect dispatch)
-#define BIND_COUNT 26         // bindings used: 0 .. BIND_COUNT - 1
+#define BIND_IMAGES 26        // ivec4 per id: the periodic images each boid crossed (step_boid.glsl, wrap bounds)
+#define BIND_COUNT 27         // bindings used: 0 .. BIND_COUNT - 1
 
 // Texture units: the passes after the binning (steer, measure) read the sorted copy and the
 // resolved grid through buffer textures over the same buffers (sorted_reads.glsl).
@@ -113,6 +114,7 @@ struct SimParams {
     vec4 perch;         // x: ground level (y), y: shortest rest, z: longest rest (s), w: padding
     vec4 style[MAX_STYLE_VALUES];  // the style's own values: its registry row's slots (StyleSlot), packed and named from one table
     vec4 topology;      // adaptive topological radius: x count (0: off), y max radius, z rate, w 1/dims
+    vec4 trap;          // harmonic trap: xyz its centre (Params::trapCentre), w its stiffness (0: off)
 };
 
 // One boid found by id (visual debug): p.xyz position, p.w 1 if found; v.xyz velocity;

@@ -36,6 +36,15 @@ layout(std430, binding = BIND_MEASURE_NEAREST) writeonly buffer Nearest { float 
 
 #include "flock_rules.glsl"
 #include STYLE_GLSL
+
+// COUNT_IMAGES_INLINE (the including pass): the step counts the images each boid crosses (it has
+// the old position at hand); else image_count.comp counts them after the pass.
+#if COUNT_IMAGES_INLINE
+#include "images.glsl"
+#define COUNT_IMAGES(self, np) countImages(self.id, self.p, np)
+#else
+#define COUNT_IMAGES(self, np)
+#endif
 #include "flock_gather.glsl"
 
 #ifdef MEASURE_IN_STEER
@@ -81,6 +90,7 @@ void stepBoid(uint i) {
 #endif
         vec3 rest_p, rest_v;
         float rest = restOnTheGround(S, self, perchAt(i), rest_p, rest_v);
+        COUNT_IMAGES(self, rest_p);
         store(i, self, rest_p, rest_v, 0u);
         perch[i] = rest;
 #if STORED_STEER
@@ -118,6 +128,7 @@ void stepBoid(uint i) {
 #if PERCHING
     perch[i] = landed;
 #endif
+    COUNT_IMAGES(self, np);
     store(i, self, np, nv, counted);
 }
 

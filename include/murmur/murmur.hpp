@@ -65,6 +65,11 @@ struct FlockOptions {
     std::optional<std::uint64_t> seed;
     std::string backend = "gpu";                                // "gpu" or "cpu"
     GlLoader gl_loader = nullptr;                               // GPU: the caller's context (see GlLoader)
+    // A restart file (exportState's): its parameters, state and step, continued as if never
+    // stopped. With it, preset must be empty; settings, boids and seed that change a parameter
+    // that moves the flock are an Error naming each, unless resume_override.
+    std::string resume;
+    bool resume_override = false;
 };
 
 // The GL names of a GPU flock's current state, for drawing from it without a copy: positions
@@ -134,6 +139,12 @@ public:
     // Into caller memory: `count` must be size() (3 floats a boid); one copy from the GPU.
     void readPositions(float* xyz, std::size_t count) const;
     void readVelocities(float* xyz, std::size_t count) const;
+    // The periodic images each boid crossed since its state was set (or world_size or bounds last
+    // changed), 3 ints a boid in id order: 0 outside wrap bounds. unwrappedPositions() is then
+    // positions() + images() x world_size, in double: where each boid has gone, for a mean
+    // squared displacement.
+    std::vector<std::int32_t> images() const;
+    std::vector<double> unwrappedPositions() const;
 
     // polarization, group_polarization, milling, groups, largest_group_share, grouped_share,
     // nn_mean, nn_median, mean_neighbours, mean_speed, boids; and the four largest groups' own
@@ -180,8 +191,12 @@ public:
     // an importState(), or the Flock's end) closes the file and renames it into place; until
     // then it is NAME.tmp.XXXXXX beside it. One recording at a time: record() while one is open
     // is refused. While recording, dt, world_size and bounds cannot change.
-    // author: /h5md/author's name (1 to 200 printable bytes; empty: "murmur").
-    void record(const std::string& path, std::uint64_t every = 1, int deflate = 1, const std::string& author = "");
+    // author: /h5md/author's name (1 to 200 printable bytes; empty: "murmur"). In wrap bounds each
+    // frame holds the images each boid crossed (/particles/flock/image); unwrapped: the positions
+    // are written unwrapped instead (what MDAnalysis' EinsteinMSD reads). as_3d: a 2D flock
+    // written with dimension 3, z 0 (MDAnalysis reads only 3D boxes; Error for a 3D flock).
+    void record(const std::string& path, std::uint64_t every = 1, int deflate = 1, const std::string& author = "",
+                bool unwrapped = false, bool as_3d = false);
     std::uint64_t stopRecording();  // the frames written (0: none being recorded)
     bool recording() const;
     std::string recordingPath() const;  // the path being recorded, or empty

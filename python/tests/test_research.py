@@ -273,3 +273,56 @@ def test_a_step_too_coarse_for_the_spacing_is_warned_of(backend):
         assert len(said) == (2 if warned else 0), said
         if warned:
             assert "a boid moves 0.05 units a step" in said[0] and "mean nearest-neighbour distance" in said[0], said[0]
+
+
+# A restart file (flock.export) holds the parameters, seed, step and every boid's state: the flock
+# Flock.load makes continues the run to the bit, on the backend it ran on. Loading with a setting
+# that changes a parameter that moves the flock raises, naming it, unless override=True; the view's
+# keys may change.
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_a_loaded_restart_file_continues_the_run_to_the_bit(tmp_path, backend):
+    params = {"style": "gloss", "dims": 3, "world_size": 60, "perch.enabled": True, "perch.ground": 20,
+              "perch.min_time": 0.05, "perch.max_time": 0.4}
+    flock = murmur.Flock(preset="default", backend=backend, seed=5, boids=300, params=params)
+    flock.step(100)
+    flock.export(str(tmp_path / "mid.csv"))
+    resumed = murmur.Flock.load(str(tmp_path / "mid.csv"), backend=backend)
+    assert resumed.step_count == 100 and resumed.params["seed"] == 5 and resumed.params["style"] == "gloss"
+    flock.step(100)
+    resumed.step(100)
+    assert np.array_equal(resumed.positions, flock.positions) and np.array_equal(resumed.velocities, flock.velocities)
+    assert np.array_equal(resumed.images, flock.images) and flock.images.any()
+    assert np.array_equal(resumed.kept_state, flock.kept_state)
+    with pytest.raises(murmur.Error, match="dt from 0.033333335 to 0.02; seed from 5 to 9.*override=True"):
+        murmur.Flock.load(str(tmp_path / "mid.csv"), backend=backend, seed=9, params={"dt": 0.02})
+    murmur.Flock.load(str(tmp_path / "mid.csv"), backend=backend, params={"colour": "species"})
+    changed = murmur.Flock.load(str(tmp_path / "mid.csv"), backend=backend, seed=9, override=True)
+    assert changed.params["seed"] == 9 and changed.step_count == 100
+
+
+def test_a_restart_file_without_parameters_or_with_a_bad_override_is_refused(tmp_path):
+    (tmp_path / "bare.csv").write_text("id,species,x,y,z,vx,vy,vz\n0,0,1,1,0,0,0,0\n")
+    with pytest.raises(murmur.Error, match="holds no parameters"):
+        murmur.Flock.load(str(tmp_path / "bare.csv"), backend="cpu")
+    murmur.Flock(backend="cpu", boids=10).export(str(tmp_path / "ok.csv"))
+    with pytest.raises(murmur.Error, match=r"load\(override\) = 1: valid: True or False"):
+        murmur.Flock.load(str(tmp_path / "ok.csv"), backend="cpu", override=1)
+    with pytest.raises(murmur.Error, match="boids 20 cannot change on a resume"):
+        murmur.Flock.load(str(tmp_path / "ok.csv"), backend="cpu", boids=20, override=True)
+
+
+# The worked example docs/research.md quotes (examples/research/msd_and_restart.py), run as it is:
+# its figures are the docs' (ballistic where ordered, diffusive where not; the restart to the bit).
+def test_the_worked_example_gives_the_documented_figures(tmp_path):
+    pytest.importorskip("MDAnalysis", reason="python3-mdanalysis: scripts/setup.sh --full (the CI pipeline) installs it")
+    import runpy
+    import pathlib
+    example = pathlib.Path(__file__).resolve().parents[2] / "examples" / "research" / "msd_and_restart.py"
+    ns = runpy.run_path(str(example), run_name="example")
+    ns["msd_of"].__globals__["FOLDER"] = str(tmp_path)
+    _, ordered, exponent, polarization = ns["msd_of"](0.5)
+    assert polarization > 0.95 and exponent == pytest.approx(2.0, abs=0.05)
+    _, _, exponent, polarization = ns["msd_of"](5.0)
+    assert polarization < 0.2 and exponent == pytest.approx(1.0, abs=0.15)
+    same, refused = ns["restart"]()
+    assert same and "vicsek.noise from 2 to 1" in refused

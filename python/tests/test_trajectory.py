@@ -155,6 +155,8 @@ def test_a_flock_gone_non_finite_leaves_no_trajectory(tmp_path):
     (["--trajectory", "t.h5", "--trajectory-author", ""], "the author is empty; valid: a name of 1 to 200 bytes"),
     (["--trajectory", "t.h5", "--trajectory-author", "a\x1bb"], "the author holds a control byte"),
     (["--trajectory-author", "Ada"], "--trajectory-author applies to --trajectory only"),
+    (["--trajectory-unwrapped"], "--trajectory-unwrapped applies to --trajectory only"),
+    (["--trajectory", "t.h5", "--trajectory-3d", "--dims", "3"], "--trajectory-3d: the flock is already 3D"),
 ])
 def test_bad_trajectory_input_exits_2_naming_the_problem(tmp_path, args, message):
     run = subprocess.run([MURMUR_BIN, "--headless", "--backend", "cpu", "--boids", "10", "--steps", "1", *args],
@@ -197,6 +199,10 @@ def test_record_bad_input_raises(tmp_path):
         flock.record("")
     with pytest.raises(murmur.Error, match=r"record\(every\) = -1: valid: a whole number in \[1, "):
         flock.record(str(tmp_path / "a.h5"), every=-1)
+    with pytest.raises(murmur.Error, match=r"record\(unwrapped\) = 'yes': valid: True or False"):
+        flock.record(str(tmp_path / "a.h5"), unwrapped="yes")
+    with pytest.raises(murmur.Error, match=r"record\(as_3d=True\): the flock is already 3D"):
+        murmur.Flock(backend="cpu", boids=5, params={"dims": 3}).record(str(tmp_path / "a.h5"), as_3d=True)
     assert not flock.recording and not list(tmp_path.iterdir())
     first = flock.record(str(tmp_path / "a.h5"))
     with pytest.raises(murmur.Error, match="a.h5 is being recorded; stop that recording first"):
@@ -319,3 +325,93 @@ def test_cli_trajectory_carries_the_kept_state(tmp_path):
         np.testing.assert_array_equal(kept["value"][-1][:, 3], rows[:, 12].astype(np.float32))
         spawned = kept["value"][0][:, 3]  # the radius holding 5.5 others at the spawn's density, at most max_radius 10
         assert (spawned == spawned[0]).all() and 0 < spawned[0] < 10
+
+
+# A flock drifting as one (no rule acts: weights and wander 0) at v = (2, 3, 6), |v| = 7, in a box of
+# 40 for 400 steps of 0.05: 140 units, three boxes and more. Its images count the boxes crossed,
+# unwrapped_positions is where each boid went (start + 400 dt v), and set_state or a new box starts
+# the count again.
+DRIFT = {"style": "steering", "separation.weight": 0, "alignment.weight": 0, "cohesion.weight": 0, "wander": 0,
+         "min_speed": 0, "dims": 3, "world_size": 40, "dt": 0.05}
+V_DRIFT = np.array([2.0, 3.0, 6.0])
+
+
+def drifting_flock(backend, boids=64, dims=3):
+    flock = murmur.Flock(backend=backend, boids=boids, seed=3, params=dict(DRIFT, dims=dims))
+    v = V_DRIFT.copy()
+    if dims == 2:
+        v[2] = 0.0
+    flock.set_state(velocities=np.tile(v, (boids, 1)).astype(np.float32))
+    return flock, v
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_images_and_unwrapped_positions_follow_a_drifting_flock(backend):
+    flock, v = drifting_flock(backend)
+    start = flock.positions.astype(np.float64)
+    assert flock.images.dtype == np.int32 and not flock.images.any()
+    flock.step(400)
+    went = start + 400 * flock.params["dt"] * v
+    # float32 positions over 400 steps: within 0.01 (a wrong image is 40 off)
+    np.testing.assert_allclose(flock.unwrapped_positions, went, atol=0.01, rtol=0)
+    clear = np.abs(went / 40.0 - np.round(went / 40.0)) > 0.01 / 40.0  # not within rounding of an edge
+    assert clear.mean() > 0.99
+    np.testing.assert_array_equal(flock.images[clear], np.floor(went / 40.0)[clear])
+    assert flock.images[:, 2].min() >= 3  # 120 units along z at least
+    flock.set_state(positions=flock.positions)  # a new state: counted from 0 again
+    assert not flock.images.any()
+    flock.step(40)
+    assert flock.images.any()
+    flock.params["world_size"] = 50  # a new box too
+    assert not flock.images.any()
+
+
+# In wrap bounds each frame holds the images crossed (H5MD's image element): position + image x L
+# is where the boid went, frame by frame; unwrapped=True writes that as the position instead.
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_a_recording_holds_the_images_or_unwrapped_positions(tmp_path, backend):
+    flock, v = drifting_flock(backend)
+    start = flock.positions.astype(np.float64)
+    with flock.record(str(tmp_path / "held.h5"), every=100):
+        flock.step(400)
+    flock, _ = drifting_flock(backend)
+    with flock.record(str(tmp_path / "unwrapped.h5"), every=100, unwrapped=True):
+        flock.step(400)
+    went = start[None] + np.arange(5)[:, None, None] * 100 * flock.params["dt"] * v
+    with h5py.File(tmp_path / "held.h5", "r") as held, h5py.File(tmp_path / "unwrapped.h5", "r") as unwrapped:
+        image = held["particles/flock/image"]
+        assert image["value"].shape == (5, 64, 3) and image["value"].dtype == np.int32
+        assert image["step"][:].tolist() == [0, 100, 200, 300, 400]
+        position = held["particles/flock/position/value"][:]
+        assert position.min() >= 0 and position.max() < 40  # held: in the box
+        np.testing.assert_allclose(position + 40.0 * image["value"][:], went, atol=0.01, rtol=0)
+        assert "image" not in unwrapped["particles/flock"]
+        np.testing.assert_allclose(unwrapped["particles/flock/position/value"][:], went, atol=0.01, rtol=0)
+    soft = murmur.Flock(backend="cpu", boids=10, params={"bounds": "soft"})
+    with soft.record(str(tmp_path / "soft.h5")):
+        soft.step(2)
+    with h5py.File(tmp_path / "soft.h5", "r") as f:
+        assert "image" not in f["particles/flock"]  # no periodic box, no images
+
+
+# MDAnalysis' EinsteinMSD over an unwrapped recording of the drifting flock: every boid moved
+# v x lag, so the MSD at lag tau is |v|^2 tau^2 = 49 tau^2, at the recording's times when its reader
+# is given dt = every x dt. A 2D flock recorded as_3d is read the same way (z 0): 13 tau^2.
+@pytest.mark.parametrize("dims", [3, 2])
+def test_mdanalysis_einstein_msd_of_a_drift_is_its_speed_squared_lag_squared(tmp_path, dims):
+    mda = pytest.importorskip("MDAnalysis", reason="python3-mdanalysis: scripts/setup.sh --full (the CI pipeline) installs it")
+    from MDAnalysis.analysis.msd import EinsteinMSD
+    flock, v = drifting_flock("cpu", boids=32, dims=dims)
+    every = 20
+    with flock.record(str(tmp_path / "run.h5"), every=every, unwrapped=True, as_3d=dims == 2):
+        flock.step(400)
+    interval = every * flock.params["dt"]
+    universe = mda.Universe.empty(32, trajectory=False)
+    universe.load_new(str(tmp_path / "run.h5"), format="H5MD", convert_units=False, dt=interval)
+    msd = EinsteinMSD(universe, select="all", msd_type="xyz", fft=False).run()
+    lags = np.arange(21) * interval
+    np.testing.assert_allclose(np.arange(msd.n_frames) * universe.trajectory.dt, lags, rtol=1e-6)  # MDAnalysis' lag recipe
+    np.testing.assert_allclose(msd.times, lags, rtol=1e-6)  # the frames' times, recorded from step 0
+    speed2 = float(v @ v)
+    # float32 positions up to 140 units: within 1e-4 relative of |v|^2 tau^2
+    np.testing.assert_allclose(msd.results.timeseries, speed2 * lags ** 2, rtol=1e-4, atol=1e-6)

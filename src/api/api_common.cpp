@@ -44,11 +44,36 @@ void findPresets() {
         if (std::filesystem::is_directory(lib / rel)) addPresetDir((lib / rel).lexically_normal().string());
 }
 
-// Defaults, the preset, each setting, then boids (the world resized to keep the density unless
-// world_size was set) and the seed; validated.
+namespace {
+
+// A restart file's parameters (FlockOptions::resume), or Error naming why there are none.
+Params resumedParams(const FlockOptions& o) {
+    if (!o.preset.empty()) throw Error("resume: the run's parameters are " + o.resume + "'s; a preset cannot go with it");
+    if (std::optional<Params> saved = readStateParams(o.resume)) return *saved;  // an InputError becomes Error (translated)
+    throw Error("resume: " + o.resume + " holds no parameters (a state file of an earlier murmur, or not murmur's): "
+                "make the flock with its preset and settings and import_state it");
+}
+
+// A resume that changes a parameter that moves the flock: refused, naming each, unless asked for.
+void requireResumedAsSaved(const FlockOptions& o, const Params& saved, const Params& p) {
+    const std::vector<std::string> changes = motionChanges(saved, p);
+    if (changes.empty() || o.resume_override) return;
+    std::string list;
+    for (const std::string& c : changes) list += (list.empty() ? "" : "; ") + c;
+    throw Error("resume: the settings change the run's parameters (" + list +
+                "); pass override=True to continue with these changes (the run is then not the file's run continued)");
+}
+
+}  // namespace
+
+// Defaults (or a restart file's parameters), the preset, each setting, then boids (the world
+// resized to keep the density unless world_size was set or the flock resumes) and the seed;
+// validated.
 Params paramsOf(const FlockOptions& o) {
     findPresets();
-    Params p;
+    const bool resuming = !o.resume.empty();
+    Params p = resuming ? resumedParams(o) : Params{};
+    const Params saved = p;
     if (!o.preset.empty()) {
         try {
             p = loadPresetFile(resolvePreset(o.preset), p);
@@ -65,9 +90,10 @@ Params paramsOf(const FlockOptions& o) {
     if (o.boids) {
         const Params before = p;
         setKey(p, "boids", std::to_string(*o.boids));
-        if (!world_set && p.boids != before.boids) p = keepDensity(before, p.boids, p.dims).params;
+        if (!world_set && !resuming && p.boids != before.boids) p = keepDensity(before, p.boids, p.dims).params;
     }
     if (o.seed) setKey(p, "seed", std::to_string(*o.seed));
+    if (resuming) requireResumedAsSaved(o, saved, p);
     requireValid(p);
     return p;
 }

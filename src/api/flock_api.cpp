@@ -92,7 +92,7 @@ struct Flock::Impl {
     void addFrame() {
         engine::TrajectoryFrame f = engine::trajectoryFrame(engine(), params);
         try {
-            trajectory->add(sim->stepCount(), std::move(f.pos), std::move(f.vel), std::move(f.kept));
+            trajectory->add(sim->stepCount(), std::move(f.pos), std::move(f.vel), std::move(f.kept), std::move(f.images));
         } catch (...) {
             trajectory.reset();
             throw;
@@ -117,7 +117,17 @@ Flock::Flock(const FlockOptions& options) : impl_(std::make_unique<Impl>()) {
         impl_->context = prepareBackend(options);
         if (options.backend == "gpu") requireGpuCapacity(impl_->params);
         impl_->sim = engine::makeSimulation(backendOf(options.backend));
-        impl_->sim->upload(spawn(impl_->params), impl_->params);
+        if (options.resume.empty()) {
+            impl_->sim->upload(spawn(impl_->params), impl_->params);
+            return 0;
+        }
+        std::uint32_t step = 0;
+        const murmur::Flock flock = readStateCsv(options.resume, impl_->params, &step);
+        if (flock.size() != impl_->params.boids)
+            throw Error("resume: " + options.resume + " holds " + std::to_string(flock.size()) + " boids; boids " +
+                        std::to_string(impl_->params.boids) + " cannot change on a resume");
+        impl_->sim->upload(flock, impl_->params);
+        impl_->sim->setStepCount(step);
         return 0;
     });
 }
@@ -211,7 +221,7 @@ std::vector<Flock::Row> Flock::run(int steps, int every, const StopCheck& stop, 
     return rows;
 }
 
-void Flock::record(const std::string& path, std::uint64_t every, int deflate, const std::string& author) {
+void Flock::record(const std::string& path, std::uint64_t every, int deflate, const std::string& author, bool unwrapped, bool as_3d) {
     requirePlainPath(path, "record");
     translated([&] {
         if (every < 1) throw Error("record(every=" + std::to_string(every) + "): valid: 1 or more steps");
@@ -222,7 +232,11 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate, co
         checkWritableTarget(path, "record");
         if (const auto problem = author.empty() ? std::nullopt : trajectoryAuthorProblem(author))
             throw Error("record(author=...): " + *problem);
-        const TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING, author);
+        if (as_3d && impl_->params.dims != 2)
+            throw Error("record(as_3d=True): the flock is already 3D (dims 3); as_3d writes a 2D flock (dims 2) with dimension 3");
+        TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING, author);
+        layout.unwrapped = unwrapped;
+        layout.as_3d = as_3d;
         // On the caller's thread: the caller's process may use HDF5 itself (h5py), and Debian's
         // HDF5 is not thread-safe.
         impl_->trajectory = std::make_unique<TrajectoryWriter>(path, layout, TrajectoryWriter::Threading::CallersThread);
@@ -286,6 +300,17 @@ std::vector<float> Flock::velocities() const {
 void Flock::readPositions(float* xyz, std::size_t count) const {
     if (count != size()) throw Error("readPositions: room for " + std::to_string(count) + " boids, the flock has " + std::to_string(size()));
     impl_->engine().readXyzById(xyz, nullptr);
+}
+
+std::vector<std::int32_t> Flock::images() const { return impl_->engine().readImagesById(); }
+
+std::vector<double> Flock::unwrappedPositions() const {
+    const std::vector<float> held = positions();
+    const std::vector<std::int32_t> crossed = images();
+    const double edge = double(impl_->params.world_size);
+    std::vector<double> out(held.size());
+    for (std::size_t i = 0; i < held.size(); ++i) out[i] = double(held[i]) + double(crossed[i]) * edge;
+    return out;
 }
 
 void Flock::readVelocities(float* xyz, std::size_t count) const {
@@ -390,7 +415,7 @@ void Flock::exportState(const std::string& path) const {
     requirePlainPath(path, "export");
     translated([&] {
         checkWritableTarget(path, "export");  // as --export: a name that is only an extension, a missing folder, ...
-        writeStateCsv(path, impl_->engine().download(), impl_->engine().stepCount(), impl_->params.world_size);
+        writeStateCsv(path, impl_->engine().download(), impl_->engine().stepCount(), impl_->params.world_size, &impl_->params);
         return 0;
     });
 }

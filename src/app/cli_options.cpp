@@ -47,6 +47,11 @@ void declareFlock(CLI::App& app, CliValues& v) {
         ->type_name("DIR");
     app.add_option("--import", v.opt.import_path, "start from a state CSV written by --export (old id,species,x,y,z,vx,vy,vz files too)")
         ->type_name("FILE.csv");
+    app.add_option("--resume", v.resume,
+                   "continue the run --export wrote FILE from: its parameters (every key, the seed), state and step, as if "
+                   "never stopped; a --set, --seed, --boids or --dims that changes a parameter is refused unless --resume-override")
+        ->type_name("FILE.csv");
+    app.add_flag("--resume-override", v.resume_override, "--resume with the command line's changes to the file's parameters");
 }
 
 // A single run, in the window or headless, and the files it writes.
@@ -86,6 +91,10 @@ void declareRun(CLI::App& app, CliValues& v) {
     app.add_option("--trajectory-author", opt.trajectory_author, "the trajectory's author (/h5md/author; default murmur)")
         ->type_name("NAME")
         ->check([](const std::string& name) { return trajectoryAuthorProblem(name).value_or(""); });
+    app.add_flag("--trajectory-unwrapped", opt.trajectory_unwrapped,
+                 "write the trajectory's positions unwrapped (held + image x world_size) and no image element: "
+                 "what a mean squared displacement reads (MDAnalysis' EinsteinMSD)");
+    app.add_flag("--trajectory-3d", opt.trajectory_3d, "write a 2D flock's trajectory with dimension 3 (z 0): MDAnalysis reads only 3D boxes");
     app.add_option("--export", opt.export_path, "write the final state as CSV")->type_name("FILE.csv");
     app.add_option("--stats-out", opt.stats_out, "write the order parameters as CSV (step,time,...) every --stats-every steps")
         ->type_name("FILE.csv");

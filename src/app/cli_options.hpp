@@ -28,6 +28,8 @@ struct CliValues {
     std::vector<std::string> sweeps, merge_args;
     std::string sweep_shard, sweep_plot, sweep_plot_of = "polarization";
     SweepOptions sweep_opt;
+    std::string resume;            // --resume FILE: a restart file's parameters and state
+    bool resume_override = false;  // --resume-override: the command line may change its parameters
 };
 
 // Declares every flag of murmur on `app`, parsing into `v` (which must outlive `app`).

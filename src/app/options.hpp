@@ -30,6 +30,8 @@ struct Options {
     std::uint64_t trajectory_every = 1;  // steps between its frames
     int trajectory_deflate = 1;          // its compression: 0 none, 1 .. 9 zlib's levels
     std::string trajectory_author;       // its /h5md/author name (empty: "murmur")
+    bool trajectory_unwrapped = false;   // its positions unwrapped (no image element)
+    bool trajectory_3d = false;          // a 2D flock's written with dimension 3 (z 0)
     std::uint64_t frames = 0;  // window: close after this many frames (0: run until closed)
     int width = 1280, height = 720;  // window and screenshot size, pixels
     bool vsync = true;

@@ -127,7 +127,7 @@ constexpr std::uint64_t kStepsBetweenStopChecks = 8;
 // The current state as a trajectory frame (engine::trajectoryFrame).
 void addTrajectoryFrame(Simulation& sim, const Params& p, TrajectoryWriter& trajectory) {
     engine::TrajectoryFrame f = engine::trajectoryFrame(sim, p);
-    trajectory.add(sim.stepCount(), std::move(f.pos), std::move(f.vel), std::move(f.kept));
+    trajectory.add(sim.stepCount(), std::move(f.pos), std::move(f.vel), std::move(f.kept), std::move(f.images));
 }
 
 // Steps to --steps through the engine's run loop (engine::Run): a stats row of each state due
@@ -165,8 +165,10 @@ void openTrajectory(const Options& opt, const Params& p, const Flock& start, std
     if (opt.trajectory.empty()) return;
     std::vector<std::uint32_t> species(start.size(), 0);
     for (const Boid& b : start) species.at(b.id) = b.species;
-    trajectory.emplace(opt.trajectory,
-                       trajectoryLayout(p, std::move(species), opt.trajectory_deflate, MURMUR_VERSION, opt.trajectory_author));
+    TrajectoryLayout layout = trajectoryLayout(p, std::move(species), opt.trajectory_deflate, MURMUR_VERSION, opt.trajectory_author);
+    layout.unwrapped = opt.trajectory_unwrapped;
+    layout.as_3d = opt.trajectory_3d;
+    trajectory.emplace(opt.trajectory, layout);
 }
 
 // A run stopped by a signal: the trajectory closed with its frames, nothing else written; the
@@ -236,9 +238,9 @@ void printSpeed(std::uint64_t steps, double seconds, std::uint32_t boids, std::o
     out << line;
 }
 
-// The files written whole at the end: the stats log and the exported state.
-// `world`: the world the run flew in (the no-display fallback may have grown it from opt's).
-void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uint32_t step, float world, std::ostream& out) {
+// The files written whole at the end: the stats log and the exported state (a restart file: the
+// parameters `p` the run flew with, which the no-display fallback may have grown from opt's).
+void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uint32_t step, const Params& p, std::ostream& out) {
     if (log.enabled()) {
         log.write();
         out << "wrote " << log.path() << " (" << log.rows() << " rows, every " << log.every() << " steps";
@@ -246,7 +248,7 @@ void writeEndFiles(const Options& opt, StatsLog& log, const Flock& end, std::uin
         out << ")\n";
     }
     if (!opt.export_path.empty()) {
-        writeStateCsv(opt.export_path, end, step, world);
+        writeStateCsv(opt.export_path, end, step, p.world_size, &p);
         out << "wrote " << opt.export_path << " (" << end.size() << " boids)\n";
     }
 }
@@ -309,7 +311,7 @@ int runHeadless(const Options& opt, const Flock* imported, std::ostream& out, st
         err << "murmur: error: the GL driver reported errors (above)\n";
         return 1;
     }
-    writeEndFiles(opt, log, end, sim->stepCount(), p.world_size, out);
+    writeEndFiles(opt, log, end, sim->stepCount(), p, out);
     return 0;
 }
 

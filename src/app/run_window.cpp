@@ -525,7 +525,7 @@ int WindowRun::finish(std::ostream& out, std::ostream& err) {
         return 1;
     }
     if (!opt_.export_path.empty()) {  // the state the window closed on
-        writeStateCsv(opt_.export_path, end, sim_.stepCount(), session_.live().world_size);
+        writeStateCsv(opt_.export_path, end, sim_.stepCount(), session_.live().world_size, &session_.live());
         out << "wrote " << opt_.export_path << " (" << end.size() << " boids)\n";
     }
     if (gl::takeErrorCount() > 0) {

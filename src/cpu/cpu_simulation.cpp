@@ -50,6 +50,8 @@ void CpuSimulation::upload(const Flock& flock, const Params& params) {
 }
 
 void CpuSimulation::setParams(const Params& params) {
+    if (!params_.sameBox(params))
+        for (Boid& b : current_) b.image = glm::ivec3(0);
     params_ = params;
     params_.boids = std::uint32_t(current_.size());
 }

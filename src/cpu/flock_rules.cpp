@@ -66,8 +66,18 @@ static glm::vec3 wanderAcceleration(const RuleContext& ctx, const Boid& self) {
 }
 
 
+glm::vec3 trapAcceleration(const RuleContext& ctx, glm::vec3 p) {
+    if (!(ctx.trap_k > 0.0f)) return glm::vec3(0.0f);
+    return -ctx.trap_k * offsetBetween(ctx, ctx.trap_at, p);
+}
+
+glm::vec3 trapTurn(const RuleContext& ctx, const Boid& self, glm::vec3 v) {
+    if (!(ctx.trap_k > 0.0f)) return v;
+    return unitOr(v + trapAcceleration(ctx, self.p) * ctx.p.dt, unitOr(v, glm::vec3(1.0f, 0.0f, 0.0f))) * glm::length(v);
+}
+
 glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self) {
-    glm::vec3 a = ctx.wind + wanderAcceleration(ctx, self) + obstacleAcceleration(ctx, self.p);
+    glm::vec3 a = ctx.wind + wanderAcceleration(ctx, self) + obstacleAcceleration(ctx, self.p) + trapAcceleration(ctx, self.p);
     if (ctx.p.attractor.weight > 0.0f)
         a += ctx.p.attractor.weight * steerTowards(k, offsetBetween(ctx, self.p, ctx.attractor), self.v);
     if (ctx.p.repeller.weight > 0.0f) {
@@ -80,7 +90,7 @@ glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k,
 // Offset style: the attractor and repeller as velocity offsets per step (Parker's tend to / away
 // from a place); wind and obstacles stay accelerations, scaled by dt like the walls.
 glm::vec3 influenceOffset(const RuleContext& ctx, const Boid& self) {
-    glm::vec3 dv = (ctx.wind + wanderAcceleration(ctx, self) + obstacleAcceleration(ctx, self.p)) * ctx.p.dt;
+    glm::vec3 dv = (ctx.wind + wanderAcceleration(ctx, self) + obstacleAcceleration(ctx, self.p) + trapAcceleration(ctx, self.p)) * ctx.p.dt;
     if (ctx.p.attractor.weight > 0.0f) dv += offsetBetween(ctx, self.p, ctx.attractor) * ctx.p.attractor.weight;
     if (ctx.p.repeller.weight > 0.0f) {
         const glm::vec3 d = offsetBetween(ctx, self.p, ctx.repeller);
@@ -177,6 +187,9 @@ RuleContext::RuleContext(const Params& params) : dims(params.dims), wrap(params.
     attractor = glm::vec3(params.attractor.at.x, params.attractor.at.y, params.attractor.at.z) * used;
     repeller = glm::vec3(params.repeller.at.x, params.repeller.at.y, params.repeller.at.z) * used;
     leader_at = glm::vec3(params.leader_at.x, params.leader_at.y, params.leader_at.z) * used;
+    const Vec3f trap = params.trapCentre();
+    trap_at = glm::vec3(trap.x, trap.y, trap.z);
+    trap_k = params.trap.stiffness;
     r2_repeller = params.repeller.radius * params.repeller.radius;
     cohesion_sign = params.scatter ? -1.0f : 1.0f;
     perching = params.perching;
@@ -216,6 +229,13 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {
         p[k] = w;
     }
     return p;
+}
+
+glm::ivec3 imagesCrossed(const RuleContext& ctx, glm::vec3 from, glm::vec3 to) {
+    glm::ivec3 crossed(0);
+    if (!ctx.wrap) return crossed;
+    for (int k = 0; k < ctx.dims; ++k) crossed[k] = -int(std::floor((to[k] - from[k]) * ctx.inv_L[k] + 0.5f));
+    return crossed;
 }
 
 Boid restOnTheGround(const RuleContext& ctx, const SpeciesContext& k, const Boid& self) {

@@ -48,6 +48,8 @@ struct RuleContext {
     std::array<SpeciesContext, kMaxSpecies> species{};  // indexed by Boid::species
     // Influences (docs/model.md): unused axes zeroed in 2D.
     glm::vec3 wind{0.0f}, attractor{0.0f}, repeller{0.0f}, leader_at{0.0f};
+    glm::vec3 trap_at{0.0f};  // the harmonic trap's centre (Params::trapCentre)
+    float trap_k = 0.0f;      // its stiffness (0: off)
     float r2_repeller = 0.0f;
     float cohesion_sign = 1.0f;  // -1 while scattering
     std::vector<glm::vec4> obstacles;  // xyz centre, w radius
@@ -103,6 +105,10 @@ private:
 
 // A wrap-mode position folded into [0, L) (unchanged in soft mode).
 glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p);
+// The periodic images a boid crossed moving from `from` to `to` (both in the box): on each
+// wrapped axis minus the whole boxes the minimum image takes off the move (0 in soft and open
+// bounds). shaders/step_boid.glsl's countImages.
+glm::ivec3 imagesCrossed(const RuleContext& ctx, glm::vec3 from, glm::vec3 to);
 
 // R moved toward the radius that would hold topological.count boids, itself included, given the
 // `seen` boids within it this step: R + rate (R (count / (seen + 1))^(1/dims) - R), at most
@@ -122,6 +128,10 @@ glm::vec3 steerTowards(const SpeciesContext& k, glm::vec3 desired, glm::vec3 v);
 glm::vec3 boundsAcceleration(const RuleContext& ctx, glm::vec3 p);
 // Wind, wander, obstacles, the attractor and the repeller as accelerations.
 glm::vec3 influenceAcceleration(const RuleContext& ctx, const SpeciesContext& k, const Boid& self);
+// The harmonic trap's pull at p: -stiffness x (p - centre) (the minimum image in wrap), 0 when off.
+glm::vec3 trapAcceleration(const RuleContext& ctx, glm::vec3 p);
+// A constant-speed style's new velocity v turned by the trap: |v| (v + trap x dt) / |v + trap x dt|.
+glm::vec3 trapTurn(const RuleContext& ctx, const Boid& self, glm::vec3 v);
 // The same as velocity offsets per step (the offset style): the attractor and repeller as Parker's
 // tend to / away from a place; wind, wander and obstacles still accelerations, times dt.
 glm::vec3 influenceOffset(const RuleContext& ctx, const Boid& self);

@@ -159,7 +159,8 @@ void stepWith(FlockStep& f) {
             return;
         }
         std::uint32_t counted = 0;
-        const Boid next = stepBoid<Rules>(f, i, counted);
+        Boid next = stepBoid<Rules>(f, i, counted);
+        next.image += imagesCrossed(f.ctx, f.current[i].p, next.p);
         f.neighbours[i] = counted;
         (f.in_place ? f.current[i] : f.next[i]) = next;  // sequential: the boids after it see it moved
     }

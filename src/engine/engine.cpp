@@ -111,11 +111,14 @@ TrajectoryFrame trajectoryFrame(Simulation& sim, const Params& p) {
         f.pos.resize(std::size_t(p.boids) * 3);
         f.vel.resize(f.pos.size());
         sim.readXyzById(f.pos.data(), f.vel.data());
+        if (p.bounds == Bounds::Wrap) f.images = sim.readImagesById();
         return f;
     }
     const Flock now = byId(sim.download());
     xyzValues(now, f.pos, f.vel);
     f.kept = keptValues(now);
+    if (p.bounds == Bounds::Wrap)
+        for (const Boid& b : now) f.images.insert(f.images.end(), {b.image.x, b.image.y, b.image.z});
     return f;
 }
 

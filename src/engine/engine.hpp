@@ -38,10 +38,12 @@ std::unique_ptr<gl::HeadlessContext> openHeadlessContext(std::ostream& err);
 
 // The current state as a trajectory frame, by id: positions and velocities, 3 floats a boid (one
 // pass and two reads on the GPU); a flock that keeps a per-boid state (keepsState) is read whole,
-// and `kept` holds that state, 4 floats a boid (else empty). What --trajectory and the library's
-// recordings write.
+// and `kept` holds that state, 4 floats a boid (else empty); in wrap bounds `images` holds the
+// periodic images each boid crossed, 3 ints a boid (else empty). What --trajectory and the
+// library's recordings write.
 struct TrajectoryFrame {
     std::vector<float> pos, vel, kept;
+    std::vector<std::int32_t> images;
 };
 TrajectoryFrame trajectoryFrame(Simulation& sim, const Params& p);
 

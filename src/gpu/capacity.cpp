@@ -20,9 +20,10 @@ bool keepsPerchTimes(const Params& p) { return p.perching; }
 bool keepsSteering(const Params& p) { return keepsState(p); }
 
 bool keepsSlotOfId(const Params& p) { return p.update == UpdateOrder::Sequential; }
+bool keepsImages(const Params& p) { return p.bounds == Bounds::Wrap; }
 
 std::uint64_t bytesPerBoid(const Params& p) {
-    return 4 * 16 + 3 * 4 + (keepsPerchTimes(p) ? 2 * 4 : 0) + (keepsSteering(p) ? 2 * 16 : 0) + (keepsSlotOfId(p) ? 4 : 0);
+    return 4 * 16 + 3 * 4 + (keepsImages(p) ? 16 : 0) + (keepsPerchTimes(p) ? 2 * 4 : 0) + (keepsSteering(p) ? 2 * 16 : 0) + (keepsSlotOfId(p) ? 4 : 0);
 }
 
 std::uint32_t neighbourSweeps(const Params& p) { return p.neighbour_cap > 0 || styleInfo(p.style).traits.own_search ? 2u : 1u; }

@@ -39,11 +39,13 @@ struct Capacity {
 
 // Bytes of GPU storage per boid for these parameters: state and its sorted copy, cell, rank and
 // neighbour count (76); perch times and their sorted copy only when perching (8); the stored
-// steering and its sorted copy only in the styles that keep it, decarpentier and gloss (32).
+// steering and its sorted copy only in the styles that keep it, decarpentier and gloss (32); the
+// image counts only in wrap bounds (16).
 std::uint64_t bytesPerBoid(const Params& p);
 bool keepsPerchTimes(const Params& p);
 bool keepsSteering(const Params& p);
-bool keepsSlotOfId(const Params& p);  // the sequential order's table of slots by id
+bool keepsSlotOfId(const Params& p);
+bool keepsImages(const Params& p);  // the periodic images each boid crossed (wrap bounds)  // the sequential order's table of slots by id
 
 // The sequential order steps its boids in runs of ids, one dispatch each, so that no invocation
 // loops more than kLoopBudget times: llvmpipe ends every loop of an invocation silently after

@@ -29,13 +29,18 @@ constexpr GLenum kSsbo = GL_SHADER_STORAGE_BUFFER;
 
 FlockState::FlockState() : params_ubo(sizeof(SimParams)) {}
 
-void FlockState::upload(const Flock& flock) {
+void FlockState::upload(const Flock& flock, const std::vector<std::uint32_t>& flock_sizes) {
     changed();  // before anything else: what follows may throw
     n = std::uint32_t(flock.size());
     std::vector<glm::vec4> p(n), v(n), st(n);
+    std::vector<glm::ivec4> img(n, glm::ivec4(0));
     std::vector<float> pt(n);
-    bool any_perch = false, any_steer = false;
-    for (std::uint32_t i = 0; i < n; ++i) {
+    bool any_perch = false, any_steer = false, any_image = false;
+    std::uint32_t first = 0, end = flock_sizes.empty() ? n : flock_sizes[0];  // the flock slot i is in
+    for (std::uint32_t i = 0, k = 0; i < n; ++i) {
+        while (i >= end) first = end, end += flock_sizes.at(++k);
+        img.at(first + flock[i].id) = glm::ivec4(flock[i].image, 0);
+        any_image = any_image || flock[i].image != glm::ivec3(0);
         st[i] = flock[i].steer;
         p[i] = {flock[i].p, std::bit_cast<float>(flock[i].id)};
         v[i] = {flock[i].v, std::bit_cast<float>(flock[i].species)};
@@ -51,13 +56,14 @@ void FlockState::upload(const Flock& flock) {
     boid_bin = gl::Buffer(2 * uint_bytes);
     slot_of_id = gl::Buffer(4);  // allocateOptional sizes it for the sequential order
     neighbours = gl::Buffer(uint_bytes);
-    // Perch times and steering are stored only where the variant reads them (or the flock carries
-    // some): otherwise a one-element placeholder stays bound, and allocateOptional allocates them
+    // Perch times, steering and image counts are stored only where the variant reads them (or the
+    // flock carries some): otherwise a one-element placeholder stays bound, and allocateOptional allocates them
     // (zero) when a variant that reads them comes in.
     perch = any_perch ? gl::Buffer(uint_bytes, pt.data()) : gl::Buffer(4);
     sorted_perch = gl::Buffer(any_perch ? uint_bytes : 4);
     steer = any_steer ? gl::Buffer(vec_bytes, st.data()) : gl::Buffer(16);
     sorted_steer = gl::Buffer(any_steer ? vec_bytes : 16);
+    images = any_image ? gl::Buffer(vec_bytes, img.data()) : gl::Buffer(16);
     viewSorted();  // no view of the old buffers outlives them, even if the parameters throw
     step_count = 0;
 }
@@ -69,6 +75,7 @@ void FlockState::allocateOptional(const Params& p) {
         sorted_perch = gl::Buffer(uint_bytes);
     }
     if (keepsSlotOfId(p) && slot_of_id.size() < uint_bytes) slot_of_id = gl::Buffer(uint_bytes);
+    if (keepsImages(p) && images.size() < vec_bytes) images = gl::Buffer(vec_bytes);
     if (keepsSteering(p) && steer.size() < vec_bytes) {
         steer = gl::Buffer(vec_bytes);
         sorted_steer = gl::Buffer(vec_bytes);
@@ -107,6 +114,7 @@ void FlockState::bind() const {
     sorted_perch.bindBase(kSsbo, BIND_SORTED_PERCH);
     steer.bindBase(kSsbo, BIND_STEER);
     sorted_steer.bindBase(kSsbo, BIND_SORTED_STEER);
+    images.bindBase(kSsbo, BIND_IMAGES);
     sorted_pos_tex.bindUnit(TEX_SORTED_POS);
     sorted_vel_tex.bindUnit(TEX_SORTED_VEL);
     cell_start_tex.bindUnit(TEX_CELL_START);
@@ -199,6 +207,8 @@ Flock FlockState::downloadSlots(std::uint32_t first, std::uint32_t count) {
     const bool all_perch = perch.size() >= std::size_t(n) * 4, all_steer = steer.size() >= std::size_t(n) * 16;
     const auto pt = perch.read<float>(all_perch ? count : 0, first);
     const auto st = steer.read<glm::vec4>(all_steer ? count : 0, first);
+    const bool all_images = images.size() >= std::size_t(n) * 16;
+    const auto img = images.read<glm::ivec4>(all_images ? count : 0, first);  // by id
     Flock out(count);
     for (std::uint32_t i = 0; i < count; ++i) {
         if (all_perch) out[i].perch = pt[i];
@@ -207,6 +217,7 @@ Flock FlockState::downloadSlots(std::uint32_t first, std::uint32_t count) {
         out[i].species = std::bit_cast<std::uint32_t>(v[i].w);
         out[i].p = glm::vec3(p[i]);
         out[i].v = glm::vec3(v[i]);
+        if (all_images) out[i].image = glm::ivec3(img.at(out[i].id));
     }
     return out;
 }
@@ -240,6 +251,7 @@ void StateCopy::save(const FlockState& s) {
     copyInto(perch, s.perch);
     copyInto(steer, s.steer);
     copyInto(neighbours, s.neighbours);
+    copyInto(images, s.images);
     step_count = s.step_count;
 }
 
@@ -250,6 +262,7 @@ void StateCopy::restore(FlockState& s) const {
     copyBack(s.perch, perch);
     copyBack(s.steer, steer);
     copyBack(s.neighbours, neighbours);
+    copyBack(s.images, images);
     s.step_count = step_count;
     s.changed();  // the grid and the sorted copy describe the state that went
 }

@@ -28,8 +28,10 @@ struct FlockState {
     FlockState();
 
     // The state buffers for `flock` (and their sorted copies), the step count back to 0; the
-    // parameters follow (setParams, or layOutFlocks and layOutBlocks).
-    void upload(const Flock& flock);
+    // parameters follow (setParams, or layOutFlocks and layOutBlocks). An ensemble's flocks come
+    // one after another, `flock_sizes` boids each (empty: one flock): a boid's image counts lie
+    // at its flock's first slot plus its id.
+    void upload(const Flock& flock, const std::vector<std::uint32_t>& flock_sizes = {});
     // The perch times, slot table and steering these parameters read, zero, if not there yet.
     void allocateOptional(const Params& params);
     void allocateCells(std::uint32_t cells);  // the cell counts and starts (all flocks')
@@ -66,6 +68,7 @@ struct FlockState {
     std::uint32_t step_count = 0;  // steps since upload (perch lengths are drawn from it)
     gl::Buffer params_ubo, pos, vel, sorted_pos, sorted_vel, boid_bin, slot_of_id, neighbours;
     gl::Buffer cell_start, perch, sorted_perch, steer, sorted_steer;
+    gl::Buffer images;  // ivec4 per id (from each flock's first slot): periodic images crossed (wrap bounds; else one element)
     // Cell counts, double-buffered: the step reads counts[current] (of the state it starts from)
     // while its steer pass counts the state it writes into the other, which the scan zeroed.
     std::array<gl::Buffer, 2> counts;
@@ -89,7 +92,7 @@ private:
 struct StateCopy {
     void save(const FlockState& s);
     void restore(FlockState& s) const;  // the grid and sorted copy then stale
-    gl::Buffer pos, vel, perch, steer, neighbours;  // neighbours: the last step's counts, by slot as pos
+    gl::Buffer pos, vel, perch, steer, neighbours, images;  // neighbours: the last step's counts, by slot as pos
     std::uint32_t step_count = 0;
 };
 

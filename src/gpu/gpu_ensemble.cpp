@@ -58,15 +58,17 @@ void GpuSimulation::uploadEnsemble(const std::vector<Flock>& flocks, const std::
     settleNextStepSample();
     std::vector<Params> sized = params;
     Flock all;
+    std::vector<std::uint32_t> sizes;
     for (std::size_t k = 0; k < flocks.size(); ++k) {
         sized[k].boids = std::uint32_t(flocks[k].size());
+        sizes.push_back(sized[k].boids);
         checkCapacity(sized[k]);
         all.insert(all.end(), flocks[k].begin(), flocks[k].end());
     }
     Params whole = params[0];
     whole.boids = std::uint32_t(all.size());
     checkCapacity(whole);
-    state_.upload(all);
+    state_.upload(all, sizes);
     interrupted_ = false;
     state_.ensemble.assign(flocks.size(), EnsembleFlock{});
     layOutEnsemble(sized);

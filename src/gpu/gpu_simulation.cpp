@@ -83,7 +83,12 @@ void GpuSimulation::setParams(const Params& params) {
     settleNextStepSample();
     Params p = params;
     p.boids = state_.n;
+    const bool same_box = state_.params.sameBox(p);
     applyParams(p);
+    if (!same_box) {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last step's counts
+        state_.images.clearToZero();
+    }
 }
 
 void GpuSimulation::upload(const Flock& flock, const Params& params) {
@@ -159,6 +164,16 @@ void GpuSimulation::readXyzById(float* positions, float* velocities) {
     if (state_.n == 0 || (!positions && !velocities)) return;
     if (state_.isEnsemble()) return Simulation::readXyzById(positions, velocities);
     queries_.readXyzById(state_, positions, velocities);
+}
+
+std::vector<std::int32_t> GpuSimulation::readImagesById() {
+    std::vector<std::int32_t> out(std::size_t(state_.n) * 3, 0);
+    if (state_.isEnsemble()) return Simulation::readImagesById();
+    if (state_.images.size() < std::size_t(state_.n) * 16) return out;  // none kept: none crossed
+    const auto images = state_.images.read<glm::ivec4>(state_.n);
+    for (std::size_t i = 0; i < images.size(); ++i)
+        for (int k = 0; k < 3; ++k) out[3 * i + k] = images[i][k];
+    return out;
 }
 
 FlockBuffers GpuSimulation::buffers() {

@@ -44,6 +44,7 @@ public:
     // One pass (state_by_id.comp) places the state by id on the GPU; each array then comes back
     // in one read of 12 bytes a boid into the caller's memory. An ensemble downloads and sorts.
     void readXyzById(float* positions, float* velocities) override;
+    std::vector<std::int32_t> readImagesById() override;
     OrderParams measure() override;
     void beginSample() override;
     bool advanceSample(std::uint64_t boids) override;

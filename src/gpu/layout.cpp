@@ -47,6 +47,8 @@ SimParams packParams(const Params& p, const GridSpec& grid, std::uint32_t boids)
     s.events = {0u, seedLow(p.seed), p.stepsPerSteer(), 0u};
     s.perch = {p.perch_ground, p.perch_min, p.perch_max, 0.0f};
     s.topology = {p.topological.count, p.topological.max_radius, p.topological.rate, 1.0f / float(p.dims)};
+    const Vec3f trap = p.trapCentre();
+    s.trap = {trap.x, trap.y, trap.z, p.trap.stiffness};
     const std::vector<StyleSlot>& slots = styleInfo(p.style).slots;  // slot k: component k % 4 of vec4 k / 4
     for (std::size_t k = 0; k < slots.size(); ++k) s.style[k / 4][int(k % 4)] = slots[k].value(p);
     for (std::size_t k = 0; k < p.obstacles.size() && k < kMaxObstacles; ++k) {

@@ -19,7 +19,7 @@ using uvec4 = glm::uvec4;
 #include "layout.glsl"
 
 static_assert(sizeof(SpeciesBlock) == 8 * 16);
-static_assert(sizeof(SimParams) == (14 + MAX_STYLE_VALUES + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
+static_assert(sizeof(SimParams) == (15 + MAX_STYLE_VALUES + MAX_OBSTACLES + 8 * MAX_SPECIES) * 16, "SimParams must match layout.glsl");
 static_assert(offsetof(SimParams, species) == (11 + MAX_OBSTACLES) * 16);
 static_assert(MAX_SPECIES == kMaxSpecies);
 static_assert(MAX_STYLE_VALUES * 4 == kMaxStyleSlots, "the style block holds every slot a style may declare");

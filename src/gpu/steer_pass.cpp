@@ -10,6 +10,7 @@ namespace murmur::gpu {
 
 void SteerPass::setPrograms(std::span<gl::Program> built) {
     steer_ = std::move(built[0]);
+    images_ = std::move(built[1]);
     steer_group_ = groupSize(steer_);
     measured_ = gl::Program{};
     measured_group_ = STEP_GROUP_SIZE;
@@ -40,9 +41,18 @@ bool SteerPass::run(FlockState& s, gl::Program& program) {
         glUniform1ui(program.uniform("u_first_group"), 0u);
         dispatchGroups(groups);
     }
+    countImages(s);
     s.current = 1 - s.current;
     s.changedAndCounted();  // the steer pass counted what it wrote
     return true;
+}
+
+// Slot i of the state against slot i of the sorted copy the pass read (image_count.comp).
+void SteerPass::countImages(const FlockState& s) {
+    if (s.params.bounds != Bounds::Wrap) return;
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // the positions the pass wrote
+    images_.use();
+    dispatchGroups(groupsFor(s.n, STEP_GROUP_SIZE));
 }
 
 bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t per_group) {

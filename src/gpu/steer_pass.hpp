@@ -3,6 +3,8 @@
 // Its variants: the sampled step's (MEASURE_IN_STEER: it also walks for a sample) and the
 // sequential order's (no grid: runs of ids, one invocation each). Slow steps may run in slices
 // of work groups, checking between them whether to stop (the window's Esc and close button).
+// In wrap bounds the parallel order's pass is followed by image_count.comp, which adds the
+// periodic images each boid crossed (the steer pass has no storage block to spare for them).
 #pragma once
 
 #include "gl/program.hpp"
@@ -19,7 +21,7 @@ namespace murmur::gpu {
 class SteerPass {
 public:
     using Interrupt = std::function<bool()>;
-    static std::vector<std::string> shaderFiles() { return {"flock_steer.comp"}; }
+    static std::vector<std::string> shaderFiles() { return {"flock_steer.comp", "image_count.comp"}; }
     void setPrograms(std::span<gl::Program> built);  // in shaderFiles()'s order; the sampled variant goes
     void setMeasured(gl::Program measured) {
         measured_ = std::move(measured);
@@ -34,7 +36,8 @@ public:
     void setInterrupt(Interrupt check, std::uint32_t slice_groups, double min_pairs);
     bool inSlices(const Params& p) const;  // would a step of these parameters run in slices
     // The pass over every boid with `program` (bound), in slices where inSlices: false when
-    // interrupted (the state then stale). Then the cell counts it wrote are current.
+    // interrupted (the state then stale). Then the cell counts it wrote are current, and in wrap
+    // bounds the images are counted.
     bool run(FlockState& s, gl::Program& program);
     // The sequential order: no binning; flock_steer.comp steps the boids in id order in the state
     // buffers (slot_of_id holds its slot-of-id table), a run of ids a dispatch.
@@ -43,7 +46,8 @@ public:
 private:
     bool runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t per_group);
     static std::uint32_t groupSize(const gl::Program& program);
-    gl::Program steer_, measured_;
+    void countImages(const FlockState& s);
+    gl::Program steer_, measured_, images_;
     std::uint32_t steer_group_ = STEP_GROUP_SIZE, measured_group_ = STEP_GROUP_SIZE;  // boids a work group of each
     Interrupt interrupt_;
     std::uint32_t slice_groups_ = 32;

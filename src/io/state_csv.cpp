@@ -4,6 +4,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
+#include "io/preset_json.hpp"
 #include "model/number_text.hpp"
 #include "model/param_table.hpp"
 
@@ -20,7 +21,10 @@
 namespace murmur {
 namespace {
 
-constexpr std::array<const char*, 13> kColumns = {"id", "species", "x", "y", "z", "vx", "vy", "vz", "perch", "sx", "sy", "sz", "sn"};
+constexpr std::array<const char*, 16> kColumns = {"id", "species", "x", "y", "z", "vx", "vy", "vz",
+                                                 "perch", "sx", "sy", "sz", "sn", "ix", "iy", "iz"};
+constexpr std::string_view kParamsLine = "# params ";  // a restart file's parameters: a line of its preset JSON each
+constexpr double kMaxImage = 2147483647.0;  // an image count is an int32
 constexpr std::size_t kRequired = 8;  // the first 8 columns; the rest default to 0
 constexpr std::size_t kMaxStateBoids = 100000000;  // --boids' range
 constexpr double kMaxVelocity = 1e6;  // units/s; larger is a mistake, not a flock
@@ -42,17 +46,21 @@ std::vector<std::string_view> splitFields(std::string_view line) {
 
 }  // namespace
 
-std::string formatStateCsv(const Flock& flock, std::uint32_t step, float world) {
+std::string formatStateCsv(const Flock& flock, std::uint32_t step, float world, const Params* params) {
     Flock sorted = flock;
     std::sort(sorted.begin(), sorted.end(), [](const Boid& a, const Boid& b) { return a.id < b.id; });
     std::string out = "# step " + std::to_string(step) + "\n";
     if (world > 0.0f) out += "# world " + numberText(double(world)) + "\n";
-    out += "id,species,x,y,z,vx,vy,vz,perch,sx,sy,sz,sn\n";
+    if (params) {
+        std::istringstream json(formatPreset(*params, "a restart file's parameters: murmur --resume FILE"));
+        for (std::string line; std::getline(json, line);) out += std::string(kParamsLine) + line + "\n";
+    }
+    out += "id,species,x,y,z,vx,vy,vz,perch,sx,sy,sz,sn,ix,iy,iz\n";
     char line[512];
     for (const Boid& b : sorted) {
-        std::snprintf(line, sizeof line, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", b.id, b.species,
+        std::snprintf(line, sizeof line, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d,%d\n", b.id, b.species,
                       double(b.p.x), double(b.p.y), double(b.p.z), double(b.v.x), double(b.v.y), double(b.v.z), double(b.perch),
-                      double(b.steer.x), double(b.steer.y), double(b.steer.z), double(b.steer.w));
+                      double(b.steer.x), double(b.steer.y), double(b.steer.z), double(b.steer.w), b.image.x, b.image.y, b.image.z);
         out += line;
     }
     return out;
@@ -95,6 +103,10 @@ public:
         readHeader(nullptr);
         return world_;
     }
+    const std::string& paramsJson() {  // the header's "# params " lines, joined (empty: none)
+        readHeader(nullptr);
+        return params_json_;
+    }
 
 private:
     struct Row {
@@ -119,6 +131,7 @@ private:
     std::string raw_;
     int line_no_ = 0;
     float world_ = 0.0f;
+    std::string params_json_;
     std::array<int, kColumns.size()> col_{};
 };
 
@@ -170,11 +183,16 @@ std::size_t StateReader::readHeader(std::uint32_t* step_out) {
             readWorld();
             continue;
         }
+        if (raw_.starts_with(kParamsLine)) {  // a restart file's parameters (readStateParams reads them)
+            params_json_ += raw_.substr(kParamsLine.size()) + "\n";
+            continue;
+        }
         const auto fields = splitFields(raw_);
         for (std::size_t f = 0; f < fields.size(); ++f) {
             auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return fields[f] == c; });
             if (it == kColumns.end())
-                fail("unknown column '" + echo(fields[f]) + "'; expected id,species,x,y,z,vx,vy,vz (and optionally perch,sx,sy,sz,sn)");
+                fail("unknown column '" + echo(fields[f]) +
+                     "'; expected id,species,x,y,z,vx,vy,vz (and optionally perch,sx,sy,sz,sn,ix,iy,iz)");
             const auto k = std::size_t(it - kColumns.begin());
             if (col_[k] >= 0) fail("column '" + std::string(kColumns[k]) + "' appears twice");
             col_[k] = int(f);
@@ -257,6 +275,15 @@ Boid checkedStateBoid(const StateValues& v, const Params& params) {
         refuse("sx, sy, sz: a stored acceleration within [-1e9, 1e9] units/s^2, sn a count >= 0");
     b.perch = float(v[8]);
     b.steer = glm::vec4(float(v[9]), float(v[10]), params.dims == 3 ? float(v[11]) : 0.0f, float(v[12]));
+    for (int a = 0; a < 3; ++a) {
+        const double image = v[std::size_t(13 + a)];
+        const std::string name = kColumns[std::size_t(13 + a)];
+        if (image != std::floor(image) || std::fabs(image) > kMaxImage)
+            refuse(name + ": " + numberText(image) + " is not a whole number in [-2147483647, 2147483647]");
+        if (image != 0.0 && (params.bounds != Bounds::Wrap || a >= params.dims))
+            refuse(name + " must be 0 " + (a >= params.dims ? "when dims is 2" : "outside wrap bounds (no periodic images)"));
+        b.image[a] = int(image);
+    }
     return b;
 }
 
@@ -320,8 +347,8 @@ Flock parseStateCsv(std::istream& in, const Params& params, const std::string& s
     return StateReader(in, params, source).read(step_out);
 }
 
-void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step, float world) {
-    writeFileAtomic(path, formatStateCsv(flock, step, world));
+void writeStateCsv(const std::string& path, const Flock& flock, std::uint32_t step, float world, const Params* params) {
+    writeFileAtomic(path, formatStateCsv(flock, step, world, params));
 }
 
 namespace {
@@ -343,6 +370,17 @@ float readStateWorld(const std::string& path) {
     std::ifstream in = openState(path);
     const Params unused;
     return StateReader(in, unused, path).world();
+}
+
+std::optional<Params> readStateParams(const std::string& path) {
+    std::ifstream in = openState(path);
+    const Params defaults;
+    const std::string json = StateReader(in, defaults, path).paramsJson();
+    if (json.empty()) return std::nullopt;
+    Params p = parsePreset(json, defaults, path + " (its parameters)");
+    if (auto problems = validate(p); !problems.empty())
+        throw InputError(path + ": its parameters are not valid:\n" + describe(problems));
+    return p;
 }
 
 }  // namespace murmur

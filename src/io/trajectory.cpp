@@ -158,6 +158,7 @@ double decimalOf(float x) {
 struct Frame {
     std::uint64_t step = 0;
     std::vector<float> pos, vel, kept;
+    std::vector<std::int32_t> images;
 };
 
 // The finished temporary file into place: flushed to disk, a replaced file's permissions (a new
@@ -237,7 +238,7 @@ struct TrajectoryWriter::Impl {
     std::string path, temp;
     TrajectoryLayout layout;
     double dt = 0.0;  // layout.dt as the decimal it was given as (0.1, not 0.100000001490116)
-    Id file, position, velocity, edges, kept, step, time;  // the last two: position's datasets, shared
+    Id file, position, velocity, edges, kept, image, step, time;  // the last two: position's datasets, shared
     int write_error = 0;  // the first failed write's errno (the guarded driver's, below)
     std::uint64_t written = 0, added = 0;
     bool finished = false;
@@ -256,7 +257,7 @@ struct TrajectoryWriter::Impl {
     std::string writeNow(const Frame& f);
     void run();
     void closeAll() {  // the groups and datasets (under g_hdf5); the file stays open
-        position.close(), velocity.close(), edges.close(), kept.close(), step.close(), time.close();
+        position.close(), velocity.close(), edges.close(), kept.close(), image.close(), step.close(), time.close();
     }
     void discard();
     void writeParameters();
@@ -355,7 +356,7 @@ void TrajectoryWriter::Impl::create() {
     writeParameters();
     const Id particles = group(file, "particles");
     const Id flock = group(particles, "flock");
-    const hsize_t n = layout.boids, d = hsize_t(layout.dims);
+    const hsize_t n = layout.boids, d = hsize_t(layout.writtenDims());
     std::vector<std::int32_t> species(layout.species.begin(), layout.species.end()), ids(n);
     for (hsize_t i = 0; i < n; ++i) ids[i] = std::int32_t(i);
     fixedDataset(flock, "species", H5T_STD_I32LE, H5T_NATIVE_INT32, n, species.data());
@@ -365,8 +366,10 @@ void TrajectoryWriter::Impl::create() {
     step = growingDataset(position, "step", H5T_STD_I64LE, {}, -1);
     time = growingDataset(position, "time", H5T_IEEE_F64LE, {}, -1);
     const Id box = group(flock, "box");
-    intAttribute(box, "dimension", {layout.dims}, true);
-    stringAttribute(box, "boundary", std::vector<std::string>(d, layout.periodic ? "periodic" : "none"));
+    intAttribute(box, "dimension", {int(d)}, true);
+    std::vector<std::string> boundary(d, layout.periodic ? "periodic" : "none");
+    if (layout.dims == 2 && d == 3) boundary[2] = "none";  // a 2D flock written as 3D: z is 0
+    stringAttribute(box, "boundary", boundary);
     edges = group(box, "edges");  // a time series of edge vectors, as MDAnalysis reads it (the world cannot change while recording)
     for (const auto& [element, name] : {std::pair{&velocity, "velocity"}, std::pair{&edges, "box/edges"}}) {
         check(H5Lcreate_hard(position, "step", *element, "step", H5P_DEFAULT, H5P_DEFAULT), (std::string(name) + "/step").c_str());
@@ -381,6 +384,12 @@ void TrajectoryWriter::Impl::create() {
         check(H5Lcreate_hard(position, "step", kept, "step", H5P_DEFAULT, H5P_DEFAULT), "kept_state/step");
         check(H5Lcreate_hard(position, "time", kept, "time", H5P_DEFAULT, H5P_DEFAULT), "kept_state/time");
         growingDataset(kept, "value", H5T_IEEE_F32LE, {n, 4}, layout.deflate);
+    }
+    if (layout.writesImages()) {  // H5MD's image element: position + image x edges is where the boid has gone
+        image = group(flock, "image");
+        check(H5Lcreate_hard(position, "step", image, "step", H5P_DEFAULT, H5P_DEFAULT), "image/step");
+        check(H5Lcreate_hard(position, "time", image, "time", H5P_DEFAULT, H5P_DEFAULT), "image/time");
+        growingDataset(image, "value", H5T_STD_I32LE, {n, d}, layout.deflate);
     }
 }
 
@@ -406,7 +415,7 @@ void TrajectoryWriter::Impl::discard() {
 
 // One frame appended: step, time, and the vectors cut to the flock's dims.
 void TrajectoryWriter::Impl::write(const Frame& f) {
-    const std::size_t n = layout.boids, d = std::size_t(layout.dims);
+    const std::size_t n = layout.boids, d = std::size_t(layout.writtenDims());
     std::vector<float> packed(n * d);
     const auto pack = [&](const std::vector<float>& xyz) {
         if (d == 3) return xyz.data();
@@ -414,6 +423,12 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
             for (std::size_t k = 0; k < d; ++k) packed[i * d + k] = xyz[i * 3 + k];
         return static_cast<const float*>(packed.data());
     };
+    std::vector<float> unwrapped;
+    if (layout.unwrapped && !f.images.empty()) {  // held + image x L, in double, rounded once
+        unwrapped.resize(n * 3);
+        for (std::size_t i = 0; i < n * 3; ++i)
+            unwrapped[i] = float(double(f.pos[i]) + double(f.images[i]) * double(layout.world_size));
+    }
     const std::int64_t s = std::int64_t(f.step);
     const double t = double(f.step) * dt;
     append(step, written, H5T_NATIVE_INT64, &s, "position/step");
@@ -421,7 +436,7 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
     // Closed here, their status checked: HDF5 writes a dataset's cached chunks when it closes it,
     // and a full disk shows first there.
     Id pos_value(H5Dopen2(position, "value", H5P_DEFAULT), H5Dclose, "position/value");
-    append(pos_value, written, H5T_NATIVE_FLOAT, pack(f.pos), "position/value");
+    append(pos_value, written, H5T_NATIVE_FLOAT, pack(unwrapped.empty() ? f.pos : unwrapped), "position/value");
     check(pos_value.close(), "position/value");
     Id vel_value(H5Dopen2(velocity, "value", H5P_DEFAULT), H5Dclose, "velocity/value");
     append(vel_value, written, H5T_NATIVE_FLOAT, pack(f.vel), "velocity/value");
@@ -435,6 +450,14 @@ void TrajectoryWriter::Impl::write(const Frame& f) {
         Id kept_value(H5Dopen2(kept, "value", H5P_DEFAULT), H5Dclose, "kept_state/value");
         append(kept_value, written, H5T_NATIVE_FLOAT, f.kept.data(), "kept_state/value");
         check(kept_value.close(), "kept_state/value");
+    }
+    if (layout.writesImages()) {
+        std::vector<std::int32_t> cut(n * d);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < d; ++k) cut[i * d + k] = f.images[i * 3 + k];
+        Id image_value(H5Dopen2(image, "value", H5P_DEFAULT), H5Dclose, "image/value");
+        append(image_value, written, H5T_NATIVE_INT32, cut.data(), "image/value");
+        check(image_value.close(), "image/value");
     }
     ++written;
 }
@@ -499,6 +522,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayo
     if (path.empty() || path.ends_with("/")) throw std::runtime_error("cannot write '" + path + "': not a file name");
     if (layout.species.size() != layout.boids) throw std::runtime_error("trajectory: species for every boid expected");
     if (layout.deflate < 0 || layout.deflate > 9) throw std::runtime_error("trajectory: deflate level in [0, 9] expected");
+    if (layout.as_3d && layout.dims != 2) throw std::runtime_error("trajectory: only a 2D flock is written as 3D");
     const std::string target = resolvedTarget(path);
     if (const auto problem = targetProblem(target)) throw std::runtime_error("cannot write " + path + ": it " + *problem);
     std::string pattern = target + ".tmp.XXXXXX";
@@ -532,15 +556,18 @@ TrajectoryWriter::~TrajectoryWriter() {
     if (g_write_error == &impl_->write_error) g_write_error = nullptr;  // never left pointing into a writer that is gone
 }
 
-void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities, std::vector<float> kept) {
+void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities, std::vector<float> kept,
+                           std::vector<std::int32_t> images) {
     const std::size_t floats = std::size_t(impl_->layout.boids) * 3;
     if (positions.size() != floats || velocities.size() != floats)
         throw std::runtime_error("trajectory: a frame needs 3 floats a boid for each vector");
+    if (images.size() != (impl_->layout.periodic ? floats : 0))
+        throw std::runtime_error("trajectory: a frame's images need 3 ints a boid in a periodic box, none otherwise");
     if (kept.size() != (impl_->layout.kept_state.empty() ? 0 : std::size_t(impl_->layout.boids) * 4))
         throw std::runtime_error("trajectory: a frame's kept state needs 4 floats a boid where the flock keeps one, none otherwise");
     if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
     if (!impl_->threaded) {
-        impl_->error = impl_->writeNow({step, std::move(positions), std::move(velocities), std::move(kept)});
+        impl_->error = impl_->writeNow({step, std::move(positions), std::move(velocities), std::move(kept), std::move(images)});
         if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
         ++impl_->added;
         return;
@@ -550,7 +577,7 @@ void TrajectoryWriter::add(std::uint64_t step, std::vector<float> positions, std
         return impl_->waiting.size() + (impl_->busy ? 1u : 0u) < kMaxWaiting || !impl_->error.empty();
     });
     if (!impl_->error.empty()) throw std::runtime_error("cannot write " + impl_->path + ": " + impl_->error);
-    impl_->waiting.push_back({step, std::move(positions), std::move(velocities), std::move(kept)});
+    impl_->waiting.push_back({step, std::move(positions), std::move(velocities), std::move(kept), std::move(images)});
     ++impl_->added;
     impl_->changed.notify_all();
 }

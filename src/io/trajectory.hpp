@@ -3,8 +3,11 @@
 //   /particles/flock/box           dimension, boundary ("periodic" or "none" per axis), edges
 //   /particles/flock/position      step (F), time (F), value (F, N, D) float32
 //   /particles/flock/velocity      the same (its step and time hard links to position's)
+//   /particles/flock/image         step, time (links), value (F, N, D) int32: the periodic images
+//                                  each boid crossed (periodic boxes, positions as held: wrapped)
 //   /particles/flock/species, id   (N) int32, fixed: boid i of every frame is id i
-// D is the flock's dims; value is chunked a frame at a time (at most 2^20 boids a chunk) and
+// D is the flock's dims (3 for a 2D flock written as_3d, z 0); with `unwrapped` the positions are
+// written unwrapped (held + image x L) and no image element; value is chunked a frame at a time (at most 2^20 boids a chunk) and
 // compressed (shuffle + deflate, level 1 unless chosen; 0 writes it uncompressed). Frames are
 // written as they come, by a thread of the writer's own (at most two waiting: memory stays
 // constant over a long run) or by the caller's (Threading). The file is written beside
@@ -37,6 +40,10 @@ struct TrajectoryLayout {
     // The per-boid state kept from step to step (keptStateNames): its four components' names, and
     // then a /particles/flock/kept_state element of 4 floats a boid; empty: none.
     std::vector<std::string> kept_state;
+    bool unwrapped = false;  // positions written unwrapped, no image element (MDAnalysis' MSD reads them so)
+    bool as_3d = false;      // a 2D flock written with dimension 3, z 0 (MDAnalysis reads only 3D boxes)
+    int writtenDims() const { return as_3d ? 3 : dims; }
+    bool writesImages() const { return periodic && !unwrapped; }
 };
 
 // The layout of a flock with these parameters (count, dims, bounds, world, dt) and species by id.
@@ -65,10 +72,12 @@ public:
     TrajectoryWriter(const TrajectoryWriter&) = delete;
     TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
 
-    // A frame: positions and velocities by id, 3 floats a boid each (z ignored in 2D), and with a
-    // kept state 4 floats a boid of it (else empty). Waits while two frames are already waiting;
-    // throws std::runtime_error if writing has failed.
-    void add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities, std::vector<float> kept = {});
+    // A frame: positions and velocities by id, 3 floats a boid each (z ignored in 2D), with a
+    // kept state 4 floats a boid of it (else empty), and in a periodic box the images each boid
+    // crossed, 3 ints a boid (else empty). Waits while two frames are already waiting; throws
+    // std::runtime_error if writing has failed.
+    void add(std::uint64_t step, std::vector<float> positions, std::vector<float> velocities, std::vector<float> kept = {},
+             std::vector<std::int32_t> images = {});
     std::uint64_t frames() const;  // added so far
     // Writes what is waiting, closes the file and renames it into place; returns the path.
     std::string finish();

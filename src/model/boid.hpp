@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glm/vec3.hpp>
+#include <glm/ext/vector_int3.hpp>
 #include <glm/vec4.hpp>
 
 #include <cstdint>
@@ -19,6 +20,9 @@ struct Boid {
     // along the acceleration): the last steering acceleration (xyz, units/s^2) and the neighbour
     // count it saw (w).
     glm::vec4 steer{0.0f};
+    // Periodic images crossed since the state was set (wrap bounds; 0 elsewhere and in an
+    // ensemble): the unwrapped position is p + image * world_size, axis by axis.
+    glm::ivec3 image{0};
 };
 
 using Flock = std::vector<Boid>;

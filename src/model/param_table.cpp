@@ -157,6 +157,15 @@ std::vector<ParamInfo> makeTable() {
         {"attractor.y", ParamKind::Float, "units", -100000, 100000, {}, "attractor: y", MURMUR_FLOAT(attractor.at.y)},
         {"attractor.z", ParamKind::Float, "units", -100000, 100000, {}, "attractor: z (3D only)", MURMUR_FLOAT(attractor.at.z)},
         {"attractor.weight", ParamKind::Float, "", 0, 100, {}, "attractor weight; 0 switches it off", MURMUR_FLOAT(attractor.weight)},
+        {"trap.stiffness", ParamKind::Float, "1/s^2", 0, 10000, {},
+         "harmonic trap: every boid is pulled toward the trap's centre with -stiffness x (p - centre) (a constant-speed "
+         "style turns by it); 0 switches it off",
+         MURMUR_FLOAT(trap.stiffness)},
+        {"trap.x", ParamKind::Float, "units", -100000, 100000, {}, "harmonic trap: its centre's offset from the world box's centre, x",
+         MURMUR_FLOAT(trap.offset.x)},
+        {"trap.y", ParamKind::Float, "units", -100000, 100000, {}, "harmonic trap: the centre's offset, y", MURMUR_FLOAT(trap.offset.y)},
+        {"trap.z", ParamKind::Float, "units", -100000, 100000, {}, "harmonic trap: the centre's offset, z (3D only)",
+         MURMUR_FLOAT(trap.offset.z)},
         {"repeller.x", ParamKind::Float, "units", -100000, 100000, {}, "repeller (flee a place): x", MURMUR_FLOAT(repeller.at.x)},
         {"repeller.y", ParamKind::Float, "units", -100000, 100000, {}, "repeller: y", MURMUR_FLOAT(repeller.at.y)},
         {"repeller.z", ParamKind::Float, "units", -100000, 100000, {}, "repeller: z (3D only)", MURMUR_FLOAT(repeller.at.z)},
@@ -264,6 +273,24 @@ std::string formatValue(const ParamInfo& info, const Params& p) {
     if (info.kind == ParamKind::Seed) return std::to_string(p.seed);
     if (info.kind == ParamKind::Float) return floatText(float(v));
     return number(v);
+}
+
+bool movesTheFlock(const ParamInfo& info) {
+    const std::string_view help = info.help;
+    return !help.starts_with("view only") && !help.starts_with("measures only");
+}
+
+std::vector<std::string> motionChanges(const Params& from, const Params& to) {
+    std::vector<std::string> changes;
+    for (const ParamInfo& info : table()) {
+        if (!movesTheFlock(info)) continue;
+        const std::string a = formatValue(info, from), b = formatValue(info, to);
+        if (a != b) changes.push_back(std::string(info.key) + " from " + a + " to " + b);
+    }
+    if (from.obstacles != to.obstacles)
+        changes.push_back("obstacles changed (" + std::to_string(from.obstacles.size()) + " before, " + std::to_string(to.obstacles.size()) +
+                          " now)");
+    return changes;
 }
 
 std::string floatText(float v) {

@@ -31,6 +31,12 @@ const ParamInfo* findParam(std::string_view key);
 
 // Text form of a key's value in p ("0.5", "wrap", "3").
 std::string formatValue(const ParamInfo& info, const Params& p);
+// Whether a key changes how the flock moves: every key but the view's ("view only: ..." in its
+// help: colour, draw, camera, boid_length) and the measures' (group_radius).
+bool movesTheFlock(const ParamInfo& info);
+// What changes from `from` to `to` among the keys that move the flock (and the obstacles), one
+// "key from A to B" each, in the table's order: a resume names them.
+std::vector<std::string> motionChanges(const Params& from, const Params& to);
 // "[0, 100]" or "wrap|soft".
 std::string rangeText(const ParamInfo& info);
 // The shortest text that reads back as the same float ("0.0333", not "0.0333333351"), and that

@@ -27,6 +27,10 @@ SpeciesRules Params::rulesOf(std::uint32_t s) const {
 
 float Params::couzinTurnPerStep() const { return couzin.turn_rate * (3.14159265f / 180.0f) * dt; }
 float Params::cuckerSmalePull() const { return cucker_smale.coupling / float(boids); }
+Vec3f Params::trapCentre() const {
+    const float c = 0.5f * world_size;
+    return {c + trap.offset.x, c + trap.offset.y, dims == 3 ? c + trap.offset.z : 0.0f};
+}
 
 std::uint32_t Params::speciesInUse() const { return std::max(1u, std::min(species_count, kMaxSpecies)); }
 

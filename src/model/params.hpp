@@ -57,6 +57,14 @@ struct Vec3f {
 };
 
 // A place boids tend to (attractor) or flee (repeller); weight 0 switches it off.
+// A harmonic trap (docs/model.md, "Influences"): every boid is pulled toward its centre with the
+// acceleration -stiffness x (p - centre), whatever the style (a constant-speed style turns by it).
+struct Trap {
+    Vec3f offset;             // units: the centre's offset from the world box's centre
+    float stiffness = 0.0f;   // 1/s^2 (0: off)
+    bool operator==(const Trap&) const = default;
+};
+
 struct Goal {
     Vec3f at;             // units
     float weight = 0.0f;  // dimensionless, like the rules' weights
@@ -150,6 +158,7 @@ struct Params {
     float wander = 30.0f;            // units/s^2: each step a random push in [-1, 1]^dims times this, per boid
     Goal attractor;                  // tend to a place
     Goal repeller;                   // flee a place within its radius
+    Trap trap;                       // a harmonic trap (confinement for open or soft bounds)
     bool scatter = false;            // the startled flock: cohesion turns negative while on
     std::uint32_t neighbour_cap = 0; // consider only the k nearest neighbours (0: all)
     Topological topological;         // each boid's own search radius (off by default)
@@ -208,6 +217,9 @@ struct Params {
     // Cucker-Smale style: lambda / N, computed once here for both backends (a shader's division of
     // two values it reads may round differently from one driver path to the next).
     float cuckerSmalePull() const;
+    // The harmonic trap's centre: the world box's centre plus trap.offset (z 0 in 2D), computed
+    // here once for both backends.
+    Vec3f trapCentre() const;
     // cos(fov_deg / 2), computed in double and rounded once, so every backend gets the same float.
     float cosHalfFov() const;
     // Decarpentier style: steps between a boid's steering updates (round(1 / (steer_hz * dt)),
@@ -215,6 +227,9 @@ struct Params {
     std::uint32_t stepsPerSteer() const;
     // World extent per axis: (L, L, L) in 3D, (L, L, 0) in 2D.
     float extent(int axis) const { return axis < dims ? world_size : 0.0f; }
+    // Whether `other` has the same periodic box (world_size and bounds): a flock's image counts
+    // start again from 0 when it changes.
+    bool sameBox(const Params& other) const { return world_size == other.world_size && bounds == other.bounds; }
     bool operator==(const Params&) const = default;
 };
 

@@ -38,6 +38,12 @@ constexpr float vicsekUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint
     return eventUniform(eventHash(seed_lo ^ kVicsekSalt[which], id, step));
 }
 
+// D'Orsogna style's noise for boid `id` at `step`: four uniforms in [0, 1), exact in a float.
+inline constexpr std::uint32_t kDorsognaSalt[4] = {DORSOGNA_SALTS};
+constexpr float dorsognaUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int which) {
+    return eventUniform(eventHash(seed_lo ^ kDorsognaSalt[which], id, step));
+}
+
 // Couzin style's noise for boid `id` at `step`: two uniforms in [0, 1), exact in a float.
 inline constexpr std::uint32_t kCouzinSalt[2] = {COUZIN_SALTS};
 constexpr float couzinUniform(std::uint32_t seed_lo, std::uint32_t id, std::uint32_t step, int which) {

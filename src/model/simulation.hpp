@@ -45,6 +45,15 @@ public:
                 if (velocities) velocities[3 * std::size_t(b.id) + k] = b.v[k];
             }
     }
+    // Each boid's periodic images crossed (Boid::image), 3 ints a boid in id order. The default
+    // downloads the flock.
+    virtual std::vector<std::int32_t> readImagesById() {
+        const Flock flock = download();
+        std::vector<std::int32_t> out(flock.size() * 3, 0);
+        for (const Boid& b : flock)
+            for (int k = 0; k < 3; ++k) out.at(3 * std::size_t(b.id) + k) = b.image[k];
+        return out;
+    }
     // The order parameters of the current state (docs/model.md, "Order parameters").
     virtual OrderParams measure() = 0;
     // The same, taken in slices for a caller that must not stall (a window: a slice a frame):

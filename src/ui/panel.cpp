@@ -372,6 +372,7 @@ bool appliesNow(std::string_view key, const Params& p) {
     if (key.starts_with("perch.") && key != "perch.enabled") return p.perching;
     if (key.starts_with("leader.") && key != "leader.enabled") return p.leader;
     if (key.starts_with("attractor.") && key != "attractor.weight") return p.attractor.weight != 0.0f;
+    if (key.starts_with("trap.") && key != "trap.stiffness") return p.trap.stiffness != 0.0f;
     if (key == "repeller.x" || key == "repeller.y" || key == "repeller.z") return p.repeller.weight != 0.0f && p.repeller.radius > 0.0f;
     if (key.starts_with("obstacle_")) return !p.obstacles.empty();
     if (key == "predator" || key == "chase" || key.starts_with("flee.")) return roleKeyApplies(full_key, key, p);
@@ -394,6 +395,7 @@ const char* paramGroup(const char* key) {
     if (k.starts_with("species")) return "Species";
     if (k.starts_with("spawn.")) return "World";  // with the seed: where and how the next reset puts the flock
     if (k.starts_with("wind.") || k == "wander" || k.starts_with("attractor.") || k.starts_with("repeller.") || k == "scatter" ||
+        k.starts_with("trap.") ||
         k.starts_with("obstacle_") || k.starts_with("leader") || k.starts_with("perch."))
         return "Influences";
     const auto all = styles();

@@ -2,6 +2,7 @@
 // leaves no output file; a good run exits 0 and writes its export.
 #include "app/cli.hpp"
 #include "cpu/cli_run.hpp"
+#include "cpu/resume_cli_case.hpp"
 #include "engine/sweep.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
@@ -89,6 +90,21 @@ TEST_F(Cli, AStepTooCoarseForTheFlocksSpacingIsWarnedOf) {
     EXPECT_EQ(r.err.find("may not resolve"), std::string::npos) << r.err;
 }
 
+// --export writes a restart file; --resume continues its run to the bit (tests/cpu/resume_cli_case.hpp).
+TEST_F(Cli, AResumedRunIsTheRunContinued) { test::expectResumeContinuesTheRun("cpu", dir); }
+
+TEST_F(Cli, AResumeWithoutItsParametersOrWithAPresetIsRefused) {
+    const std::string saved = (dir / "saved.csv").string();
+    ASSERT_EQ(run({"--backend", "cpu", "--headless", "--steps", "1", "--boids", "20", "--export", saved}).code, 0);
+    const std::string bare = write("bare.csv", "id,species,x,y,z,vx,vy,vz\n0,0,1,1,0,0,0,0\n");
+    expectBadInput({"--backend", "cpu", "--headless", "--resume", bare}, "the file holds no parameters");
+    expectBadInput({"--backend", "cpu", "--headless", "--resume", saved, "--preset", "default"}, "--preset cannot go with it");
+    expectBadInput({"--backend", "cpu", "--headless", "--resume", saved, "--import", saved}, "use one");
+    expectBadInput({"--backend", "cpu", "--headless", "--resume-override"}, "--resume-override applies to --resume only");
+    expectBadInput({"--backend", "cpu", "--headless", "--resume", saved, "--boids", "30", "--resume-override"},
+                   "conflicts with --import");
+}
+
 TEST_F(Cli, ImportThenExportContinuesTheState) {
     ASSERT_EQ(run({"--backend", "cpu", "--headless", "--steps", "3", "--boids", "50", "--export", out_csv}).code, 0);
     const std::string second = (dir / "second.csv").string();
@@ -100,7 +116,8 @@ TEST_F(Cli, ImportThenExportContinuesTheState) {
 
 // The same command line with --import added resumes the run it exported: --boids resized the
 // preset's world, and the state file names that world ("# world L"), so 10 + 10 steps write the
-// same file as 20.
+// same state as 20. (Its parameters are the command line's, whose margin and roost --boids does
+// not resize beside an --import: --resume takes the file's own.)
 TEST_F(Cli, ImportWithTheSameBoidsResumesInTheSameWorld) {
     const std::vector<std::string> base = {"--backend", "cpu", "--headless", "--preset", "default3d", "--boids", "300"};
     auto with = [&](std::vector<std::string> extra) {
@@ -115,11 +132,14 @@ TEST_F(Cli, ImportWithTheSameBoidsResumesInTheSameWorld) {
     const Result b = with({"--steps", "10", "--import", half, "--export", out_csv});
     ASSERT_EQ(b.code, 0) << b.err;
     EXPECT_NE(b.out.find("world"), std::string::npos) << "the resized world is printed: " << b.out;
-    auto slurp = [](const std::string& path) {
+    auto state = [](const std::string& path) {  // the file less its "# params " lines
         std::ifstream in(path);
-        return std::string(std::istreambuf_iterator<char>(in), {});
+        std::string text;
+        for (std::string line; std::getline(in, line);)
+            if (!line.starts_with("# params ")) text += line + "\n";
+        return text;
     };
-    EXPECT_EQ(slurp(out_csv), slurp(straight));
+    EXPECT_EQ(state(out_csv), state(straight));
     // The parameters are checked in the file's world, not the preset's: a radius of 160 fits the
     // 355-unit world --boids 2800 makes, not the default preset's 300.
     const std::vector<std::string> wide = {"--backend", "cpu", "--headless", "--preset", "default", "--boids", "2800",

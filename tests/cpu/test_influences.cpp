@@ -34,6 +34,36 @@ TEST(Influences, WindIsAnAccelerationInBothStyles) {
     expectVec(out[0].v, {1.2f, -0.1f, 0}, "offset");
 }
 
+// The harmonic trap, by hand (2D, L 100: the world's centre (50, 50); dt 0.1): a = -k (p - c).
+TEST(Influences, TheTrapPullsTowardItsCentreInEveryKindOfStyle) {
+    Params p = quietParams();
+    p.trap = {{10, -20, 0}, 2.0f};  // centre (60, 30)
+    // A boid at rest at (63, 26): p - c = (3, -4), a = (-6, 8); v' = (-0.6, 0.8), p' = (62.94, 26.08).
+    Flock out = stepOnce({boid(0, {63, 26, 0})}, p);
+    expectVec(out[0].v, {-0.6f, 0.8f, 0}, "steering");
+    expectVec(out[0].p, {62.94f, 26.08f, 0}, "steering position", 1e-4f);  // float tolerance 1e-4 at 60
+    p.style = Style::Offset;  // an acceleration times dt, as the wind
+    expectVec(stepOnce({boid(0, {63, 26, 0})}, p)[0].v, {-0.6f, 0.8f, 0}, "offset");
+    // Constant speed (Vicsek, no noise, speed 1): heading +x, the trap's pull at (60, 35) is (0, -10):
+    // (1, 0) + (0, -10) x 0.1 = (1, -1), at speed 1: (0.70710678, -0.70710678).
+    p.style = Style::Vicsek;
+    p.vicsek.noise = 0.0f;
+    p.species[0].max_speed = 1.0f;
+    expectVec(stepOnce({boid(0, {60, 35, 0}, {1, 0, 0})}, p)[0].v, {0.70710678f, -0.70710678f, 0}, "vicsek");
+    // Couzin (no noise, any turn), alone: straight on, then turned by the trap the same way.
+    p.style = Style::Couzin;
+    p.couzin.noise = 0.0f;
+    p.couzin.turn_rate = 1800.0f;
+    expectVec(stepOnce({boid(0, {60, 35, 0}, {1, 0, 0})}, p)[0].v, {0.70710678f, -0.70710678f, 0}, "couzin");
+    // 3D, in open sky: (50, 50, 50) + (0, 0, 5) is the centre; a boid 1 above it at rest:
+    // a = (0, 0, -2), v' = (0, 0, -0.2).
+    p = quietParams();
+    p.dims = 3;
+    p.bounds = Bounds::Open;
+    p.trap = {{0, 0, 5}, 2.0f};
+    expectVec(stepOnce({boid(0, {50, 50, 56})}, p)[0].v, {0, 0, -0.2f}, "3D");
+}
+
 TEST(Influences, AttractorSteersTowardItsPointAcrossTheWrap) {
     Params p = quietParams();
     p.attractor = {{5, 50, 0}, 0.5f, 0};

@@ -95,6 +95,49 @@ TEST(StateCsv, TheWorldLineRoundTripsAndIsChecked) {
     EXPECT_EQ(csvError("# world 300\n" + kHeader), "");
 }
 
+// A restart file holds every parameter (the preset's JSON on "# params " lines: every key, the
+// seed, the obstacles) and each boid's images: both read back equal, and a params line that is
+// not a valid preset, or an image that cannot be, is refused by name.
+TEST(StateCsv, ARestartFileHoldsEveryParameterAndTheImages) {
+    Params p;
+    p.boids = 30;
+    p.dims = 3;
+    p.seed = 9007199254740991ull;  // the largest seed
+    p.dt = 0.0123f;
+    p.style = Style::Couzin;
+    p.species_count = 2;
+    p.obstacles = {{{10.5f, 20.25f, 30.0f}, 4.5f}, {{1.0f, 2.0f, 3.0f}, 1.0f}};
+    Flock flock = spawn(p);
+    flock[7].image = {3, -2, 1};
+    TempDir dir;
+    const std::string path = (dir.path / "restart.csv").string();
+    writeStateCsv(path, flock, 12, p.world_size, &p);
+    const std::optional<Params> back = readStateParams(path);
+    ASSERT_TRUE(back.has_value());
+    EXPECT_TRUE(*back == p) << "every parameter, exactly";
+    std::uint32_t step = 0;
+    const Flock read = readStateCsv(path, *back, &step);
+    EXPECT_EQ(step, 12u);
+    EXPECT_EQ(read[7].image, glm::ivec3(3, -2, 1));
+    EXPECT_EQ(read[8].image, glm::ivec3(0));
+    writeStateCsv(path, flock, 12, p.world_size);
+    EXPECT_FALSE(readStateParams(path).has_value()) << "a state file without its parameters";
+    std::ofstream(path) << "# params {\"dt\": 7}\n" << kHeader;
+    try {
+        (void)readStateParams(path);
+        ADD_FAILURE() << "dt 7 read";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("dt"), std::string::npos) << e.what();
+    }
+    const std::string cols = "id,species,x,y,z,vx,vy,vz,ix,iy,iz\n";
+    EXPECT_NE(csvError(cols + "0,0,1,1,0,0,0,0,1.5,0,0\n").find("ix: 1.5 is not a whole number"), std::string::npos);
+    EXPECT_NE(csvError(cols + "0,0,1,1,0,0,0,0,0,0,1\n").find("iz must be 0 when dims is 2"), std::string::npos);
+    Params soft;
+    soft.bounds = Bounds::Soft;
+    EXPECT_NE(csvError(cols + "0,0,1,1,0,0,0,0,2,0,0\n", soft).find("ix must be 0 outside wrap bounds"), std::string::npos);
+    EXPECT_EQ(csvError(cols + "0,0,1,1,0,0,0,0,-4,7,0\n"), "");
+}
+
 TEST(StateCsv, ColumnsInAnyOrderAndCrlf) {
     Params two;
     two.species_count = 2;

@@ -2,11 +2,14 @@
 // vectors are worked out in the comments; float tolerance kVecTol = 1e-5 (units or units/s, test_util.hpp).
 #include "cpu/cpu_simulation.hpp"
 #include "is_neighbour.hpp"
+#include "model/spawn.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 using namespace murmur;
 using namespace murmur::test;
@@ -130,6 +133,62 @@ TEST(Wrap, SeparationActsAcrossTheEdge) {
     expectVec(out[0].p, {1.1f, 50, 0}, "A position");
     expectVec(out[1].p, {98.9f, 50, 0}, "B position");
     EXPECT_NEAR(out[2].p.x, 99.95f, 1e-4f);  // 0.05 - 0.1 = -0.05 -> 99.95 (float tolerance 1e-4)
+}
+
+// Periodic images by hand (2D, wrap, L 100, dt 0.1, no rule on, max speed 10): a boid moves v dt,
+// folds back into the box, and its image counts the boxes it crossed.
+TEST(Wrap, ImagesCountTheBoxesEachBoidCrossedByHand) {
+    Params p = quietParams();
+    Flock start = {boid(0, {99.5f, 50, 0}, {10, 0, 0}), boid(1, {0.5f, 0.2f, 0}, {-8, -5, 0}), boid(2, {50, 50, 0}, {3, 4, 0}),
+                   boid(3, {99.9f, 99.9f, 0}, {0, 5, 0})};
+    start[3].image = {2, -3, 0};  // carried from an earlier state
+    const Flock one = stepOnce(start, p);
+    // 0: 99.5 + 1 = 100.5 -> 0.5, (1, 0). 1: 0.5 - 0.8 = -0.3 -> 99.7 and 0.2 - 0.5 = -0.3 -> 99.7,
+    // (-1, -1). 2: (50.3, 50.4) inside, (0, 0). 3: 99.9 + 0.5 = 100.4 -> 0.4, (2, -3) + (0, 1).
+    EXPECT_EQ(one[0].image, glm::ivec3(1, 0, 0));
+    EXPECT_EQ(one[1].image, glm::ivec3(-1, -1, 0));
+    EXPECT_EQ(one[2].image, glm::ivec3(0, 0, 0));
+    EXPECT_EQ(one[3].image, glm::ivec3(2, -2, 0));
+    expectVec(one[0].p, {0.5f, 50, 0}, "0's position", 1e-4f);  // float tolerance 1e-4 at 100
+    expectVec(one[1].p, {99.7f, 99.7f, 0}, "1's position", 1e-4f);
+    // 250 steps of boid 0 alone: 250 units at 1 a step from 99.5 is 349.5, three boxes on at 49.5.
+    const Flock run = stepMany({start[0]}, p, 250);
+    EXPECT_EQ(run[0].image, glm::ivec3(3, 0, 0));
+    EXPECT_NEAR(run[0].p.x, 49.5f, 1e-3f);  // 250 additions of 1 (tolerance 1e-3)
+    // 3D: z across the low end, 0.1 - 0.2 = -0.1 -> 99.9, (0, 0, -1).
+    p.dims = 3;
+    EXPECT_EQ(stepOnce({boid(0, {10, 10, 0.1f}, {0, 0, -2})}, p)[0].image, glm::ivec3(0, 0, -1));
+    // Soft bounds fold nothing: no image.
+    p.bounds = Bounds::Soft;
+    EXPECT_EQ(stepOnce({boid(0, {99.5f, 50, 50}, {10, 0, 0})}, p)[0].image, glm::ivec3(0, 0, 0));
+}
+
+// A ballistic flock (no force: weights 0) in a 3D box of 50 for 200 steps of 0.1 at up to 10
+// units/s (up to four boxes): held position + image x L is where each boid went, p0 + 20 v,
+// within 0.01 (float rounding over 200 steps; a wrong image is 50 off). Large (the GPU's passes)
+// and small (its steps in one work group: at most 256 boids and 5 cells an axis).
+TEST(Wrap, HeldPositionPlusImagesIsWhereABallisticBoidWent) {
+    for (const auto& [boids, radius] : {std::pair{4000u, 2.0f}, std::pair{200u, 20.0f}}) {
+        SCOPED_TRACE(std::to_string(boids) + " boids");
+        Params p = quietParams();
+        p.dims = 3;
+        p.world_size = 50.0f;
+        p.boids = boids;
+        p.species[0].alignment = {radius, 0.0f};  // sets the grid; pulls nothing
+        Flock start = spawn(p);
+        for (Boid& b : start) b.v = glm::normalize(glm::vec3(b.p.y - 25.0f, 25.0f - b.p.z, b.p.x - 24.0f) + 0.01f) * 9.5f;
+        const Flock end = stepMany(start, p, 200, NeighbourSearch::Grid);
+        double worst = 0.0;
+        int far = 0;
+        for (std::size_t i = 0; i < end.size(); ++i)
+            for (int k = 0; k < 3; ++k) {
+                const double went = double(start[i].p[k]) + 200.0 * double(p.dt) * double(start[i].v[k]);
+                worst = std::max(worst, std::abs(double(end[i].p[k]) + 50.0 * end[i].image[k] - went));
+                far += std::abs(end[i].image[k]) >= 2;
+            }
+        EXPECT_LT(worst, 0.01);
+        EXPECT_GT(far, int(boids) / 4) << "most boids crossed two boxes or more on some axis";
+    }
 }
 
 TEST(FieldOfView, ConeAndDegenerateCases) {

@@ -492,7 +492,7 @@ TEST(PanelRules, OnlyKeysThatApplyAreShown) {
     all.dims = 3;
     all.bounds = Bounds::Soft;
     all.perching = all.leader = true;
-    all.attractor.weight = all.repeller.weight = all.repeller.radius = all.dc.height_weight = 1.0f;  // every feature on
+    all.attractor.weight = all.repeller.weight = all.repeller.radius = all.dc.height_weight = all.trap.stiffness = 1.0f;  // every feature on
     all.obstacles = {Obstacle{{50.0f, 50.0f, 50.0f}, 5.0f}};
     all.topological.count = 6.5f;
     all.species_count = 4;

@@ -5,6 +5,7 @@
 #include "gl/egl_context.hpp"
 #include "gl_env.hpp"
 #include "gpu/gpu_simulation.hpp"
+#include "cpu/resume_cli_case.hpp"
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,16 @@ TEST(CliGpu, DefaultBackendIsGpuAndReportsPassTimes) {
     EXPECT_NE(out.find("backend gpu"), std::string::npos) << out;
     EXPECT_NE(out.find("gpu ms per step"), std::string::npos) << out;
     EXPECT_NE(out.find("steer"), std::string::npos) << out;
+}
+
+// --export writes a restart file; --resume continues its run to the bit on the GPU too.
+TEST(CliGpu, AResumedRunIsTheRunContinued) {
+    MURMUR_REQUIRE_GL();
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("murmur_resume_gpu_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    test::expectResumeContinuesTheRun("gpu", dir);
+    fs::remove_all(dir);
 }
 
 TEST(CliGpu, TooManyBoidsExits2WithTheLimit) {

@@ -142,8 +142,9 @@ TEST(GpuSort, EveryCellIsInIdOrderWhateverItsSize) {
 
 // Five dispatches per step once running (scan, scatter, order, the large cells' order, steer;
 // the fourth indirect, with no work group unless a cell holds more than ORDER_SMALL_CELL boids),
-// whatever the size; one more after an upload or a change of parameters (the count). Measuring between steps (which
-// bins the state itself) changes neither the count nor the flock.
+// whatever the size, and in wrap bounds a sixth (the image count); one more after an upload or a
+// change of parameters (the count). Measuring between steps (which bins the state itself) changes
+// neither the count nor the flock.
 TEST(GpuStep, FiveDispatchesPerStepAndACountAfterAChange) {
     MURMUR_REQUIRE_GL();
     Params p;
@@ -158,11 +159,11 @@ TEST(GpuStep, FiveDispatchesPerStepAndACountAfterAChange) {
         s.step(steps);
         return gpu::dispatchCount() - before;
     };
-    EXPECT_EQ(dispatchesOf(sim, 1), 6u) << "the first step counts";
-    EXPECT_EQ(dispatchesOf(sim, 10), 50u);
+    EXPECT_EQ(dispatchesOf(sim, 1), 7u) << "the first step counts";
+    EXPECT_EQ(dispatchesOf(sim, 10), 60u) << "five and the image count";
     p.species[0].alignment.weight *= 1.5f;  // any change
     sim.setParams(p);
-    EXPECT_EQ(dispatchesOf(sim, 2), 11u);
+    EXPECT_EQ(dispatchesOf(sim, 2), 13u);
     measured.step(1);
     for (int k = 0; k < 5; ++k) {  // the same 11 steps before the change
         measured.step(2);
@@ -171,8 +172,12 @@ TEST(GpuStep, FiveDispatchesPerStepAndACountAfterAChange) {
     measured.setParams(p);
     measured.step(2);
     EXPECT_EQ(measured.measure().boids, p.boids);
-    EXPECT_EQ(dispatchesOf(measured, 1), 1u) << "measure() binned this state: the step reuses it, its steer pass alone";
-    EXPECT_EQ(dispatchesOf(sim, 1), 5u);
+    EXPECT_EQ(dispatchesOf(measured, 1), 2u) << "measure() binned this state: the step reuses it, its steer pass and the image count alone";
+    EXPECT_EQ(dispatchesOf(sim, 1), 6u);
     EXPECT_EQ(differingBits(byId(sim.download()), byId(measured.download())), 0u) << "the same steps with and without measuring between them, to the bit";
+    p.bounds = Bounds::Soft;  // no periodic images to count
+    sim.setParams(p);
+    sim.step(1);
+    EXPECT_EQ(dispatchesOf(sim, 3), 15u);
     EXPECT_NO_GL_ERRORS();
 }

@@ -65,10 +65,10 @@ TEST(Perching, SwitchedOnLiveAfterAnUploadWithoutIt) {
     p.perch_min = 0.5f;
     p.perch_max = 1.0f;
     p.wind = {0.0f, -3.0f, 0.0f};
-    EXPECT_EQ(gpu::bytesPerBoid(p), 76u);
+    EXPECT_EQ(gpu::bytesPerBoid(p), 92u) << "76, and 16 for the image counts in wrap bounds";
     Params on = p;
     on.perching = true;
-    EXPECT_EQ(gpu::bytesPerBoid(on), 84u);
+    EXPECT_EQ(gpu::bytesPerBoid(on), 100u);
     CpuSimulation cpu;
     gpu::GpuSimulation gpu;
     std::size_t landed[2] = {0, 0};

@@ -51,7 +51,7 @@ vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
     vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
     vec3 want = couzinNoise(self, couzinDesired(s, own));
     float turn = COUZIN_TURN, cos_angle = dot(own, want);
-    if (cos_angle >= cos(turn)) return want * MAX_SPEED(S);
+    if (cos_angle >= cos(turn)) return trapTurn(self, want * MAX_SPEED(S));
     vec3 side = unitOr(want - cos_angle * own, perpendicularTo(own));
-    return (own * cos(turn) + side * sin(turn)) * MAX_SPEED(S);
+    return trapTurn(self, (own * cos(turn) + side * sin(turn)) * MAX_SPEED(S));
 }

@@ -63,11 +63,11 @@ Boid CouzinStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, con
     const float turn = ctx.p.couzinTurnPerStep(), cos_angle = glm::dot(own, want);
     Boid next = self;
     if (cos_angle >= std::cos(turn)) {
-        next.v = want * k.max_speed;
+        next.v = trapTurn(ctx, self, want * k.max_speed);
         return next;
     }
     const glm::vec3 side = unitOr(want - cos_angle * own, perpendicularTo(ctx, own));
-    next.v = (own * std::cos(turn) + side * std::sin(turn)) * k.max_speed;
+    next.v = trapTurn(ctx, self, (own * std::cos(turn) + side * std::sin(turn)) * k.max_speed);
     return next;
 }
 

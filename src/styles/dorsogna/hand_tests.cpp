@@ -2,6 +2,7 @@
 // self-propulsion's fixed point |v| = sqrt(alpha/beta) of an isolated boid, and the pair forces'
 // symmetry (without propulsion the mean velocity is conserved). Built into both test binaries:
 // these run on the CPU reference and, as OnGpu.*, through the GPU pipeline.
+#include "model/rng.hpp"
 #include "model/spawn.hpp"
 #include "test_util.hpp"
 
@@ -99,5 +100,30 @@ TEST(DOrsogna, WithoutPropulsionTheMeanVelocityIsConserved) {
         const Flock end = stepMany(start, p, 500, NeighbourSearch::Grid);
         const float moved = glm::length(meanVelocity(end) - meanVelocity(start));
         EXPECT_LT(moved, 1e-4f) << dims << "D: the mean velocity moved by " << moved;
+    }
+}
+
+// The noise by hand: a boid alone without propulsion or friction (alpha = beta = 0), D 2, dt 0.1:
+// v' = v + sqrt(2 x 2 x 0.1) g, g the step's standard normals by Box-Muller over its four uniforms
+// (dorsognaUniform of the seed, the id and the step): x and y from the first pair, z from the
+// second. Tolerance 1e-5 units/s (float against double). Without D the boid keeps its velocity.
+TEST(DOrsogna, TheNoiseIsAGaussianKickOfSqrt2DdtByHand) {
+    for (int dims : {2, 3}) {
+        SCOPED_TRACE(std::to_string(dims) + "D");
+        Params p = dorsognaParams(dims, 1);
+        p.dorsogna.propulsion = 0.0f;
+        p.dorsogna.friction = 0.0f;
+        p.dorsogna.noise = 2.0f;
+        p.seed = 11;
+        double u[4];
+        for (int k = 0; k < 4; ++k) u[k] = dorsognaUniform(seedLow(11), 0, 0, k);
+        const double r01 = std::sqrt(-2.0 * std::log(1.0 - u[0])), r23 = std::sqrt(-2.0 * std::log(1.0 - u[2]));
+        const glm::dvec3 g(r01 * std::cos(6.283185307 * u[1]), r01 * std::sin(6.283185307 * u[1]),
+                           dims == 3 ? r23 * std::cos(6.283185307 * u[3]) : 0.0);
+        const glm::vec3 want = glm::vec3(glm::dvec3(1, 2, 0) + std::sqrt(0.4) * g);
+        expectVec(stepOnce({boid(0, {50, 50, 0}, {1, 2, 0})}, p)[0].v, want, "kicked");
+        EXPECT_GT(glm::length(want - glm::vec3(1, 2, 0)), 0.05f) << "a kick that shows";
+        p.dorsogna.noise = 0.0f;
+        expectVec(stepOnce({boid(0, {50, 50, 0}, {1, 2, 0})}, p)[0].v, {1, 2, 0}, "no noise");
     }
 }

@@ -55,6 +55,10 @@ StyleInfo styleRowOf<Style::DOrsogna>() {
                 {"dorsogna.cutoff", ParamKind::Float, "units", 0.01, 100000, {},
                  "dorsogna style: pairs farther apart than this do not interact (at most world_size/2 in wrap)",
                  MURMUR_FLOAT(dorsogna.cutoff)},
+                {"dorsogna.noise", ParamKind::Float, "units^2/s^3", 0, 10000, {},
+                 "dorsogna style: D, white noise on the velocity: each step adds sqrt(2 D dt) x a standard normal on each axis "
+                 "(Euler-Maruyama); 0: none",
+                 MURMUR_FLOAT(dorsogna.noise)},
             },
             .ignored_keys = {"separation.radius", "separation.weight", "alignment.radius", "alignment.weight", "cohesion.radius",
                              "cohesion.weight", "fov_deg", "min_speed", "speed_limit", "predator", "chase", "flee.radius",
@@ -64,7 +68,8 @@ StyleInfo styleRowOf<Style::DOrsogna>() {
                       {"DORSOGNA_ATTRACTION_SLOPE", [](const Params& p) { return p.dorsogna.attractionSlope(); }},
                       {"DORSOGNA_INV_ATTRACTION_RANGE", [](const Params& p) { return p.dorsogna.inverseAttractionRange(); }},
                       {"DORSOGNA_REPULSION_SLOPE", [](const Params& p) { return p.dorsogna.repulsionSlope(); }},
-                      {"DORSOGNA_INV_REPULSION_RANGE", [](const Params& p) { return p.dorsogna.inverseRepulsionRange(); }}},
+                      {"DORSOGNA_INV_REPULSION_RANGE", [](const Params& p) { return p.dorsogna.inverseRepulsionRange(); }},
+                      {"DORSOGNA_NOISE_STEP", [](const Params& p) { return p.dorsogna.noiseStep(p.dt); }}},
             .adjust_rules = dorsognaRadii,
             .check = dorsognaCheck,
             .group_radius = dorsognaGroup};

@@ -5,6 +5,8 @@
 // murmur-style: X(DOrsogna, 8, dorsogna)
 #pragma once
 
+#include <cmath>
+
 namespace murmur {
 
 // D'Orsogna style (D'Orsogna, Chuang, Bertozzi & Chayes 2006): self-propelled particles of unit
@@ -18,12 +20,15 @@ struct DOrsognaParams {
     float repulsion = 1.0f;         // units^2/s^2: C_r, the repulsion's strength
     float repulsion_range = 0.5f;   // units: l_r, its range
     float cutoff = 8.0f;            // units: pairs farther apart do not interact
+    float noise = 0.0f;             // units^2/s^3: D, white noise on the velocity (each step + sqrt(2 D dt) g, g standard normal per axis)
     // The force's two slopes at r = 0 (C/l) and the inverse ranges, computed once here for both
     // backends (a shader's division of two values it reads may round differently).
     float attractionSlope() const { return attraction / attraction_range; }
     float repulsionSlope() const { return repulsion / repulsion_range; }
     float inverseAttractionRange() const { return 1.0f / attraction_range; }
     float inverseRepulsionRange() const { return 1.0f / repulsion_range; }
+    // The noise's standard deviation a step on each axis, sqrt(2 D dt), in double rounded once.
+    float noiseStep(float dt) const { return float(std::sqrt(2.0 * double(noise) * double(dt))); }
     bool operator==(const DOrsognaParams&) const = default;
 };
 

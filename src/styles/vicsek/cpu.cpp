@@ -24,6 +24,20 @@ glm::vec3 vicsekNoise(const RuleContext& ctx, const Boid& self, glm::vec3 mean) 
     return mean * cos_t + (e1 * std::cos(phi) + e2 * std::sin(phi)) * sin_t;
 }
 
+// Vectorial noise: the direction of `sum` (n unit headings) plus noise x n x a random unit vector
+// (2D: at the angle 2 pi u0; 3D: uniform on the sphere, z = 2 u0 - 1 at the azimuth 2 pi u1).
+glm::vec3 vicsekVectorial(const RuleContext& ctx, const Boid& self, glm::vec3 sum, float n, glm::vec3 own) {
+    const std::uint32_t seed_lo = seedLow(ctx.p.seed);
+    const float u0 = vicsekUniform(seed_lo, self.id, ctx.step, 0), u1 = vicsekUniform(seed_lo, self.id, ctx.step, 1);
+    glm::vec3 xi;
+    if (ctx.dims == 2) xi = {std::cos(6.2831853f * u0), std::sin(6.2831853f * u0), 0.0f};
+    else {
+        const float z = 2.0f * u0 - 1.0f, r = std::sqrt(std::max(0.0f, 1.0f - z * z)), phi = 6.2831853f * u1;
+        xi = {r * std::cos(phi), r * std::sin(phi), z};
+    }
+    return unitOr(sum + (ctx.p.vicsek.noise * n) * xi, own);
+}
+
 }  // namespace
 
 void VicsekStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
@@ -50,9 +64,10 @@ void VicsekStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, 
 Boid VicsekStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
                             const Search&) {
     const glm::vec3 own = unitOr(self.v, glm::vec3(1.0f, 0.0f, 0.0f));
-    const glm::vec3 mean = unitOr(sums.ali + own, own);
     Boid next = self;
-    next.v = vicsekNoise(ctx, self, mean) * k.max_speed;
+    const glm::vec3 heading = ctx.p.vicsek.vectorial ? vicsekVectorial(ctx, self, sums.ali + own, float(sums.n_ali + 1), own)
+                                                     : vicsekNoise(ctx, self, unitOr(sums.ali + own, own));
+    next.v = trapTurn(ctx, self, heading * k.max_speed);
     return next;
 }
 

@@ -16,10 +16,15 @@ StyleInfo styleRowOf<Style::Vicsek>() {
             {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
              "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
              MURMUR_FLOAT(vicsek.noise)},
+            {"vicsek.noise_kind", ParamKind::Choice, "", 0, 1, {"angular", "vectorial"},
+             "vicsek style: angular turns the mean heading by the noise (Vicsek et al. 1995); vectorial adds noise x n x a "
+             "random unit vector to the sum of the n unit headings before its direction is taken (Gregoire & Chate 2004)",
+             [](const Params& p) { return p.vicsek.vectorial ? 1.0 : 0.0; }, [](Params& p, double v) { p.vicsek.vectorial = v != 0.0; }},
                  },
                  .ignored_keys = withInfluences({"separation.radius", "separation.weight", "alignment.weight", "cohesion.radius",
                                                  "cohesion.weight", "max_force", "speed_limit", "margin", "turn"}),
-                 .slots = {{"VICSEK_NOISE", MURMUR_SLOT(vicsek.noise)}}};
+                 .slots = {{"VICSEK_NOISE", MURMUR_SLOT(vicsek.noise)},
+                           {"VICSEK_VECTORIAL", [](const Params& p) { return p.vicsek.vectorial ? 1.0f : 0.0f; }}}};
 }
 
 }  // namespace murmur

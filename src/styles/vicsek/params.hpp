@@ -9,9 +9,12 @@ namespace murmur {
 
 // Vicsek style: each step a boid takes the mean heading within the alignment radius (itself
 // included), turned by a random angle uniform in [-noise/2, noise/2] (3D: a direction uniform in
-// the cone of half-angle noise/2), at the constant speed max_speed.
+// the cone of half-angle noise/2), at the constant speed max_speed. Vectorial ("extrinsic")
+// noise instead (Gregoire & Chate 2004): the heading of the sum of the unit headings (n of them,
+// itself included) plus noise x n x a random unit vector.
 struct VicsekParams {
-    float noise = 0.5f;  // radians: eta, the width of the angular noise
+    float noise = 0.5f;       // eta: radians (angular), or the noise's share of each heading (vectorial)
+    bool vectorial = false;   // the noise's kind: angular (Vicsek 1995) or vectorial
     bool operator==(const VicsekParams&) const = default;
 };
 

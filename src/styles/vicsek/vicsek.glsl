@@ -24,6 +24,19 @@ vec3 vicsekNoise(Self self, vec3 mean) {
 #endif
 }
 
+// Vectorial noise (vicsekVectorial in cpu.cpp): the direction of `sum` (n unit headings) plus
+// noise x n x a random unit vector.
+vec3 vicsekVectorial(Self self, vec3 sum, float n, vec3 own) {
+    float u0 = vicsekUniform(self.id, 0), u1 = vicsekUniform(self.id, 1);
+#if DIMS == 2
+    vec3 xi = vec3(cos(6.2831853 * u0), sin(6.2831853 * u0), 0.0);
+#else
+    float z = 2.0 * u0 - 1.0, r = sqrt(max(0.0, 1.0 - z * z)), phi = 6.2831853 * u1;
+    vec3 xi = vec3(r * cos(phi), r * sin(phi), z);
+#endif
+    return unitOr(sum + (VICSEK_NOISE * n) * xi, own);
+}
+
 void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
     if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
     if (d2 < SEP_R2(S)) {  // counted for the order parameters' sake; the heading ignores it
@@ -44,6 +57,7 @@ void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2,
 
 vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
     vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
-    vec3 mean = unitOr(s.ali + own, own);
-    return vicsekNoise(self, mean) * MAX_SPEED(S);
+    vec3 heading = VICSEK_VECTORIAL > 0.5 ? vicsekVectorial(self, s.ali + own, float(s.n_ali + 1u), own)
+                                          : vicsekNoise(self, unitOr(s.ali + own, own));
+    return trapTurn(self, heading * MAX_SPEED(S));
 }
