@@ -72,6 +72,14 @@ bool trueOrFalse(const py::handle& raw, const std::string& what) {
     return value.cast<bool>();
 }
 
+// A number from Python (an int or float, numpy's too; not a bool), or murmur.Error naming it.
+double realNumber(const py::handle& raw, const std::string& what) {
+    const py::object value = plainValue(raw, what);
+    if (py::isinstance<py::bool_>(value) || !(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)))
+        throw murmur::api::Error(what + " = " + py::repr(raw).cast<std::string>() + ": valid: a number");
+    return value.cast<double>();
+}
+
 constexpr std::uint64_t kMaxSeed = 9007199254740991ull;  // 2^53 - 1: the seed key's range (exact in JSON and doubles)
 constexpr std::uint64_t kMaxBoids = 100000000ull;         // the boids key's range
 
@@ -565,6 +573,21 @@ void defineFlockResults(py::class_<Flock>& flock) {
              "heading_vs_middle, heading_vs_long (|cos| against up, +y, and of the mean velocity against each axis), r1 "
              "(mean nearest distance), r1_border, r1_interior, border_share (centrality over the 7 nearest >= 0.35), "
              "boids. Measured by the CPU on the state; the flock is left as it was.")
+        .def(
+            "correlations",
+            checked<Flock>([](const Flock& f, const py::object& bins, const py::object& r_max) {
+                const murmur::api::Correlations c = f.correlations(std::uint32_t(wholeNumber(bins, "correlations(bins)", 1, 10000)),
+                                                                   realNumber(r_max, "correlations(r_max)"));
+                return py::dict(py::arg("r") = arrayOf(c.r), py::arg("velocity") = arrayOf(c.velocity), py::arg("g") = arrayOf(c.g),
+                                py::arg("pairs") = arrayOf(c.pairs), py::arg("xi") = c.xi);
+            }),
+            py::arg("bins") = 64, py::arg("r_max") = 0.0,
+            "correlations(bins=64, r_max=0) -> dict: the flock's pair correlations now, over every pair within r_max "
+            "(0: half the world; the minimum image in wrap bounds): r (each bin's centre), velocity (the connected "
+            "velocity correlation C(r) of Cavagna et al. 2010: the mean u_i . u_j of the bin's pairs over the mean "
+            "|u|^2, u = v - the mean velocity; NaN where no pair), g (the pair distribution: pairs over an ideal gas's "
+            "at the box's density), pairs, and xi (C's first zero; NaN when none). Measured by the CPU on the state, "
+            "O(N^2).")
         .def("order_parameters", checked<Flock>(&Flock::orderParameters),
              "The order parameters now, as a dict: polarization, group_polarization, milling, groups, "
              "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids; the four "

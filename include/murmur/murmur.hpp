@@ -96,6 +96,17 @@ struct BoidFigures {
     std::vector<float> acceleration;
 };
 
+// The flock's pair correlations (Flock::correlations): bins of equal width over [0, r_max), each
+// bin's centre r, the connected velocity correlation C(r) (the mean u_i . u_j of its pairs over
+// the mean |u|^2, u = v - the mean velocity; NaN where no pair), the pair distribution g(r) (its
+// pairs over an ideal gas's at the world box's density), its pairs, and xi, C's first zero (NaN
+// when C never falls to 0).
+struct Correlations {
+    std::vector<double> r, velocity, g;
+    std::vector<std::uint64_t> pairs;
+    double xi = 0.0;
+};
+
 // Asked between chunks of a long step(): true stops the stepping there.
 using StopCheck = std::function<bool()>;
 
@@ -158,6 +169,10 @@ public:
     // r1_interior and border_share (centrality over the 7 nearest >= 0.35), boids. Measured by the
     // CPU on the state (a GPU flock's is read once); the flock is left as it was.
     std::map<std::string, double> bodyShape() const;
+    // Pair correlations now, over every pair within r_max (0: half the world; at most that in wrap
+    // bounds; the minimum image there), in `bins` bins (1 .. 10000): measured by the CPU on the
+    // state in O(N^2) (a GPU flock's is read once); the flock is left as it was.
+    Correlations correlations(std::uint32_t bins = 64, double r_max = 0.0) const;
     // The per-boid state the flock keeps from step to step beyond position and velocity, declared
     // by its style (decarpentier's and gloss's last acceleration and neighbour count) or by the
     // adaptive topological radius (w: search_radius): the four components' names ("unused" where

@@ -8,6 +8,8 @@ compute) or the CPU reference.
     flock.positions = xyz + 1.0               # or flock.set_state(positions, velocities, species)
     series = flock.run(1000, every=10)        # pandas DataFrame: step, time, order parameters
     flock.order_parameters()["milling"]
+    murmur.autocorrelation(series["polarization"], max_lag=50)   # how long the order remembers
+    flock.correlations()["xi"]                # the velocity correlation length now
     with flock.record("run.h5", every=10):    # an H5MD trajectory
         flock.step(1000)
     table = murmur.sweep({"couzin.orientation_width": (0, 8, 17)}, preset="couzin-torus", steps=1000)
@@ -19,7 +21,8 @@ raises murmur.ContextError (a RuntimeError) saying how to get one.
 """
 from ._murmur import ContextError, Ensemble, Error, Flock, Params, Recording, __version__, params, presets, resolved_params
 from . import _series  # noqa: F401  (Flock.run)
+from ._series import autocorrelation
 from ._sweep import sweep
 from ._vtk import VtkSeries  # and Flock.export_vtp
 
-__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "__version__", "params", "presets", "resolved_params", "sweep", "VtkSeries"]
+__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "__version__", "params", "presets", "resolved_params", "sweep", "VtkSeries", "autocorrelation"]

@@ -101,3 +101,23 @@ def run(self, steps, every=1, progress=None):
 
 
 Flock.run = run
+
+
+def autocorrelation(series, max_lag=None):
+    """The normalised time autocorrelation of a series (a run() column, say), lag 0 .. max_lag (in
+    samples; default the series' length less one): A(k) = mean over t of (x_t - m)(x_{t+k} - m)
+    divided by the variance, m and the variance over the whole series; A(0) = 1. A constant series
+    has none (murmur.Error), as have fewer than two values or a value that is not finite."""
+    import numpy as np
+    x = np.asarray(series, dtype=np.float64)
+    if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
+        raise Error(f"autocorrelation: a series of two or more finite numbers expected, not {x.size} of shape {x.shape}")
+    top = x.size - 1
+    if max_lag is None:
+        max_lag = top
+    max_lag = _whole_number(max_lag, "autocorrelation(max_lag)", 0, top)
+    d = x - x.mean()
+    var = float(np.mean(d * d))
+    if var == 0.0:
+        raise Error("autocorrelation: the series is constant (its variance is 0): it has no autocorrelation")
+    return np.array([np.mean(d[: x.size - k] * d[k:]) / var for k in range(max_lag + 1)])

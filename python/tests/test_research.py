@@ -326,3 +326,40 @@ def test_the_worked_example_gives_the_documented_figures(tmp_path):
     assert polarization < 0.2 and exponent == pytest.approx(1.0, abs=0.15)
     same, refused = ns["restart"]()
     assert same and "vicsek.noise from 2 to 1" in refused
+
+
+# Flock.correlations on the two opposed pairs of tests/cpu/test_correlations.cpp (C +1 at r 1.5,
+# -1 from 9.5, xi 5.5), set from numpy on either backend; and its bad input named.
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_correlations_of_two_opposed_pairs(backend):
+    flock = murmur.Flock(backend=backend, boids=4, params={"world_size": 100})
+    flock.set_state(positions=np.array([[10, 50, 0], [11, 50, 0], [20, 50, 0], [21, 50, 0]], np.float32),
+                    velocities=np.array([[1, 0, 0], [1, 0, 0], [-1, 0, 0], [-1, 0, 0]], np.float32))
+    c = flock.correlations(bins=12, r_max=12)
+    assert set(c) == {"r", "velocity", "g", "pairs", "xi"}
+    assert c["r"][1] == 1.5 and c["velocity"][1] == pytest.approx(1.0, abs=1e-12)
+    assert c["velocity"][10] == pytest.approx(-1.0, abs=1e-12) and np.isnan(c["velocity"][5])
+    assert c["xi"] == pytest.approx(5.5, abs=1e-12) and c["pairs"].sum() == 6
+    with pytest.raises(murmur.Error, match=r"r_max = 60: valid: \(0, 50\]|past half the world"):
+        flock.correlations(r_max=60)
+    with pytest.raises(murmur.Error, match=r"correlations\(bins\) = 0: valid"):
+        flock.correlations(bins=0)
+    with pytest.raises(murmur.Error, match=r"correlations\(r_max\) = 'far': valid: a number"):
+        flock.correlations(r_max="far")
+
+
+# murmur.autocorrelation by hand: an alternating series is -1 at odd lags and +1 at even ones; a
+# linear ramp 0..9 (mean 4.5, variance 8.25) at lag 1 is mean((x_t - 4.5)(x_t+1 - 4.5)) over its 9
+# pairs / 8.25 = (57.75 / 9) / 8.25. Bad input is named.
+def test_autocorrelation_by_hand():
+    a = murmur.autocorrelation([1, -1] * 10, max_lag=3)
+    np.testing.assert_allclose(a, [1, -1, 1, -1], atol=1e-12)
+    ramp = murmur.autocorrelation(np.arange(10.0), max_lag=1)
+    d = np.arange(10.0) - 4.5
+    assert ramp[1] == pytest.approx(float(np.sum(d[:-1] * d[1:])) / 9 / 8.25, rel=1e-12)
+    with pytest.raises(murmur.Error, match="the series is constant"):
+        murmur.autocorrelation([2.0] * 5)
+    with pytest.raises(murmur.Error, match="two or more finite numbers"):
+        murmur.autocorrelation([1.0, float("nan"), 2.0])
+    with pytest.raises(murmur.Error, match=r"autocorrelation\(max_lag\) = 10: valid: a whole number in \[0, 9\]"):
+        murmur.autocorrelation(np.arange(10.0), max_lag=10)

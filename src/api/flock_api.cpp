@@ -11,6 +11,7 @@
 #include "io/state_csv.hpp"
 #include "io/trajectory.hpp"
 #include "model/body_shape.hpp"
+#include "model/correlations.hpp"
 #include "model/order_params.hpp"
 #include "model/styles.hpp"
 #include "model/number_text.hpp"
@@ -361,6 +362,14 @@ void Flock::setKeptState(const float* values, std::size_t count) {
 
 std::map<std::string, double> Flock::bodyShape() const {
     return translated([&] { return bodyFigures(measureBody(impl_->engine().download())); });
+}
+
+Correlations Flock::correlations(std::uint32_t bins, double r_max) const {
+    return translated([&] {
+        if (const auto problem = correlationProblem(impl_->params, bins, r_max)) throw Error("correlations: " + *problem);
+        const murmur::Correlations c = measureCorrelations(impl_->engine().download(), impl_->params, bins, r_max);
+        return Correlations{c.r, c.velocity, c.g, c.pairs, c.xi};
+    });
 }
 
 std::vector<std::uint32_t> Flock::neighbourCounts() const { return impl_->engine().neighbourCounts(); }

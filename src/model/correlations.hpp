@@ -1,0 +1,31 @@
+// Pair correlations of a flock's state (docs/research.md, "Correlations"): the connected velocity
+// correlation C(r) of Cavagna et al. (2010, PNAS 107:11865) and its first zero, the correlation
+// length xi, and the pair distribution g(r). From the positions and velocities alone (a downloaded
+// flock), over every pair within r_max (the minimum image in wrap bounds), in double: O(N^2).
+#pragma once
+
+#include "model/boid.hpp"
+#include "model/params.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace murmur {
+
+struct Correlations {
+    std::vector<double> r;            // each bin's centre: bins of equal width over [0, r_max)
+    std::vector<double> velocity;     // C(r): mean u_i . u_j over the bin's pairs, over mean |u|^2 (u = v - mean v); NaN: no pair
+    std::vector<double> g;            // g(r): the bin's pairs over those of an ideal gas at the box's density
+    std::vector<std::uint64_t> pairs; // pairs in each bin
+    double xi = 0.0;                  // C's first zero (linear between the bins either side); NaN when C never falls to 0
+};
+
+// Why these bins and r_max do not suit p (bins in [1, 10000]; r_max above 0, at most half the
+// world in wrap bounds), if they do not.
+std::optional<std::string> correlationProblem(const Params& p, std::uint32_t bins, double r_max);
+// The flock's correlations; r_max 0 takes half the world's edge.
+Correlations measureCorrelations(const Flock& flock, const Params& p, std::uint32_t bins, double r_max = 0.0);
+
+}  // namespace murmur

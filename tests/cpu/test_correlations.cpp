@@ -1,0 +1,66 @@
+// Pair correlations (model/correlations.hpp) against hand-made flocks with a known answer:
+// C(r) and its first zero, g(r)'s normalisation, the minimum image, and g(r) of a uniform gas.
+#include "model/correlations.hpp"
+#include "model/spawn.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+using namespace murmur;
+using namespace murmur::test;
+
+// Two pairs 10 units apart, each pair's boids 1 apart with the same velocity, the pairs opposite:
+// x = 10, 11 at (1, 0) and x = 20, 21 at (-1, 0) (2D wrap, L 100). The mean velocity is 0, so
+// u = v and |u|^2 = 1. Bins of 1 over [0, 12): the two 1-apart pairs give C = +1 at r 1.5; the
+// four cross pairs, at 9, 10, 10 and 11, give -1 at 9.5, 10.5 and 11.5; every other bin is
+// empty (NaN). The first zero lies between (1.5, +1) and (9.5, -1): xi = 5.5. g at 1.5: its 2
+// pairs over 6 pairs x the shell's area pi (2^2 - 1^2) / L^2. Tolerance 1e-12 (double).
+TEST(Correlations, TwoOpposedPairsByHand) {
+    Params p = quietParams();
+    const Flock f = {boid(0, {10, 50, 0}, {1, 0, 0}), boid(1, {11, 50, 0}, {1, 0, 0}), boid(2, {20, 50, 0}, {-1, 0, 0}),
+                     boid(3, {21, 50, 0}, {-1, 0, 0})};
+    const Correlations c = measureCorrelations(f, p, 12, 12.0);
+    ASSERT_EQ(c.r.size(), 12u);
+    EXPECT_DOUBLE_EQ(c.r[1], 1.5);
+    EXPECT_NEAR(c.velocity[1], 1.0, 1e-12);
+    EXPECT_NEAR(c.velocity[9], -1.0, 1e-12);
+    EXPECT_NEAR(c.velocity[10], -1.0, 1e-12);
+    EXPECT_TRUE(std::isnan(c.velocity[5])) << "no pair at r 5.5";
+    EXPECT_EQ(c.pairs[1], 2u);
+    EXPECT_EQ(c.pairs[10], 2u);
+    EXPECT_NEAR(c.xi, 5.5, 1e-12);
+    EXPECT_NEAR(c.g[1], 2.0 / (6.0 * std::numbers::pi * 3.0 / 1e4), 1e-9);
+    EXPECT_EQ(c.g[5], 0.0);
+}
+
+// Across the edge: x = 0.5 and 99.5 are 1 apart in wrap bounds and 99 apart in soft ones.
+TEST(Correlations, PairsAreTakenAtTheMinimumImageInWrapBoundsOnly) {
+    Params p = quietParams();
+    const Flock f = {boid(0, {0.5f, 50, 0}, {1, 0, 0}), boid(1, {99.5f, 50, 0}, {0, 1, 0})};
+    EXPECT_EQ(measureCorrelations(f, p, 4, 4.0).pairs[1], 1u);
+    p.bounds = Bounds::Soft;
+    const Correlations soft = measureCorrelations(f, p, 4, 4.0);
+    EXPECT_EQ(soft.pairs[0] + soft.pairs[1] + soft.pairs[2] + soft.pairs[3], 0u);
+    EXPECT_TRUE(std::isnan(soft.xi)) << "no pair, no zero";
+}
+
+// 6,000 boids spread uniformly over a square of 300 (the default spawn): g(r) is 1 within
+// counting noise. The bins from r 2 hold 4,000 pairs and more (sd about 1.6 %): within 0.08.
+TEST(Correlations, AUniformGasHasGOfOne) {
+    Params p;
+    p.boids = 6000;
+    const Correlations c = measureCorrelations(spawn(p), p, 10, 10.0);
+    for (std::size_t b = 2; b < c.g.size(); ++b) EXPECT_NEAR(c.g[b], 1.0, 0.08) << "bin at r " << c.r[b];
+}
+
+TEST(Correlations, BinsAndReachOutsideTheirRangesAreNamed) {
+    const Params p;  // wrap, L 300
+    EXPECT_NE(correlationProblem(p, 0, 0.0).value_or("").find("bins = 0: valid: [1, 10000]"), std::string::npos);
+    EXPECT_NE(correlationProblem(p, 64, 151.0).value_or("").find("past half the world (150)"), std::string::npos);
+    EXPECT_NE(correlationProblem(p, 64, -1.0).value_or("").find("r_max = -1: valid: above 0"), std::string::npos);
+    EXPECT_FALSE(correlationProblem(p, 64, 150.0).has_value());
+    EXPECT_FALSE(correlationProblem(p, 64, 0.0).has_value()) << "0: half the world";
+}
