@@ -106,10 +106,8 @@ MUTANTS = [
         (RULES, "return -ctx.trap_k * offsetBetween(ctx, ctx.trap_at, p);", "return ctx.trap_k * offsetBetween(ctx, ctx.trap_at, p);", 1),
         (G_RULES, "return -TRAP_K * offsetBetween(TRAP_AT, p);", "return TRAP_K * offsetBetween(TRAP_AT, p);", 1)]),
     ("image counts: a crossing counted the wrong way (sign flip)", [
-        (RULES, "crossed[k] = -int(std::floor((to[k] - from[k]) * ctx.inv_L[k] + 0.5f));",
-         "crossed[k] = int(std::floor((to[k] - from[k]) * ctx.inv_L[k] + 0.5f));", 1),
-        ("shaders/images.glsl", "ivec3 crossed = -ivec3(floor((np - p) * P.inv_world.xyz + 0.5));",
-         "ivec3 crossed = ivec3(floor((np - p) * P.inv_world.xyz + 0.5));", 1)]),
+        (RULES, "crossed[k] = std::fabs(boxes) < 1e6f ? -int(boxes) : 0;", "crossed[k] = std::fabs(boxes) < 1e6f ? int(boxes) : 0;", 1),
+        ("shaders/images.glsl", "ivec3 crossed = -ivec3(mix(vec3(0.0), boxes,", "ivec3 crossed = ivec3(mix(vec3(0.0), boxes,", 1)]),
     ("the largest groups: equal sizes listed by the higher first id", [
         ("src/model/order_params.cpp", "(a.boids == b.boids && a.first_id < b.first_id)",
          "(a.boids == b.boids && a.first_id > b.first_id)", 1),

@@ -15,7 +15,8 @@ layout(std430, binding = BIND_IMAGES) buffer Images { ivec4 images[]; };
 // unused axis: 1/L is 0 there).
 void countImages(uint id, vec3 p, vec3 np) {
 #if BOUNDS_WRAP
-    ivec3 crossed = -ivec3(floor((np - p) * P.inv_world.xyz + 0.5));
+    vec3 boxes = floor((np - p) * P.inv_world.xyz + 0.5);
+    ivec3 crossed = -ivec3(mix(vec3(0.0), boxes, lessThan(abs(boxes), vec3(1e6))));  // a non-finite move crosses nothing
     if (crossed != ivec3(0)) images[FIRST_SLOT + id].xyz += crossed;
 #endif
 }

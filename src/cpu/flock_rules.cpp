@@ -234,7 +234,10 @@ glm::vec3 wrapPosition(const RuleContext& ctx, glm::vec3 p) {
 glm::ivec3 imagesCrossed(const RuleContext& ctx, glm::vec3 from, glm::vec3 to) {
     glm::ivec3 crossed(0);
     if (!ctx.wrap) return crossed;
-    for (int k = 0; k < ctx.dims; ++k) crossed[k] = -int(std::floor((to[k] - from[k]) * ctx.inv_L[k] + 0.5f));
+    for (int k = 0; k < ctx.dims; ++k) {
+        const float boxes = std::floor((to[k] - from[k]) * ctx.inv_L[k] + 0.5f);
+        crossed[k] = std::fabs(boxes) < 1e6f ? -int(boxes) : 0;  // a non-finite move crosses nothing
+    }
     return crossed;
 }
 

@@ -158,6 +158,9 @@ TEST(Wrap, ImagesCountTheBoxesEachBoidCrossedByHand) {
     // 3D: z across the low end, 0.1 - 0.2 = -0.1 -> 99.9, (0, 0, -1).
     p.dims = 3;
     EXPECT_EQ(stepOnce({boid(0, {10, 10, 0.1f}, {0, 0, -2})}, p)[0].image, glm::ivec3(0, 0, -1));
+    // A move that is not finite crosses nothing (a flock gone non-finite ends its run; UBSan saw
+    // the int conversion of NaN here).
+    EXPECT_EQ(imagesCrossed(RuleContext(p), {10, 10, 10}, {std::nanf(""), 10, INFINITY}), glm::ivec3(0));
     // Soft bounds fold nothing: no image.
     p.bounds = Bounds::Soft;
     EXPECT_EQ(stepOnce({boid(0, {99.5f, 50, 50}, {10, 0, 0})}, p)[0].image, glm::ivec3(0, 0, 0));
