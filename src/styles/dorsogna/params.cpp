@@ -5,6 +5,8 @@
 
 #include "model/style_row.hpp"
 
+#include <cmath>
+
 namespace murmur {
 namespace {
 
@@ -25,6 +27,8 @@ void dorsognaCheck(const Params& p, std::vector<ParamProblem>& problems) {
 float dorsognaGroup(const Params& p, float, float) { return p.dorsogna.attraction_range; }
 
 }  // namespace
+
+float DOrsognaParams::noiseStep(float dt) const { return float(std::sqrt(2.0 * double(noise) * double(dt))); }
 
 template <>
 StyleInfo styleRowOf<Style::DOrsogna>() {

@@ -5,8 +5,6 @@
 // murmur-style: X(DOrsogna, 8, dorsogna)
 #pragma once
 
-#include <cmath>
-
 namespace murmur {
 
 // D'Orsogna style (D'Orsogna, Chuang, Bertozzi & Chayes 2006): self-propelled particles of unit
@@ -27,8 +25,9 @@ struct DOrsognaParams {
     float repulsionSlope() const { return repulsion / repulsion_range; }
     float inverseAttractionRange() const { return 1.0f / attraction_range; }
     float inverseRepulsionRange() const { return 1.0f / repulsion_range; }
-    // The noise's standard deviation a step on each axis, sqrt(2 D dt), in double rounded once.
-    float noiseStep(float dt) const { return float(std::sqrt(2.0 * double(noise) * double(dt))); }
+    // The noise's standard deviation a step on each axis, sqrt(2 D dt), in double rounded once
+    // (params.cpp: a mutant of it rebuilds one file).
+    float noiseStep(float dt) const;
     bool operator==(const DOrsognaParams&) const = default;
 };
 
