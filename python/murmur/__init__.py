@@ -21,8 +21,8 @@ raises murmur.ContextError (a RuntimeError) saying how to get one.
 """
 from ._murmur import ContextError, Ensemble, Error, Flock, Params, Recording, __version__, params, presets, resolved_params
 from . import _series  # noqa: F401  (Flock.run)
-from ._series import autocorrelation
+from ._series import autocorrelation, binder_cumulant
 from ._sweep import sweep
 from ._vtk import VtkSeries  # and Flock.export_vtp
 
-__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "__version__", "params", "presets", "resolved_params", "sweep", "VtkSeries", "autocorrelation"]
+__all__ = ["ContextError", "Ensemble", "Error", "Flock", "Params", "Recording", "__version__", "params", "presets", "resolved_params", "sweep", "VtkSeries", "autocorrelation", "binder_cumulant"]
