@@ -14,7 +14,7 @@
 // of murmur's own, made current on the creating thread, and answers on that thread only. Made
 // with gl_loader, it runs in the caller's current context: each call that touches the GPU (the
 // constructor, step, set, reads, measures, records) binds compute programs, shader storage
-// buffers (bindings 0..25), buffer textures (units 0..3) and images (units 0..2), and leaves them
+// buffers (bindings 0..26), buffer textures (units 0..3) and images (units 0..2), and leaves them
 // bound: re-bind your own state afterwards. It never changes the framebuffer, viewport, blending
 // or depth state, or the vertex array bound. step() ends with glMemoryBarrier(
 // GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT),

@@ -44,6 +44,8 @@ Ensemble::Ensemble(const std::vector<FlockOptions>& flocks) : impl_(std::make_un
         checkBackendName(first.backend);
         std::vector<murmur::Flock> spawned;
         for (std::size_t k = 0; k < flocks.size(); ++k) {
+            if (!flocks[k].resume.empty())
+                throw Error("flock " + std::to_string(k) + ": resume continues one Flock (Flock.load); an ensemble spawns its flocks");
             try {
                 impl_->params.push_back(paramsOf(flocks[k]));
             } catch (const std::exception& e) {

@@ -46,6 +46,7 @@ void requireIn(T value, T lo, T hi, const char* name) {
 std::uint64_t runSweep(const Sweep& sweep, const std::string& path, const SweepProgress& progress, const StopCheck& stop) {
     return detail::translated([&]() -> std::uint64_t {
         detail::checkBackendName(sweep.flock.backend);
+        if (!sweep.flock.resume.empty()) throw Error("sweep: resume continues one Flock (Flock.load); a sweep spawns its runs");
         const ::murmur::SweepOptions s = engineSweep(sweep, path);
         const SweepBase base{detail::paramsOf(sweep.flock), detail::backendOf(sweep.flock.backend), sweep.steps, {}};
         std::shared_ptr<gl::HeadlessContext> context;  // the GPU's, held to the sweep's end

@@ -337,7 +337,10 @@ Flock StateReader::read(std::uint32_t* step_out) {
         if (rows.size() >= kMaxStateBoids) fail("more than " + std::to_string(kMaxStateBoids) + " boids, the most murmur flies");
         rows.push_back({boidOf(readValues(n_fields)), line_no_});
     }
-    return inIdOrder(rows);
+    Flock flock = inIdOrder(rows);
+    if (world_ > 0.0f && world_ != params_.world_size)  // read into another box: the image counts start again
+        for (Boid& b : flock) b.image = glm::ivec3(0);
+    return flock;
 }
 
 }  // namespace

@@ -120,6 +120,9 @@ TEST(StateCsv, ARestartFileHoldsEveryParameterAndTheImages) {
     EXPECT_EQ(step, 12u);
     EXPECT_EQ(read[7].image, glm::ivec3(3, -2, 1));
     EXPECT_EQ(read[8].image, glm::ivec3(0));
+    Params wider = *back;
+    wider.world_size *= 2.0f;
+    EXPECT_EQ(readStateCsv(path, wider)[7].image, glm::ivec3(0)) << "read into another box: the counts start again";
     writeStateCsv(path, flock, 12, p.world_size);
     EXPECT_FALSE(readStateParams(path).has_value()) << "a state file without its parameters";
     std::ofstream(path) << "# params {\"dt\": 7}\n" << kHeader;

@@ -170,6 +170,14 @@ TEST(PublicApi, AnEnsembleRefusesWhatItCannotStep) {
         EXPECT_NE(std::string(e.what()).find("flock 1: separation.radius"), std::string::npos) << e.what();
     }
     EXPECT_THROW(murmur::api::Ensemble({}), murmur::api::Error);
+    b = options("cpu");
+    b.resume = "anything.csv";  // a restart file continues one Flock; an ensemble spawns
+    try {
+        murmur::api::Ensemble e({options("cpu"), b});
+        FAIL() << "an ensemble took a resume and spawned";
+    } catch (const murmur::api::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("flock 1: resume continues one Flock"), std::string::npos) << e.what();
+    }
     murmur::api::Ensemble one({options("cpu")});
     EXPECT_THROW(one.set(0, "dims", "3"), murmur::api::Error);
     EXPECT_THROW(one.step(-1), murmur::api::Error);
