@@ -233,8 +233,8 @@ void Flock::record(const std::string& path, std::uint64_t every, int deflate, co
         checkWritableTarget(path, "record");
         if (const auto problem = author.empty() ? std::nullopt : trajectoryAuthorProblem(author))
             throw Error("record(author=...): " + *problem);
-        if (as_3d && impl_->params.dims != 2)
-            throw Error("record(as_3d=True): the flock is already 3D (dims 3); as_3d writes a 2D flock (dims 2) with dimension 3");
+        if (const auto problem = as_3d ? trajectoryAs3dProblem(impl_->params.dims) : std::nullopt)
+            throw Error("record(as_3d=True): " + *problem);
         TrajectoryLayout layout = trajectoryLayout(impl_->params, species(), deflate, MURMUR_VERSION_STRING, author);
         layout.unwrapped = unwrapped;
         layout.as_3d = as_3d;

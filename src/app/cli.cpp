@@ -285,8 +285,8 @@ void checkRunTargets(const Options& opt) {
         const std::string& t = opt.trajectory;
         if (const auto problem = trajectoryNameProblem(t)) throw InputError("--trajectory " + echo(t) + ": " + *problem);
         checkWritableTarget(t, "--trajectory");
-        if (opt.trajectory_3d && opt.params.dims != 2)
-            throw InputError("--trajectory-3d: the flock is already 3D (dims 3); it writes a 2D flock (dims 2) with dimension 3");
+        if (const auto problem = opt.trajectory_3d ? trajectoryAs3dProblem(opt.params.dims) : std::nullopt)
+            throw InputError("--trajectory-3d: " + *problem);
     }
 }
 
@@ -315,10 +315,10 @@ std::uint64_t countOr0(const std::string& text) {
     return v && *v >= 0.0 && *v <= 1e15 && *v == std::floor(*v) ? std::uint64_t(*v) : 0;
 }
 
-// --resume FILE: the run's parameters are the file's, and the state and step its own (read as
-// --import reads them). A change the command line makes to a parameter that moves the flock is
-// refused, naming each, unless --resume-override; the view's keys may change freely.
-void resumeFrom(CliValues& v, std::ostream& out) {
+// --resume FILE: the run's parameters are the file's (the base the command line's settings then
+// apply to), and the state and step its own (read as --import reads them). Returns the file's
+// parameters.
+Params resumeFrom(CliValues& v) {
     const std::string& path = v.resume;
     if (!v.preset.empty()) throw InputError("--resume takes the run's parameters from " + echo(path) + "; --preset cannot go with it");
     if (!v.opt.import_path.empty()) throw InputError("--resume and --import both give the starting state: use one");
@@ -328,8 +328,14 @@ void resumeFrom(CliValues& v, std::ostream& out) {
                          "murmur's): use --import with the run's --preset and --set");
     v.opt.params = *saved;
     v.opt.import_path = path;
-    applySettings(v, out, false);
-    const std::vector<std::string> changes = motionChanges(*saved, v.opt.params);
+    return *saved;
+}
+
+// A change the command line made to a resumed run's parameter that moves the flock: refused,
+// naming each, unless --resume-override; the view's keys may change freely.
+void requireResumedAsSaved(const CliValues& v, const Params& saved, std::ostream& out) {
+    const std::string& path = v.resume;
+    const std::vector<std::string> changes = motionChanges(saved, v.opt.params);
     if (changes.empty()) return;
     std::string list;
     for (const std::string& c : changes) list += "\n  " + c;
@@ -342,7 +348,7 @@ void resumeFrom(CliValues& v, std::ostream& out) {
 // One flock, in the window or headless.
 int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
     Options& opt = v.opt;
-    if (!v.resume.empty()) resumeFrom(v, out);
+    const std::optional<Params> resumed = v.resume.empty() ? std::nullopt : std::optional<Params>(resumeFrom(v));
     // The window picks the count (and so the world) for this machine when none is given: the
     // parameters are checked once that world is known (a radius fine there may not be in the
     // preset's smaller world).
@@ -356,6 +362,7 @@ int runFlock(CliValues& v, std::ostream& out, std::ostream& err) {
         out << murmurationLine(countOr0(*v.boids));
     }
     applySettings(v, out, !opt.auto_boids && opt.import_path.empty());  // an import's world first
+    if (resumed) requireResumedAsSaved(v, *resumed, out);
     Params& p = opt.params;
     Flock imported;
     if (!opt.import_path.empty()) {

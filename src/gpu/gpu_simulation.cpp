@@ -167,8 +167,8 @@ void GpuSimulation::readXyzById(float* positions, float* velocities) {
 }
 
 std::vector<std::int32_t> GpuSimulation::readImagesById() {
-    std::vector<std::int32_t> out(std::size_t(state_.n) * 3, 0);
     if (state_.isEnsemble()) return Simulation::readImagesById();
+    std::vector<std::int32_t> out(std::size_t(state_.n) * 3, 0);
     if (state_.images.size() < std::size_t(state_.n) * 16) return out;  // none kept: none crossed
     const auto images = state_.images.read<glm::ivec4>(state_.n);
     for (std::size_t i = 0; i < images.size(); ++i)

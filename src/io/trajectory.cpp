@@ -228,6 +228,11 @@ std::optional<std::string> trajectoryAuthorProblem(const std::string& author) {
     return std::nullopt;
 }
 
+std::optional<std::string> trajectoryAs3dProblem(int dims) {
+    if (dims == 2) return std::nullopt;
+    return "the flock is already 3D (dims " + std::to_string(dims) + "); only a 2D flock (dims 2) is written with dimension 3";
+}
+
 std::optional<std::string> trajectoryNameProblem(const std::string& path) {
     if (auto problem = extensionOnlyNameProblem(path)) return problem;  // ".h5": a hidden file
     if (path.ends_with(".h5") || path.ends_with(".hdf5") || path.ends_with(".h5md")) return std::nullopt;
@@ -522,7 +527,8 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryLayo
     if (path.empty() || path.ends_with("/")) throw std::runtime_error("cannot write '" + path + "': not a file name");
     if (layout.species.size() != layout.boids) throw std::runtime_error("trajectory: species for every boid expected");
     if (layout.deflate < 0 || layout.deflate > 9) throw std::runtime_error("trajectory: deflate level in [0, 9] expected");
-    if (layout.as_3d && layout.dims != 2) throw std::runtime_error("trajectory: only a 2D flock is written as 3D");
+    if (const auto problem = layout.as_3d ? trajectoryAs3dProblem(layout.dims) : std::nullopt)
+        throw std::runtime_error("trajectory: " + *problem);
     const std::string target = resolvedTarget(path);
     if (const auto problem = targetProblem(target)) throw std::runtime_error("cannot write " + path + ": it " + *problem);
     std::string pattern = target + ".tmp.XXXXXX";

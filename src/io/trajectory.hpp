@@ -55,6 +55,10 @@ TrajectoryLayout trajectoryLayout(const Params& p, std::vector<std::uint32_t> sp
 // not UTF-8), if it cannot.
 std::optional<std::string> trajectoryAuthorProblem(const std::string& author);
 
+// Why a flock of `dims` cannot be written as 3D (only a 2D flock is), if it cannot: the command
+// line's --trajectory-3d and the library's record(as_3d) refuse it with the same words.
+std::optional<std::string> trajectoryAs3dProblem(int dims);
+
 // Why `path` cannot name a trajectory (it must end in .h5, .hdf5 or .h5md), if it cannot: the
 // command line and the library refuse the same names with the same words.
 std::optional<std::string> trajectoryNameProblem(const std::string& path);
