@@ -576,7 +576,7 @@ void defineFlockResults(py::class_<Flock>& flock) {
         .def(
             "correlations",
             checked<Flock>([](const Flock& f, const py::object& bins, const py::object& r_max) {
-                const murmur::api::Correlations c = f.correlations(std::uint32_t(wholeNumber(bins, "correlations(bins)", 1, 10000)),
+                const murmur::api::Correlations c = f.correlations(std::uint32_t(wholeNumber(bins, "correlations(bins)", 1, murmur::api::kMaxCorrelationBins)),
                                                                    realNumber(r_max, "correlations(r_max)"));
                 return py::dict(py::arg("r") = arrayOf(c.r), py::arg("velocity") = arrayOf(c.velocity), py::arg("g") = arrayOf(c.g),
                                 py::arg("pairs") = arrayOf(c.pairs), py::arg("xi") = c.xi);
@@ -586,8 +586,8 @@ void defineFlockResults(py::class_<Flock>& flock) {
             "(0: half the world; the minimum image in wrap bounds): r (each bin's centre), velocity (the connected "
             "velocity correlation C(r) of Cavagna et al. 2010: the mean u_i . u_j of the bin's pairs over the mean "
             "|u|^2, u = v - the mean velocity; NaN where no pair), g (the pair distribution: pairs over an ideal gas's "
-            "at the box's density), pairs, and xi (C's first zero; NaN when none). Measured by the CPU on the state, "
-            "O(N^2).")
+            "at the box's density), pairs, and xi (C's first zero; NaN when none). bins: 1 .. 1024. Over every pair, "
+            "O(N^2): a CPU flock's in double, a GPU flock's on the GPU (fixed-point sums; only the bins come back).")
         .def("order_parameters", checked<Flock>(&Flock::orderParameters),
              "The order parameters now, as a dict: polarization, group_polarization, milling, groups, "
              "largest_group_share, grouped_share, nn_mean, nn_median, mean_neighbours, mean_speed, boids; the four "
@@ -703,7 +703,7 @@ void bindEnsemble(py::module_& m) {
 std::uint64_t runSweep(const std::vector<std::string>& axes, const std::string& out, const std::string& preset, const std::string& backend,
                        const py::object& seed, const py::object& boids, const std::optional<py::dict>& params, const py::object& steps,
                        const py::object& seeds, const py::object& burn_in, const py::object& every, bool carry, const py::object& batch,
-                       const py::object& progress) {
+                       const py::object& xi, const py::object& progress) {
     murmur::api::Sweep sweep;
     sweep.flock = flockOptions(preset, backend, seed, boids, params);
     sweep.axes = axes;
@@ -713,6 +713,7 @@ std::uint64_t runSweep(const std::vector<std::string>& axes, const std::string& 
     sweep.every = wholeNumber(every, "every", 1, 1000000000);
     sweep.carry = carry;
     if (!batch.is_none()) sweep.batch = std::uint32_t(wholeNumber(batch, "batch", 0, 65536));
+    if (!xi.is_none()) sweep.xi = realNumber(xi, "xi");
     murmur::api::SweepProgress said;
     if (!progress.is_none())
         said = [&](const std::string& line) {
@@ -736,7 +737,7 @@ std::uint64_t runSweep(const std::vector<std::string>& axes, const std::string& 
 void bindFunctions(py::module_& m) {
     m.def("_run_sweep", &runSweep, py::arg("axes"), py::arg("out"), py::arg("preset"), py::arg("backend"), py::arg("seed"),
           py::arg("boids"), py::arg("params"), py::arg("steps"), py::arg("seeds"), py::arg("burn_in"), py::arg("every"),
-          py::arg("carry"), py::arg("batch"), py::arg("progress"),
+          py::arg("carry"), py::arg("batch"), py::arg("xi"), py::arg("progress"),
           "murmur.sweep's engine (murmur::api::runSweep) in this process: writes the sweep's CSV to `out`; the runs written.");
     m.def("presets", &murmur::api::presets, "The built-in presets' names.");
     m.def("_step_resolution_warning", &murmur::api::stepResolutionWarning, py::arg("order"), py::arg("dt"));

@@ -112,6 +112,11 @@ MUTANTS = [
         ("src/model/order_params.cpp", "(a.boids == b.boids && a.first_id < b.first_id)",
          "(a.boids == b.boids && a.first_id > b.first_id)", 1),
         ("shaders/group_largest.comp", "(a.boids == b.boids && a.id < b.id)", "(a.boids == b.boids && a.id > b.id)", 1)]),
+    ("pair correlations of the velocities, the mean not taken off", [
+        ("src/model/correlations.cpp", "s.uu[b] += glm::dot(glm::dvec3(flock[i].v) - mean, glm::dvec3(flock[j].v) - mean);",
+         "s.uu[b] += glm::dot(glm::dvec3(flock[i].v), glm::dvec3(flock[j].v));", 1),
+        ("shaders/correlation_pairs.comp", "vec3 fluctuationAt(uint i) { return uintBitsToFloat(vel[u_first + i].xyz) - mean_u2.xyz; }",
+         "vec3 fluctuationAt(uint i) { return uintBitsToFloat(vel[u_first + i].xyz); }", 1)]),
 ]
 
 

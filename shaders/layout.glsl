@@ -23,6 +23,8 @@
 #define BIND_NEIGHBOURS_BY_ID 12  // neighbour_ids.comp output: uint per id (the pick's slot; never in one pass)
 #define BIND_XYZ_BY_ID 12   // state_by_id.comp output: positions, 3 floats per id (the same)
 #define BIND_VEL_XYZ_BY_ID 13  // and velocities (the perch slot: that pass binds no perch times)
+#define BIND_CORR_MEAN 12   // correlation_*.comp: the mean velocity and mean |u|^2 (the pick's slot: never in one pass)
+#define BIND_CORR_BINS 13   // correlation_pairs.comp: per bin, the sum of u.u / mean |u|^2 and the pairs, each 64-bit (the same)
 // The group measures' passes (groups.glsl) reuse the scan's and the pick's slots (never bound in
 // the same pass): the union-find parents, the per-root sums, the flock's totals.
 #define BIND_GROUP_PARENT 9
@@ -75,6 +77,8 @@
 #define MAX_DISPATCH_X 65535u  // work groups per dispatch row; larger dispatches add rows (y)
 #define MAX_OBSTACLES 8       // obstacles in the parameter block
 #define MAX_NEIGHBOUR_CAP 32  // largest neighbour_cap
+#define MAX_CORR_BINS 1024    // most bins a pair correlation takes (kMaxCorrelationBins in model/correlations.hpp)
+#define CORR_FIXED_ONE 65536.0  // correlation_pairs.comp: one mean |u|^2 in its fixed-point sums (2^16)
 #define MAX_SPECIES 4         // species blocks in the parameter block
 #define MAX_STYLE_VALUES 4    // vec4s of the style's own values in the parameter block
 #define GRADED_CORE 9.0        // graded separation stops growing at a tenth of the radius (kGradedCore)

@@ -96,13 +96,15 @@ struct BoidFigures {
     std::vector<float> acceleration;
 };
 
+inline constexpr std::uint32_t kMaxCorrelationBins = 1024;
+
 // The flock's pair correlations (Flock::correlations): bins of equal width over [0, r_max), each
 // bin's centre r, the connected velocity correlation C(r) (the mean u_i . u_j of its pairs over
 // the mean |u|^2, u = v - the mean velocity; NaN where no pair), the pair distribution g(r) (its
 // pairs over an ideal gas's at the world box's density), its pairs, and xi, C's first zero (NaN
 // when C never falls to 0).
 struct Correlations {
-    std::vector<double> r, velocity, g;
+    std::vector<double> r, velocity, g;  // bins: 1 .. kMaxCorrelationBins
     std::vector<std::uint64_t> pairs;
     double xi = 0.0;
 };
@@ -170,8 +172,9 @@ public:
     // CPU on the state (a GPU flock's is read once); the flock is left as it was.
     std::map<std::string, double> bodyShape() const;
     // Pair correlations now, over every pair within r_max (0: half the world; at most that in wrap
-    // bounds; the minimum image there), in `bins` bins (1 .. 10000): measured by the CPU on the
-    // state in O(N^2) (a GPU flock's is read once); the flock is left as it was.
+    // bounds; the minimum image there), in `bins` bins (1 .. kMaxCorrelationBins), over every
+    // pair (O(N^2)): a CPU flock's in double, a GPU flock's on the GPU (sums in fixed point; only
+    // the bins are read back); the flock is left as it was.
     Correlations correlations(std::uint32_t bins = 64, double r_max = 0.0) const;
     // The per-boid state the flock keeps from step to step beyond position and velocity, declared
     // by its style (decarpentier's and gloss's last acceleration and neighbour count) or by the
@@ -281,6 +284,7 @@ struct Sweep {
     bool carry = false;             // as --sweep-carry: each seed's runs continue one another along the one key
     std::uint32_t batch = 0;        // as --sweep-batch [0, 65536]: GPU runs stepped together (0: as many as fit)
     std::string shard;              // as --sweep-shard "I/N" (empty: the whole sweep)
+    std::optional<double> xi;       // as --sweep-xi R_MAX: xi at each sample (0: over half the world; empty: not measured)
 };
 // Each progress line of a sweep as it comes ("sweep: run 3/17 (...): ...; 12.0 s elapsed, about 58 s left\n").
 using SweepProgress = std::function<void(const std::string&)>;

@@ -48,7 +48,7 @@ def _read_rows(path):
 
 
 def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend="gpu", boids=None, seed=None,
-          params=None, carry=False, batch=None, as_dataframe=True, progress=None, out=None):
+          params=None, carry=False, batch=None, xi=None, as_dataframe=True, progress=None, out=None):
     """Runs a sweep (as murmur --sweep, in this process) and returns its rows: one per run, the swept
     values and seed, each order parameter's mean and standard deviation over the run's samples.
 
@@ -56,6 +56,9 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
     [V1, V2, ...] those values in that order ('V1,V2,...'); one to three numeric keys: a grid.
     steps, seeds, burn_in, every, carry, batch: as --steps, --sweep-seeds, --sweep-burn-in,
     --sweep-every, --sweep-carry, --sweep-batch; params: {key: value} as --set.
+    xi: as --sweep-xi R_MAX, the velocity correlation length at each sample over the pairs within
+    R_MAX (0: half the world): columns xi_mean, xi_std (over the samples where C fell to 0) and
+    xi_found. Every row also has polarization_binder, the Binder cumulant of its polarization.
     out: a path to keep the sweep's CSV at, byte for byte what murmur --sweep-out writes for the
     same sweep (None: a temporary file, removed).
     Returns a pandas DataFrame where pandas is installed (as_dataframe=False, or without pandas:
@@ -76,7 +79,8 @@ def sweep(axes, *, preset="", steps=1000, seeds=1, burn_in=0, every=10, backend=
 
     def run(path):
         _run_sweep(texts, os.fspath(path), preset=preset, backend=backend, seed=seed, boids=boids, params=params,
-                   steps=steps, seeds=seeds, burn_in=burn_in, every=every, carry=bool(carry), batch=batch, progress=relay)
+                   steps=steps, seeds=seeds, burn_in=burn_in, every=every, carry=bool(carry), batch=batch, xi=xi,
+                   progress=relay)
         return _read_rows(path)
 
     if out is not None:

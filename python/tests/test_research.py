@@ -312,7 +312,8 @@ def test_a_restart_file_without_parameters_or_with_a_bad_override_is_refused(tmp
 
 
 # The worked example docs/research.md quotes (examples/research/msd_and_restart.py), run as it is:
-# its figures are the docs' (ballistic where ordered, diffusive where not; the restart to the bit).
+# its figures are the docs' (ballistic where ordered, diffusive where not; xi about a quarter of the
+# box's side at sides 10 and 20; the restart to the bit).
 def test_the_worked_example_gives_the_documented_figures(tmp_path):
     pytest.importorskip("MDAnalysis", reason="python3-mdanalysis: scripts/setup.sh --full (the CI pipeline) installs it")
     import runpy
@@ -324,6 +325,10 @@ def test_the_worked_example_gives_the_documented_figures(tmp_path):
     assert polarization > 0.95 and exponent == pytest.approx(2.0, abs=0.05)
     _, _, exponent, polarization = ns["msd_of"](5.0)
     assert polarization < 0.2 and exponent == pytest.approx(1.0, abs=0.15)
+    sizes = ns["xi_against_size"]()
+    assert [side for side, _, _ in sizes] == [5, 10, 20]
+    ratios = [ratio for _, _, ratio in sizes]
+    assert 0.2 < ratios[1] < 0.35 and 0.2 < ratios[2] < 0.35 and abs(ratios[2] - ratios[1]) < 0.05  # xi grows as L
     same, refused = ns["restart"]()
     assert same and "vicsek.noise from 2 to 1" in refused
 

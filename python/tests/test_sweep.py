@@ -92,13 +92,18 @@ def test_a_sweep_runs_in_this_process_and_writes_the_cli_bytes(tmp_path, monkeyp
     monkeypatch.setattr(subprocess.Popen, "__init__", no_child)
     kept = tmp_path / "python.csv"
     rows = murmur.sweep({"vicsek.noise": (0.1, 0.5, 3), "max_speed": (0.5, 1.0, 2)}, preset="vicsek", backend=backend,
-                        boids=200, steps=40, seeds=2, burn_in=10, every=5, progress=False, as_dataframe=False, out=kept)
+                        boids=200, steps=40, seeds=2, burn_in=10, every=5, xi=0, progress=False, as_dataframe=False,
+                        out=kept)
     assert len(rows) == 12
+    assert list(rows[0])[-6:] == ["polarization_binder", "xi_mean", "xi_std", "xi_found", "boids", "world_size"]
+    assert all(row["xi_found"] == 7 and 0 < row["xi_mean"] < 7.07 for row in rows)  # 7 samples; half a world of 14.1
     monkeypatch.undo()
     cli = _cli_sweep(tmp_path, backend, "--preset", "vicsek", "--boids", "200", "--steps", "40", "--sweep",
                      "vicsek.noise=0.1:0.5:3", "--sweep", "max_speed=0.5:1.0:2", "--sweep-seeds", "2",
-                     "--sweep-burn-in", "10", "--sweep-every", "5")
+                     "--sweep-burn-in", "10", "--sweep-every", "5", "--sweep-xi", "0")
     assert kept.read_bytes() == cli
+    with pytest.raises(murmur.Error, match=r"sweep xi = -1: valid: r_max 0 or more"):
+        murmur.sweep({"vicsek.noise": (0.1, 0.5, 3)}, preset="vicsek", backend=backend, steps=10, xi=-1, progress=False)
 
 
 def test_a_carried_sharded_sweep_writes_the_cli_bytes(tmp_path):

@@ -367,7 +367,8 @@ std::map<std::string, double> Flock::bodyShape() const {
 Correlations Flock::correlations(std::uint32_t bins, double r_max) const {
     return translated([&] {
         if (const auto problem = correlationProblem(impl_->params, bins, r_max)) throw Error("correlations: " + *problem);
-        const murmur::Correlations c = measureCorrelations(impl_->engine().download(), impl_->params, bins, r_max);
+        static_assert(kMaxCorrelationBins == murmur::kMaxCorrelationBins);
+        const murmur::Correlations c = correlationsOf(impl_->engine().pairSums(impl_->params, bins, r_max), impl_->params, impl_->params.boids, r_max);
         return Correlations{c.r, c.velocity, c.g, c.pairs, c.xi};
     });
 }

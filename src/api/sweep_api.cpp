@@ -5,6 +5,9 @@
 #include "api/api_common.hpp"
 #include "engine/sweep.hpp"
 #include "io/atomic_file.hpp"
+#include "model/number_text.hpp"
+
+#include <cmath>
 
 #include <string>
 
@@ -38,6 +41,11 @@ void requireIn(T value, T lo, T hi, const char* name) {
     s.batch = sweep.batch;
     s.out = path;
     if (!sweep.shard.empty()) parseSweepShard(sweep.shard, s);
+    if (sweep.xi) {
+        if (!(*sweep.xi >= 0.0) || !std::isfinite(*sweep.xi))
+            throw Error("sweep xi = " + numberText(*sweep.xi) + ": valid: r_max 0 or more (0: half the world)");
+        s.xi_reach = *sweep.xi;
+    }
     return s;
 }
 

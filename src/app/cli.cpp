@@ -263,6 +263,7 @@ int runSweepMode(CliValues& v, std::ostream& out, std::ostream& err) {
     applySettings(v, out);
     for (const std::string& text : v.sweeps) v.sweep_opt.axes.push_back(parseSweepAxis(text));
     if (!v.sweep_shard.empty()) parseSweepShard(v.sweep_shard, v.sweep_opt);
+    if (!v.sweep_xi.empty()) v.sweep_opt.xi_reach = parseSweepXi(v.sweep_xi);
     checkWritableTarget(v.sweep_opt.out, "--sweep-out");
     if (!v.sweep_plot.empty()) checkWritableTarget(v.sweep_plot, "--sweep-plot");
     v.opt.backend = backendOf(v);

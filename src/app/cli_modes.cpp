@@ -48,7 +48,7 @@ constexpr std::array kFlags{
     FlagRow{"--sweep", S},                 FlagRow{"--sweep-seeds", S},
     FlagRow{"--sweep-burn-in", S},         FlagRow{"--sweep-every", S},
     FlagRow{"--sweep-out", S},             FlagRow{"--sweep-shard", S},
-    FlagRow{"--sweep-carry", S},           FlagRow{"--sweep-batch", S},           FlagRow{"--sweep-plot", S | M},
+    FlagRow{"--sweep-carry", S},           FlagRow{"--sweep-batch", S},           FlagRow{"--sweep-xi", S},           FlagRow{"--sweep-plot", S | M},
     FlagRow{"--sweep-plot-of", S | M, "--sweep-plot"},
     FlagRow{"--sweep-merge", M},           FlagRow{"--self-test", T},
     FlagRow{"--list-params", LP},          FlagRow{"--list-presets", LS},

@@ -132,6 +132,9 @@ void declareSweep(CLI::App& app, CliValues& v) {
     addCount(app, "--sweep-every", s.every, 1, 1000000000, "steps between a run's samples [1, 1000000000]");
     addCount(app, "--sweep-batch", s.batch, 0, 65536,
              "GPU: runs stepped together as one ensemble [0 = as many as fit, 1 = one at a time, 65536]");
+    app.add_option("--sweep-xi", v.sweep_xi, "measure the velocity correlation length xi at each sample, over the pairs within R_MAX "
+                   "(0: half the world): columns xi_mean, xi_std, xi_found")
+        ->type_name("R_MAX");
     app.add_option("--sweep-out", s.out, "the sweep's CSV: one row per run (values, seed), each order parameter's mean and std")
         ->type_name("FILE.csv");
     app.add_option("--sweep-shard", v.sweep_shard, "run only shard I of N (runs whose index % N == I; with --sweep-carry, seeds whose "

@@ -26,7 +26,7 @@ struct CliValues {
     BenchOptions bench_opt;
     std::string bench_sizes, bench_style = "steering", bench_flocks;
     std::vector<std::string> sweeps, merge_args;
-    std::string sweep_shard, sweep_plot, sweep_plot_of = "polarization";
+    std::string sweep_shard, sweep_plot, sweep_plot_of = "polarization", sweep_xi;
     SweepOptions sweep_opt;
     std::string resume;            // --resume FILE: a restart file's parameters and state
     bool resume_override = false;  // --resume-override: the command line may change its parameters

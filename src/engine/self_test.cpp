@@ -10,6 +10,7 @@
 #include "gl/framebuffer.hpp"
 #include "gl/program_cache.hpp"
 #include "gpu/binning_pass.hpp"
+#include "gpu/correlation_pass.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "gpu/sampler.hpp"
 #include "gpu/state_queries.hpp"
@@ -264,7 +265,7 @@ std::optional<std::string> fullestVariantsBuild(Style s, bool with_common, const
                                       {"FLOCK_GROUP_SIZE", std::to_string(STEP_GROUP_SIZE)},
                                       {"ORDERED_IN_SHARED", "1"}})));
     if (with_common) {
-        for (const auto& files : {gpu::BinningPass::shaderFiles(), gpu::Sampler::shaderFiles(), gpu::StateQueries::shaderFiles()})
+        for (const auto& files : {gpu::BinningPass::shaderFiles(), gpu::Sampler::shaderFiles(), gpu::StateQueries::shaderFiles(), gpu::CorrelationPass::shaderFiles()})
             for (const std::string& file : files) sources.push_back(gl::computeSource(shaders, file, storage));
         sources.push_back(gl::computeSource(shaders, "flock_measure.comp", withDefines(storage, {{"NEAREST_STORED", "1"}})));
     }

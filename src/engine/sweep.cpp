@@ -36,6 +36,7 @@ double number(const std::string& text, const std::string& what) {
 // The order parameters a sweep reports, by column name (model/order_params.hpp's first eight).
 using Measure = OrderFigure;
 constexpr std::span<const OrderFigure> kMeasures{kOrderFigures, kSweptFigures};
+constexpr std::size_t kPolarization = 0;  // kMeasures' first: its Binder cumulant has a column of its own
 
 // A run's parameters: the base with the run's values and seed.
 Params runParams(const Params& base, const SweepOptions& s, const SweepRun& run) {
@@ -134,6 +135,12 @@ SweepAxis parseSweepAxis(const std::string& text) {
     return axis;
 }
 
+double parseSweepXi(const std::string& text) {
+    const double r = number(text, "--sweep-xi");
+    if (!(r >= 0.0)) throw InputError("--sweep-xi " + echo(text) + ": valid: R_MAX 0 or more (0: half the world)");
+    return r;
+}
+
 void parseSweepShard(const std::string& text, SweepOptions& s) {
     const auto slash = text.find('/');
     const std::string what = "--sweep-shard " + echo(text);
@@ -209,7 +216,8 @@ std::string sweepHeader(const SweepOptions& s) {
     for (const SweepAxis& a : s.axes) h += "," + a.key;
     h += ",seed,samples";
     for (const Measure& m : kMeasures) h += std::string(",") + m.name + "_mean," + m.name + "_std";
-    return h;
+    h += "," + std::string(kMeasures[kPolarization].name) + "_binder";
+    return s.xi_reach ? h + ",xi_mean,xi_std,xi_found" : h;
 }
 
 bool isSweepMeasure(const std::string& name) {
@@ -241,6 +249,9 @@ bool checkEveryRun(const SweepBase& base, const SweepOptions& s, const SweepHook
     everyRun([&](const SweepRun& run, const Params& p) {
         if (auto problems = validate(p); !problems.empty())
             throw InputError("--sweep: at " + describeRun(s, run, p.seed) + ": " + describe(problems));
+        if (s.xi_reach)
+            if (auto problem = correlationProblem(p, kSweepXiBins, *s.xi_reach))
+                throw InputError("--sweep-xi: at " + describeRun(s, run, p.seed) + ": " + *problem);
         if (base.backend == Backend::Cpu)  // the count may be swept: the largest run is checked as --boids is
             if (auto problem = cpuMemoryProblem(p, availableMemoryBytes()))
                 throw InputError("--sweep: at " + describeRun(s, run, p.seed) + ": " + *problem);
@@ -251,7 +262,8 @@ bool checkEveryRun(const SweepBase& base, const SweepOptions& s, const SweepHook
     return true;
 }
 
-using Samples = std::vector<std::vector<double>>;  // per measure, its samples
+using Samples = std::vector<std::vector<double>>;  // per measure, its samples (then xi's, with --sweep-xi)
+using XiOf = std::function<double(std::size_t flock)>;  // a flock's xi now (NaN: C never falls to 0)
 
 // Runs' samples of each measure: at the burn-in, every --sweep-every steps after it and at
 // --steps, through the run loop (engine::Run: each sample but the last measured with the step
@@ -259,9 +271,13 @@ using Samples = std::vector<std::vector<double>>;  // per measure, its samples
 // check asked after each, so a long burn-in or interval stays interruptible. A flock that is no
 // longer finite ends the sweep (no file is written with NaN in it).
 std::vector<Samples> sampleRuns(std::size_t runs, engine::RunTarget target, const SweepBase& base, const SweepOptions& s,
-                                const std::function<std::string(std::size_t)>& which, const SweepHooks& hooks) {
-    std::vector<Samples> samples(runs, Samples(std::size(kMeasures)));
+                                const std::function<std::string(std::size_t)>& which, const XiOf& xi_of, const SweepHooks& hooks) {
+    std::vector<Samples> samples(runs, Samples(std::size(kMeasures) + (s.xi_reach ? 1 : 0)));
     engine::Run run(std::move(target));
+    if (s.xi_reach)  // at the samples' states, with the flock as it is then
+        run.addWriter({s.every, s.burn_in, true}, [&](std::uint64_t) {
+            for (std::size_t k = 0; k < runs; ++k) samples[k].back().push_back(xi_of(k));
+        });
     run.addSampler({s.every, s.burn_in, true}, [&](const engine::Run::Sample& sample) {
         for (std::size_t k = 0; k < runs; ++k) {
             const OrderParams& o = sample.flocks.at(k);
@@ -283,29 +299,54 @@ std::vector<Samples> sampleRuns(std::size_t runs, engine::RunTarget target, cons
     return samples;
 }
 
-Samples sampleRun(Simulation& sim, const SweepBase& base, const SweepOptions& s, const std::string& which, const SweepHooks& hooks) {
-    return sampleRuns(1, engine::runTarget(sim), base, s, [&](std::size_t) { return which; }, hooks)[0];
+Samples sampleRun(Simulation& sim, const Params& p, const SweepBase& base, const SweepOptions& s, const std::string& which,
+                  const SweepHooks& hooks) {
+    const XiOf xi_of = [&](std::size_t) {
+        return correlationsOf(sim.pairSums(p, kSweepXiBins, *s.xi_reach), p, p.boids, *s.xi_reach).xi;
+    };
+    return sampleRuns(1, engine::runTarget(sim), base, s, [&](std::size_t) { return which; }, xi_of, hooks)[0];
 }
 
-// The CSV row of a run: index, values, seed, samples, then each measure's mean and std.
+// The Binder cumulant 1 - <x^4> / (3 <x^2>^2) of a measure's samples (0 when every sample is 0).
+double binderCumulant(const std::vector<double>& xs) {
+    double m2 = 0.0, m4 = 0.0;
+    for (double x : xs) {
+        m2 += x * x;
+        m4 += x * x * x * x;
+    }
+    m2 /= double(xs.size());
+    m4 /= double(xs.size());
+    return m2 > 0.0 ? 1.0 - m4 / (3.0 * m2 * m2) : 0.0;
+}
+
+// ",MEAN,STD" of the samples (%.6g; the std with n - 1, 0 for one sample; both 0 for none).
+std::string meanAndStd(const std::vector<double>& xs) {
+    double mean = 0, var = 0;
+    for (double x : xs) mean += x;
+    mean = xs.empty() ? 0.0 : mean / double(xs.size());
+    for (double x : xs) var += (x - mean) * (x - mean);
+    const double sd = xs.size() > 1 ? std::sqrt(var / double(xs.size() - 1)) : 0.0;
+    char cell[64];
+    std::snprintf(cell, sizeof cell, ",%.6g,%.6g", mean, sd);
+    return cell;
+}
+
+// The CSV row of a run: index, values (the shortest text that reads back exactly), seed, samples,
+// then each measure's mean and std, then the polarization's Binder cumulant, then (--sweep-xi)
+// xi's mean and std over the samples where C fell to 0, and their count.
 std::string sweepRow(const SweepRun& run, std::uint64_t seed, const std::vector<std::vector<double>>& samples) {
     char cell[64];
     std::string row = std::to_string(run.index);
-    for (double v : run.values) {
-        std::snprintf(cell, sizeof cell, ",%.9g", v);
-        row += cell;
-    }
+    for (double v : run.values) row += "," + shortestText(v);
     row += "," + std::to_string(seed) + "," + std::to_string(samples[0].size());
-    for (const auto& xs : samples) {
-        double mean = 0, var = 0;
-        for (double x : xs) mean += x;
-        mean /= double(xs.size());
-        for (double x : xs) var += (x - mean) * (x - mean);
-        const double sd = xs.size() > 1 ? std::sqrt(var / double(xs.size() - 1)) : 0.0;
-        std::snprintf(cell, sizeof cell, ",%.6g,%.6g", mean, sd);
-        row += cell;
-    }
-    return row;
+    for (std::size_t m = 0; m < std::size(kMeasures); ++m) row += meanAndStd(samples[m]);
+    std::snprintf(cell, sizeof cell, ",%.6g", binderCumulant(samples[kPolarization]));
+    row += cell;
+    if (samples.size() == std::size(kMeasures)) return row;
+    std::vector<double> found;  // xi where C fell to 0 within r_max
+    for (double xi : samples.back())
+        if (std::isfinite(xi)) found.push_back(xi);
+    return row + meanAndStd(found) + "," + std::to_string(found.size());
 }
 
 }  // namespace
@@ -355,7 +396,7 @@ void runOneByOne(const SweepBase& base, const SweepOptions& s, const std::vector
         if (s.carry && k > 0 && mine[k - 1].seed_index == run.seed_index) sim->setParams(p);
         else sim->upload(spawn(p), p);
         if (hooks.check) hooks.check();
-        const auto samples = sampleRun(*sim, base, s, describeRun(s, run, p.seed), hooks);
+        const auto samples = sampleRun(*sim, p, base, s, describeRun(s, run, p.seed), hooks);
         rows[run.index] = sweepRow(run, p.seed, samples);
         ++progress.done;
         progress.report(hooks, "run " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (" +
@@ -391,8 +432,11 @@ void runBatch(gpu::GpuSimulation& gpu, const SweepBase& base, const SweepOptions
         };
         const engine::RunTarget target{step, [&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
                                [&] { return gpu.takeFlockSamples(); }, false};
-        const auto samples =
-                sampleRuns(runs.size(), target, base, s, [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); }, hooks);
+        const XiOf xi_of = [&](std::size_t k) {
+            return correlationsOf(gpu.flockPairSums(std::uint32_t(k), kSweepXiBins, *s.xi_reach), params[k], params[k].boids, *s.xi_reach).xi;
+        };
+        const auto which = [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); };
+        const auto samples = sampleRuns(runs.size(), target, base, s, which, xi_of, hooks);
         for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);
         progress.done += runs.size();
         progress.report(hooks, "runs " + std::to_string(progress.done) + "/" + std::to_string(progress.total) + " (an ensemble of " +

@@ -45,7 +45,12 @@ struct SweepOptions {
     // GPU backend: runs stepped together as one ensemble, at most this many (0: as many as fit,
     // kSweepBatchAuto flocks and kSweepBatchBoids boids; 1: one run at a time).
     std::uint32_t batch = 0;
+    // The velocity correlation length xi at each sample (model/correlations.hpp: over the pairs
+    // within this r_max, 0 half the world, kSweepXiBins bins): columns xi_mean, xi_std (over the
+    // samples where C falls to 0 within r_max) and xi_found (those samples). Off when empty.
+    std::optional<double> xi_reach;
 };
+inline constexpr std::uint32_t kSweepXiBins = 100;
 inline constexpr std::uint32_t kSweepBatchAuto = 1024;
 inline constexpr std::uint64_t kSweepBatchBoids = std::uint64_t(1) << 24;
 
@@ -74,6 +79,8 @@ struct SweepHooks {
 // --list-params, every value in its range, COUNT (or the list's length) in [1, 10000], a log
 // range's ends above 0. Throws InputError naming the problem.
 SweepAxis parseSweepAxis(const std::string& text);
+// --sweep-xi's R_MAX: a number, 0 or more (0: half the world). Throws InputError.
+double parseSweepXi(const std::string& text);
 // "I/N" with 0 <= I < N <= 100000 -> shard I of N. Throws InputError.
 void parseSweepShard(const std::string& text, SweepOptions& s);
 
@@ -97,7 +104,8 @@ void checkCarry(const SweepOptions& s);
 bool isSweepMeasure(const std::string& name);
 std::string sweepMeasureNames();  // "polarization, group_polarization, ..."
 
-// The CSV header: the keys, seed, samples, then mean and std of each order parameter.
+// The CSV header: the keys, seed, samples, then mean and std of each order parameter, then the
+// polarization's Binder cumulant over the samples (polarization_binder).
 std::string sweepHeader(const SweepOptions& s);
 
 // Runs this shard's runs and writes s.out (atomically, once every run is done): the runs written.

@@ -99,6 +99,7 @@ std::string formatIdentity(const Identity& id, bool with_shard, bool legacy = fa
     text += "; seeds " + std::to_string(s.seeds) + "; steps " + std::to_string(id.steps) + "; burn-in " + std::to_string(s.burn_in) +
             "; every " + std::to_string(s.every) + "; carry " + (s.carry ? "on" : "off") + "; backend " + id.backend + "; runs " +
             std::to_string(id.runs) + "; seed " + std::to_string(id.seed) + "; base " + id.base;
+    if (s.xi_reach) text += "; xi " + shortestText(*s.xi_reach);
     if (with_shard && s.shards > 1) text += "; shard " + std::to_string(s.shard) + "/" + std::to_string(s.shards);
     return text;
 }
@@ -108,6 +109,25 @@ std::optional<std::uint64_t> wholeNumber(const std::string& text) {
     if (!v || !(*v >= 0 && *v <= 9007199254740992.0) || *v != std::floor(*v) || std::to_string(std::uint64_t(*v)) != text)
         return std::nullopt;
     return std::uint64_t(*v);
+}
+
+// The identity's items after its tenth, each optional: "xi R" (--sweep-xi), then "shard I/N".
+// False when they are neither.
+bool parseOptionalItems(const std::vector<std::string>& items, Identity& id) {
+    std::size_t next = 10;
+    if (items.size() > next && items[next].starts_with("xi ")) {
+        const std::optional<double> xi = parseNumber(items[next++].substr(3));
+        if (!xi || !(*xi >= 0.0) || !std::isfinite(*xi)) return false;
+        id.sweep.xi_reach = *xi;
+    }
+    if (items.size() == next) return true;
+    if (items.size() != next + 1 || !items[next].starts_with("shard ")) return false;
+    try {
+        parseSweepShard(items[next].substr(6), id.sweep);
+    } catch (const InputError&) {
+        return false;
+    }
+    return true;
 }
 
 // The line parsed, or nothing when it is not exactly what murmur writes (an edited line is not
@@ -121,7 +141,7 @@ std::optional<Identity> parseIdentity(const std::string& line) {
         if (end == std::string::npos) break;
         at = end + 2;
     }
-    if (items.size() != 10 && items.size() != 11) return std::nullopt;
+    if (items.size() < 10 || items.size() > 12) return std::nullopt;
     Identity id;
     try {
         for (std::size_t at = 0; at <= items[0].size();) {
@@ -154,15 +174,7 @@ std::optional<Identity> parseIdentity(const std::string& line) {
     id.runs = *runs;
     id.seed = *seed;
     id.base = *base;
-    if (items.size() == 11) {
-        try {
-            const auto shard = field(10, "shard");
-            if (!shard) return std::nullopt;
-            parseSweepShard(*shard, id.sweep);
-        } catch (const InputError&) {
-            return std::nullopt;
-        }
-    }
+    if (!parseOptionalItems(items, id)) return std::nullopt;
     if ((formatIdentity(id, true) != line && formatIdentity(id, true, true) != line) || sweepRunCount(id.sweep) != id.runs)
         return std::nullopt;
     return id;
@@ -191,7 +203,10 @@ std::uint64_t checkRow(const std::string& line, const Identity& id, std::size_t 
         throw InputError(where + ": run index " + echo(fields[0]) + " is not a run of this sweep (valid: 0 to " + std::to_string(id.runs - 1) + ")");
     const SweepRun run = sweepRunAt(id.sweep, *index);
     std::vector<std::string> expected;
-    for (double v : run.values) expected.push_back(numberText(v));
+    for (double v : run.values) {  // as murmur writes it, or as builds before the Binder column did
+        const std::string older = numberText(v);
+        expected.push_back(fields[1 + expected.size()] == older ? older : shortestText(v));
+    }
     expected.push_back(std::to_string(id.seed + run.seed_index));
     expected.push_back(std::to_string(samplesPerRun(id)));
     for (std::size_t k = 0; k < expected.size(); ++k)
@@ -213,7 +228,9 @@ Part checkPart(const std::string& text, const std::string& path) {
                          "...' line and a 'run,...' header)");
     const std::optional<Identity> id = parseIdentity(lines[0]);
     if (!id) throw InputError(where + ": its '" + std::string(kIdentityStart) + "...' line is not one murmur writes (edited?)");
-    if (lines[1] != sweepHeader(id->sweep)) throw InputError(where + ": its header is not the one its sweep has");
+    const std::string header = sweepHeader(id->sweep), binder = ",polarization_binder";
+    const bool older = !id->sweep.xi_reach && lines[1] + binder == header;  // written before the Binder column
+    if (lines[1] != header && !older) throw InputError(where + ": its header is not the one its sweep has");
     Part part;
     part.identity = formatIdentity(*id, false);
     part.header = lines[1];

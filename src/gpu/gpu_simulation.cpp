@@ -47,6 +47,7 @@ void GpuSimulation::reloadShaders(gl::ShaderLibrary shaders) {
     std::vector<gl::Program> fresh = buildPasses(shaders, variant_params_);  // throws before anything changes
     group_steps_.rebuild(shaders, defines());  // in use: the new flock_steps.comp must build too
     givePrograms(std::move(fresh));
+    correlations_.forget();
     unbindDeletedPrograms();
     shaders_ = std::move(shaders);
 }
@@ -65,6 +66,7 @@ void GpuSimulation::buildVariant(const Params& params) {
         finishSample();  // a sample in progress ends on the programs it began with
         givePrograms(buildPasses(shaders_, params));
         group_steps_.forget();
+        correlations_.forget();
         unbindDeletedPrograms();
         variant_ = variant;
     }
@@ -199,6 +201,16 @@ void GpuSimulation::rollback() {
     finishSample();
     saved_.restore(state_);
     interrupted_ = false;
+}
+
+PairSums GpuSimulation::pairSums(const Params& p, std::uint32_t bins, double r_max) {
+    if (state_.isEnsemble() || state_.n == 0) return Simulation::pairSums(p, bins, r_max);
+    return flockPairSums(0, bins, r_max);
+}
+
+PairSums GpuSimulation::flockPairSums(std::uint32_t k, std::uint32_t bins, double r_max) {
+    const Params& p = state_.isEnsemble() ? state_.ensemble.at(k).params : state_.params;
+    return correlations_.measure(state_, shaders_, defines(), k, bins, correlationReach(p, r_max));
 }
 
 bool GpuSimulation::allFinite() {

@@ -16,6 +16,7 @@
 #include "gpu/pass_clock.hpp"
 #include "gpu/sampler.hpp"
 #include "gpu/state_queries.hpp"
+#include "gpu/correlation_pass.hpp"
 #include "gpu/steer_pass.hpp"
 #include "gpu/variant.hpp"
 #include "model/density.hpp"
@@ -45,6 +46,10 @@ public:
     // in one read of 12 bytes a boid into the caller's memory. An ensemble downloads and sorts.
     void readXyzById(float* positions, float* velocities) override;
     std::vector<std::int32_t> readImagesById() override;
+    // On the GPU for one flock (CorrelationPass), only the bins read back; an ensemble's downloads.
+    PairSums pairSums(const Params& p, std::uint32_t bins, double r_max) override;
+    // The same of the flock alone (k 0) or of an ensemble's flock k, on the GPU.
+    PairSums flockPairSums(std::uint32_t k, std::uint32_t bins, double r_max);
     OrderParams measure() override;
     void beginSample() override;
     bool advanceSample(std::uint64_t boids) override;
@@ -187,6 +192,7 @@ private:
     Sampler sampler_;
     GroupStepsPass group_steps_;
     StateQueries queries_;
+    CorrelationPass correlations_;  // built when first asked for
     PassClock clock_;
     NextStepSample next_step_sample_ = NextStepSample::None;
     std::uint64_t steps_that_measured_ = 0;

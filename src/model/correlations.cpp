@@ -41,7 +41,7 @@ double firstZero(const Correlations& c) {
 }  // namespace
 
 std::optional<std::string> correlationProblem(const Params& p, std::uint32_t bins, double r_max) {
-    if (bins < 1 || bins > 10000) return "bins = " + std::to_string(bins) + ": valid: [1, 10000]";
+    if (bins < 1 || bins > kMaxCorrelationBins) return "bins = " + std::to_string(bins) + ": valid: [1, " + std::to_string(kMaxCorrelationBins) + "]";
     const double half = 0.5 * double(p.world_size);
     if (!(r_max >= 0.0) || !std::isfinite(r_max)) return "r_max = " + numberText(r_max) + ": valid: above 0 (0: half the world)";
     if (p.bounds == Bounds::Wrap && r_max > half)
@@ -50,37 +50,53 @@ std::optional<std::string> correlationProblem(const Params& p, std::uint32_t bin
     return std::nullopt;
 }
 
-Correlations measureCorrelations(const Flock& flock, const Params& p, std::uint32_t bins, double r_max) {
-    if (r_max <= 0.0) r_max = 0.5 * double(p.world_size);
-    Correlations c;
+double correlationReach(const Params& p, double r_max) { return r_max > 0.0 ? r_max : 0.5 * double(p.world_size); }
+
+PairSums measurePairSums(const Flock& flock, const Params& p, std::uint32_t bins, double r_max) {
+    r_max = correlationReach(p, r_max);
     const std::size_t n = flock.size();
     glm::dvec3 mean(0.0);
     for (const Boid& b : flock) mean += glm::dvec3(b.v);
     if (n > 0) mean /= double(n);
-    double u2 = 0.0;
-    for (const Boid& b : flock) u2 += glm::dot(glm::dvec3(b.v) - mean, glm::dvec3(b.v) - mean);
-    u2 = n > 0 ? u2 / double(n) : 0.0;
-    std::vector<double> sum(bins, 0.0);
-    c.pairs.assign(bins, 0);
+    PairSums s;
+    for (const Boid& b : flock) s.u2 += glm::dot(glm::dvec3(b.v) - mean, glm::dvec3(b.v) - mean);
+    s.u2 = n > 0 ? s.u2 / double(n) : 0.0;
+    s.uu.assign(bins, 0.0);
+    s.pairs.assign(bins, 0);
     const double width = r_max / double(bins);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) {
             const double r = glm::length(offsetOf(p, glm::dvec3(flock[i].p), glm::dvec3(flock[j].p)));
             if (!(r < r_max)) continue;
             const auto b = std::min<std::size_t>(std::size_t(r / width), bins - 1);
-            sum[b] += glm::dot(glm::dvec3(flock[i].v) - mean, glm::dvec3(flock[j].v) - mean);
-            ++c.pairs[b];
+            s.uu[b] += glm::dot(glm::dvec3(flock[i].v) - mean, glm::dvec3(flock[j].v) - mean);
+            ++s.pairs[b];
         }
+    if (s.u2 > 0.0)
+        for (double& uu : s.uu) uu /= s.u2;
+    return s;
+}
+
+Correlations correlationsOf(const PairSums& sums, const Params& p, std::size_t n, double r_max) {
+    r_max = correlationReach(p, r_max);
+    Correlations c;
+    c.pairs = sums.pairs;
+    const std::size_t bins = sums.pairs.size();
+    const double width = r_max / double(bins);
     const double box = std::pow(double(p.world_size), double(p.dims)), all_pairs = 0.5 * double(n) * double(n > 0 ? n - 1 : 0);
-    for (std::uint32_t b = 0; b < bins; ++b) {
+    for (std::size_t b = 0; b < bins; ++b) {
         c.r.push_back((double(b) + 0.5) * width);
-        const double pairs = double(c.pairs[b]);
-        c.velocity.push_back(pairs > 0.0 && u2 > 0.0 ? sum[b] / pairs / u2 : std::numeric_limits<double>::quiet_NaN());
+        const double pairs = double(sums.pairs[b]);
+        c.velocity.push_back(pairs > 0.0 && sums.u2 > 0.0 ? sums.uu[b] / pairs : std::numeric_limits<double>::quiet_NaN());
         const double ideal = all_pairs * shellVolume(p.dims, double(b) * width, double(b + 1) * width) / box;
         c.g.push_back(ideal > 0.0 ? pairs / ideal : 0.0);
     }
     c.xi = firstZero(c);
     return c;
+}
+
+Correlations measureCorrelations(const Flock& flock, const Params& p, std::uint32_t bins, double r_max) {
+    return correlationsOf(measurePairSums(flock, p, bins, r_max), p, flock.size(), r_max);
 }
 
 }  // namespace murmur

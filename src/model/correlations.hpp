@@ -22,10 +22,27 @@ struct Correlations {
     double xi = 0.0;                  // C's first zero (linear between the bins either side); NaN when C never falls to 0
 };
 
-// Why these bins and r_max do not suit p (bins in [1, 10000]; r_max above 0, at most half the
-// world in wrap bounds), if they do not.
+inline constexpr std::uint32_t kMaxCorrelationBins = 1024;  // MAX_CORR_BINS in shaders/layout.glsl
+
+// What the correlations are made from, per bin of the pair distance: the sum of u_i . u_j over
+// mean |u|^2 and the pairs; and mean |u|^2 itself. The CPU sums in double (measurePairSums), the
+// GPU in fixed point without reading the flock back (CorrelationPass); correlationsOf finishes both.
+struct PairSums {
+    std::vector<double> uu;            // per bin: sum over its pairs of u_i . u_j / mean |u|^2
+    std::vector<std::uint64_t> pairs;  // per bin: its pairs
+    double u2 = 0.0;                   // mean |u|^2 (u = v - mean v)
+};
+
+// Why these bins and r_max do not suit p (bins in [1, kMaxCorrelationBins]; r_max above 0, at
+// most half the world in wrap bounds), if they do not.
 std::optional<std::string> correlationProblem(const Params& p, std::uint32_t bins, double r_max);
-// The flock's correlations; r_max 0 takes half the world's edge.
+// The r_max measured to: r_max itself, or half the world's edge for 0.
+double correlationReach(const Params& p, double r_max);
+// The sums over every pair within r_max (correlationReach's), in double: O(N^2).
+PairSums measurePairSums(const Flock& flock, const Params& p, std::uint32_t bins, double r_max);
+// The correlations of n boids from their sums.
+Correlations correlationsOf(const PairSums& sums, const Params& p, std::size_t n, double r_max);
+// The flock's correlations on the CPU: correlationsOf(measurePairSums(...)).
 Correlations measureCorrelations(const Flock& flock, const Params& p, std::uint32_t bins, double r_max = 0.0);
 
 }  // namespace murmur

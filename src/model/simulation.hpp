@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/boid.hpp"
+#include "model/correlations.hpp"
 #include "model/drawable.hpp"
 #include "model/order_params.hpp"
 #include "model/params.hpp"
@@ -54,6 +55,9 @@ public:
             for (int k = 0; k < 3; ++k) out.at(3 * std::size_t(b.id) + k) = b.image[k];
         return out;
     }
+    // The sums of the pair correlations now (model/correlations.hpp; p the flock's parameters,
+    // bins and r_max as correlationProblem allows). The default downloads the flock.
+    virtual PairSums pairSums(const Params& p, std::uint32_t bins, double r_max) { return measurePairSums(download(), p, bins, r_max); }
     // The order parameters of the current state (docs/model.md, "Order parameters").
     virtual OrderParams measure() = 0;
     // The same, taken in slices for a caller that must not stall (a window: a slice a frame):

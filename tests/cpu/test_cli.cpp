@@ -595,6 +595,72 @@ TEST_F(SweepCli, ARunWritesOneRowPerValueAndSeed) {
     EXPECT_GT(polarization[0], polarization[4]) << "low noise orders more than high";
 }
 
+// A Vicsek flock whose boids see no one (alignment radius 0) and feel
+// no noise keeps its headings, so every polarization sample is the same x: the Binder cumulant
+// 1 - x^4 / (3 x^4) is 2/3, written "0.666667" (%.6g). The swept values of a log range are written
+// as the shortest text that reads back exactly: 1:10:4:log's second is 10^(1/3), 2.154434690031884.
+TEST_F(SweepCli, TheBinderColumnAndExactValues) {
+    auto args = sweepArgs(file("steady.csv"));
+    args[std::find(args.begin(), args.end(), "vicsek.noise=0.5:4.5:3") - args.begin()] = "vicsek.noise=0";
+    args.insert(args.end(), {"--set", "alignment.radius=0", "--sweep", "max_speed=1:10:4:log", "--sweep-seeds", "1"});
+    args.erase(std::find(args.begin(), args.end(), "--sweep-seeds"), std::find(args.begin(), args.end(), "--sweep-seeds") + 2);
+    const Result r = run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::istringstream in(readFile(file("steady.csv")));
+    std::string line;
+    std::getline(in, line);
+    std::getline(in, line);
+    ASSERT_GE(line.size(), 20u);
+    EXPECT_EQ(line.substr(line.size() - 20), ",polarization_binder") << line;
+    std::vector<std::string> rows;
+    while (std::getline(in, line)) rows.push_back(line);
+    ASSERT_EQ(rows.size(), 4u);
+    for (const std::string& row : rows) EXPECT_EQ(row.substr(row.rfind(',') + 1), "0.666667") << row;
+    EXPECT_EQ(rows[1].substr(0, 24), "1,0,2.154434690031884,1,") << "run, vicsek.noise, max_speed, seed";
+    EXPECT_EQ(std::stod("2.154434690031884"), 1.0 * std::pow(10.0, 1.0 / 3.0));
+}
+
+// --sweep-xi: the identity line says it ("; xi 2"), three columns follow the Binder cumulant (an
+// ordered Vicsek flock's C falls to 0 within 2 at every sample: xi_found 4, xi_mean within
+// (0, 2)), shards of it merge into the whole sweep, and a reach past half the world (2.5 here) or
+// below 0 is refused before any run, naming the valid range.
+TEST_F(SweepCli, XiAtEachSampleAndItsShardsMerge) {
+    auto args = sweepArgs(file("xi.csv"));
+    args.insert(args.end(), {"--sweep-xi", "2"});
+    ASSERT_EQ(run(args).code, 0);
+    const std::string text = readFile(file("xi.csv"));
+    EXPECT_NE(text.find("; base "), std::string::npos);
+    EXPECT_NE(text.find("; xi 2\n"), std::string::npos) << text.substr(0, 200);
+    EXPECT_NE(text.find(",polarization_binder,xi_mean,xi_std,xi_found\n"), std::string::npos);
+    const std::size_t row = text.find("\n0,0.5,");
+    ASSERT_NE(row, std::string::npos) << text;
+    const std::string first = text.substr(row + 1, text.find('\n', row + 1) - row - 1);
+    const std::size_t found = first.rfind(','), std = first.rfind(',', found - 1), mean = first.rfind(',', std - 1);
+    EXPECT_EQ(first.substr(found + 1), "4") << first;
+    const double xi = std::stod(first.substr(mean + 1, std - mean - 1));
+    EXPECT_GT(xi, 0.0) << first;
+    EXPECT_LT(xi, 2.0) << first;
+    std::vector<std::string> merge = {"--sweep-merge", file("xi_merged.csv")};
+    for (int i = 0; i < 2; ++i) {
+        auto part = args;
+        part[std::find(part.begin(), part.end(), file("xi.csv")) - part.begin()] = file("xi" + std::to_string(i) + ".csv");
+        part.insert(part.end(), {"--sweep-shard", std::to_string(i) + "/2"});
+        ASSERT_EQ(run(part).code, 0);
+        merge.push_back(file("xi" + std::to_string(i) + ".csv"));
+    }
+    const Result m = run(merge);
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_EQ(readFile(file("xi_merged.csv")), text);
+    for (const char* bad : {"2.6", "-1", "x"}) {
+        auto refused = args;
+        refused.back() = bad;
+        const Result r = run(refused);
+        EXPECT_EQ(r.code, 2) << bad;
+        EXPECT_NE(r.err.find("--sweep-xi"), std::string::npos) << r.err;
+    }
+    EXPECT_NE(run({"--sweep-xi", "1"}).err.find("--sweep-xi"), std::string::npos) << "only with --sweep";
+}
+
 // Shards run apart and merged (in any order) are the whole sweep byte for byte; a part from
 // another sweep, or a run that disagrees, is refused.
 TEST_F(SweepCli, ShardsMergeIntoTheWholeSweep) {

@@ -1,5 +1,7 @@
 // Pair correlations (model/correlations.hpp) against hand-made flocks with a known answer:
 // C(r) and its first zero, g(r)'s normalisation, the minimum image, and g(r) of a uniform gas.
+// Measured through the backend (test_util.hpp's correlationsOn): built into the GPU hand tests
+// too, the same cases hold the GPU's pass (OnGpu.Correlations.*).
 #include "model/correlations.hpp"
 #include "model/spawn.hpp"
 #include "test_util.hpp"
@@ -17,12 +19,13 @@ using namespace murmur::test;
 // u = v and |u|^2 = 1. Bins of 1 over [0, 12): the two 1-apart pairs give C = +1 at r 1.5; the
 // four cross pairs, at 9, 10, 10 and 11, give -1 at 9.5, 10.5 and 11.5; every other bin is
 // empty (NaN). The first zero lies between (1.5, +1) and (9.5, -1): xi = 5.5. g at 1.5: its 2
-// pairs over 6 pairs x the shell's area pi (2^2 - 1^2) / L^2. Tolerance 1e-12 (double).
+// pairs over 6 pairs x the shell's area pi (2^2 - 1^2) / L^2. Tolerance 1e-12 (double; the GPU's
+// fixed-point sums hold these whole terms exactly, and its float distances are whole).
 TEST(Correlations, TwoOpposedPairsByHand) {
     Params p = quietParams();
     const Flock f = {boid(0, {10, 50, 0}, {1, 0, 0}), boid(1, {11, 50, 0}, {1, 0, 0}), boid(2, {20, 50, 0}, {-1, 0, 0}),
                      boid(3, {21, 50, 0}, {-1, 0, 0})};
-    const Correlations c = measureCorrelations(f, p, 12, 12.0);
+    const Correlations c = correlationsOn(f, p, 12, 12.0);
     ASSERT_EQ(c.r.size(), 12u);
     EXPECT_DOUBLE_EQ(c.r[1], 1.5);
     EXPECT_NEAR(c.velocity[1], 1.0, 1e-12);
@@ -36,13 +39,27 @@ TEST(Correlations, TwoOpposedPairsByHand) {
     EXPECT_EQ(c.g[5], 0.0);
 }
 
+// The same four boids drifting together at (2, 0.5): v = (3, 0.5) and (1, 0.5), the mean (2, 0.5),
+// u = +-(1, 0) as before, so C, xi and g are the same (C is of the fluctuations; without the mean
+// taken off, C at 1.5 would be 9.25 / 5.25). Tolerance 1e-12 as above.
+TEST(Correlations, ACommonDriftIsTakenOff) {
+    Params p = quietParams();
+    const Flock f = {boid(0, {10, 50, 0}, {3, 0.5f, 0}), boid(1, {11, 50, 0}, {3, 0.5f, 0}), boid(2, {20, 50, 0}, {1, 0.5f, 0}),
+                     boid(3, {21, 50, 0}, {1, 0.5f, 0})};
+    const Correlations c = correlationsOn(f, p, 12, 12.0);
+    ASSERT_EQ(c.velocity.size(), 12u);
+    EXPECT_NEAR(c.velocity[1], 1.0, 1e-12);
+    EXPECT_NEAR(c.velocity[9], -1.0, 1e-12);
+    EXPECT_NEAR(c.xi, 5.5, 1e-12);
+}
+
 // Across the edge: x = 0.5 and 99.5 are 1 apart in wrap bounds and 99 apart in soft ones.
 TEST(Correlations, PairsAreTakenAtTheMinimumImageInWrapBoundsOnly) {
     Params p = quietParams();
     const Flock f = {boid(0, {0.5f, 50, 0}, {1, 0, 0}), boid(1, {99.5f, 50, 0}, {0, 1, 0})};
-    EXPECT_EQ(measureCorrelations(f, p, 4, 4.0).pairs[1], 1u);
+    EXPECT_EQ(correlationsOn(f, p, 4, 4.0).pairs[1], 1u);
     p.bounds = Bounds::Soft;
-    const Correlations soft = measureCorrelations(f, p, 4, 4.0);
+    const Correlations soft = correlationsOn(f, p, 4, 4.0);
     EXPECT_EQ(soft.pairs[0] + soft.pairs[1] + soft.pairs[2] + soft.pairs[3], 0u);
     EXPECT_TRUE(std::isnan(soft.xi)) << "no pair, no zero";
 }
@@ -52,13 +69,13 @@ TEST(Correlations, PairsAreTakenAtTheMinimumImageInWrapBoundsOnly) {
 TEST(Correlations, AUniformGasHasGOfOne) {
     Params p;
     p.boids = 6000;
-    const Correlations c = measureCorrelations(spawn(p), p, 10, 10.0);
+    const Correlations c = correlationsOn(spawn(p), p, 10, 10.0);
     for (std::size_t b = 2; b < c.g.size(); ++b) EXPECT_NEAR(c.g[b], 1.0, 0.08) << "bin at r " << c.r[b];
 }
 
 TEST(Correlations, BinsAndReachOutsideTheirRangesAreNamed) {
     const Params p;  // wrap, L 300
-    EXPECT_NE(correlationProblem(p, 0, 0.0).value_or("").find("bins = 0: valid: [1, 10000]"), std::string::npos);
+    EXPECT_NE(correlationProblem(p, 0, 0.0).value_or("").find("bins = 0: valid: [1, 1024]"), std::string::npos);
     EXPECT_NE(correlationProblem(p, 64, 151.0).value_or("").find("past half the world (150)"), std::string::npos);
     EXPECT_NE(correlationProblem(p, 64, -1.0).value_or("").find("r_max = -1: valid: above 0"), std::string::npos);
     EXPECT_FALSE(correlationProblem(p, 64, 150.0).has_value());

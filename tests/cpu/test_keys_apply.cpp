@@ -29,18 +29,11 @@ namespace {
 // The preset's flock (spawned with `start`'s parameters: spawn keys act on a reset only) stepped
 // 30 steps with p.
 Flock flown(const Params& start, const Params& p) {
-#ifdef MURMUR_HAND_TESTS_ON_GPU
-    if (!GlEnvironment::ready()) {
-        ADD_FAILURE() << "no GL context: " << GlEnvironment::error();
-        return {};
-    }
-    gpu::GpuSimulation sim;
-#else
-    CpuSimulation sim;
-#endif
-    sim.upload(spawn(start), p);
-    sim.step(30);
-    return byId(sim.download());
+    const auto sim = backendUnderTest(NeighbourSearch::Grid);
+    if (!sim) return {};
+    sim->upload(spawn(start), p);
+    sim->step(30);
+    return byId(sim->download());
 }
 
 bool sameFlight(const Flock& a, const Flock& b) {

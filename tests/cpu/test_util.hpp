@@ -9,11 +9,13 @@
 #endif
 #include "cpu/flock_rules.hpp"
 #include "model/boid.hpp"
+#include "model/correlations.hpp"
 #include "model/params.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 namespace murmur::test {
 
@@ -50,23 +52,38 @@ inline bool finite(const Boid& b) {
            std::isfinite(b.v.y) && std::isfinite(b.v.z);
 }
 
-// `steps` steps of a flock on the CPU reference (brute force unless asked); result by id.
-// Built into murmur_gpu_hand_tests (MURMUR_HAND_TESTS_ON_GPU), the same hand-computed tests step
-// through the GPU pipeline instead: both backends against the same arithmetic.
-inline Flock stepMany(const Flock& flock, const Params& p, int steps, NeighbourSearch search = NeighbourSearch::BruteForce) {
+// The backend the hand-computed tests run on: the CPU reference (brute force unless asked), or,
+// built into murmur_gpu_hand_tests (MURMUR_HAND_TESTS_ON_GPU), the GPU pipeline: both backends
+// against the same arithmetic. Null (a failure added) when the GPU has no GL context.
+inline std::unique_ptr<Simulation> backendUnderTest(NeighbourSearch search = NeighbourSearch::BruteForce) {
 #ifdef MURMUR_HAND_TESTS_ON_GPU
     (void)search;
     if (!GlEnvironment::ready()) {
         ADD_FAILURE() << "no GL context: " << GlEnvironment::error();
-        return flock;
+        return nullptr;
     }
-    gpu::GpuSimulation sim;
+    return std::make_unique<gpu::GpuSimulation>();
 #else
-    CpuSimulation sim(search);
+    return std::make_unique<CpuSimulation>(search);
 #endif
-    sim.upload(flock, p);
-    sim.step(steps);
-    return byId(sim.download());
+}
+
+// `steps` steps of a flock on the backend under test; result by id.
+inline Flock stepMany(const Flock& flock, const Params& p, int steps, NeighbourSearch search = NeighbourSearch::BruteForce) {
+    const auto sim = backendUnderTest(search);
+    if (!sim) return flock;
+    sim->upload(flock, p);
+    sim->step(steps);
+    return byId(sim->download());
+}
+
+// The flock's pair correlations as the backend under test measures them (Simulation::pairSums):
+// the CPU reference in double, or the GPU's pass in fixed point.
+inline Correlations correlationsOn(const Flock& flock, const Params& p, std::uint32_t bins, double r_max) {
+    const auto sim = backendUnderTest();
+    if (!sim) return {};
+    sim->upload(flock, p);
+    return correlationsOf(sim->pairSums(p, bins, r_max), p, flock.size(), r_max);
 }
 
 // The flock's mean velocity, summed in double.

@@ -320,19 +320,20 @@ TEST(CliGpu, BenchStyleGradedIsNamedAndComparedAsAnotherScenario) {
 }
 
 // A sweep on the GPU backend gives the rows the CPU reference gives: the same runs, seeds and
-// samples, and the polarization within 1e-3 (Vicsek, 30 steps; parity holds each step within 1e-4
-// of v0).
+// samples, the polarization within 1e-3 (Vicsek, 30 steps; parity holds each step within 1e-4
+// of v0), and with --sweep-xi the correlation length's mean within 0.01 (a 100-bin width is
+// 0.025 here) over as many samples.
 TEST(CliGpu, ASweepOnTheGpuMatchesTheCpuReference) {
     MURMUR_REQUIRE_GL();
     const auto dir = std::filesystem::temp_directory_path() / ("murmur_gpu_sweep_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     std::vector<std::string> keys[2];
-    std::vector<double> polarization[2];
+    std::vector<double> polarization[2], xi[2];
     for (int k = 0; k < 2; ++k) {
         const std::string path = (dir / (k ? "gpu.csv" : "cpu.csv")).string();
         std::string out, err;
         ASSERT_EQ(run({"--backend", k ? "gpu" : "cpu", "--preset", "vicsek", "--boids", "100", "--set", "world_size=5", "--steps", "30",
-                       "--sweep", "vicsek.noise=0.5:4.5:2", "--sweep-every", "15", "--sweep-out", path.c_str()},
+                       "--sweep", "vicsek.noise=0.5:4.5:2", "--sweep-every", "15", "--sweep-xi", "0", "--sweep-out", path.c_str()},
                       out, err),
                   0)
             << err;
@@ -345,13 +346,18 @@ TEST(CliGpu, ASweepOnTheGpuMatchesTheCpuReference) {
             std::istringstream row(line);
             std::string f[5];
             for (auto& x : f) std::getline(row, x, ',');
-            keys[k].push_back(f[0] + "," + f[1] + "," + f[2] + "," + f[3]);
+            const std::size_t found = line.rfind(','), std = line.rfind(',', found - 1), mean = line.rfind(',', std - 1);
+            keys[k].push_back(f[0] + "," + f[1] + "," + f[2] + "," + f[3] + ", xi found " + line.substr(found + 1));
             polarization[k].push_back(std::stod(f[4]));
+            xi[k].push_back(std::stod(line.substr(mean + 1, std - mean - 1)));
         }
     }
-    ASSERT_EQ(keys[1], keys[0]) << "run, noise, seed and samples";
+    ASSERT_EQ(keys[1], keys[0]) << "run, noise, seed, samples and xi's";
     ASSERT_EQ(polarization[0].size(), 2u);
-    for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(polarization[1][i], polarization[0][i], 1e-3) << keys[0][i];
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_NEAR(polarization[1][i], polarization[0][i], 1e-3) << keys[0][i];
+        EXPECT_NEAR(xi[1][i], xi[0][i], 0.01) << keys[0][i];
+    }
     std::filesystem::remove_all(dir);
 }
 
@@ -360,8 +366,9 @@ TEST(CliGpu, ASweepOnTheGpuMatchesTheCpuReference) {
 // refused as "exceeds half the world (150)"). With no display the window runs headless, as here.
 // On the GPU a sweep steps its runs together as ensembles (--sweep-batch 0, the default: as many as
 // fit); the CSV is byte for byte the run-by-run sweep's (--sweep-batch 1): every flock steps and
-// measures as it does alone. Runs of other sizes and worlds, chains of --sweep-carry, and
-// batches of two (several ensembles, the last one short).
+// measures as it does alone. Runs of other sizes and worlds (with xi: each flock's correlations
+// from its own slots in its own world), chains of --sweep-carry, and batches of two (several
+// ensembles, the last one short).
 TEST(CliGpu, ASweepInEnsemblesWritesTheRunByRunSweepsBytes) {
     MURMUR_REQUIRE_GL();
     const auto dir = std::filesystem::temp_directory_path() / ("murmur_gpu_batches_" + std::to_string(::getpid()));
@@ -371,7 +378,7 @@ TEST(CliGpu, ASweepInEnsemblesWritesTheRunByRunSweepsBytes) {
          "--sweep-burn-in", "20", "--sweep-every", "20"},
         {"--preset", "couzin-torus", "--steps", "60", "--sweep", "couzin.orientation_width=8:0:3", "--sweep-seeds", "3",
          "--sweep-every", "30", "--sweep-carry"},
-        {"--steps", "40", "--sweep", "boids=100:500:3", "--sweep", "world_size=60:90:2", "--sweep-every", "20"},
+        {"--steps", "40", "--sweep", "boids=100:500:3", "--sweep", "world_size=60:90:2", "--sweep-every", "20", "--sweep-xi", "25"},
         {"--steps", "40", "--sweep", "separation.radius=2:6:3", "--sweep-seeds", "2", "--sweep-every", "20", "--sweep-carry"}};
     for (std::size_t k = 0; k < sweeps.size(); ++k) {
         std::string csv[3];
