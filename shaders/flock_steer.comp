@@ -4,7 +4,7 @@
 // other set and bins what it writes for the next step (grid_bin.glsl).
 // The step of one boid is step_boid.glsl's (flock_steps.comp's too); this pass reads the sorted
 // copy and writes the state. Parity tests hold the two backends together; the hand-computed cases
-// (tests/cpu/hand_cases.hpp) hold both to the formulas.
+// (tests/no_gl/hand_cases.hpp) hold both to the formulas.
 // MEASURE_IN_STEER (a sampled step, GpuSimulation::measureWithNextStep): the walk also does
 // flock_measure.comp's walk over the state the step starts from, the one being sampled: it writes
 // each slot's squared nearest distance and links each boid to the first two boids closer than the

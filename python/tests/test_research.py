@@ -333,7 +333,7 @@ def test_the_worked_example_gives_the_documented_figures(tmp_path):
     assert same and "vicsek.noise from 2 to 1" in refused
 
 
-# Flock.correlations on the two opposed pairs of tests/cpu/test_correlations.cpp (C +1 at r 1.5,
+# Flock.correlations on the two opposed pairs of tests/no_gl/test_correlations.cpp (C +1 at r 1.5,
 # -1 from 9.5, xi 5.5), set from numpy on either backend; and its bad input named.
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_correlations_of_two_opposed_pairs(backend):

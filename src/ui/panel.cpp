@@ -356,7 +356,7 @@ bool roleKeyApplies(std::string_view full_key, std::string_view key, const Param
 
 // A key applies where it acts: the style reads it (its own keys, less the shared keys it ignores),
 // and the feature it belongs to is on (soft walls, perching, the led boid, a goal with a weight,
-// an obstacle, a species' role). tests/cpu/test_keys_apply.cpp holds this to what a step does.
+// an obstacle, a species' role). tests/no_gl/test_keys_apply.cpp holds this to what a step does.
 bool appliesNow(std::string_view key, const Params& p) {
     const std::string_view full_key = key;
     key = withoutSpeciesPrefix(key);

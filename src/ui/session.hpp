@@ -1,6 +1,6 @@
 // What the panel and the keys change, without any drawing: the parameters being edited and the
 // ones the simulation runs, run/pause/step, boid count changes, reset and new seed, presets.
-// Tested without a window (tests/cpu/test_session.cpp).
+// Tested without a window (tests/no_gl/test_session.cpp).
 #pragma once
 
 #include "model/density.hpp"

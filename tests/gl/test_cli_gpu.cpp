@@ -5,7 +5,7 @@
 #include "gl/egl_context.hpp"
 #include "gl_env.hpp"
 #include "gpu/gpu_simulation.hpp"
-#include "cpu/resume_cli_case.hpp"
+#include "no_gl/resume_cli_case.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
-// The hand-computed cases (tests/cpu/hand_cases.hpp) through the GPU pipeline: the GPU held to
+// The hand-computed cases (tests/no_gl/hand_cases.hpp) through the GPU pipeline: the GPU held to
 // the same arithmetic as the CPU reference, independently of parity.
-#include "cpu/hand_cases.hpp"
-#include "cpu/source_cases.hpp"
+#include "no_gl/hand_cases.hpp"
+#include "no_gl/source_cases.hpp"
 #include "cpu/grid.hpp"
 #include "gpu/dispatch.hpp"
 #include "gpu/gpu_simulation.hpp"
 #include "gpu/variant.hpp"
-#include "cpu/resume_case.hpp"
+#include "no_gl/resume_case.hpp"
 #include "model/spawn.hpp"
 #include "model/styles.hpp"
 
@@ -175,7 +175,7 @@ TEST(GpuSourceCases, EveryPresetStepsAsItsSourceOnTheGpu) {
 
 TEST(GpuRuns, AResumedRunIsBitForBitTheUninterruptedOne) {
     // 100 steps, the state file (with perch timers, stored steering and "# step"), 100 more: the
-    // same bits as 200 steps straight, on the GPU as on the CPU (tests/cpu/test_io.cpp).
+    // same bits as 200 steps straight, on the GPU as on the CPU (tests/no_gl/test_io.cpp).
     MURMUR_REQUIRE_GL();
     for (const StyleInfo& info : styles()) {  // every style; the ones that keep steering matter most
         const Style style = info.style;

@@ -151,7 +151,7 @@ TEST(GpuMeasure, OrderParametersEqualTheCpuReference) {
 
 TEST(GpuMeasure, KnownStatesGiveKnownAnswersOnTheGpu) {
     MURMUR_REQUIRE_GL();
-    // Two rows flying opposite ways (tests/cpu/test_order_params.cpp): polarization 0, a lattice
+    // Two rows flying opposite ways (tests/no_gl/test_order_params.cpp): polarization 0, a lattice
     // spacing of 2 as every nearest distance, mean speed 4.
     Params p = craftedRadii(100.0f);
     Flock f;

@@ -1,8 +1,8 @@
 // The command line in-process: every kind of bad input exits 2 with a message on stderr and
 // leaves no output file; a good run exits 0 and writes its export.
 #include "app/cli.hpp"
-#include "cpu/cli_run.hpp"
-#include "cpu/resume_cli_case.hpp"
+#include "no_gl/cli_run.hpp"
+#include "no_gl/resume_cli_case.hpp"
 #include "engine/sweep.hpp"
 #include "io/atomic_file.hpp"
 #include "io/input_error.hpp"
@@ -90,7 +90,7 @@ TEST_F(Cli, AStepTooCoarseForTheFlocksSpacingIsWarnedOf) {
     EXPECT_EQ(r.err.find("may not resolve"), std::string::npos) << r.err;
 }
 
-// --export writes a restart file; --resume continues its run to the bit (tests/cpu/resume_cli_case.hpp).
+// --export writes a restart file; --resume continues its run to the bit (tests/no_gl/resume_cli_case.hpp).
 TEST_F(Cli, AResumedRunIsTheRunContinued) { test::expectResumeContinuesTheRun("cpu", dir); }
 
 TEST_F(Cli, AResumeWithoutItsParametersOrWithAPresetIsRefused) {

@@ -1,4 +1,4 @@
-// The resume case shared by the CPU test (tests/cpu/test_io.cpp) and the GPU test
+// The resume case shared by the CPU test (tests/no_gl/test_io.cpp) and the GPU test
 // (tests/gl/test_hand_cases.cpp): 200 steps straight against 100 steps, the state file, 100 more.
 #pragma once
 

@@ -3,7 +3,7 @@
 #include "app/cli.hpp"
 #include "app/cli_modes.hpp"
 #include "app/cli_options.hpp"
-#include "cpu/cli_run.hpp"
+#include "no_gl/cli_run.hpp"
 
 #include <gtest/gtest.h>
 

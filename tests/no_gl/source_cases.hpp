@@ -1,5 +1,5 @@
 // One step of each seed preset against its source's own formulas, on either backend
-// (tests/cpu/test_sources.cpp on the CPU, tests/gl/test_hand_cases.cpp on the GPU).
+// (tests/no_gl/test_sources.cpp on the CPU, tests/gl/test_hand_cases.cpp on the GPU).
 //
 // Each case loads the shipped preset, builds a small state by hand (3-5 boids, every rule of the
 // source active), and works the step out the way the source writes it: a direct transcription of

@@ -1,11 +1,11 @@
-// The restart file through the command line, shared by the CPU test (tests/cpu/test_cli.cpp) and
+// The restart file through the command line, shared by the CPU test (tests/no_gl/test_cli.cpp) and
 // the GPU test (tests/gl/test_cli_gpu.cpp): 200 steps straight against 100 steps, --export, then
 // --resume and 100 more, on the same backend. A flock with every piece of state that outlives a
 // step: the gloss style's stored acceleration, perch timers, wander phased by the step, and wrap
 // bounds (image counts).
 #pragma once
 
-#include "cpu/cli_run.hpp"
+#include "no_gl/cli_run.hpp"
 #include "io/atomic_file.hpp"
 
 #include <gtest/gtest.h>

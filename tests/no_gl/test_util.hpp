@@ -1,4 +1,4 @@
-// Small helpers shared by the CPU tests: a parameter set with every rule switched off, boid
+// Small helpers shared by the tests without GL (tests/no_gl/): a parameter set with every rule switched off, boid
 // construction, and the neighbour set of a boid by either search.
 #pragma once
 
