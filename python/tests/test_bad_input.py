@@ -362,3 +362,13 @@ def test_a_file_name_that_is_only_an_extension_is_refused(tmp_path):
     assert os.listdir(tmp_path) == []
     f.export(str(tmp_path / ".run.csv"))  # a hidden file with a name of its own is written
     assert os.listdir(tmp_path) == [".run.csv"]
+
+
+# A harmonic trap stiffer than the step resolves (k dt^2 >= 4) is refused by name, in a Flock and
+# in a sweep, before anything runs: it flew a D'Orsogna flock apart into NaN.
+def test_a_trap_stiffer_than_the_step_is_refused():
+    with pytest.raises(murmur.Error, match=r"trap.stiffness: 1600 with dt 0.05 gives k dt\^2 = 4, at or past 4.*\[0, 1600\)"):
+        murmur.Flock(preset="dorsogna-mill", backend="cpu", params={"trap.stiffness": 1600, "dt": 0.05})
+    with pytest.raises(murmur.Error, match=r"trap.stiffness"):
+        murmur.sweep({"trap.stiffness": [0, 2000]}, preset="dorsogna-mill", backend="cpu", steps=5, params={"dt": 0.05},
+                     progress=False)

@@ -8,6 +8,7 @@
 #include "model/styles.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -137,6 +138,23 @@ void checkSpecies(const Params& p, std::vector<ParamProblem>& problems) {
     }
 }
 
+// A trap integrated as an acceleration (every style that the trap does not just turn) overshoots
+// its centre by more than it started from once k dt^2 reaches 4 (semi-implicit Euler's bound for
+// an oscillator, omega dt < 2): the flock flies apart, and a style with no speed limit goes
+// non-finite.
+void checkTrap(const Params& p, std::vector<ParamProblem>& problems) {
+    const double k = double(p.trap.stiffness), dt = double(p.dt);
+    if (styleInfo(p.style).traits.trap_turns || !(k * dt * dt >= 4.0)) return;
+    const auto shortest = [](float v) {  // the float as set: dt 0.05, not 0.0500000007
+        char text[32];
+        return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+    };
+    problems.push_back({"trap.stiffness", shortest(p.trap.stiffness) + " with dt " + shortest(p.dt) + " gives k dt^2 = " +
+                                              numberText(float(k * dt * dt)) + ", at or past 4, where each step overshoots the trap's centre "
+                                              "and the flock flies apart; valid range [0, 4/dt^2) = [0, " + numberText(float(4.0 / (dt * dt))) +
+                                              ") (or a smaller dt)"});
+}
+
 // The adaptive radius lives in the per-boid slot (Boid::steer) that styles keeping their steering
 // hold it in: one or the other.
 void checkTopological(const Params& p, std::vector<ParamProblem>& problems) {
@@ -160,6 +178,7 @@ std::vector<ParamProblem> validate(const Params& p) {
                                                   "); valid range [0, perch.max_time]"});
     checkSpecies(p, problems);
     checkTopological(p, problems);
+    checkTrap(p, problems);
     if (p.update == UpdateOrder::Sequential && p.boids > kMaxSequentialBoids)
         problems.push_back({"update", "sequential with " + std::to_string(p.boids) + " boids: the sequential order walks the flock "
                                       "one boid at a time (n^2 pairs a step on one GPU thread); valid for boids in [0, " +

@@ -45,6 +45,7 @@ struct StyleTraits {
     bool reformulable = true;       // update order, integrator and speed limit apply (not a model of its own)
     bool wings_flap = false;        // drawn with flapping wings
     bool banks = false;             // keeps_steer: steer.x is the bank angle (radians); else steer.xyz the last acceleration
+    bool trap_turns = false;        // the harmonic trap turns the velocity at the style's speed (no acceleration is integrated)
     // keeps_steer: what it keeps in the per-boid slot (Boid::steer), a name for each component
     // (nullptr: unused), as H5MD trajectories and the library name them.
     std::array<const char*, 4> kept_state{};

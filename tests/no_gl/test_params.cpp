@@ -97,6 +97,23 @@ TEST(Params, AdaptiveRadiusIsRefusedWhereTheStyleKeepsItsSteeringAndRanged) {
     EXPECT_TRUE(hasProblem(problems, "topological.rate", "[0, 1]"));
 }
 
+// The trap integrated as an acceleration is refused from k dt^2 = 4 (dt 0.05: k 1,600), naming
+// the bound; a style the trap only turns (Vicsek, Couzin) takes any stiffness.
+TEST(Params, ATrapStifferThanTheStepResolvesIsRefused) {
+    Params p;
+    p.style = Style::DOrsogna;
+    p.dt = 0.05f;
+    p.trap.stiffness = 1599.0f;
+    EXPECT_FALSE(hasProblem(validate(p), "trap.stiffness", "")) << describe(validate(p));
+    p.trap.stiffness = 1600.0f;
+    EXPECT_TRUE(hasProblem(validate(p), "trap.stiffness", "k dt^2 = 4, at or past 4")) << describe(validate(p));
+    EXPECT_TRUE(hasProblem(validate(p), "trap.stiffness", "valid range [0, 4/dt^2) = [0, 1600")) << describe(validate(p));
+    for (Style s : {Style::Vicsek, Style::Couzin}) {
+        p.style = s;
+        EXPECT_FALSE(hasProblem(validate(p), "trap.stiffness", "")) << int(s);
+    }
+}
+
 TEST(Params, SetFromTextRejectsBadText) {
     Params p;
     const ParamInfo& style = *findParam("style");

@@ -39,7 +39,7 @@ StyleInfo styleRowOf<Style::Couzin>() {
                  .summary = "Couzin et al. 2002, zones of repulsion (separation.radius), orientation (couzin.orientation_width beyond it) and "
                  "attraction (couzin.attraction_width beyond that), a blind angle, a turning rate and Gaussian noise, at constant "
                  "speed max_speed",
-                 .glsl = "styles/couzin/couzin.glsl", .prefix = "couzin.", .traits = {.reformulable = false},
+                 .glsl = "styles/couzin/couzin.glsl", .prefix = "couzin.", .traits = {.reformulable = false, .trap_turns = true},
                  .keys = {
             {"couzin.turn_rate", ParamKind::Float, "degrees/s", 0, 36000, {},
              "couzin style: theta, the most a boid turns per second towards its desired direction", MURMUR_FLOAT(couzin.turn_rate)},

@@ -11,7 +11,7 @@ template <>
 StyleInfo styleRowOf<Style::Vicsek>() {
     return {.style = Style::Vicsek, .name = "vicsek",
                  .summary = "Vicsek et al. 1995, the mean heading within alignment.radius plus angular noise, at constant speed max_speed",
-                 .glsl = "styles/vicsek/vicsek.glsl", .prefix = "vicsek.", .traits = {.reformulable = false},
+                 .glsl = "styles/vicsek/vicsek.glsl", .prefix = "vicsek.", .traits = {.reformulable = false, .trap_turns = true},
                  .keys = {
             {"vicsek.noise", ParamKind::Float, "radians", 0, 6.2831853, {},
              "vicsek style: eta, the width of the angular noise added to the mean heading each step (2D: uniform in [-eta/2, eta/2])",
