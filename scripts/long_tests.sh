@@ -2,8 +2,8 @@
 # outcome the rest of the everyday tier also holds (parity and hand cases hold the model; these
 # hold it over long flights and whole runs), which scripts/test.sh leaves out and scripts/ci.sh
 # runs on llvmpipe: each preset's keys (a flight per key, 19 processes of 3-7 s), a start-up check
-# fed wrong shaders and the self-test's fullest variants (about 40 s each from a cold program
-# cache), the emergent flights (Flight.*, Couzin's four states, each seed preset's thousand steps),
+# fed wrong shaders, the self-test's fullest variants and its every variant (40-65 s each from a
+# cold program cache; the shader check compiles every variant too), the emergent flights (Flight.*, Couzin's four states, each seed preset's thousand steps),
 # a sweep split into ensembles, one ensemble's obstacles, and a run's reproducibility to the bit
 # (10-25 s each).
-long_tests="KeysApply|AGpuThatFailsTheStartUpCheckIsRefused|SelfTestBuildsTheFullestVariantOfEachFamily|^Flight\\.|SeedPreset|Couzin\\.TheFourPresetsReachTheFourStates|ASweepTooLargeForOneEnsembleIsSplit|ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone|GpuRuns\\.AreReproducibleToTheBit"
+long_tests="KeysApply|AGpuThatFailsTheStartUpCheckIsRefused|SelfTestBuildsTheFullestVariantOfEachFamily|SelfTestChecksEveryVariantAndPasses|^Flight\\.|SeedPreset|Couzin\\.TheFourPresetsReachTheFourStates|ASweepTooLargeForOneEnsembleIsSplit|ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone|GpuRuns\\.AreReproducibleToTheBit"
