@@ -42,8 +42,8 @@ public:
         const Flock flock = download();
         for (const Boid& b : flock)
             for (int k = 0; k < 3; ++k) {
-                if (positions) positions[3 * std::size_t(b.id) + k] = b.p[k];
-                if (velocities) velocities[3 * std::size_t(b.id) + k] = b.v[k];
+                if (positions) positions[3 * std::size_t(b.id) + std::size_t(k)] = b.p[k];
+                if (velocities) velocities[3 * std::size_t(b.id) + std::size_t(k)] = b.v[k];
             }
     }
     // Each boid's periodic images crossed (Boid::image), 3 ints a boid in id order. The default
@@ -52,7 +52,7 @@ public:
         const Flock flock = download();
         std::vector<std::int32_t> out(flock.size() * 3, 0);
         for (const Boid& b : flock)
-            for (int k = 0; k < 3; ++k) out.at(3 * std::size_t(b.id) + k) = b.image[k];
+            for (int k = 0; k < 3; ++k) out.at(3 * std::size_t(b.id) + std::size_t(k)) = b.image[k];
         return out;
     }
     // The sums of the pair correlations now (model/correlations.hpp; p the flock's parameters,
