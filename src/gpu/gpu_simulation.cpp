@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <span>
+#include <stdexcept>
 #include <utility>
 
 namespace murmur::gpu {
@@ -204,7 +205,8 @@ void GpuSimulation::rollback() {
 }
 
 PairSums GpuSimulation::pairSums(const Params& p, std::uint32_t bins, double r_max) {
-    if (state_.isEnsemble() || state_.n == 0) return Simulation::pairSums(p, bins, r_max);
+    if (state_.isEnsemble()) throw std::logic_error("an ensemble's correlations are measured flock by flock (flockPairSums)");
+    if (state_.n == 0) return Simulation::pairSums(p, bins, r_max);
     return flockPairSums(0, bins, r_max);
 }
 

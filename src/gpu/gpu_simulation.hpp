@@ -46,7 +46,8 @@ public:
     // in one read of 12 bytes a boid into the caller's memory. An ensemble downloads and sorts.
     void readXyzById(float* positions, float* velocities) override;
     std::vector<std::int32_t> readImagesById() override;
-    // On the GPU for one flock (CorrelationPass), only the bins read back; an ensemble's downloads.
+    // On the GPU for one flock (CorrelationPass), only the bins read back; an ensemble: logic_error
+    // (flockPairSums measures its flocks one by one).
     PairSums pairSums(const Params& p, std::uint32_t bins, double r_max) override;
     // The same of the flock alone (k 0) or of an ensemble's flock k, on the GPU.
     PairSums flockPairSums(std::uint32_t k, std::uint32_t bins, double r_max);

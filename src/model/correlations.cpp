@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 namespace murmur {
 namespace {
@@ -42,6 +43,8 @@ double firstZero(const Correlations& c) {
 
 std::optional<std::string> correlationProblem(const Params& p, std::uint32_t bins, double r_max) {
     if (bins < 1 || bins > kMaxCorrelationBins) return "bins = " + std::to_string(bins) + ": valid: [1, " + std::to_string(kMaxCorrelationBins) + "]";
+    if (p.boids > kMaxCorrelationBoids)  // a GPU work group's 32-bit pair count per bin holds 256 N pairs
+        return "a flock of " + std::to_string(p.boids) + " boids: valid: at most " + std::to_string(kMaxCorrelationBoids) + " (and O(N^2) pairs)";
     const double half = 0.5 * double(p.world_size);
     if (!(r_max >= 0.0) || !std::isfinite(r_max)) return "r_max = " + numberText(r_max) + ": valid: above 0 (0: half the world)";
     if (p.bounds == Bounds::Wrap && r_max > half)
@@ -53,6 +56,7 @@ std::optional<std::string> correlationProblem(const Params& p, std::uint32_t bin
 double correlationReach(const Params& p, double r_max) { return r_max > 0.0 ? r_max : 0.5 * double(p.world_size); }
 
 PairSums measurePairSums(const Flock& flock, const Params& p, std::uint32_t bins, double r_max) {
+    if (bins < 1 || bins > kMaxCorrelationBins) throw std::invalid_argument("measurePairSums: bins outside [1, kMaxCorrelationBins]");
     r_max = correlationReach(p, r_max);
     const std::size_t n = flock.size();
     glm::dvec3 mean(0.0);

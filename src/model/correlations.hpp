@@ -23,6 +23,7 @@ struct Correlations {
 };
 
 inline constexpr std::uint32_t kMaxCorrelationBins = 1024;  // MAX_CORR_BINS in shaders/layout.glsl
+inline constexpr std::uint32_t kMaxCorrelationBoids = 1u << 24;  // the GPU's per-work-group pair counts stay within 32 bits
 
 // What the correlations are made from, per bin of the pair distance: the sum of u_i . u_j over
 // mean |u|^2 and the pairs; and mean |u|^2 itself. The CPU sums in double (measurePairSums), the
@@ -34,7 +35,7 @@ struct PairSums {
 };
 
 // Why these bins and r_max do not suit p (bins in [1, kMaxCorrelationBins]; r_max above 0, at
-// most half the world in wrap bounds), if they do not.
+// most half the world in wrap bounds; at most kMaxCorrelationBoids boids), if they do not.
 std::optional<std::string> correlationProblem(const Params& p, std::uint32_t bins, double r_max);
 // The r_max measured to: r_max itself, or half the world's edge for 0.
 double correlationReach(const Params& p, double r_max);
