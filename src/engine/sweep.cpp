@@ -265,6 +265,9 @@ bool checkEveryRun(const SweepBase& base, const SweepOptions& s, const SweepHook
 using Samples = std::vector<std::vector<double>>;  // per measure, its samples (then xi's, with --sweep-xi)
 using XiOf = std::function<double(std::size_t flock)>;  // a flock's xi now (NaN: C never falls to 0)
 
+// The xi of a run's flock (parameters p) from the sums its backend measured.
+double sweepXi(const PairSums& sums, const Params& p, const SweepOptions& s) { return correlationsOf(sums, p, p.boids, *s.xi_reach).xi; }
+
 // Runs' samples of each measure: at the burn-in, every --sweep-every steps after it and at
 // --steps, through the run loop (engine::Run: each sample but the last measured with the step
 // after it). The target steps every run at once; stretches are at most 100 steps, the caller's
@@ -301,9 +304,7 @@ std::vector<Samples> sampleRuns(std::size_t runs, engine::RunTarget target, cons
 
 Samples sampleRun(Simulation& sim, const Params& p, const SweepBase& base, const SweepOptions& s, const std::string& which,
                   const SweepHooks& hooks) {
-    const XiOf xi_of = [&](std::size_t) {
-        return correlationsOf(sim.pairSums(p, kSweepXiBins, *s.xi_reach), p, p.boids, *s.xi_reach).xi;
-    };
+    const XiOf xi_of = [&](std::size_t) { return sweepXi(sim.pairSums(p, kSweepXiBins, *s.xi_reach), p, s); };
     return sampleRuns(1, engine::runTarget(sim), base, s, [&](std::size_t) { return which; }, xi_of, hooks)[0];
 }
 
@@ -432,9 +433,7 @@ void runBatch(gpu::GpuSimulation& gpu, const SweepBase& base, const SweepOptions
         };
         const engine::RunTarget target{step, [&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
                                [&] { return gpu.takeFlockSamples(); }, false};
-        const XiOf xi_of = [&](std::size_t k) {
-            return correlationsOf(gpu.flockPairSums(std::uint32_t(k), kSweepXiBins, *s.xi_reach), params[k], params[k].boids, *s.xi_reach).xi;
-        };
+        const XiOf xi_of = [&](std::size_t k) { return sweepXi(gpu.flockPairSums(std::uint32_t(k), kSweepXiBins, *s.xi_reach), params[k], s); };
         const auto which = [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); };
         const auto samples = sampleRuns(runs.size(), target, base, s, which, xi_of, hooks);
         for (std::size_t k = 0; k < runs.size(); ++k) rows[runs[k]->index] = sweepRow(*runs[k], params[k].seed, samples[k]);

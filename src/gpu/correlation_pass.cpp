@@ -3,8 +3,6 @@
 #include "gpu/dispatch.hpp"
 #include "gpu/layout.hpp"
 
-#include <array>
-#include <cmath>
 #include <stdexcept>
 
 namespace murmur::gpu {
@@ -25,7 +23,8 @@ std::int64_t wordsValue(std::uint32_t low, std::uint32_t high) {
 PairSums CorrelationPass::measure(FlockState& s, const gl::ShaderLibrary& lib, const std::vector<gl::ShaderDefine>& defines,
                                   std::uint32_t flock, std::uint32_t bins, double r_max) {
     if (bins < 1 || bins > kMaxCorrelationBins) throw std::invalid_argument("CorrelationPass: bins outside [1, kMaxCorrelationBins]");
-    const std::uint32_t first = s.isEnsemble() ? s.ensemble.at(flock).first_slot : 0, boids = s.isEnsemble() ? s.ensemble[flock].boids : s.n;
+    const EnsembleFlock* f = s.ensembleFlock(flock);
+    const std::uint32_t first = f ? f->first_slot : 0, boids = f ? f->boids : s.n;
     if (!mean_) {
         std::vector<gl::Program> built = gl::buildComputes(lib, shaderFiles(), defines);
         mean_ = std::move(built[0]);

@@ -211,8 +211,8 @@ PairSums GpuSimulation::pairSums(const Params& p, std::uint32_t bins, double r_m
 }
 
 PairSums GpuSimulation::flockPairSums(std::uint32_t k, std::uint32_t bins, double r_max) {
-    const Params& p = state_.isEnsemble() ? state_.ensemble.at(k).params : state_.params;
-    return correlations_.measure(state_, shaders_, defines(), k, bins, correlationReach(p, r_max));
+    const EnsembleFlock* f = state_.ensembleFlock(k);
+    return correlations_.measure(state_, shaders_, defines(), k, bins, correlationReach(f ? f->params : state_.params, r_max));
 }
 
 bool GpuSimulation::allFinite() {
