@@ -190,6 +190,7 @@ private:
     Clock::time_point last_sample_ = Clock::now();  // FPS and steps/s were last worked out
     static constexpr std::uint64_t kSampleFrames = 8;  // a sample is spread over at least this many frames
     bool sampling_ = false;                             // an order-parameter sample is in progress
+    SampleTicket sample_ticket_;                        // ... asked for with this ticket
     bool sample_passes_done_ = false;                   // ... its passes have run: its figures on their way
     int landing_frames_ = 0;                            // frames since, waiting for them
     // Frames a sample's figures are waited for without a stall before takeSample may wait: a
@@ -353,13 +354,16 @@ int WindowRun::stepAndMeasure() {
 // them (from 0 at each new flock): a --stats-out row of each state due, from step 0 and every
 // --stats-every steps (none while steps are too slow to measure), and a recorded frame of each
 // state due; a quit that leaves a step half done stops the run there, before that state's
-// operations. Rows are measured when asked, apart from the panel's sample in slices (the
-// simulation's queue of samples is that one's).
+// operations. Rows are measured when asked: a sample with the next step would first finish the
+// panel's sample in slices, a stall of a whole neighbour walk in one frame.
 void WindowRun::stepThroughRun(int steps) {
     engine::RunTarget target = engine::runTarget(sim_);
     std::vector<OrderParams> measured;
-    target.measure_with_next_step = [&] { measured = {sim_.measure()}; };
-    target.take_sample = [&] { return measured; };
+    target.measure_with_next_step = [&] {
+        measured = {sim_.measure()};
+        return SampleTicket{};
+    };
+    target.take_sample = [&](SampleTicket) { return measured; };
     target.samples_may_wait = false;
     engine::Run run(std::move(target), session_.steps());
     if (log_.enabled() && stats_.paused_why.empty()) {
@@ -374,7 +378,7 @@ void WindowRun::stepThroughRun(int steps) {
 }
 
 // FPS, steps/s and pass timings twice a second. The order parameters are a sample taken in
-// slices, one a frame over kSampleFrames frames or more (Simulation::beginSample), so no frame
+// slices, one a frame over kSampleFrames frames or more (Simulation::requestSample), so no frame
 // carries a whole neighbour search of its own; after a sample, as long again without one (and
 // none while a step is that slow). Returns whether this frame did some of a sample's work.
 bool WindowRun::sampleStats(Clock::time_point now) {
@@ -390,7 +394,7 @@ bool WindowRun::sampleStats(Clock::time_point now) {
     const double pairs = candidatePairsPerStep(session_.live());
     stats_.paused_why = pairs < kSlowStepPairs ? "" : describeCost(pairs);
     if (stats_.paused_why.empty() && !sampling_ && now >= next_sample_at_) {
-        sim_.beginSample();
+        sample_ticket_ = sim_.requestSample(SampleWhen::InSlices);
         sampling_ = true;
         sample_began_ = now;
         sample_step_ = session_.steps();
@@ -404,11 +408,11 @@ bool WindowRun::sampleStats(Clock::time_point now) {
 bool WindowRun::advanceOrderSample(Clock::time_point now) {
     if (!sampling_) return false;
     const std::uint64_t slice = std::max<std::uint64_t>(session_.live().boids / kSampleFrames, 256);
-    if (!sample_passes_done_) sample_passes_done_ = sim_.advanceSample(slice);
-    if (sample_passes_done_ && (sim_.sampleArrived() || ++landing_frames_ >= kLandingFrames)) {
+    if (!sample_passes_done_) sample_passes_done_ = sim_.advanceSamples(slice);
+    if (sample_passes_done_ && (sim_.sampleReady(sample_ticket_) || ++landing_frames_ >= kLandingFrames)) {
         sample_passes_done_ = false;
         landing_frames_ = 0;
-        stats_.push(sim_.takeSample());
+        stats_.push(sim_.takeSample(sample_ticket_));
         stats_.order_step = sample_step_;
         panel_.draw.flock = sampledExtent(stats_.order, session_.live());
         sampling_ = false;

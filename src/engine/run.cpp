@@ -15,7 +15,8 @@ std::uint64_t Trigger::nextAfter(std::uint64_t state) const {
 
 RunTarget runTarget(Simulation& sim) {
     return {[&sim](int steps) { sim.step(steps); }, [&sim] { return std::vector<OrderParams>{sim.measure()}; },
-            [&sim] { sim.measureWithNextStep(); }, [&sim] { return std::vector<OrderParams>{sim.takeSample()}; }, true};
+            [&sim] { return sim.requestSample(SampleWhen::WithNextStep); },
+            [&sim](SampleTicket ticket) { return std::vector<OrderParams>{sim.takeSample(ticket)}; }, true};
 }
 
 std::uint64_t Run::advance(std::uint64_t steps, bool at_start) {
@@ -28,14 +29,15 @@ std::uint64_t Run::advance(std::uint64_t steps, bool at_start) {
 }
 
 // A sample asked of the target is taken from it even when the advance ends by an exception (a
-// non-finite flock, a stop inside a step, a writer's failure), so that none is left in its queue
-// to be handed to the next advance as its own; the samplers are not called.
+// non-finite flock, a stop inside a step, a writer's failure), so that none is left waiting in
+// it; the samplers are not called.
 void Run::dropAsked() noexcept {
     for (std::optional<Asked>* pending : {&landed_, &asked_}) {
         if (!*pending) continue;
+        const SampleTicket ticket = (*pending)->ticket;
         pending->reset();
         try {
-            (void)target_.take_sample();
+            (void)target_.take_sample(ticket);
         } catch (...) {  // the exception on its way out says what went wrong
         }
     }
@@ -77,7 +79,7 @@ void Run::operationsAt(std::uint64_t end) {
         if (due(s.when)) asked.by.push_back(&s);
     if (!asked.by.empty()) {
         if (state_ < end) {
-            target_.measure_with_next_step();
+            asked.ticket = target_.measure_with_next_step();
             asked_ = std::move(asked);
         } else {
             takeLanded();
@@ -116,7 +118,7 @@ void Run::takeLanded() {
     const Asked landed = std::move(*landed_);
     landed_.reset();
     const std::uint64_t before = gl::bytesReadBack();
-    std::vector<OrderParams> flocks = target_.take_sample();
+    std::vector<OrderParams> flocks = target_.take_sample(landed.ticket);
     take(landed, std::move(flocks), gl::bytesReadBack() - before);
 }
 

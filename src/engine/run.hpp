@@ -20,14 +20,13 @@ namespace murmur::engine {
 struct RunTarget {
     std::function<void(int steps)> step;
     std::function<std::vector<OrderParams>()> measure;       // of the current state, now
-    std::function<void()> measure_with_next_step;            // of the current state, in the next step
-    std::function<std::vector<OrderParams>()> take_sample;   // the oldest sample asked with the next step
+    std::function<SampleTicket()> measure_with_next_step;                  // of the current state, in the next step
+    std::function<std::vector<OrderParams>(SampleTicket)> take_sample;   // a sample asked with a next step
     // May a sample be taken a stretch late, once the stretch after the one it was measured in is
-    // issued (its figures come back from a GPU while that stretch runs)? The target must then
-    // keep two in order (Simulation's does).
+    // issued (its figures come back from a GPU while that stretch runs)?
     bool samples_may_wait = false;
 };
-// A flock alone: its samples may wait (Simulation::measureWithNextStep keeps them in order).
+// A flock alone (Simulation::requestSample with the next step): its samples may wait.
 RunTarget runTarget(Simulation& sim);
 
 // The states an operation is due at: `from`, from + every, from + 2 every, ... and, with
@@ -87,6 +86,7 @@ private:
     struct Asked {
         std::uint64_t state = 0;
         std::vector<const Sampling*> by;  // the samplers due then
+        SampleTicket ticket;              // the target's, for a sample asked with the next step
         std::uint64_t stretch_bytes = 0;  // read back in the stretch it was measured in
     };
     std::uint64_t advanceTo(std::uint64_t end, bool at_start);

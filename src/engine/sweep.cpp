@@ -431,8 +431,8 @@ void runBatch(gpu::GpuSimulation& gpu, const SweepBase& base, const SweepOptions
             at += std::uint64_t(piece);
             progress.during(hooks, runs.size(), at, base.steps);
         };
-        const engine::RunTarget target{step, [&] { return gpu.measureFlocks(); }, [&] { gpu.measureWithNextStep(); },
-                               [&] { return gpu.takeFlockSamples(); }, false};
+        const engine::RunTarget target{step, [&] { return gpu.measureFlocks(); }, [&] { return gpu.requestSample(SampleWhen::WithNextStep); },
+                                       [&](SampleTicket ticket) { return gpu.takeFlockSamples(ticket); }, false};
         const XiOf xi_of = [&](std::size_t k) { return sweepXi(gpu.flockPairSums(std::uint32_t(k), kSweepXiBins, *s.xi_reach), params[k], s); };
         const auto which = [&](std::size_t k) { return describeRun(s, *runs[k], params[k].seed); };
         const auto samples = sampleRuns(runs.size(), target, base, s, which, xi_of, hooks);

@@ -52,18 +52,19 @@ public:
     // The same of the flock alone (k 0) or of an ensemble's flock k, on the GPU.
     PairSums flockPairSums(std::uint32_t k, std::uint32_t bins, double r_max);
     OrderParams measure() override;
-    void beginSample() override;
-    bool advanceSample(std::uint64_t boids) override;
-    bool sampleArrived() const override;
-    OrderParams takeSample() override;
-    // One flock, or every flock of an ensemble (then takeFlockSamples() after the step): the
-    // next step's steer pass also walks for the sample (flock_steer.comp with MEASURE_IN_STEER),
-    // and the sample's other passes run after it, before anything else. A step that cannot
-    // (the sequential order, a steer pass in slices) takes the sample first, by its own walk, as
-    // do upload, setParams, the ensemble's calls and reloadShaders when they come first. The two
-    // programs it needs are built here, on the first call for a variant (throws ShaderError, with
-    // nothing changed, if they do not build).
-    void measureWithNextStep() override;
+    // In slices: of one flock (an ensemble's: logic_error; measureFlock), of copies of what its
+    // passes read; a sample in slices still in progress is finished first. With the next step:
+    // of one flock, or of every flock of an ensemble (takeFlockSamples): the next step's steer
+    // pass also walks for the sample (flock_steer.comp with MEASURE_IN_STEER), and the sample's
+    // other passes run after it, before anything else. A step that cannot (the sequential order,
+    // a steer pass in slices) takes the sample first, by its own walk, as do upload, setParams,
+    // the ensemble's calls, reloadShaders and another sample when they come first. The two
+    // programs it needs are built at the request, the first for a variant (throws ShaderError,
+    // with nothing changed, if they do not build).
+    SampleTicket requestSample(SampleWhen when) override;
+    bool advanceSamples(std::uint64_t boids) override;
+    bool sampleReady(SampleTicket ticket) const override;
+    OrderParams takeSample(SampleTicket ticket) override { return takeFlockSamples(ticket).at(0); }
     // Small flocks (an ensemble's flocks all such) step many steps a dispatch in work groups
     // (group_steps_pass.hpp), to the same bits as step by step: on by default; off, every step
     // takes the binning and steer passes (tests and benchmarks compare the two).
@@ -150,9 +151,9 @@ public:
     // nine dispatches and four reads (2 vec4, the histograms, the group totals and the four
     // largest groups a flock) for all K. One flock: {measure()}.
     std::vector<OrderParams> measureFlocks();
-    // measureFlocks() of the state at measureWithNextStep(), after the step (see there); once
-    // (the results are moved out).
-    std::vector<OrderParams> takeFlockSamples();
+    // Every flock's figures of a sample asked for (requestSample: of every flock of an ensemble
+    // with the next step, else of the one flock).
+    std::vector<OrderParams> takeFlockSamples(SampleTicket ticket);
     // New parameters for every flock of the ensemble (as setParams does for one: the same sizes,
     // the same variant, obstacles aside; a flock's grid may change, and the cells are laid out
     // again). Obstacles coming into or leaving the ensemble rebuild the programs.
@@ -169,12 +170,13 @@ private:
     bool stepWithPasses(bool sampled);  // false: interrupted
     void stepSequential();
     // Samples (gpu_simulation_sample.cpp): the state binned, then the sampler started.
-    void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step = false);
-    void startAllFlocksSample(bool in_step = false);
+    void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, std::uint64_t ticket = 0, bool in_step = false);
+    void startAllFlocksSample(std::uint64_t ticket = 0, bool in_step = false);
     void finishSample() { sampler_.finish(state_); }  // before the state changes shape
-    // A sample asked for with the next step (measureWithNextStep): none, of the one flock, or of
-    // every flock of the ensemble.
+    // A sample asked for with the next step (requestSample): none, of the one flock, or of
+    // every flock of the ensemble; and its ticket.
     enum class NextStepSample { None, OneFlock, AllFlocks };
+    SampleTicket requestWithNextStep();
     bool canMeasureInStep() const;
     void settleNextStepSample();  // takes a sample still waiting for a step now, without one
     void buildMeasuredSteer();    // the two programs of a sampled step, if not built yet
@@ -196,6 +198,7 @@ private:
     CorrelationPass correlations_;  // built when first asked for
     PassClock clock_;
     NextStepSample next_step_sample_ = NextStepSample::None;
+    SampleTicket next_step_ticket_;
     std::uint64_t steps_that_measured_ = 0;
     bool interrupted_ = false;
     StateCopy saved_;  // checkpoint()'s

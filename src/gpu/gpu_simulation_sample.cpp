@@ -1,8 +1,8 @@
-// Samples of the order parameters through the sampler pass: at once (measure), in slices between
-// steps (beginSample, advanceSample, takeSample), of every flock of an ensemble (measureFlocks),
-// and with the next step, whose steer pass does the sample's walk (measureWithNextStep). Each
-// sample's figures land (Sampler::takeLanded): taken in the order the samples were asked for, a
-// sample measured at once taken at once.
+// Samples of the order parameters through the sampler pass: at once (measure), of every flock of
+// an ensemble (measureFlocks), and asked for by ticket (requestSample): in slices between steps,
+// or with the next step, whose steer pass does the sample's walk. A sample asked for lands under
+// its ticket (Sampler::take) and is taken by it, in any order; one measured at once is taken at
+// once (Sampler::takeNewest).
 #include "gpu/gpu_simulation.hpp"
 
 #include <stdexcept>
@@ -11,18 +11,19 @@
 namespace murmur::gpu {
 
 // The state binned (unless a step's steer pass walks for it: that step bins), then the sampler's set-up.
-void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step) {
+void GpuSimulation::startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, std::uint64_t ticket,
+                                bool in_step) {
     if (!in_step && boids > 0) binUntimed();  // the sorted copy and cells of the current state (the next step's binning too)
-    sampler_.start(state_, p, flock, boids, copy, in_step);
+    sampler_.start(state_, p, flock, boids, copy, ticket, in_step);
 }
 
-void GpuSimulation::startAllFlocksSample(bool in_step) {
+void GpuSimulation::startAllFlocksSample(std::uint64_t ticket, bool in_step) {
     if (!in_step) binUntimed();
-    sampler_.startAllFlocks(state_, in_step);
+    sampler_.startAllFlocks(state_, ticket, in_step);
 }
 
-// A sample in slices in progress ends first; its answer is still what takeSample() returns.
-// Measured at once, of the live buffers (no copies: nothing steps before it ends).
+// Samples asked for before it end first, under their tickets. Measured at once, of the live
+// buffers (no copies: nothing steps before it ends).
 OrderParams GpuSimulation::measure() {
     settleNextStepSample();
     finishSample();
@@ -32,25 +33,27 @@ OrderParams GpuSimulation::measure() {
     return sampler_.takeNewest().at(0);
 }
 
-// A new sample in slices supersedes any not taken.
-void GpuSimulation::beginSample() {
-    settleNextStepSample();
+SampleTicket GpuSimulation::requestSample(SampleWhen when) {
+    if (when == SampleWhen::WithNextStep) return requestWithNextStep();
     if (state_.isEnsemble()) throw std::logic_error("an ensemble is measured flock by flock (measureFlock)");
-    sampler_.dropLanded();
-    startSample(state_.params, 0, state_.n, true);
-}
-
-bool GpuSimulation::advanceSample(std::uint64_t boids) { return sampler_.advance(state_, boids); }
-
-// The oldest sample's figures have arrived (its fence polled, no wait).
-bool GpuSimulation::sampleArrived() const { return sampler_.landed(); }
-
-// The oldest sample asked for and not yet taken (the last one taken again if none).
-OrderParams GpuSimulation::takeSample() {
     settleNextStepSample();
     finishSample();
-    if (sampler_.hasLanding()) last_sampled_ = sampler_.takeLanded().at(0);
-    return last_sampled_;
+    const SampleTicket ticket = newTicket();
+    startSample(state_.params, 0, state_.n, true, ticket.id);
+    return ticket;
+}
+
+bool GpuSimulation::advanceSamples(std::uint64_t boids) { return sampler_.advance(state_, boids); }
+
+// Its figures have arrived (its fence polled, no wait).
+bool GpuSimulation::sampleReady(SampleTicket ticket) const { return sampler_.landed(ticket.id); }
+
+// A sample still waiting for a step is measured now; one in slices is finished.
+std::vector<OrderParams> GpuSimulation::takeFlockSamples(SampleTicket ticket) {
+    if (ticket.id != 0 && next_step_ticket_ == ticket) settleNextStepSample();
+    if (ticket.id != 0 && sampler_.activeTicket() == ticket.id) finishSample();
+    if (ticket.id == 0 || !sampler_.holds(ticket.id)) throw std::logic_error(unknownTicket(ticket));
+    return sampler_.take(ticket.id);
 }
 
 // An ensemble's flock k, now: its passes over its own slots, cells and parameter block, with the
@@ -74,13 +77,15 @@ std::vector<OrderParams> GpuSimulation::measureFlocks() {
     return sampler_.takeNewest();
 }
 
-// A sample asked for with an earlier step and not yet taken stays: takeSample() returns it first
-// (a run that reads each row a step late).
-void GpuSimulation::measureWithNextStep() {
+// A sample asked for with an earlier step and not yet taken stays (a run that reads each row a
+// step late); one asked for with this next step and not yet stepped is measured now.
+SampleTicket GpuSimulation::requestWithNextStep() {
     settleNextStepSample();
     finishSample();
     if (state_.params.update != UpdateOrder::Sequential) buildMeasuredSteer();  // throws before anything changes
     next_step_sample_ = state_.isEnsemble() ? NextStepSample::AllFlocks : NextStepSample::OneFlock;
+    next_step_ticket_ = newTicket();
+    return next_step_ticket_;
 }
 
 void GpuSimulation::buildMeasuredSteer() {
@@ -93,13 +98,6 @@ void GpuSimulation::buildMeasuredSteer() {
     sampler_.setStoredWalk(std::move(built[1]));
 }
 
-std::vector<OrderParams> GpuSimulation::takeFlockSamples() {
-    if (!state_.isEnsemble()) return {takeSample()};
-    settleNextStepSample();
-    finishSample();
-    return sampler_.takeLanded();
-}
-
 // Whether the next step can walk for a sample: not in the sequential order (no grid) nor when
 // its steer pass runs in slices (setInterruptInSlices).
 bool GpuSimulation::canMeasureInStep() const {
@@ -110,10 +108,11 @@ bool GpuSimulation::canMeasureInStep() const {
 // step cannot walk for it): the same figures, by the sample's own walk.
 void GpuSimulation::settleNextStepSample() {
     const NextStepSample which = std::exchange(next_step_sample_, NextStepSample::None);
+    const std::uint64_t ticket = std::exchange(next_step_ticket_, SampleTicket{}).id;
     if (which == NextStepSample::None) return;
     finishSample();
-    if (which == NextStepSample::OneFlock) startSample(state_.params, 0, state_.n, false);
-    else startAllFlocksSample();
+    if (which == NextStepSample::OneFlock) startSample(state_.params, 0, state_.n, false, ticket);
+    else startAllFlocksSample(ticket);
     finishMeasuredSample();
 }
 
@@ -124,8 +123,9 @@ void GpuSimulation::settleNextStepSample() {
 void GpuSimulation::beginMeasuredSample() {
     const bool all = next_step_sample_ == NextStepSample::AllFlocks;
     next_step_sample_ = NextStepSample::None;
-    if (all) startAllFlocksSample(true);
-    else startSample(state_.params, 0, state_.n, false, true);
+    const std::uint64_t ticket = std::exchange(next_step_ticket_, SampleTicket{}).id;
+    if (all) startAllFlocksSample(ticket, true);
+    else startSample(state_.params, 0, state_.n, false, ticket, true);
     sampler_.plantRoots(state_);
 }
 
@@ -140,7 +140,7 @@ gl::Program& GpuSimulation::measuredSteer() {
 
 // The sampled step's steer pass has walked (or a sample asked for with the next step was started
 // without one): the sample's other passes, over the sorted copy of the state measured (the next
-// binning overwrites it), now; its figures land for takeSample() or takeFlockSamples().
+// binning overwrites it), now; its figures land under its ticket.
 void GpuSimulation::finishMeasuredSample() {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     finishSample();

@@ -23,7 +23,7 @@ enum Stage { kRoots, kWalk, kReduce, kGiant, kLinks, kSums, kSpin, kTotals, kDon
 // Boids of each stage's pass that cost about as much as one boid's neighbour walk (on llvmpipe
 // at 2x10^5 boids the walk takes 27 ms, the sums and the spin 2-3 ms each since their work groups
 // sum in registers (group_sums.comp); the second walk as much as the first where no group is
-// large): advanceSample's budget is in walks. 0: a stage run whole (runWholeStage; the totals go
+// large): advanceSamples' budget is in walks. 0: a stage run whole (runWholeStage; the totals go
 // over the roots alone, a few work groups where the groups are large).
 constexpr double kBoidsPerWalk[kDone] = {0.0, 1.0, 0.0, 0.0, 1.0, 8.0, 8.0, 0.0};
 
@@ -58,8 +58,10 @@ void Sampler::setPrograms(std::span<gl::Program> built) {
 
 // The state is binned (the caller's), so the sample reads its sorted copy and cells (the next
 // step's binning too).
-void Sampler::start(FlockState& st, const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step) {
+void Sampler::start(FlockState& st, const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, std::uint64_t ticket,
+                    bool in_step) {
     sample_.active = false;
+    sample_.ticket = ticket;
     sample_.all = false;
     sample_.in_step = in_step;
     sample_.result = OrderParams{};
@@ -90,9 +92,10 @@ void Sampler::start(FlockState& st, const Params& p, std::uint32_t flock, std::u
 // A sample of every flock of the ensemble, of the live buffers: each flock's radii are in the
 // flock table (layOutEnsemble); a flock whose group radius is beyond the grid's reach has its
 // groups walked on the CPU over its download, as alone.
-void Sampler::startAllFlocks(FlockState& st, bool in_step) {
+void Sampler::startAllFlocks(FlockState& st, std::uint64_t ticket, bool in_step) {
     Sample& s = sample_;
     s.active = false;
+    s.ticket = ticket;
     s.all = true;
     s.in_step = in_step;
     s.flock = kAllFlocks;

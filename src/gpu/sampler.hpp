@@ -34,26 +34,28 @@ public:
     bool hasStoredWalk() const { return bool(measure_stored_); }
 
     // A sample of `boids` boids (flock `flock` of an ensemble, or the one flock) of the state
-    // binned now, with these parameters; `copy`: of a copy of what its passes read, so that steps
-    // may come between its slices (else of the live buffers, finished before anything else runs).
-    // `in_step`: its walk done by the next steer pass (bindForSteer).
-    void start(FlockState& s, const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, bool in_step = false);
+    // binned now, with these parameters, landing under `ticket` (0: a sample measured now, taken
+    // by takeNewest); `copy`: of a copy of what its passes read, so that steps may come between
+    // its slices (else of the live buffers, finished before anything else runs). `in_step`: its
+    // walk done by the next steer pass (bindForSteer). A sample in progress is abandoned.
+    void start(FlockState& s, const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, std::uint64_t ticket,
+               bool in_step = false);
     // A sample of every flock of the ensemble, of the live buffers.
-    void startAllFlocks(FlockState& s, bool in_step = false);
+    void startAllFlocks(FlockState& s, std::uint64_t ticket, bool in_step = false);
     bool active() const { return sample_.active; }
+    std::uint64_t activeTicket() const { return sample_.active ? sample_.ticket : 0; }
     // Runs about `boids` boids' walks' worth of the sample's passes; true when they are done (the
     // sample has landed: its figures are on their way back).
     bool advance(FlockState& s, std::uint64_t boids);
     void finish(FlockState& s);  // runs what is left of the passes
-    // The samples whose passes are done, oldest first: landed() says without waiting whether the
-    // oldest's figures have arrived; takeLanded() parses it, waiting if they have not: one
-    // OrderParams, or one a flock for startAllFlocks. takeNewest() the same of the newest (a
-    // sample measured now), the others left. dropLanded() forgets them all.
-    bool hasLanding() const { return !landings_.empty(); }
-    bool landed() const { return landings_.empty() || landings_.front().buffer.landed(); }
-    std::vector<OrderParams> takeLanded();
+    // The samples whose passes are done, by ticket: holds() says whether the one with this
+    // ticket is among them, landed() whether its figures have arrived (no wait), take() parses
+    // them, waiting if they have not: one OrderParams, or one a flock for startAllFlocks.
+    // takeNewest() the same of the newest (a sample measured now), the others left.
+    bool holds(std::uint64_t ticket) const { return landing(ticket) != landings_.end(); }
+    bool landed(std::uint64_t ticket) const;
+    std::vector<OrderParams> take(std::uint64_t ticket);
     std::vector<OrderParams> takeNewest();
-    void dropLanded();
     // A sampled step, before its binning: the forest's roots (a clear). After the binning: the
     // sample's buffers and radii bound for `steer`, which walks for it.
     void plantRoots(FlockState& s);
@@ -70,6 +72,7 @@ private:
         bool copied = true;        // of copies (a sample in slices), else of the live buffers
         bool in_step = false;      // its walk done by a step's steer pass: nearest read from `nearest`
         bool all = false;          // every flock of an ensemble at once (measureFlocks): results
+        std::uint64_t ticket = 0;  // what it lands under
         std::uint32_t flock = 0;   // an ensemble's flock being measured (all: ALL_FLOCKS)
         std::uint32_t groups = 0;  // work groups of a pass over the boids measured
         std::vector<OrderParams> results;
@@ -97,6 +100,7 @@ private:
         gl::ReadBuffer buffer;
         std::size_t bytes = 0;  // 0: nothing copied (an empty flock)
         std::size_t histogram_at = 0, totals_at = 0, largest_at = 0;  // the walk's sums at 0
+        std::uint64_t ticket = 0;
         bool groups = false;  // the group figures copied too
         std::vector<OrderParams> results;
         std::vector<std::uint32_t> boids;
@@ -109,6 +113,7 @@ private:
         std::vector<World> worlds;  // foldCentre's
     };
     void land(const FlockState& s);
+    std::deque<Landing>::const_iterator landing(std::uint64_t ticket) const;
     void queueCopies(Landing& l);
     std::vector<OrderParams> parse(Landing& l);
     static void parseWalkSums(Landing& l, const std::vector<std::uint32_t>& words);

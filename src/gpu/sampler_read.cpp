@@ -35,6 +35,7 @@ void Sampler::land(const FlockState& st) {
     Sample& s = sample_;
     Landing l;
     const std::uint32_t flock_count = flocks(st);
+    l.ticket = s.ticket;
     l.groups = s.group_radius > 0.0f;
     l.results = s.all ? std::move(s.results) : std::vector<OrderParams>{s.result};
     for (std::uint32_t f = 0; f < flock_count; ++f) {
@@ -77,10 +78,20 @@ void Sampler::queueCopies(Landing& l) {
     l.buffer.land();
 }
 
-std::vector<OrderParams> Sampler::takeLanded() {
-    if (landings_.empty()) return {};
-    Landing l = std::move(landings_.front());
-    landings_.pop_front();
+std::deque<Sampler::Landing>::const_iterator Sampler::landing(std::uint64_t ticket) const {
+    return std::find_if(landings_.begin(), landings_.end(), [ticket](const Landing& l) { return l.ticket == ticket; });
+}
+
+bool Sampler::landed(std::uint64_t ticket) const {
+    const auto it = landing(ticket);
+    return it != landings_.end() && it->buffer.landed();
+}
+
+std::vector<OrderParams> Sampler::take(std::uint64_t ticket) {
+    const auto it = landing(ticket);
+    if (it == landings_.end()) return {};
+    Landing l = std::move(landings_[std::size_t(it - landings_.begin())]);
+    landings_.erase(it);
     return parse(l);
 }
 
@@ -89,12 +100,6 @@ std::vector<OrderParams> Sampler::takeNewest() {
     Landing l = std::move(landings_.back());
     landings_.pop_back();
     return parse(l);
-}
-
-void Sampler::dropLanded() {
-    for (Landing& l : landings_)
-        if (l.buffer.capacity() > 0) spare_.push_back(std::move(l.buffer));  // its copies finish in their own time
-    landings_.clear();
 }
 
 // The landing's bytes (waiting for them if they are still on their way) into its results; its

@@ -9,13 +9,22 @@
 #include "model/params.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <functional>
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace murmur {
+
+// A sample of the order parameters asked for (Simulation::requestSample), taken by its ticket.
+struct SampleTicket {
+    std::uint64_t id = 0;  // 0: none given
+    bool operator==(const SampleTicket&) const = default;
+};
+// When a sample's work is done: in slices between steps, or by the next step.
+enum class SampleWhen { InSlices, WithNextStep };
 
 class Simulation {
 public:
@@ -60,39 +69,30 @@ public:
     virtual PairSums pairSums(const Params& p, std::uint32_t bins, double r_max) { return measurePairSums(download(), p, bins, r_max); }
     // The order parameters of the current state (docs/model.md, "Order parameters").
     virtual OrderParams measure() = 0;
-    // The same, taken in slices for a caller that must not stall (a window: a slice a frame):
-    // beginSample() fixes the state to measure (the current one); each advanceSample(boids) does
-    // about as much work as that many boids' neighbour walks (at least one slice of a pass) and
-    // returns true once the sample is complete;
-    // takeSample() then returns it. Steps and parameter changes between the calls do not change
-    // the answer: it equals measure() at beginSample(). A new beginSample() supersedes samples
-    // not yet taken. The default measures at beginSample().
-    virtual void beginSample() {
-        sampled_.clear();
-        sampled_.push_back(measure());
+    // Samples of the order parameters asked for now and taken later, each by its ticket, in any
+    // order: requestSample(when) fixes the state to measure (the current one) and returns the
+    // ticket; takeSample(ticket) returns measure() of that state, to the bit, whatever steps and
+    // parameter changes came between. `when` says when the sample's work is done:
+    // - InSlices, for a caller that must not stall (a window: a slice a frame): each
+    //   advanceSamples(boids) does about as much work as that many boids' neighbour walks (at
+    //   least one slice of a pass) and returns true once no sample's passes are left to run;
+    // - WithNextStep, for a caller that steps next (a stats log, a sweep): the GPU backend does
+    //   the sample's neighbour walk inside the next step's steer pass, which walks the same cells
+    //   of the same state; taken before a step, it is measured then.
+    // sampleReady(ticket) says whether takeSample(ticket) would answer without waiting for the
+    // GPU (its figures come back a while after its passes end; the GPU backend polls a fence).
+    // takeSample() of a ticket already taken, or never given, throws std::logic_error. The
+    // defaults measure at the request.
+    virtual SampleTicket requestSample(SampleWhen /*when*/) { return keepSample(measure()); }
+    virtual bool advanceSamples(std::uint64_t /*boids*/) { return true; }
+    virtual bool sampleReady(SampleTicket ticket) const { return kept_.count(ticket.id) > 0; }
+    virtual OrderParams takeSample(SampleTicket ticket) {
+        const auto it = kept_.find(ticket.id);
+        if (it == kept_.end()) throw std::logic_error(unknownTicket(ticket));
+        const OrderParams sample = it->second;
+        kept_.erase(it);
+        return sample;
     }
-    virtual bool advanceSample(std::uint64_t /*boids*/) { return true; }
-    // Whether takeSample() would answer without waiting for the GPU: a sample's figures come back
-    // a while after its passes end (the GPU backend polls a fence, no wait). A caller that must
-    // not stall (the window) takes it once this is true.
-    virtual bool sampleArrived() const { return true; }
-    // The oldest sample asked for and not yet taken; the last one taken again when none waits.
-    virtual OrderParams takeSample() {
-        if (!sampled_.empty()) {
-            last_sampled_ = sampled_.front();
-            sampled_.pop_front();
-        }
-        return last_sampled_;
-    }
-    // The same for a caller that steps next (a stats log, a sweep): measureWithNextStep() fixes
-    // the state to measure (the current one), and takeSample() after the next step() returns
-    // measure() of that state, to the bit. The GPU backend does the sample's neighbour walk inside
-    // that step's steer pass, which walks the same cells of the same state; without a step in
-    // between, takeSample() measures then. It may be asked again, for the state after that step,
-    // before the first is taken: takeSample() returns them in the order asked (a caller that takes
-    // a row a step late, so that on a GPU its figures come back while the next step runs). The
-    // default measures at once.
-    virtual void measureWithNextStep() { sampled_.push_back(measure()); }
     virtual std::string name() const = 0;
 
     // Slow steps stay interruptible (a window's Esc and close button): `check` is asked during a
@@ -119,8 +119,19 @@ public:
     virtual std::vector<std::pair<std::string, double>> profiledPasses() const { return {}; }
 
 protected:
-    std::deque<OrderParams> sampled_;  // the defaults' samples not yet taken
-    OrderParams last_sampled_;
+    SampleTicket newTicket() { return SampleTicket{++last_ticket_}; }
+    static std::string unknownTicket(SampleTicket ticket) {
+        return "no sample waits for ticket " + std::to_string(ticket.id) + " (taken already, or never given)";
+    }
+
+private:
+    SampleTicket keepSample(const OrderParams& sample) {
+        const SampleTicket ticket = newTicket();
+        kept_.emplace(ticket.id, sample);
+        return ticket;
+    }
+    std::uint64_t last_ticket_ = 0;
+    std::map<std::uint64_t, OrderParams> kept_;  // the defaults' samples not yet taken
 };
 
 }  // namespace murmur

@@ -138,16 +138,16 @@ TEST(GpuEnsemble, ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone) {
         alone.step(20);
         EXPECT_EQ(differingBits(byId(reloaded.downloadFlock(1)), byId(alone.download())), 0u) << "flock 1 after reloadShaders";
 
-        // A sampled step's own steer pass (measureWithNextStep) is built for the same flocks.
+        // A sampled step's own steer pass (requestSample with the next step) is built for the same flocks.
         gpu::GpuSimulation plain, sampled;
         plain.uploadEnsemble(spawnEach(params), params);
         sampled.uploadEnsemble(spawnEach(params), params);
         plain.step(20);
         sampled.step(20);
-        sampled.measureWithNextStep();
+        const SampleTicket ticket = sampled.requestSample(SampleWhen::WithNextStep);
         plain.step(1);
         sampled.step(1);
-        EXPECT_EQ(sampled.takeFlockSamples().size(), 3u);
+        EXPECT_EQ(sampled.takeFlockSamples(ticket).size(), 3u);
         for (std::uint32_t k = 0; k < 3; ++k)
             EXPECT_EQ(differingBits(byId(sampled.downloadFlock(k)), byId(plain.downloadFlock(k))), 0u) << "flock " << k << ": the sampled step";
 

@@ -48,7 +48,7 @@ struct Stepped {
 };
 
 // `steps` steps of one flock, in work groups (the ordered flock in `memory`) or step by step; with
-// `steps_after`, a sample then taken with that many more steps (measureWithNextStep).
+// `steps_after`, a sample then taken with that many more steps (requestSample with the next step).
 Stepped runAlone(const Flock& flock, const Params& p, int steps, bool in_groups, Memory memory = Memory::Auto, int steps_after = 0) {
     gpu::GpuSimulation sim;
     sim.enableStepsInGroups(in_groups, memory);
@@ -58,9 +58,9 @@ Stepped runAlone(const Flock& flock, const Params& p, int steps, bool in_groups,
     Stepped r;
     r.dispatches = gpu::dispatchCount() - before;
     if (steps_after > 0) {
-        sim.measureWithNextStep();
+        const SampleTicket ticket = sim.requestSample(SampleWhen::WithNextStep);
         sim.step(steps_after);
-        r.sample = sim.takeSample();
+        r.sample = sim.takeSample(ticket);
     }
     r.by_slot = sim.download();
     r.by_id = byId(r.by_slot);

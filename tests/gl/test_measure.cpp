@@ -235,12 +235,13 @@ TEST(GpuMeasure, ASliceDispatchedInRowsRunsOnlyItsOwnWorkGroups) {
     sim.step(5);
     const OrderParams want = sim.measure();
     int slices = 1;
+    SampleTicket ticket;
     {
         const RowLimit rows(2);
-        sim.beginSample();
-        while (!sim.advanceSample(3 * 256)) ++slices;  // three work groups of a walk a slice: rows of 2
+        ticket = sim.requestSample(SampleWhen::InSlices);
+        while (!sim.advanceSamples(3 * 256)) ++slices;  // three work groups of a walk a slice: rows of 2
     }
-    const OrderParams got = sim.takeSample();
+    const OrderParams got = sim.takeSample(ticket);
     EXPECT_GE(slices, 7) << "20 work groups of the walk, three a slice";
     EXPECT_GT(want.groups, 0u);
     expectSameMeasures(got, want, "slices in rows");
@@ -285,11 +286,11 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
         sliced.step(5);
         const OrderParams want = whole.measure();
         const std::uint64_t before = gl::bytesReadBack();
-        sliced.beginSample();
+        const SampleTicket ticket = sliced.requestSample(SampleWhen::InSlices);
         int slices = 1;
         Params changed = p;
         changed.species[0].alignment.weight *= 2.0f;
-        while (!sliced.advanceSample(256)) {  // a work group of the walk a slice (2 of the sums)
+        while (!sliced.advanceSamples(256)) {  // a work group of the walk a slice (2 of the sums)
             sliced.step(1);
             ++slices;
             if (slices == 4) sliced.setParams(changed);  // the same programs: the sample goes on
@@ -299,8 +300,9 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
             }
         }
         glFinish();
-        EXPECT_TRUE(sliced.sampleArrived()) << "its figures have landed once the GPU is done";
-        const OrderParams got = sliced.takeSample();
+        EXPECT_TRUE(sliced.sampleReady(ticket)) << "its figures have landed once the GPU is done";
+        const OrderParams got = sliced.takeSample(ticket);
+        EXPECT_FALSE(sliced.sampleReady(ticket)) << "taken";
         EXPECT_EQ(gl::bytesReadBack() - before, 580u);
         EXPECT_EQ(slices, 30) << "5000 boids, 20 work groups: over 30 slices, but the style change ended it";
         EXPECT_GT(want.groups, 0u);
@@ -308,12 +310,13 @@ TEST(GpuMeasure, ASampleInSlicesIsTheStateItBeganWith) {
         expectSameMeasures(got, want, "in slices");
         EXPECT_NE(sliced.measure().polarization, want.polarization) << "the flock moved on meanwhile";
         // measure() during a sample in slices answers for now, and the sample still for then.
-        sliced.beginSample();
-        (void)sliced.advanceSample(256);
+        const SampleTicket next = sliced.requestSample(SampleWhen::InSlices);
+        EXPECT_NE(next, ticket);
+        (void)sliced.advanceSamples(256);
         sliced.step(1);
         const OrderParams later = sliced.measure();
-        EXPECT_TRUE(sliced.advanceSample(256)) << "measure() finished the sample in progress";
-        EXPECT_NE(sliced.takeSample().polarization, later.polarization);
+        EXPECT_TRUE(sliced.advanceSamples(256)) << "measure() finished the sample in progress";
+        EXPECT_NE(sliced.takeSample(next).polarization, later.polarization);
     }
     EXPECT_NO_GL_ERRORS();
 }
@@ -363,7 +366,7 @@ std::vector<std::pair<std::string, Params>> sampledStepCases() {
     return cases;
 }
 
-// A sample asked for with the next step (measureWithNextStep: the steer pass walks for it) is,
+// A sample asked for with the next step (requestSample: the steer pass walks for it) is,
 // to the bit, measure() of the state before that step, reads back the same 580 bytes, and the
 // step itself is the same to the bit as one without a sample.
 TEST(GpuMeasure, ASampleTakenWithTheNextStepIsMeasureOfTheStateBefore) {
@@ -381,10 +384,10 @@ TEST(GpuMeasure, ASampleTakenWithTheNextStepIsMeasureOfTheStateBefore) {
         const OrderParams want = plain.measure();
         plain.step(1);
         const std::uint64_t before = gl::bytesReadBack();
-        sampled.measureWithNextStep();
+        const SampleTicket ticket = sampled.requestSample(SampleWhen::WithNextStep);
         sampled.step(1);
         EXPECT_EQ(sampled.stepsThatMeasured(), p.update == UpdateOrder::Sequential ? 0u : 1u) << what << ": the step walked for it";
-        const OrderParams got = sampled.takeSample();
+        const OrderParams got = sampled.takeSample(ticket);
         EXPECT_EQ(gl::bytesReadBack() - before, 580u) << what;
         EXPECT_GT(want.mean_neighbours, 1.0) << what;
         EXPECT_GT(want.groups, 0u) << what;
@@ -395,11 +398,12 @@ TEST(GpuMeasure, ASampleTakenWithTheNextStepIsMeasureOfTheStateBefore) {
     EXPECT_NO_GL_ERRORS();
 }
 
-// Rows taken a step late (a headless run's --stats-out): samples asked for with three steps in a
-// row, the first taken only after the third step is issued, come back in the order asked, each
-// the measure() of its own state to the bit, on the GPU (its figures landed behind a fence) and on
-// the CPU reference alike; a measure() between them is its own and leaves them waiting.
-TEST(GpuMeasure, SamplesAskedStepAfterStepAreTakenInOrderEachOfItsState) {
+// Rows taken a step late (a headless run's --stats-out), and samples of both kinds taken in any
+// order: samples asked for with three steps in a row and one in slices after them, taken last
+// first, are each the measure() of its own state to the bit, on the GPU (its figures landed
+// behind a fence) and on the CPU reference alike; a measure() between them is its own and leaves
+// them waiting; a ticket taken already, or never given, is refused.
+TEST(GpuMeasure, SamplesAreTakenByTicketInAnyOrderEachOfItsState) {
     MURMUR_REQUIRE_GL();
     Params p;
     p.boids = 3000;
@@ -409,24 +413,31 @@ TEST(GpuMeasure, SamplesAskedStepAfterStepAreTakenInOrderEachOfItsState) {
         sim->upload(spawn(p), p);
         sim->step(20);
         std::vector<OrderParams> want;
+        std::vector<SampleTicket> tickets;
         for (int k = 0; k < 3; ++k) {
             want.push_back(sim->measure());
-            sim->measureWithNextStep();
+            tickets.push_back(sim->requestSample(SampleWhen::WithNextStep));
             sim->step(1);
         }
+        want.push_back(sim->measure());
+        tickets.push_back(sim->requestSample(SampleWhen::InSlices));
+        (void)sim->advanceSamples(256);
+        sim->step(1);
         const OrderParams now = sim->measure();
-        EXPECT_NE(now.polarization, want[2].polarization) << sim->name() << ": measure() is of the state now";
-        for (int k = 0; k < 3; ++k) expectSameMeasures(sim->takeSample(), want[std::size_t(k)], sim->name() + " sample " + std::to_string(k));
-        expectSameMeasures(sim->takeSample(), want[2], sim->name() + ": none waits, the last again");
+        EXPECT_NE(now.polarization, want[3].polarization) << sim->name() << ": measure() is of the state now";
+        for (const std::size_t k : {3u, 1u, 0u, 2u}) expectSameMeasures(sim->takeSample(tickets[k]), want[k], sim->name() + " sample " + std::to_string(k));
+        EXPECT_THROW((void)sim->takeSample(tickets[1]), std::logic_error) << sim->name() << ": taken already";
+        EXPECT_THROW((void)sim->takeSample(SampleTicket{}), std::logic_error) << sim->name() << ": never given";
+        EXPECT_FALSE(sim->sampleReady(tickets[2])) << sim->name();
     }
     EXPECT_EQ(gpu.stepsThatMeasured(), 3u) << "each step walked for its sample";
     // An empty flock after those: nothing to copy back, the figures of no boids, as the CPU's.
     gpu.upload(Flock{}, p);
     cpu.upload(Flock{}, p);
     const OrderParams none = cpu.measure();
-    gpu.measureWithNextStep();
+    const SampleTicket ticket = gpu.requestSample(SampleWhen::WithNextStep);
     gpu.step(1);
-    expectSameMeasures(gpu.takeSample(), none, "an empty flock, with the next step");
+    expectSameMeasures(gpu.takeSample(ticket), none, "an empty flock, with the next step");
     expectSameMeasures(gpu.measure(), none, "an empty flock, now");
     EXPECT_NO_GL_ERRORS();
 }
@@ -441,23 +452,23 @@ TEST(GpuMeasure, ASampleAskedForWithNoStepAfterIsTakenOfThatState) {
     sim.upload(spawn(p), p);
     sim.step(20);
     const OrderParams want = sim.measure();
-    sim.measureWithNextStep();
-    expectSameMeasures(sim.takeSample(), want, "taken with no step");
+    SampleTicket ticket = sim.requestSample(SampleWhen::WithNextStep);
+    expectSameMeasures(sim.takeSample(ticket), want, "taken with no step");
     sim.step(1);
     EXPECT_EQ(sim.stepsThatMeasured(), 0u) << "taken already: the step does not walk for it";
-    sim.measureWithNextStep();
+    ticket = sim.requestSample(SampleWhen::WithNextStep);
     sim.setStepCount(sim.stepCount());  // not a change of state: the next step still walks for it
     sim.step(1);
     EXPECT_EQ(sim.stepsThatMeasured(), 1u);
-    (void)sim.takeSample();
+    (void)sim.takeSample(ticket);
     sim.upload(spawn(p), p);  // back to the state `want` is of
     sim.step(20);
-    sim.measureWithNextStep();
+    ticket = sim.requestSample(SampleWhen::WithNextStep);
     Params changed = p;
     changed.species[0].alignment.radius *= 0.5f;  // other group and nearest-neighbour radii
     sim.setParams(changed);
     sim.step(1);
-    expectSameMeasures(sim.takeSample(), want, "a parameter change before the step");
+    expectSameMeasures(sim.takeSample(ticket), want, "a parameter change before the step");
     EXPECT_NE(sim.measure().nn_radius, want.nn_radius);
     EXPECT_NO_GL_ERRORS();
 }
@@ -483,10 +494,10 @@ TEST(GpuMeasure, AnEnsembleSampledWithTheNextStepIsMeasureFlocksBefore) {
     sampled.step(10);
     const std::vector<OrderParams> want = plain.measureFlocks();
     plain.step(1);
-    sampled.measureWithNextStep();
+    const SampleTicket ticket = sampled.requestSample(SampleWhen::WithNextStep);
     sampled.step(1);
     EXPECT_EQ(sampled.stepsThatMeasured(), 1u);
-    const std::vector<OrderParams> got = sampled.takeFlockSamples();
+    const std::vector<OrderParams> got = sampled.takeFlockSamples(ticket);
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t k = 0; k < want.size(); ++k) {
         EXPECT_GT(want[k].groups, 0u) << k;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ using namespace murmur;
 namespace {
 
 // A flock of one number: its state is the steps taken; a sample's polarization is the state it
-// was asked of. Every call is logged ("step 3", "ask 0", "take 0", "now 10").
+// was asked of, its ticket that state + 1. Every call is logged ("step 3", "ask 0", "take 0", "now 10").
 struct LoggedTarget {
     std::uint64_t state = 0;
     std::vector<std::uint64_t> asked;
@@ -31,12 +32,15 @@ struct LoggedTarget {
                 [this] {
                     log.push_back("ask " + std::to_string(state));
                     asked.push_back(state);
+                    return SampleTicket{state + 1};
                 },
-                [this] {
-                    const std::uint64_t of = asked.front();
-                    asked.erase(asked.begin());
-                    log.push_back("take " + std::to_string(of));
-                    return std::vector<OrderParams>{sample(of)};
+                [this](SampleTicket ticket) {  // the ticket's own sample, whatever the order
+                    const auto of = std::find(asked.begin(), asked.end(), ticket.id - 1);
+                    if (of == asked.end()) throw std::logic_error("no such ticket");
+                    log.push_back("take " + std::to_string(*of));
+                    const OrderParams o = sample(*of);
+                    asked.erase(of);
+                    return std::vector<OrderParams>{o};
                 },
                 may_wait};
     }
