@@ -116,6 +116,7 @@ void selectFlockOfSlot(uint i) {}
 #define ALI_R2(s) ((s).radii2.y)
 #define COH_R2(s) ((s).radii2.z)
 #define LOOK_R2(s) ((s).radii2.w)
+#define REACH_R2(s) ((s).counted.y)  // a style's own reach (its cut-off), squared
 #define W_SEP(s) ((s).weights.x)
 #define W_ALI(s) ((s).weights.y)
 #define W_COH(s) ((s).weights.z)

@@ -56,7 +56,7 @@ void offer(inout NearestK c, float d2, uint id, uint slot) {
 
 // What gather() builds: the sums, and what the first sweep finds for the second.
 struct Sweep {
-    NeighbourSums sums;
+    GATHER_SUMS sums;
 #if NEIGHBOUR_CAP
     NearestK cap;
 #endif
@@ -150,7 +150,7 @@ float seenWithin2(SpeciesBlock S, Self self) {
 // Every candidate in the cells around self, in each sweep (gather in src/cpu/flock_step.hpp).
 Sweep gather(SpeciesBlock S, Self self) {
     Sweep w;
-    w.sums = noNeighbours();
+    w.sums = noStyleSums();
     w.seen = 0u;
 #if NEIGHBOUR_CAP
     w.cap = noNearest(NEIGHBOUR_CAP_K);

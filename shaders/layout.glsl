@@ -93,7 +93,7 @@ struct SpeciesBlock {
     vec4 weights;  // x separation, y alignment, z cohesion, w chase (predators)
     vec4 motion;   // x min_speed, y max_speed, z max_force, w cos(fov/2)
     vec4 role;     // x flee radius^2, y flee weight, z 1 if predator, w 1 if the field of view applies
-    vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded), yzw: padding
+    vec4 counted;  // x: squared largest rule radius (neighbours counted within it; flee excluded), y: a style's own reach squared, zw: padding
     vec4 graded;   // graded style: x separation radius, y 1 / cohesion radius (0 when it is 0), zw: padding
     vec4 dc_motion;  // decarpentier: x accel forward, y brake, z accel side, w accel up (units/s^2)
     vec4 dc_shape;   // decarpentier: x preferred distance, y smoothing, zw: padding

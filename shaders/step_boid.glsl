@@ -36,6 +36,12 @@ layout(std430, binding = BIND_MEASURE_NEAREST) writeonly buffer Nearest { float 
 
 #include "flock_rules.glsl"
 #include STYLE_GLSL
+// The sums the style adds up over its neighbours (with their count in `neighbours`): its own
+// (GATHER_SUMS and noStyleSums(), declared by its file), or Reynolds' NeighbourSums.
+#ifndef GATHER_SUMS
+#define GATHER_SUMS NeighbourSums
+NeighbourSums noStyleSums() { return noNeighbours(); }
+#endif
 
 // COUNT_IMAGES_INLINE (the including pass): the step counts the images each boid crosses (it has
 // the old position at hand); else image_count.comp counts them after the pass.
@@ -103,7 +109,7 @@ void stepBoid(uint i) {
     Sweep w;
     if (steer_now) w = gather(S, self);
     else {
-        w.sums = noNeighbours();
+        w.sums = noStyleSums();
         w.seen = 0u;
     }
 #ifdef MEASURE_IN_STEER

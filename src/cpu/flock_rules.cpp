@@ -155,6 +155,7 @@ SpeciesContext speciesContextOf(const Params& params, std::uint32_t s) {
     k.r2_sep = r.separation.radius * r.separation.radius;
     k.r2_ali = r.alignment.radius * r.alignment.radius;
     k.r2_coh = r.cohesion.radius * r.cohesion.radius;
+    k.r2_reach = r.reach * r.reach;
     const float r_max = params.lookRadius(s), r_rules = r.ruleRadius();
     k.r2_max = r_max * r_max;
     k.r2_counted = r_rules * r_rules;

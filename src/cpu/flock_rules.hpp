@@ -23,6 +23,7 @@ namespace murmur {
 // One species' derived values, computed once for both backends (gpu/layout.cpp packs these).
 struct SpeciesContext {
     float r2_sep = 0, r2_ali = 0, r2_coh = 0;  // squared radii
+    float r2_reach = 0;                        // a style's own reach (its cut-off), squared
     float r2_max = 0;                          // largest of them and the flee radius
     float r2_counted = 0;                      // largest rule radius: the neighbour count's
     bool use_fov = false;

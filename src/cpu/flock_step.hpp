@@ -4,15 +4,17 @@
 //
 //   struct MyStyle : StyleDefaults {
 //       static void addNeighbour(const RuleContext&, const SpeciesContext& k, const Boid& self,
-//                                const Boid& other, glm::vec3 d, float d2, NeighbourSums& sums);
+//                                const Boid& other, glm::vec3 d, float d2, Sums& sums);
 //       static Boid integrate(const RuleContext&, const SpeciesContext& k, const Boid& self,
-//                             const NeighbourSums& sums, const Search& search);  // next.v (and .steer)
+//                             const Sums& sums, const Search& search);  // next.v (and .steer)
 //   };
 //
 // and its .cpp hands its functions to the dispatch with
 //   template <> StyleFunctions styleFunctionsOf<Style::Mine>() { return functionsOf<MyStyle>(); }
 //
-// Optionally: a Search of its own and steersNow (see StyleDefaults). Its values for the GPU and
+// Optionally: Sums of its own (what it adds up over its neighbours, with their count in
+// `neighbours`; Reynolds' NeighbourSums unless it says), a Search of its own and steersNow (see
+// StyleDefaults). Its values for the GPU and
 // its shader's switches are the model's (its registry row: src/styles/<name>/params.cpp).
 // The driver never asks which style it runs: the style is the template argument.
 #pragma once
@@ -68,6 +70,7 @@ struct NoSearch {
 // What a style has unless it says otherwise.
 struct StyleDefaults {
     static constexpr bool kVelocityCone = true;  // the view cone is about the velocity
+    using Sums = NeighbourSums;
     using Search = NoSearch;
     // Does self look at its neighbours this step (else it coasts on Boid::steer)?
     static bool steersNow(const RuleContext&, const Boid&) { return true; }
@@ -75,7 +78,7 @@ struct StyleDefaults {
 
 // The neighbour cap's k nearest, summed nearest first (by (d2, id)) after the walk that found them.
 template <class Rules>
-void sumNearest(const RuleContext& ctx, const Flock& flock, const Boid& self, const NearestK& cap, NeighbourSums& sums) {
+void sumNearest(const RuleContext& ctx, const Flock& flock, const Boid& self, const NearestK& cap, typename Rules::Sums& sums) {
     const SpeciesContext& k = ctx.of(self);
     for (std::uint32_t n = 0; n < cap.size(); ++n) {
         const Boid& other = flock[cap.slot(n)];
@@ -90,7 +93,7 @@ void sumNearest(const RuleContext& ctx, const Flock& flock, const Boid& self, co
 // `seen` counts every neighbour of the summing sweep (a cap keeps k of them): the adaptive
 // radius' count.
 template <class Rules>
-NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search, std::uint32_t& seen) {
+typename Rules::Sums gather(FlockStep& f, std::size_t i, typename Rules::Search& search, std::uint32_t& seen) {
     const RuleContext& ctx = f.ctx;
     const Flock& flock = f.current;
     const Boid& self = flock[i];
@@ -110,7 +113,7 @@ NeighbourSums gather(FlockStep& f, std::size_t i, typename Rules::Search& search
             if (cap) cap->offer(d2, flock[j].id);
             search.offerFirst(ctx, self, flock[j], d2, j);
         });
-    NeighbourSums sums;
+    typename Rules::Sums sums;
     const SpeciesContext& k = ctx.of(self);
     forEach([&](std::uint32_t j) {
         ++f.candidates;
@@ -139,10 +142,10 @@ Boid stepBoid(FlockStep& f, std::size_t i, std::uint32_t& counted) {
     typename Rules::Search search;
     if (!Rules::steersNow(ctx, self)) {
         counted = std::uint32_t(self.steer.w);
-        return finishStep(ctx, self, Rules::integrate(ctx, k, self, NeighbourSums{}, search));
+        return finishStep(ctx, self, Rules::integrate(ctx, k, self, typename Rules::Sums{}, search));
     }
     std::uint32_t seen = 0;
-    const NeighbourSums sums = gather<Rules>(f, i, search, seen);
+    const typename Rules::Sums sums = gather<Rules>(f, i, search, seen);
     counted = sums.neighbours;
     Boid next = finishStep(ctx, self, Rules::integrate(ctx, k, self, sums, search));
     if (ctx.adaptive) next.steer.w = nextReach(ctx, reachOf(ctx, self), seen);

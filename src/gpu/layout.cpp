@@ -18,7 +18,7 @@ SpeciesBlock speciesBlockOf(const SpeciesContext& k) {
     b.weights = {k.w_sep, k.w_ali, k.w_coh, k.chase};
     b.motion = {k.min_speed, k.max_speed, k.max_force, k.cos_half_fov};
     b.role = {k.r2_flee, k.w_flee, k.predator ? 1.0f : 0.0f, k.use_fov ? 1.0f : 0.0f};
-    b.counted = {k.r2_counted, 0.0f, 0.0f, 0.0f};
+    b.counted = {k.r2_counted, k.r2_reach, 0.0f, 0.0f};
     b.graded = {k.r_sep, k.inv_r_coh, 0.0f, 0.0f};
     b.dc_motion = {k.dc.accel_forward, k.dc.brake, k.dc.accel_side, k.dc.accel_up};
     b.dc_shape = {k.dc.preferred_distance, k.dc.smoothing, 0.0f, 0.0f};

@@ -14,7 +14,7 @@
 
 namespace murmur {
 
-float SpeciesRules::ruleRadius() const { return std::max({separation.radius, alignment.radius, cohesion.radius}); }
+float SpeciesRules::ruleRadius() const { return std::max({separation.radius, alignment.radius, cohesion.radius, reach}); }
 
 float Params::lookRadius(std::uint32_t s) const {
     return std::max(rulesOf(s).ruleRadius(), roles[std::min(s, kMaxSpecies - 1)].flee.radius);
@@ -22,7 +22,12 @@ float Params::lookRadius(std::uint32_t s) const {
 
 SpeciesRules Params::rulesOf(std::uint32_t s) const {
     SpeciesRules r = species[s < kMaxSpecies ? s : kMaxSpecies - 1];
-    if (const auto adjust = styleInfo(style).adjust_rules) adjust(*this, r);
+    const StyleInfo& info = styleInfo(style);
+    if (info.reach) {
+        r.separation.radius = r.alignment.radius = r.cohesion.radius = 0.0f;
+        r.reach = info.reach(*this);
+    }
+    if (info.adjust_rules) info.adjust_rules(*this, r);
     return r;
 }
 

@@ -106,7 +106,8 @@ struct SpeciesRules {
     float max_speed = 10.0f;   // units/s
     float max_force = 10.0f;   // units/s^2: steering clamp; graded and gloss: the rules' scale
     Manoeuvre dc{};            // decarpentier style
-    // The largest of the three rule radii: neighbours are counted within it.
+    float reach = 0.0f;        // a style's own cut-off (StyleInfo::reach), as rulesOf gives it; not a key
+    // The largest of the three rule radii and the reach: neighbours are counted within it.
     float ruleRadius() const;
     bool operator==(const SpeciesRules&) const = default;
 };

@@ -63,8 +63,12 @@ struct StyleInfo {
     std::vector<ParamInfo> keys;             // its own keys, listed after "style"
     std::vector<std::string> ignored_keys;   // shared keys it does not read (the panel greys them)
     std::vector<StyleSlot> slots;            // its values in the GPU's block, in slot order (at most kMaxStyleSlots)
-    // Optional (nullptr: none): the radii a species looks within when they are not its own keys;
-    // cross-field rules of its keys; the order parameters' group radius (given the default).
+    // Optional (nullptr: none): its own reach, a cut-off within which every pair interacts in
+    // place of the species' three rule radii (which it then ignores: Params::rulesOf gives them
+    // as 0, and SpeciesRules::reach this); the radii a species looks within when they are not its
+    // own keys; cross-field rules of its keys; the order parameters' group radius (given the
+    // default).
+    float (*reach)(const Params&) = nullptr;
     void (*adjust_rules)(const Params&, SpeciesRules&) = nullptr;
     void (*check)(const Params&, std::vector<ParamProblem>&) = nullptr;
     float (*group_radius)(const Params&, float nn_radius, float group_radius) = nullptr;

@@ -10,10 +10,16 @@
 namespace murmur {
 
 struct CuckerSmaleStyle : StyleDefaults {
+    // Its own sums: psi-weighted velocity differences to the boids of its species within the
+    // cut-off, and how many.
+    struct Sums {
+        glm::vec3 pull{0.0f};
+        std::uint32_t neighbours = 0;
+    };
     static float psi(float d2, float beta);
     static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
-                             float d2, NeighbourSums& sums);
-    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+                             float d2, Sums& sums);
+    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Sums& sums,
                           const Search& search);
 };
 

@@ -4,15 +4,23 @@
 
 float psi(float d2, float beta) { return pow(1.0 + d2, -beta); }
 
-void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
-    if (speciesAt(j) != self.species_bits || !(d2 < ALI_R2(S))) return;
+// Its own sums (CuckerSmaleStyle::Sums): psi-weighted velocity differences to the boids of its
+// species within the cut-off, and how many.
+struct CuckerSmaleSums {
+    vec3 pull;
+    uint neighbours;
+};
+#define GATHER_SUMS CuckerSmaleSums
+CuckerSmaleSums noStyleSums() { return CuckerSmaleSums(vec3(0.0), 0u); }
+
+void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout CuckerSmaleSums s) {
+    if (speciesAt(j) != self.species_bits || !(d2 < REACH_R2(S))) return;
     ++s.neighbours;
-    ++s.n_ali;
-    s.ali += psi(d2, CS_BETA) * (velAt(j) - self.v);
+    s.pull += psi(d2, CS_BETA) * (velAt(j) - self.v);
 }
 
-vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
+vec3 integrate(SpeciesBlock S, Self self, CuckerSmaleSums s, inout vec4 steer) {
     float pull = CS_PULL;
-    vec3 a = pull * s.ali + boundsAcceleration(self.p) + influenceAcceleration(S, self);
+    vec3 a = pull * s.pull + boundsAcceleration(self.p) + influenceAcceleration(S, self);
     return self.v + a * DT;
 }

@@ -62,6 +62,11 @@ TEST(CuckerSmale, ACutOffRadiusLeavesFartherBoidsOut) {
     const Flock out = stepOnce({boid(0, {50, 50, 0}, {0, 1, 0}), boid(1, {51, 50, 0}, {1, 0, 0}), boid(2, {53, 50, 0}, {0, -1, 0})}, p);
     expectVec(out[0].v, {0.05f, 0.95f, 0}, "v0");
     expectVec(out[2].v, {0.02f, -0.98f, 0}, "v2");
+    // The cut-off is the style's own reach: the species' rule radii (keys it ignores), however
+    // large, bring no one in.
+    p.species[0].separation.radius = p.species[0].alignment.radius = p.species[0].cohesion.radius = 40.0f;
+    const Flock wide = stepOnce({boid(0, {50, 50, 0}, {0, 1, 0}), boid(1, {51, 50, 0}, {1, 0, 0}), boid(2, {53, 50, 0}, {0, -1, 0})}, p);
+    expectVec(wide[0].v, {0.05f, 0.95f, 0}, "v0 beside wide species radii");
 }
 
 TEST(CuckerSmale, TheMeanVelocityIsConserved) {

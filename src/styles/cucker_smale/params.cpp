@@ -12,10 +12,9 @@ namespace {
 
 // Cucker-Smale looks within its cut-off, or at every pair: a radius beyond any distance in the
 // world (minimum image in wrap; in soft bounds boids stay within about a margin of the walls).
-void cuckerSmaleRadii(const Params& p, SpeciesRules& r) {
+float cuckerSmaleReach(const Params& p) {
     const float every_pair = 2.0f * p.world_size * std::sqrt(float(p.dims));
-    r.separation.radius = r.cohesion.radius = 0.0f;
-    r.alignment.radius = p.cucker_smale.radius > 0.0f ? p.cucker_smale.radius : every_pair;
+    return p.cucker_smale.radius > 0.0f ? p.cucker_smale.radius : every_pair;
 }
 
 void cuckerSmaleCheck(const Params& p, std::vector<ParamProblem>& problems) {
@@ -56,7 +55,7 @@ StyleInfo styleRowOf<Style::CuckerSmale>() {
                                   "flee.radius", "flee.weight", "repeller.x", "repeller.y", "repeller.z", "repeller.weight",
                                   "repeller.radius", "scatter"},
                  .slots = {{"CS_PULL", [](const Params& p) { return p.cuckerSmalePull(); }}, {"CS_BETA", MURMUR_SLOT(cucker_smale.beta)}},
-                 .adjust_rules = cuckerSmaleRadii,
+                 .reach = cuckerSmaleReach,
                  .check = cuckerSmaleCheck,
                  .group_radius = cuckerSmaleGroup};
 }

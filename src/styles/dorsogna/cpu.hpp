@@ -12,11 +12,16 @@ namespace murmur {
 
 struct DOrsognaStyle : StyleDefaults {
     static constexpr bool kVelocityCone = false;  // every boid within the cut-off acts, all round
+    // Its own sums: the pair forces of the boids within the cut-off, and how many.
+    struct Sums {
+        glm::vec3 force{0.0f};
+        std::uint32_t neighbours = 0;
+    };
     // The pair force's magnitude at distance r, positive towards the other boid.
     static float pairForce(const DOrsognaParams& m, float r);
     static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
-                             float d2, NeighbourSums& sums);
-    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+                             float d2, Sums& sums);
+    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Sums& sums,
                           const Search& search);
 };
 

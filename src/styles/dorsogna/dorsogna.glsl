@@ -8,12 +8,19 @@ float pairForce(float r) {
            DORSOGNA_REPULSION_SLOPE * exp(-r * DORSOGNA_INV_REPULSION_RANGE);
 }
 
-void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
-    if (!(d2 < ALI_R2(S)) || !(d2 > 0.0)) return;
+// Its own sums (DOrsognaStyle::Sums): the pair forces of the boids within the cut-off, and how many.
+struct DOrsognaSums {
+    vec3 force;
+    uint neighbours;
+};
+#define GATHER_SUMS DOrsognaSums
+DOrsognaSums noStyleSums() { return DOrsognaSums(vec3(0.0), 0u); }
+
+void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout DOrsognaSums s) {
+    if (!(d2 < REACH_R2(S)) || !(d2 > 0.0)) return;
     ++s.neighbours;
-    ++s.n_coh;
     float r = sqrt(d2);
-    s.coh += (pairForce(r) / r) * d;
+    s.force += (pairForce(r) / r) * d;
 }
 
 // The step's noise on the velocity (dorsognaKick in cpu.cpp): sqrt(2 D dt) x a standard normal on
@@ -33,8 +40,8 @@ vec3 dorsognaKick(Self self) {
     return DORSOGNA_NOISE_STEP * g;
 }
 
-vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
+vec3 integrate(SpeciesBlock S, Self self, DOrsognaSums s, inout vec4 steer) {
     vec3 propulsion = (DORSOGNA_ALPHA - DORSOGNA_BETA * dot(self.v, self.v)) * self.v;
-    vec3 a = propulsion + s.coh + boundsAcceleration(self.p) + influenceAcceleration(S, self);
+    vec3 a = propulsion + s.force + boundsAcceleration(self.p) + influenceAcceleration(S, self);
     return self.v + a * DT + dorsognaKick(self);
 }

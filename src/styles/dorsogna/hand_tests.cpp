@@ -65,6 +65,14 @@ TEST(DOrsogna, TheCutOffLeavesFartherBoidsOut) {
     const Flock out = stepPair(p);
     expectVec(out[0].v, {1.05f, 0, 0}, "v0");
     expectVec(out[1].v, {0, 1.05f, 0}, "v1");
+    // The cut-off is the style's own reach: the species' rule radii (keys it ignores), however
+    // large, bring no one in; nor does a cut-off past them leave anyone out.
+    p.species[0].separation.radius = p.species[0].alignment.radius = p.species[0].cohesion.radius = 40.0f;
+    expectVec(stepPair(p)[0].v, {1.05f, 0, 0}, "v0 beside wide species radii");
+    EXPECT_EQ(p.largestRadius(), 0.9f) << "the search reaches as far as the cut-off, not the species' radii";
+    p.species[0].separation.radius = p.species[0].alignment.radius = p.species[0].cohesion.radius = 0.5f;
+    p.dorsogna.cutoff = 8.0f;
+    expectVec(stepPair(p)[0].v, {1.03809621f, 0, 0}, "v0 beside narrow species radii");
 }
 
 TEST(DOrsogna, AnIsolatedBoidTendsToSpeedSqrtAlphaOverBeta) {

@@ -11,10 +11,7 @@ namespace murmur {
 namespace {
 
 // Every boid within the cut-off acts on every other, whatever its species.
-void dorsognaRadii(const Params& p, SpeciesRules& r) {
-    r.separation.radius = r.cohesion.radius = 0.0f;
-    r.alignment.radius = p.dorsogna.cutoff;
-}
+float dorsognaReach(const Params& p) { return p.dorsogna.cutoff; }
 
 void dorsognaCheck(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
@@ -74,7 +71,7 @@ StyleInfo styleRowOf<Style::DOrsogna>() {
                       {"DORSOGNA_REPULSION_SLOPE", [](const Params& p) { return p.dorsogna.repulsionSlope(); }},
                       {"DORSOGNA_INV_REPULSION_RANGE", [](const Params& p) { return p.dorsogna.inverseRepulsionRange(); }},
                       {"DORSOGNA_NOISE_STEP", [](const Params& p) { return p.dorsogna.noiseStep(p.dt); }}},
-            .adjust_rules = dorsognaRadii,
+            .reach = dorsognaReach,
             .check = dorsognaCheck,
             .group_radius = dorsognaGroup};
 }
