@@ -5,7 +5,7 @@
 # fails the check there and then), `murmur --self-test`, every test binary's tests as CTest runs
 # them (GoogleTest shards, one process a core, at most 8 for the GL tests, in parallel), the
 # benchmark, the two read paths and the two walks interleaved (MURMUR_GPU_READS: parity under
-# storage reads, then the benchmark A/B; MURMUR_GPU_WALK: the same with tiles), a sample every
+# storage reads, then `murmur --bench --bench-ab`; MURMUR_GPU_WALK: the same with tiles), a sample every
 # step against none (headless, interleaved), and the 68-run
 # Couzin sweep of docs/research.md cold (empty shader caches) then warm.
 # Writes REPORT_DIR/report.md (the renderer, the machine, each step's result and seconds, a table
@@ -424,11 +424,12 @@ step_bench() {
 
 # ---- steps: the read paths and the walks, A/B ----
 
-# path_ab VAR A B WHAT TITLE FILTER: the parity cases FILTER with VAR=B, then READS_ROUNDS
-# alternations of the benchmark at one size, A then B each round (logs and JSON named
-# WHAT-VALUE-ROUND); the other path variables unset, so each A/B is against the defaults.
+# path_ab VAR A B WHAT TITLE FILTER: the parity cases FILTER with VAR=B, then the benchmark's
+# A/B at one size, READS_ROUNDS rounds, A then B each (`murmur --bench --bench-ab`: it interleaves
+# them and prints the medians; JSON WHAT.json, log WHAT.log); the other path variables unset, so
+# each A/B is against the defaults.
 path_ab() {
-  local var=$1 a=$2 b=$3 what=$4 title=$5 filter=$6 start rc size round value log parity=$LOGS/$4-parity.log
+  local var=$1 a=$2 b=$3 what=$4 title=$5 filter=$6 start rc size parity=$LOGS/$4-parity.log
   local -a clean=(env -u MURMUR_GPU_READS -u MURMUR_GPU_WALK)
   size=$READS_GPU_SIZE
   [[ $SOFTWARE -eq 1 ]] && size=$READS_SOFT_SIZE
@@ -438,34 +439,15 @@ path_ab() {
   add_row "parity, $var=$b" "$(result_of "$rc" "$LIMIT_TESTS")" "$(seconds_since "$start")" \
     "$(grep -o '[0-9]* tests\? from [0-9]* test suites\? ran' "$parity" | head -1)"
   start=$(now)
-  rc=0
-  for ((round = 1; round <= READS_ROUNDS; round++)); do
-    for value in "$a" "$b"; do
-      log=$LOGS/$what-$value-$round.log
-      local r
-      r=$(bounded "$LIMIT_BENCH" "$log" "${clean[@]}" "$var=$value" "$BIN/murmur" --bench \
-          --bench-sizes "$size" --bench-steps "$READS_STEPS" --bench-clump-steps "$READS_CLUMP" \
-          --bench-out "$REPORT/$what-$value-$round.json")
-      [[ $r -ne 0 ]] && rc=$r
-    done
-  done
+  rc=$(bounded "$LIMIT_BENCH" "$LOGS/$what.log" "${clean[@]}" "$BIN/murmur" --bench --bench-sizes "$size" \
+       --bench-steps "$READS_STEPS" --bench-clump-steps "$READS_CLUMP" --bench-ab "$var=$a,$b" \
+       --bench-rounds "$READS_ROUNDS" --bench-out "$REPORT/$what.json")
   add_row "$what A/B ($size)" "$(result_of "$rc" "$LIMIT_BENCH")" "$(seconds_since "$start")" \
     "$READS_ROUNDS rounds, $a then $b"
-  section "## $title, interleaved" "" "\`$var=$a|$b murmur --bench --bench-sizes $size" \
-    "--bench-steps $READS_STEPS --bench-clump-steps $READS_CLUMP\`, $READS_ROUNDS rounds, $a then $b each" \
-    "round (results: $what-*.json; parity with $var=$b: logs/$what-parity.log, ${ROW_RESULT[-2]})." "" \
-    "| round | $what | spawn ms/step | clumped ms/step | steer ms (spawn) |" "|---:|---|---:|---:|---:|" \
-    "$(path_rows "$what" "$a" "$b")" ""
-}
-
-path_rows() {  # WHAT A B: the A/B's logs -> one markdown row a run
-  local round value
-  for ((round = 1; round <= READS_ROUNDS; round++)); do
-    for value in "$2" "$3"; do
-      awk -v round="$round" -v value="$value" '$2 == "spawn" { s = $3; for (i = 1; i <= NF; i++) if ($i ~ /^steer=/) steer = substr($i, 7) }
-        $2 == "clumped" { c = $3 } END { printf "| %s | %s | %s | %s | %s |\n", round, value, s, c, steer }' "$LOGS/$1-$value-$round.log"
-    done
-  done
+  section "## $title, interleaved" "" "\`murmur --bench --bench-sizes $size --bench-steps $READS_STEPS" \
+    "--bench-clump-steps $READS_CLUMP --bench-ab $var=$a,$b --bench-rounds $READS_ROUNDS\` (results:" \
+    "$what.json, each round's rows in logs/$what.log; parity with $var=$b: logs/$what-parity.log," \
+    "${ROW_RESULT[-2]})." "" '```' "$(sed -n '/^A\/B /,/^shader programs/p' "$LOGS/$what.log" | grep -v '^shader programs')" '```' ""
 }
 
 # The passes' read paths (MURMUR_GPU_READS: buffer textures, the default, and storage buffers).

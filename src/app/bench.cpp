@@ -320,6 +320,8 @@ void benchRender(Drawable& gpu, const Params& p, const BenchOptions& b, json& do
                            {"fragments_estimate", r.counts.fragments_estimate}});
 }
 
+}  // namespace
+
 // One size: the spawn and clumped phases, and the render on the GPU. False when the driver
 // reported errors (on err).
 bool benchSize(std::uint64_t n, const Options& opt, const BenchOptions& b, json& doc, std::ostream& out, std::ostream& err) {
@@ -348,8 +350,6 @@ bool benchSize(std::uint64_t n, const Options& opt, const BenchOptions& b, json&
     return true;
 }
 
-}  // namespace
-
 int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::ostream& err) {
     const json before = b.compare_path.empty() ? json() : readCompareFile(b.compare_path);
     std::unique_ptr<gl::HeadlessContext> context;
@@ -363,6 +363,9 @@ int runBench(const Options& opt, const BenchOptions& b, std::ostream& out, std::
     }
     if (!b.flocks.empty()) {
         if (!benchEnsembles(opt, b, doc, out)) return 1;
+    } else if (b.ab) {
+        printBenchHeader(doc, b, out);
+        if (!benchAb(opt, b, doc, out, err)) return 1;
     } else {
         printBenchHeader(doc, b, out);
         for (std::uint64_t n : b.sizes)

@@ -8,11 +8,21 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace murmur {
+
+// --bench-ab VAR=A,B: the GPU's two paths of one variable (MURMUR_GPU_READS textures|storage,
+// MURMUR_GPU_WALK rows|tiles), measured in `rounds` rounds, A then B each round.
+struct BenchAb {
+    std::string var, a, b;
+    std::uint32_t rounds = 3;
+};
+// "VAR=A,B" checked (InputError naming the variables and their values).
+BenchAb parseBenchAb(const std::string& text);
 
 struct BenchOptions {
     std::vector<std::uint64_t> sizes{10000, 100000, 1000000, 10000000};
@@ -25,6 +35,7 @@ struct BenchOptions {
     // --set key=value over the scenario (each checked by the command line before), e.g.
     // neighbour_cap=7, topological.count=6.5, bounds=open; boids stays each size's.
     std::vector<std::string> sets;
+    std::optional<BenchAb> ab;  // --bench-ab: an interleaved A/B of two GPU paths (bench_ab.cpp)
 };
 
 // The benchmark scenario's parameters for n boids, in the steering style or, with the same
@@ -36,6 +47,15 @@ Params benchParams(std::uint64_t n, Style style = Style::Steering, const std::ve
 double median(std::vector<double> v);
 
 int runBench(const Options& opt, const BenchOptions& bench, std::ostream& out, std::ostream& err);
+
+// One size of the scenario: its spawn and clumped rows (and, on the GPU, the render's), printed
+// and added to doc["runs"]; false when the GL driver reported errors.
+bool benchSize(std::uint64_t n, const Options& opt, const BenchOptions& b, nlohmann::json& doc, std::ostream& out, std::ostream& err);
+
+// The A/B (--bench-ab): every size in each round, A's rows then B's, each row tagged with its
+// "round" and "ab" (the path); then each size and phase's median step over the rounds, a path
+// each, and B's over A's (printed, and doc["ab"]). The variable is as it was after.
+bool benchAb(const Options& opt, const BenchOptions& b, nlohmann::json& doc, std::ostream& out, std::ostream& err);
 
 // The ensemble benchmark (--bench --bench-flocks K,...): for each size N of --bench-sizes and each
 // K, K flocks of N boids (the scenario, seeds 1..K) stepped together; the median step, boid-steps/s

@@ -222,6 +222,12 @@ int runBenchMode(CliValues& v, std::ostream& out, std::ostream& err) {
     v.opt.backend = backendOf(v);
     if (!v.bench_sizes.empty()) v.bench_opt.sizes = parseSizes(v.bench_sizes);
     if (!v.bench_flocks.empty()) v.bench_opt.flocks = parseFlockCounts(v.bench_flocks);
+    if (v.bench_ab) {
+        if (v.opt.backend != Backend::Gpu) throw InputError("--bench-ab compares the GPU's paths: not with --backend cpu");
+        if (!v.bench_opt.flocks.empty()) throw InputError("--bench-ab measures single flocks: not with --bench-flocks");
+        v.bench_opt.ab = parseBenchAb(*v.bench_ab);
+        v.bench_opt.ab->rounds = v.bench_rounds;
+    }
     v.bench_opt.style = findStyle(v.bench_style)->style;  // --bench-style checks the name
     v.bench_opt.sets = v.sets;
     for (std::uint64_t n : v.bench_opt.sizes) (void)benchParams(n, v.bench_opt.style, v.bench_opt.sets);  // the whole scenario, checked up front

@@ -45,6 +45,7 @@ constexpr std::array kFlags{
     FlagRow{"--bench-steps", B},           FlagRow{"--bench-clump-steps", B},
     FlagRow{"--bench-style", B},           FlagRow{"--bench-out", B},
     FlagRow{"--bench-compare", B},         FlagRow{"--bench-flocks", B},
+    FlagRow{"--bench-ab", B},              FlagRow{"--bench-rounds", B, "--bench-ab"},
     FlagRow{"--sweep", S},                 FlagRow{"--sweep-seeds", S},
     FlagRow{"--sweep-burn-in", S},         FlagRow{"--sweep-every", S},
     FlagRow{"--sweep-out", S},             FlagRow{"--sweep-shard", S},

@@ -119,6 +119,11 @@ void declareBench(CLI::App& app, CliValues& v) {
     app.add_option("--bench-out", v.bench_opt.out_path, "also write the results as JSON to this file")->type_name("FILE.json");
     app.add_option("--bench-compare", v.bench_opt.compare_path, "print each row's time beside an earlier --bench-out file's, with the ratio")
         ->type_name("OLD.json");
+    app.add_option("--bench-ab", v.bench_ab,
+                   "an interleaved A/B of the GPU's two paths of one variable, MURMUR_GPU_READS=textures,storage or "
+                   "MURMUR_GPU_WALK=rows,tiles: every size in each round, A then B, and the median of the rounds for each")
+        ->type_name("VAR=A,B");
+    addCount(app, "--bench-rounds", v.bench_rounds, 1, 100, "rounds of --bench-ab [1, 100]");
 }
 
 void declareSweep(CLI::App& app, CliValues& v) {

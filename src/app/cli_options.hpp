@@ -25,6 +25,8 @@ struct CliValues {
     bool list_presets = false, self_test = false, bench = false, gl_debug = false;
     BenchOptions bench_opt;
     std::string bench_sizes, bench_style = "steering", bench_flocks;
+    std::optional<std::string> bench_ab;  // --bench-ab, given (perhaps empty) or not
+    std::uint32_t bench_rounds = 3;
     std::vector<std::string> sweeps, merge_args;
     std::string sweep_shard, sweep_plot, sweep_plot_of = "polarization", sweep_xi;
     SweepOptions sweep_opt;

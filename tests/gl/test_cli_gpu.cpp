@@ -294,6 +294,44 @@ TEST(CliGpu, BenchCompareSetsRunsSideBySide) {
     std::filesystem::remove_all(dir);
 }
 
+// --bench-ab: the two read paths interleaved, A then B each round, each row run on the path it
+// is tagged with (its "reads" says so), the medians of the rounds a path each (of two rounds,
+// their mean; tolerance 1e-9 relative), and the variable as it was after (unset).
+TEST(CliGpu, BenchAbInterleavesTwoPathsAndTakesTheirMedians) {
+    MURMUR_REQUIRE_GL();
+    ASSERT_EQ(std::getenv("MURMUR_GPU_READS"), nullptr);
+    const std::string path = (std::filesystem::temp_directory_path() / ("murmur_ab_" + std::to_string(::getpid()) + ".json")).string();
+    std::string out, err;
+    ASSERT_EQ(run({"--bench", "--bench-sizes", "500", "--bench-steps", "2", "--bench-clump-steps", "0", "--bench-ab",
+                   "MURMUR_GPU_READS=textures,storage", "--bench-rounds", "2", "--bench-out", path.c_str()},
+                  out, err),
+              0)
+        << err;
+    EXPECT_EQ(std::getenv("MURMUR_GPU_READS"), nullptr) << "the variable is as it was";
+    EXPECT_NE(out.find("A/B MURMUR_GPU_READS textures|storage, 2 rounds interleaved"), std::string::npos) << out;
+    const auto doc = nlohmann::json::parse(std::ifstream(path));
+    std::vector<std::string> order;
+    std::vector<double> spawn_ms[2];
+    for (const auto& r : doc["runs"]) {
+        if (r["phase"] != "spawn") continue;
+        order.push_back(r["ab"].get<std::string>() + std::to_string(r["round"].get<int>()));
+        EXPECT_EQ(r["reads"], r["ab"]) << "the row ran on the path it is tagged with";
+        spawn_ms[r["ab"] == "textures" ? 0 : 1].push_back(r["step_ms"].get<double>());
+    }
+    EXPECT_EQ(order, (std::vector<std::string>{"textures1", "storage1", "textures2", "storage2"}));
+    const auto& rows = doc["ab"]["rows"];
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0]["phase"], "spawn");
+    EXPECT_EQ(rows[1]["phase"], "clumped");
+    ASSERT_EQ(spawn_ms[0].size(), 2u);
+    ASSERT_EQ(spawn_ms[1].size(), 2u);
+    const double a = (spawn_ms[0][0] + spawn_ms[0][1]) / 2, b = (spawn_ms[1][0] + spawn_ms[1][1]) / 2;
+    EXPECT_NEAR(rows[0]["a_ms"].get<double>(), a, 1e-9 * a);
+    EXPECT_NEAR(rows[0]["b_ms"].get<double>(), b, 1e-9 * b);
+    EXPECT_NEAR(rows[0]["b_over_a"].get<double>(), b / a, 1e-9 * b / a);
+    std::filesystem::remove(path);
+}
+
 // --bench-style graded runs the same scenario (density, radii, speeds) in the graded style and
 // says so in its JSON; compared with a steering run, the comparison says it is not like for like.
 TEST(CliGpu, BenchStyleGradedIsNamedAndComparedAsAnotherScenario) {

@@ -175,6 +175,11 @@ TEST_F(Cli, BadFlagsExit2) {
     for (const char* k : {"0", "x", "1,,2", "65537", "-1", "+3", " 4", "4 ", "0x10", "99999999999999999999"})
         expectRefused({"--bench", "--backend", "cpu", "--bench-flocks", k}, "is not a flock count in [1, 65536]");
     expectRefused({"--bench", "--backend", "cpu", "--bench-flocks", ""}, "--bench-flocks: an empty value");
+    for (const char* ab : {"X", "MURMUR_GPU_WALK=rows,rows", "MURMUR_GPU_READS=rows,tiles", "MURMUR_GPU_WALK=rows", "PATH=a,b", ""})
+        expectRefused({"--bench", "--bench-ab", ab}, "give VAR=A,B, VAR MURMUR_GPU_READS (textures, storage) or MURMUR_GPU_WALK (rows, tiles)");
+    expectRefused({"--bench", "--backend", "cpu", "--bench-ab", "MURMUR_GPU_WALK=rows,tiles"}, "not with --backend cpu");
+    expectRefused({"--bench", "--bench-ab", "MURMUR_GPU_WALK=rows,tiles", "--bench-flocks", "2"}, "not with --bench-flocks");
+    expectRefused({"--bench", "--bench-rounds", "2"}, "--bench-rounds applies to --bench-ab only");
     expectRefused({"--sweep", "vicsek.noise=0:1:2", "--sweep-out", out_csv, "--sweep-batch", "70000"}, "[0, 65536]");
     EXPECT_FALSE(fs::exists(out_csv));
     expectBadInput({"--boids", "-5"}, "[0, 100000000]");

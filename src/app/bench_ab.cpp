@@ -1,0 +1,118 @@
+// murmur --bench --bench-ab VAR=A,B: the GPU's two paths of one variable, interleaved in rounds
+// (A then B each round), so that a machine's drift (its load, its clocks) falls on both alike.
+#include "app/bench.hpp"
+
+#include "io/input_error.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace murmur {
+namespace {
+
+using nlohmann::json;
+
+// The variables an A/B may switch, each with its two values (src/gpu/variant.cpp reads them).
+struct PathVariable {
+    const char* name;
+    const char* values[2];
+};
+constexpr PathVariable kPathVariables[] = {{"MURMUR_GPU_READS", {"textures", "storage"}}, {"MURMUR_GPU_WALK", {"rows", "tiles"}}};
+
+[[noreturn]] void badAb(const std::string& text, const std::string& why) {
+    throw InputError("--bench-ab: '" + text.substr(0, 80) + "': " + why +
+                     "; give VAR=A,B, VAR MURMUR_GPU_READS (textures, storage) or MURMUR_GPU_WALK (rows, tiles), A and B its two values");
+}
+
+// The variable set to `value` while in scope, then as it was (unset if it was).
+class ScopedVariable {
+public:
+    ScopedVariable(const std::string& name, const std::string& value) : name_(name) {
+        if (const char* was = std::getenv(name.c_str())) was_ = was;
+        setenv(name.c_str(), value.c_str(), 1);
+    }
+    ~ScopedVariable() {
+        if (was_) setenv(name_.c_str(), was_->c_str(), 1);
+        else unsetenv(name_.c_str());
+    }
+    ScopedVariable(const ScopedVariable&) = delete;
+    ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+private:
+    std::string name_;
+    std::optional<std::string> was_;
+};
+
+// Each size and phase's median step over the rounds, a path each, and B's over A's.
+json summarize(const json& runs, const BenchAb& ab) {
+    using Key = std::pair<std::uint64_t, std::string>;
+    std::vector<Key> keys;  // in the order measured
+    std::map<Key, std::vector<double>> ms[2];
+    for (const json& r : runs) {
+        if (!r.contains("ab") || r["phase"] == "render") continue;
+        const Key key{r["boids"].get<std::uint64_t>(), r["phase"].get<std::string>()};
+        if (!ms[0].count(key) && !ms[1].count(key)) keys.push_back(key);
+        ms[r["ab"] == ab.a ? 0 : 1][key].push_back(r["step_ms"].get<double>());
+    }
+    json rows = json::array();
+    for (const Key& key : keys) {
+        const double a = ms[0].count(key) ? median(ms[0].at(key)) : 0.0, b = ms[1].count(key) ? median(ms[1].at(key)) : 0.0;
+        rows.push_back({{"boids", key.first}, {"phase", key.second}, {"a_ms", a}, {"b_ms", b}, {"b_over_a", a > 0 ? b / a : 0.0}});
+    }
+    return {{"variable", ab.var}, {"a", ab.a}, {"b", ab.b}, {"rounds", ab.rounds}, {"rows", rows}};
+}
+
+void printSummary(const json& s, const BenchAb& ab, std::ostream& out) {
+    out << "A/B " << ab.var << " " << ab.a << "|" << ab.b << ", " << ab.rounds
+        << " rounds interleaved, the median of the rounds' ms/step:\n";
+    char line[160];
+    std::snprintf(line, sizeof line, "%10s %-8s %10s %10s %10s\n", "boids", "phase", ab.a.c_str(), ab.b.c_str(), (ab.b + "/" + ab.a).c_str());
+    out << line;
+    for (const json& r : s["rows"]) {
+        std::snprintf(line, sizeof line, "%10llu %-8s %10.3f %10.3f %10.3f\n", static_cast<unsigned long long>(r["boids"].get<std::uint64_t>()),
+                      r["phase"].get<std::string>().c_str(), r["a_ms"].get<double>(), r["b_ms"].get<double>(), r["b_over_a"].get<double>());
+        out << line;
+    }
+}
+
+}  // namespace
+
+BenchAb parseBenchAb(const std::string& text) {
+    const std::size_t eq = text.find('='), comma = text.find(',');
+    if (eq == std::string::npos || comma == std::string::npos || comma < eq) badAb(text, "not VAR=A,B");
+    BenchAb ab;
+    ab.var = text.substr(0, eq);
+    ab.a = text.substr(eq + 1, comma - eq - 1);
+    ab.b = text.substr(comma + 1);
+    for (const PathVariable& v : kPathVariables) {
+        if (ab.var != v.name) continue;
+        const auto known = [&](const std::string& x) { return x == v.values[0] || x == v.values[1]; };
+        if (!known(ab.a) || !known(ab.b) || ab.a == ab.b) badAb(text, std::string("not its two values, ") + v.values[0] + " and " + v.values[1]);
+        return ab;
+    }
+    badAb(text, "no such variable");
+}
+
+bool benchAb(const Options& opt, const BenchOptions& b, json& doc, std::ostream& out, std::ostream& err) {
+    const BenchAb& ab = *b.ab;
+    for (std::uint32_t round = 1; round <= ab.rounds; ++round)
+        for (const std::string& value : {ab.a, ab.b}) {
+            const ScopedVariable path(ab.var, value);
+            out << "round " << round << ", " << ab.var << "=" << value << ":\n";
+            const std::size_t first = doc["runs"].size();
+            for (std::uint64_t n : b.sizes)
+                if (!benchSize(n, opt, b, doc, out, err)) return false;
+            for (std::size_t i = first; i < doc["runs"].size(); ++i) {
+                doc["runs"][i]["round"] = round;
+                doc["runs"][i]["ab"] = value;
+            }
+        }
+    doc["ab"] = summarize(doc["runs"], ab);
+    printSummary(doc["ab"], ab, out);
+    return true;
+}
+
+}  // namespace murmur
