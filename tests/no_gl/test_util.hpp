@@ -3,10 +3,6 @@
 #pragma once
 
 #include "cpu/cpu_simulation.hpp"
-#ifdef MURMUR_HAND_TESTS_ON_GPU
-#include "gl_env.hpp"
-#include "gpu/gpu_simulation.hpp"
-#endif
 #include "cpu/flock_rules.hpp"
 #include "model/boid.hpp"
 #include "model/correlations.hpp"
@@ -52,21 +48,12 @@ inline bool finite(const Boid& b) {
            std::isfinite(b.v.y) && std::isfinite(b.v.z);
 }
 
-// The backend the hand-computed tests run on: the CPU reference (brute force unless asked), or,
-// built into murmur_gpu_hand_tests (MURMUR_HAND_TESTS_ON_GPU), the GPU pipeline: both backends
+// The backend the hand-computed tests run on, chosen by the binary they are linked into (the
+// tests are compiled once, tests/CMakeLists.txt's murmur_hand_tests): the CPU reference (brute
+// force unless asked; no_gl/backend_cpu.cpp, murmur_cpu_tests), or the GPU pipeline
+// (gl/backend_gpu.cpp, murmur_gpu_hand_tests, whose tests are named OnGpu.*): both backends
 // against the same arithmetic. Null (a failure added) when the GPU has no GL context.
-inline std::unique_ptr<Simulation> backendUnderTest(NeighbourSearch search = NeighbourSearch::BruteForce) {
-#ifdef MURMUR_HAND_TESTS_ON_GPU
-    (void)search;
-    if (!GlEnvironment::ready()) {
-        ADD_FAILURE() << "no GL context: " << GlEnvironment::error();
-        return nullptr;
-    }
-    return std::make_unique<gpu::GpuSimulation>();
-#else
-    return std::make_unique<CpuSimulation>(search);
-#endif
-}
+std::unique_ptr<Simulation> backendUnderTest(NeighbourSearch search = NeighbourSearch::BruteForce);
 
 // `steps` steps of a flock on the backend under test; result by id.
 inline Flock stepMany(const Flock& flock, const Params& p, int steps, NeighbourSearch search = NeighbourSearch::BruteForce) {
