@@ -3,6 +3,9 @@
 #include "gpu/dispatch.hpp"
 #include "gpu/layout.hpp"
 
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
 #include <stdexcept>
 
 namespace murmur::gpu {
@@ -54,7 +57,9 @@ PairSums CorrelationPass::measure(FlockState& s, const gl::ShaderLibrary& lib, c
     s.bind();  // the pick's slots back to what the other passes expect
     const auto words = bins_.read<std::uint32_t>(std::size_t(bins) * 4);
     PairSums sums;
-    sums.u2 = double(mean_u2_.read<float>(4)[3]);
+    const std::vector<float> mean = mean_u2_.read<float>(4);
+    sums.u2 = double(mean[3]);
+    sums.v2 = glm::dot(glm::dvec3(mean[0], mean[1], mean[2]), glm::dvec3(mean[0], mean[1], mean[2])) + sums.u2;  // mean |v|^2 = |V|^2 + mean |u|^2
     for (std::uint32_t b = 0; b < bins; ++b) {
         sums.uu.push_back(double(wordsValue(words[4 * b], words[4 * b + 1])) / CORR_FIXED_ONE);
         sums.pairs.push_back(std::uint64_t(wordsValue(words[4 * b + 2], words[4 * b + 3])));

@@ -63,8 +63,12 @@ PairSums measurePairSums(const Flock& flock, const Params& p, std::uint32_t bins
     for (const Boid& b : flock) mean += glm::dvec3(b.v);
     if (n > 0) mean /= double(n);
     PairSums s;
-    for (const Boid& b : flock) s.u2 += glm::dot(glm::dvec3(b.v) - mean, glm::dvec3(b.v) - mean);
+    for (const Boid& b : flock) {
+        s.u2 += glm::dot(glm::dvec3(b.v) - mean, glm::dvec3(b.v) - mean);
+        s.v2 += glm::dot(glm::dvec3(b.v), glm::dvec3(b.v));
+    }
     s.u2 = n > 0 ? s.u2 / double(n) : 0.0;
+    s.v2 = n > 0 ? s.v2 / double(n) : 0.0;
     s.uu.assign(bins, 0.0);
     s.pairs.assign(bins, 0);
     const double width = r_max / double(bins);
@@ -87,11 +91,12 @@ Correlations correlationsOf(const PairSums& sums, const Params& p, std::size_t n
     c.pairs = sums.pairs;
     const std::size_t bins = sums.pairs.size();
     const double width = r_max / double(bins);
+    const bool resolved = sums.u2 > 0.0 && correlationsResolved(sums);
     const double box = std::pow(double(p.world_size), double(p.dims)), all_pairs = 0.5 * double(n) * double(n > 0 ? n - 1 : 0);
     for (std::size_t b = 0; b < bins; ++b) {
         c.r.push_back((double(b) + 0.5) * width);
         const double pairs = double(sums.pairs[b]);
-        c.velocity.push_back(pairs > 0.0 && sums.u2 > 0.0 ? sums.uu[b] / pairs : std::numeric_limits<double>::quiet_NaN());
+        c.velocity.push_back(pairs > 0.0 && resolved ? sums.uu[b] / pairs : std::numeric_limits<double>::quiet_NaN());
         const double ideal = all_pairs * shellVolume(p.dims, double(b) * width, double(b + 1) * width) / box;
         c.g.push_back(ideal > 0.0 ? pairs / ideal : 0.0);
     }

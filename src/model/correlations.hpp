@@ -16,7 +16,8 @@ namespace murmur {
 
 struct Correlations {
     std::vector<double> r;            // each bin's centre: bins of equal width over [0, r_max)
-    std::vector<double> velocity;     // C(r): mean u_i . u_j over the bin's pairs, over mean |u|^2 (u = v - mean v); NaN: no pair
+    std::vector<double> velocity;     // C(r): mean u_i . u_j over the bin's pairs, over mean |u|^2 (u = v - mean v); NaN: no
+                                      // pair, or fluctuations not resolved (correlationsResolved)
     std::vector<double> g;            // g(r): the bin's pairs over those of an ideal gas at the box's density
     std::vector<std::uint64_t> pairs; // pairs in each bin
     double xi = 0.0;                  // C's first zero (linear between the bins either side); NaN when C never falls to 0
@@ -32,7 +33,15 @@ struct PairSums {
     std::vector<double> uu;            // per bin: sum over its pairs of u_i . u_j / mean |u|^2
     std::vector<std::uint64_t> pairs;  // per bin: its pairs
     double u2 = 0.0;                   // mean |u|^2 (u = v - mean v)
+    double v2 = 0.0;                   // mean |v|^2: what u2 is resolved against
 };
+
+// Whether the sums resolve the velocities' fluctuations: mean |u|^2 above kUnresolvedFluctuation
+// of mean |v|^2 (u's rms above 1e-5 of the speed's). Below it a flock moves as one, and what is
+// left of u is rounding (the GPU's float mean is off by about 1e-7 of the speed where the CPU's
+// double is exact), so C is undefined (NaN) on both backends rather than noise on one.
+inline constexpr double kUnresolvedFluctuation = 1e-10;
+inline bool correlationsResolved(const PairSums& s) { return s.u2 > kUnresolvedFluctuation * s.v2; }
 
 // Why these bins and r_max do not suit p (bins in [1, kMaxCorrelationBins]; r_max above 0, at
 // most half the world in wrap bounds; at most kMaxCorrelationBoids boids), if they do not.

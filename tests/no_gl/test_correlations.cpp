@@ -53,6 +53,27 @@ TEST(Correlations, ACommonDriftIsTakenOff) {
     EXPECT_NEAR(c.xi, 5.5, 1e-12);
 }
 
+// A flock moving as one: 3,001 boids (the default spawn's places, 2D wrap, L 300) all at
+// (1.3, -0.7). Its fluctuations are rounding at most (the GPU's float mean of 3,001 equal
+// velocities is off by about 1e-7 of the speed; the CPU's double mean is exact), below
+// correlationsResolved's 1e-10 of mean |v|^2: C is NaN in every bin and there is no xi, on both
+// backends alike. Ten boids turned by 0.01 rad are resolved: C is a number wherever there are pairs.
+TEST(Correlations, AFlockMovingAsOneHasNoCorrelationOnEitherBackend) {
+    Params p;
+    p.boids = 3001;
+    Flock f = spawn(p);
+    for (Boid& b : f) b.v = {1.3f, -0.7f, 0.0f};
+    const Correlations one = correlationsOn(f, p, 8, 16.0);
+    for (std::size_t b = 0; b < one.velocity.size(); ++b) {
+        EXPECT_GT(one.pairs[b], 0u) << "bin at r " << one.r[b];
+        EXPECT_TRUE(std::isnan(one.velocity[b])) << "bin at r " << one.r[b] << ": C " << one.velocity[b];
+    }
+    EXPECT_TRUE(std::isnan(one.xi));
+    for (std::size_t k = 0; k < 10; ++k) f[k * 300].v = {1.3f * std::cos(0.01f) + 0.7f * std::sin(0.01f), 1.3f * std::sin(0.01f) - 0.7f * std::cos(0.01f), 0.0f};
+    const Correlations turned = correlationsOn(f, p, 8, 16.0);
+    for (std::size_t b = 0; b < turned.velocity.size(); ++b) EXPECT_FALSE(std::isnan(turned.velocity[b])) << "bin at r " << turned.r[b];
+}
+
 // Across the edge: x = 0.5 and 99.5 are 1 apart in wrap bounds and 99 apart in soft ones.
 TEST(Correlations, PairsAreTakenAtTheMinimumImageInWrapBoundsOnly) {
     Params p = quietParams();
