@@ -585,7 +585,8 @@ void defineFlockResults(py::class_<Flock>& flock) {
             "correlations(bins=64, r_max=0) -> dict: the flock's pair correlations now, over every pair within r_max "
             "(0: half the world; the minimum image in wrap bounds): r (each bin's centre), velocity (the connected "
             "velocity correlation C(r) of Cavagna et al. 2010: the mean u_i . u_j of the bin's pairs over the mean "
-            "|u|^2, u = v - the mean velocity; NaN where no pair), g (the pair distribution: pairs over an ideal gas's "
+            "|u|^2, u = v - the mean velocity; NaN where no pair, and everywhere when the flock moves as one: mean |u|^2 "
+            "at most 1e-10 of mean |v|^2), g (the pair distribution: pairs over an ideal gas's "
             "at the box's density), pairs, and xi (C's first zero; NaN when none). bins: 1 .. 1024. Over every pair, "
             "O(N^2): a CPU flock's in double, a GPU flock's on the GPU (fixed-point sums; only the bins come back).")
         .def("order_parameters", checked<Flock>(&Flock::orderParameters),

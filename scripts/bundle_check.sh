@@ -426,8 +426,8 @@ step_bench() {
 
 # path_ab VAR A B WHAT TITLE FILTER: the parity cases FILTER with VAR=B, then the benchmark's
 # A/B at one size, READS_ROUNDS rounds, A then B each (`murmur --bench --bench-ab`: it interleaves
-# them and prints the medians; JSON WHAT.json, log WHAT.log); the other path variables unset, so
-# each A/B is against the defaults.
+# them and prints the medians; JSON WHAT.json, log WHAT.log; LIMIT_BENCH for each of its 2 x
+# READS_ROUNDS runs); the other path variables unset, so each A/B is against the defaults.
 path_ab() {
   local var=$1 a=$2 b=$3 what=$4 title=$5 filter=$6 start rc size parity=$LOGS/$4-parity.log
   local -a clean=(env -u MURMUR_GPU_READS -u MURMUR_GPU_WALK)
@@ -439,10 +439,10 @@ path_ab() {
   add_row "parity, $var=$b" "$(result_of "$rc" "$LIMIT_TESTS")" "$(seconds_since "$start")" \
     "$(grep -o '[0-9]* tests\? from [0-9]* test suites\? ran' "$parity" | head -1)"
   start=$(now)
-  rc=$(bounded "$LIMIT_BENCH" "$LOGS/$what.log" "${clean[@]}" "$BIN/murmur" --bench --bench-sizes "$size" \
+  rc=$(bounded "$((LIMIT_BENCH * 2 * READS_ROUNDS))" "$LOGS/$what.log" "${clean[@]}" "$BIN/murmur" --bench --bench-sizes "$size" \
        --bench-steps "$READS_STEPS" --bench-clump-steps "$READS_CLUMP" --bench-ab "$var=$a,$b" \
        --bench-rounds "$READS_ROUNDS" --bench-out "$REPORT/$what.json")
-  add_row "$what A/B ($size)" "$(result_of "$rc" "$LIMIT_BENCH")" "$(seconds_since "$start")" \
+  add_row "$what A/B ($size)" "$(result_of "$rc" "$((LIMIT_BENCH * 2 * READS_ROUNDS))")" "$(seconds_since "$start")" \
     "$READS_ROUNDS rounds, $a then $b"
   section "## $title, interleaved" "" "\`murmur --bench --bench-sizes $size --bench-steps $READS_STEPS" \
     "--bench-clump-steps $READS_CLUMP --bench-ab $var=$a,$b --bench-rounds $READS_ROUNDS\` (results:" \

@@ -100,7 +100,8 @@ inline constexpr std::uint32_t kMaxCorrelationBins = 1024;
 
 // The flock's pair correlations (Flock::correlations): bins of equal width over [0, r_max), each
 // bin's centre r, the connected velocity correlation C(r) (the mean u_i . u_j of its pairs over
-// the mean |u|^2, u = v - the mean velocity; NaN where no pair), the pair distribution g(r) (its
+// the mean |u|^2, u = v - the mean velocity; NaN where no pair, and everywhere when the flock
+// moves as one: mean |u|^2 at most 1e-10 of mean |v|^2), the pair distribution g(r) (its
 // pairs over an ideal gas's at the world box's density), its pairs, and xi, C's first zero (NaN
 // when C never falls to 0).
 struct Correlations {

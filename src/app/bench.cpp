@@ -134,8 +134,9 @@ Row measure(Simulation& sim, const Params& p, const BenchOptions& b, const std::
         const engine::PassTimes t = engine::passTimes(sim);
         if (b.steps > 1) r.read_back = double(gl::bytesReadBack() - before) / double(b.steps - 1);
         if (t.steps_in_groups > grouped) r.path = "steps in work groups";
-        r.reads = engine::gpuReads();
-        r.walk = r.path == "passes" ? engine::gpuWalk() : "";  // steps in work groups walk no cells of the grid
+        const engine::GpuPaths built = engine::builtPaths(sim);  // as the programs were built
+        r.reads = built.reads;
+        r.walk = r.path == "passes" ? built.walk : "";  // steps in work groups walk no cells of the grid
         std::vector<double> total(t.steps(), 0.0);
         for (std::size_t i = 0; i < t.samples.size(); ++i) {
             r.passes.emplace_back(t.names[i], median(t.samples[i]));
@@ -294,7 +295,9 @@ void printBenchHeader(const json& doc, const BenchOptions& b, std::ostream& out)
         << (doc.contains("device") ? " (" + doc["device"].get<std::string>() + ")" : std::string()) << ", " << MURMUR_BUILD_TYPE
         << " build, revision "
         << MURMUR_REVISION
-        << (doc.contains("gl_version") ? ", GPU reads: " + engine::gpuReads() + " (MURMUR_GPU_READS), walk: " + engine::gpuWalk() + " (MURMUR_GPU_WALK)" : "")
+        << (!doc.contains("gl_version") ? ""
+            : b.ab                     ? ", " + b.ab->var + ": " + b.ab->a + "|" + b.ab->b + " (the A/B)"
+                                       : ", GPU reads: " + engine::gpuReads() + " (MURMUR_GPU_READS), walk: " + engine::gpuWalk() + " (MURMUR_GPU_WALK)")
         << "\n"
         << "scenario: " << doc["scenario"].get<std::string>() << "; median of " << b.steps << " steps from the spawn "
         << "(step 0) and from 'clumped' (step " << std::max(b.clump_steps, b.steps) << "); neighbours, candidates and dispatches "

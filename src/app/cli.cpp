@@ -223,8 +223,9 @@ int runBenchMode(CliValues& v, std::ostream& out, std::ostream& err) {
     if (!v.bench_sizes.empty()) v.bench_opt.sizes = parseSizes(v.bench_sizes);
     if (!v.bench_flocks.empty()) v.bench_opt.flocks = parseFlockCounts(v.bench_flocks);
     if (v.bench_ab) {
-        if (v.opt.backend != Backend::Gpu) throw InputError("--bench-ab compares the GPU's paths: not with --backend cpu");
-        if (!v.bench_opt.flocks.empty()) throw InputError("--bench-ab measures single flocks: not with --bench-flocks");
+        if (v.opt.backend != Backend::Gpu) throw InputError("--bench-ab compares the GPU's paths: not with --backend cpu (valid: --backend gpu)");
+        if (!v.bench_opt.flocks.empty()) throw InputError("--bench-ab measures single flocks: not with --bench-flocks (give one of the two)");
+        if (!v.bench_opt.compare_path.empty()) throw InputError("--bench-ab compares its own two paths: not with --bench-compare (give one of the two)");
         v.bench_opt.ab = parseBenchAb(*v.bench_ab);
         v.bench_opt.ab->rounds = v.bench_rounds;
     }

@@ -84,6 +84,14 @@ gl::PassTimer* timerOf(Simulation& sim) {
 }
 }  // namespace
 
+GpuPaths builtPaths(Simulation& sim) {
+    auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim);
+    if (!gpu) return {};
+    const std::string& v = gpu->builtVariant();
+    return {v.find("STORAGE_READS=1 ") != std::string::npos ? "storage" : "textures",
+            v.find("TILED_WALK=1 ") != std::string::npos ? "tiles" : "rows"};
+}
+
 PassTimes passTimes(Simulation& sim) {
     PassTimes times;
     auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim);

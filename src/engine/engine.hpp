@@ -84,6 +84,12 @@ struct PassTimes {
     std::uint64_t steps() const { return samples.empty() ? 0 : samples[0].size(); }
 };
 PassTimes passTimes(Simulation& sim);  // waits for the steps in flight
+// The read path and walk a GPU flock's programs were built with ("textures" or "storage", "rows"
+// or "tiles"); empty for the CPU.
+struct GpuPaths {
+    std::string reads, walk;
+};
+GpuPaths builtPaths(Simulation& sim);
 void restartPassTimes(Simulation& sim);
 
 // One step taken and counted (the benchmark's columns): the boids each boid examined and the

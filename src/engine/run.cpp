@@ -74,7 +74,8 @@ std::uint64_t Run::nextStop(std::uint64_t end) const {
 // then the writers, in the order they were added.
 void Run::operationsAt(std::uint64_t end) {
     const auto due = [&](const Trigger& t) { return t.dueAt(state_) || (t.last && state_ == end); };
-    Asked asked{state_, {}, 0};
+    Asked asked;
+    asked.state = state_;
     for (const Sampling& s : samplers_)
         if (due(s.when)) asked.by.push_back(&s);
     if (!asked.by.empty()) {

@@ -74,6 +74,9 @@ public:
     // Steps whose steer pass walked for a sample (tests: the path was taken).
     std::uint64_t stepsThatMeasured() const { return steps_that_measured_; }
     std::string name() const override { return "gpu"; }
+    // The defines the programs were built with ("NAME=VALUE " each; empty before an upload): what
+    // ran, whatever the environment says now.
+    const std::string& builtVariant() const { return variant_; }
     // On the GPU: copies of the state buffers (StateCopy), and state_finite.comp's flag.
     void checkpoint() override;
     void rollback() override;

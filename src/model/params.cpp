@@ -71,14 +71,16 @@ void checkKeyRanges(const Params& p, std::vector<ParamProblem>& problems) {
     }
 }
 
-// Species 0's radii and the group measures' within half the world in wrap mode.
+// Species 0's radii (those its style reads) and the group measures' within half the world in
+// wrap mode.
 void checkWrapRadii(const Params& p, std::vector<ParamProblem>& problems) {
     const double half = double(p.world_size) / 2.0;
+    const std::vector<std::string>& ignored = styleInfo(p.style).ignored_keys;
     if (p.bounds == Bounds::Wrap) {
         for (auto [key, rule] : {std::pair{"separation.radius", p.species[0].separation},
                                  std::pair{"alignment.radius", p.species[0].alignment},
                                  std::pair{"cohesion.radius", p.species[0].cohesion}})
-            if (double(rule.radius) > half)
+            if (double(rule.radius) > half && std::find(ignored.begin(), ignored.end(), key) == ignored.end())
                 problems.push_back({key, numberText(rule.radius) + " exceeds half the world (" + numberText(half) +
                                              ") in wrap mode; valid range [0, world_size/2]"});
         if (double(p.group_radius) > half)

@@ -295,7 +295,7 @@ TEST(CliGpu, BenchCompareSetsRunsSideBySide) {
 }
 
 // --bench-ab: the two read paths interleaved, A then B each round, each row run on the path it
-// is tagged with (its "reads" says so), the medians of the rounds a path each (of two rounds,
+// is tagged with (its "reads": the path its programs were built with), the medians of the rounds a path each (of two rounds,
 // their mean; tolerance 1e-9 relative), and the variable as it was after (unset).
 TEST(CliGpu, BenchAbInterleavesTwoPathsAndTakesTheirMedians) {
     MURMUR_REQUIRE_GL();

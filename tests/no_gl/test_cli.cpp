@@ -179,6 +179,7 @@ TEST_F(Cli, BadFlagsExit2) {
         expectRefused({"--bench", "--bench-ab", ab}, "give VAR=A,B, VAR MURMUR_GPU_READS (textures, storage) or MURMUR_GPU_WALK (rows, tiles)");
     expectRefused({"--bench", "--backend", "cpu", "--bench-ab", "MURMUR_GPU_WALK=rows,tiles"}, "not with --backend cpu");
     expectRefused({"--bench", "--bench-ab", "MURMUR_GPU_WALK=rows,tiles", "--bench-flocks", "2"}, "not with --bench-flocks");
+    expectRefused({"--bench", "--bench-ab", "MURMUR_GPU_WALK=rows,tiles", "--bench-compare", "old.json"}, "not with --bench-compare");
     expectRefused({"--bench", "--bench-rounds", "2"}, "--bench-rounds applies to --bench-ab only");
     expectRefused({"--sweep", "vicsek.noise=0:1:2", "--sweep-out", out_csv, "--sweep-batch", "70000"}, "[0, 65536]");
     EXPECT_FALSE(fs::exists(out_csv));

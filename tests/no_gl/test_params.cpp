@@ -70,6 +70,22 @@ TEST(Params, CrossFieldRules) {
 
 // The window's closing line: a count or dimensions the panel changed as --boids and --dims, which
 // a --set of them could not override (the command line applies those two flags last).
+// In wrap bounds a rule radius past half the world is refused only in a style that reads it:
+// D'Orsogna and Cucker-Smale ignore the three (their cut-off is their reach) and take any.
+TEST(Params, AWrapRadiusIsCheckedOnlyWhereTheStyleReadsIt) {
+    Params p;
+    p.world_size = 100.0f;
+    p.species[0].alignment.radius = 80.0f;
+    p.species[0].separation.radius = 70.0f;
+    const auto refused = validate(p);
+    ASSERT_EQ(refused.size(), 2u) << describe(refused);
+    EXPECT_EQ(refused[0].field, "separation.radius");
+    for (const Style s : {Style::DOrsogna, Style::CuckerSmale}) {
+        p.style = s;
+        EXPECT_TRUE(validate(p).empty()) << describe(validate(p));
+    }
+}
+
 TEST(Params, StartAgainFlagsGiveTheCountAndDimsAsTheirOwnFlags) {
     Params a, b;
     b.boids = 100;
