@@ -4,6 +4,7 @@
 #include <glm/gtc/constants.hpp>
 
 #include <cmath>
+#include <utility>
 
 namespace murmur::render {
 namespace {
@@ -112,9 +113,13 @@ std::vector<LineVertex> selectionLines(const Params& p, const Selection& s, cons
         w = glm::normalize(side);
     }
     const float full = glm::two_pi<float>();
-    arc(out, s.p, u, w, p.species[0].separation.radius, 0.0f, full, separationColour());
-    arc(out, s.p, u, w, p.species[0].alignment.radius, 0.0f, full, alignmentColour());
-    arc(out, s.p, u, w, p.species[0].cohesion.radius, 0.0f, full, cohesionColour());
+    // The radii the style reads (Params::rulesOf: Couzin's zones from their widths; a style with a
+    // reach of its own, its cut-off, drawn in the alignment colour, and none of the three).
+    const SpeciesRules rules = p.rulesOf(0);
+    for (const auto& [radius, colour] : {std::pair{rules.separation.radius, separationColour()},
+                                         std::pair{rules.alignment.radius, alignmentColour()},
+                                         std::pair{rules.cohesion.radius, cohesionColour()}, std::pair{rules.reach, alignmentColour()}})
+        if (radius > 0.0f) arc(out, s.p, u, w, radius, 0.0f, full, colour);
     // Field of view: two edges at +-fov/2 from the heading and the arc between them.
     const glm::vec4 fov_colour(1.0f, 1.0f, 1.0f, 1.0f);
     const float half = glm::radians(std::min(p.species[0].fov_deg, 360.0f)) / 2, r = p.largestRadius();

@@ -289,9 +289,13 @@ void selectionSection(const PanelState& state, const Params& p) {
     auto legend = [](const char* name, glm::vec4 c, float r) {
         ImGui::TextColored(ImVec4(c.r, c.g, c.b, c.a), "%s radius %.2f", name, double(r));
     };
-    legend("separation", render::separationColour(), p.species[0].separation.radius);
-    legend("alignment", render::alignmentColour(), p.species[0].alignment.radius);
-    legend("cohesion", render::cohesionColour(), p.species[0].cohesion.radius);
+    const SpeciesRules rules = p.rulesOf(0);  // as the style reads them (Couzin's zones; a style's own reach)
+    if (rules.reach > 0.0f) legend("reach (the style's cut-off)", render::alignmentColour(), rules.reach);
+    else {
+        legend("separation", render::separationColour(), rules.separation.radius);
+        legend("alignment", render::alignmentColour(), rules.alignment.radius);
+        legend("cohesion", render::cohesionColour(), rules.cohesion.radius);
+    }
     ImGui::Text("field of view %.0f deg (white)", double(p.species[0].fov_deg));
 }
 

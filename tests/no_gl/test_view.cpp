@@ -253,6 +253,29 @@ TEST(Overlay, SelectionDrawsEachRadiusAroundTheBoidAndTheViewEdges) {
     EXPECT_TRUE(edge_left && edge_right);
 }
 
+// A style with a reach of its own (D'Orsogna's cut-off, 9 here) has one circle at it, none at
+// the species' radii it ignores (3, 7 and 11 set as above).
+TEST(Overlay, SelectionDrawsAStylesOwnReachAndNotTheRadiiItIgnores) {
+    Params p;
+    p.style = Style::DOrsogna;
+    p.dorsogna.cutoff = 9;
+    p.species[0].separation.radius = 3;
+    p.species[0].alignment.radius = 7;
+    p.species[0].cohesion.radius = 11;
+    Camera c;
+    c.reset(p);
+    const render::Selection s{5, {50, 50, 0}, {0, 2, 0}, 4};
+    int at_reach = 0, at_ignored = 0;
+    for (const auto& v : render::selectionLines(p, s, c)) {
+        const float d = glm::length(v.pos - s.p);
+        if (std::abs(d - 9.0f) < 1e-4f) ++at_reach;
+        for (float r : {3.0f, 7.0f, 11.0f})
+            if (std::abs(d - r) < 1e-4f) ++at_ignored;
+    }
+    EXPECT_GE(at_reach, 64);
+    EXPECT_EQ(at_ignored, 0);
+}
+
 TEST(Picking, PicksTheNearestBoidOnScreenWithinTheRadius) {
     Params p;
     p.world_size = 100;
