@@ -54,7 +54,8 @@ bool benchSize(std::uint64_t n, const Options& opt, const BenchOptions& b, nlohm
 
 // The A/B (--bench-ab): every size in each round, A's rows then B's, each row tagged with its
 // "round" and "ab" (the path); then each size and phase's median step over the rounds, a path
-// each, and B's over A's (printed, and doc["ab"]). The variable is as it was after.
+// each, and B's over A's (printed, and doc["ab"]). The environment is left as it is: the path is
+// chosen through engine::overrideGpuPath.
 bool benchAb(const Options& opt, const BenchOptions& b, nlohmann::json& doc, std::ostream& out, std::ostream& err);
 
 // The ensemble benchmark (--bench --bench-flocks K,...): for each size N of --bench-sizes and each

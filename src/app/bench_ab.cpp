@@ -2,10 +2,10 @@
 // (A then B each round), so that a machine's drift (its load, its clocks) falls on both alike.
 #include "app/bench.hpp"
 
+#include "engine/engine.hpp"
 #include "io/input_error.hpp"
 
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <utility>
 #include <vector>
@@ -27,23 +27,17 @@ constexpr PathVariable kPathVariables[] = {{"MURMUR_GPU_READS", {"textures", "st
                      "; give VAR=A,B, VAR MURMUR_GPU_READS (textures, storage) or MURMUR_GPU_WALK (rows, tiles), A and B its two values");
 }
 
-// The variable set to `value` while in scope, then as it was (unset if it was).
-class ScopedVariable {
+// The path `value` for the flocks made while in scope (engine::overrideGpuPath: the environment
+// itself is left alone, a GL driver's threads reading it), then the environment's again.
+class ScopedPath {
 public:
-    ScopedVariable(const std::string& name, const std::string& value) : name_(name) {
-        if (const char* was = std::getenv(name.c_str())) was_ = was;
-        setenv(name.c_str(), value.c_str(), 1);
-    }
-    ~ScopedVariable() {
-        if (was_) setenv(name_.c_str(), was_->c_str(), 1);
-        else unsetenv(name_.c_str());
-    }
-    ScopedVariable(const ScopedVariable&) = delete;
-    ScopedVariable& operator=(const ScopedVariable&) = delete;
+    ScopedPath(const std::string& var, const std::string& value) : var_(var) { engine::overrideGpuPath(var, value); }
+    ~ScopedPath() { engine::overrideGpuPath(var_, ""); }
+    ScopedPath(const ScopedPath&) = delete;
+    ScopedPath& operator=(const ScopedPath&) = delete;
 
 private:
-    std::string name_;
-    std::optional<std::string> was_;
+    std::string var_;
 };
 
 // Each size and phase's median step over the rounds, a path each, and B's over A's.
@@ -100,7 +94,7 @@ bool benchAb(const Options& opt, const BenchOptions& b, json& doc, std::ostream&
     const BenchAb& ab = *b.ab;
     for (std::uint32_t round = 1; round <= ab.rounds; ++round)
         for (const std::string& value : {ab.a, ab.b}) {
-            const ScopedVariable path(ab.var, value);
+            const ScopedPath path(ab.var, value);
             out << "round " << round << ", " << ab.var << "=" << value << ":\n";
             const std::size_t first = doc["runs"].size();
             for (std::uint64_t n : b.sizes)

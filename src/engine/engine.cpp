@@ -62,6 +62,8 @@ BoidLabels boidLabels(const Flock& flock, const Params& p) {
     return {std::move(f.nearest), std::move(f.group)};
 }
 
+void overrideGpuPath(const std::string& var, const std::string& value) { gpu::overridePath(var, value); }
+
 std::string gpuReads() { return gpu::sortedReadsName(gpu::sortedReads()); }
 std::string gpuWalk() { return gpu::cellWalkName(gpu::cellWalk()); }
 

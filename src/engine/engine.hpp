@@ -72,6 +72,9 @@ BoidLabels boidLabels(const Flock& flock, const Params& p);
 // bus id (gl/egl_devices.hpp), or MURMUR_GPU_TIMEOUT is not seconds (gl/fence.hpp).
 std::string gpuReads();
 std::string gpuWalk();
+// Either variable's value for the GPU flocks made from now on, in place of the environment's
+// (gpu::overridePath; empty: the environment's again): the benchmark's A/B.
+void overrideGpuPath(const std::string& var, const std::string& value);
 std::optional<std::string> gpuPathProblem();
 
 // The GPU's timer queries, pass by pass, over the steps since restartPassTimes (each step's

@@ -6,7 +6,9 @@
 #include "model/styles.hpp"
 
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
+#include <string>
 
 namespace murmur::gpu {
 namespace {
@@ -33,14 +35,26 @@ std::uint32_t capSlots(const Params& p, bool ensemble) {
 
 }  // namespace
 
-// One of two paths from the environment's `var`: false for `a` (also unset or empty), true for
-// `b`; any other value std::invalid_argument naming both, with what each means.
+// overridePath's values, by variable.
+std::map<std::string, std::string>& pathOverrides() {
+    static std::map<std::string, std::string> overrides;
+    return overrides;
+}
+
+// One of two paths from the environment's `var` (or its override): false for `a` (also unset or
+// empty), true for `b`; any other value std::invalid_argument naming both, with what each means.
 bool secondPath(const char* var, const std::string& a, const char* a_means, const std::string& b, const char* b_means) {
-    const char* v = std::getenv(var);
+    const auto overridden = pathOverrides().find(var);
+    const char* v = overridden != pathOverrides().end() ? overridden->second.c_str() : std::getenv(var);
     if (!v || !*v || v == a) return false;
     if (v == b) return true;
     throw std::invalid_argument(std::string(var) + "='" + std::string(v).substr(0, 40) + "': valid: " + a + " (" + a_means + ", the default) or " +
                                 b + " (" + b_means + ")");
+}
+
+void overridePath(const std::string& var, const std::string& value) {
+    if (value.empty()) pathOverrides().erase(var);
+    else pathOverrides()[var] = value;
 }
 
 SortedReads sortedReads() {

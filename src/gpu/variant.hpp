@@ -34,6 +34,11 @@ enum class CellWalk { Rows, Tiles };
 CellWalk cellWalk();
 const char* cellWalkName(CellWalk walk);
 bool tiledWalk(const Params& p, bool ensemble);  // does this variant's steer pass walk in tiles
+// Either variable's value for the programs built from now on in this process, in place of the
+// environment's (the benchmark's A/B: changing the environment while a GL driver's threads run
+// is not safe); an empty value gives the environment's back. Not thread-safe: the caller's thread
+// builds the programs.
+void overridePath(const std::string& var, const std::string& value);
 // How the shader reads a style's slot k (StyleSlot): its define's value, "(P.style[k / 4].x)" and so on.
 std::string styleSlotRead(std::size_t k);
 // What an ensemble's shaders are built for: flock 0's parameters, with the first obstacles of any
