@@ -7,7 +7,7 @@
 // (groups.glsl; every slot a root when the sample began): each boid is linked to the first
 // two boids it finds closer than u_group_radius (0: none); group_giant.comp and group_links.comp
 // link the rest. Reads the sorted copy the binning passes just wrote.
-// NEAREST_STORED (a sample taken in the next step, GpuSimulation::measureWithNextStep): that
+// NEAREST_STORED (a sample taken in the next step, GpuSimulation::requestSample with the next step): that
 // step's steer pass did the walk (flock_steer.comp with MEASURE_IN_STEER), so this pass reads
 // each slot's squared nearest distance instead, the links already made.
 #include "common.glsl"

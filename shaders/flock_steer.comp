@@ -5,7 +5,7 @@
 // The step of one boid is step_boid.glsl's (flock_steps.comp's too); this pass reads the sorted
 // copy and writes the state. Parity tests hold the two backends together; the hand-computed cases
 // (tests/no_gl/hand_cases.hpp) hold both to the formulas.
-// MEASURE_IN_STEER (a sampled step, GpuSimulation::measureWithNextStep): the walk also does
+// MEASURE_IN_STEER (a sampled step, GpuSimulation::requestSample with the next step): the walk also does
 // flock_measure.comp's walk over the state the step starts from, the one being sampled: it writes
 // each slot's squared nearest distance and links each boid to the first two boids closer than the
 // group radius, so that the sample's other passes need not walk the cells again.
