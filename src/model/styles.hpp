@@ -69,6 +69,7 @@ struct StyleInfo {
     // own keys; cross-field rules of its keys; the order parameters' group radius (given the
     // default).
     float (*reach)(const Params&) = nullptr;
+    const char* reach_key = nullptr;  // with reach: the key that sets it (the window's +/- keys nudge it)
     void (*adjust_rules)(const Params&, SpeciesRules&) = nullptr;
     void (*check)(const Params&, std::vector<ParamProblem>&) = nullptr;
     float (*group_radius)(const Params&, float nn_radius, float group_radius) = nullptr;

@@ -18,7 +18,7 @@ std::span<const KeyBinding> keyBindings() {
         {GLFW_KEY_V, Action::NextCamera, "V", "camera: auto, world, follow the flock, from the ground"},
         {GLFW_KEY_ESCAPE, Action::Quit, "Esc", "quit"},
         {GLFW_KEY_X, Action::ScatterOn, "X", "scatter while held (cohesion turns negative)"},
-        {GLFW_KEY_EQUAL, Action::RadiusUp, "+", "neighbour radius +5 (alignment and cohesion)"},
+        {GLFW_KEY_EQUAL, Action::RadiusUp, "+", "neighbour radius +5 (alignment and cohesion, or the style's cut-off)"},
         {GLFW_KEY_KP_ADD, Action::RadiusUp, "KP+", "neighbour radius +5"},
         {GLFW_KEY_MINUS, Action::RadiusDown, "-", "neighbour radius -5"},
         {GLFW_KEY_KP_SUBTRACT, Action::RadiusDown, "KP-", "neighbour radius -5"},

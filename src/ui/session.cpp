@@ -8,6 +8,7 @@
 #include "model/param_table.hpp"
 #include "model/rng.hpp"
 #include "model/spawn.hpp"
+#include "model/styles.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -136,6 +137,12 @@ bool Session::applyBoidCount() {
 }
 
 void Session::nudgeNeighbourRadius(float units) {
+    if (const char* key = styleInfo(edit_.style).reach_key) {  // a style's own reach: its cut-off
+        const ParamInfo& k = *findParam(key);
+        const double now = k.get(edit_);
+        if (now > 0.0) k.set(edit_, std::clamp(now + double(units), std::max(k.min, 1e-2), k.max));  // 0: every pair, as it is
+        return;
+    }
     edit_.species[0].alignment.radius = std::max(0.0f, edit_.species[0].alignment.radius + units);
     edit_.species[0].cohesion.radius = std::max(0.0f, edit_.species[0].cohesion.radius + units);
 }

@@ -56,7 +56,9 @@ public:
         requestStep();
     }
     void setScatter(bool on) { edit_.scatter = on; }
-    void nudgeNeighbourRadius(float units);  // alignment and cohesion radius, at least 0 (Parker's +/-)
+    // Alignment and cohesion radius, at least 0 (Parker's +/-); a style with a reach of its own
+    // (StyleInfo::reach_key), that key within its range (a cut-off of 0, every pair, stays).
+    void nudgeNeighbourRadius(float units);
     // A key's action if it is a run control (pause, step, reset, scatter, radius); false otherwise.
     bool apply(Action a);
 

@@ -394,6 +394,17 @@ TEST(Session, KeysAndButtonsShareTheRunControls) {
     EXPECT_EQ(s.edit().species[0].cohesion.radius, small().species[0].cohesion.radius + 5.0f);
     for (int k = 0; k < 10; ++k) s.apply(ui::Action::RadiusDown);  // never below 0
     EXPECT_EQ(s.edit().species[0].cohesion.radius, 0.0f);
+    // A style with a reach of its own: the keys nudge its cut-off, within its range, and leave
+    // the species' radii it ignores.
+    Params dorsogna = small();
+    dorsogna.style = Style::DOrsogna;
+    dorsogna.dorsogna.cutoff = 8.0f;
+    Session d(sim, dorsogna);
+    EXPECT_TRUE(d.apply(ui::Action::RadiusUp));
+    EXPECT_EQ(d.edit().dorsogna.cutoff, 13.0f);
+    EXPECT_EQ(d.edit().species[0].alignment.radius, dorsogna.species[0].alignment.radius);
+    for (int k = 0; k < 4; ++k) d.apply(ui::Action::RadiusDown);
+    EXPECT_EQ(d.edit().dorsogna.cutoff, 0.01f) << "its range's least";
     EXPECT_TRUE(s.apply(ui::Action::ScatterOn));
     EXPECT_TRUE(s.edit().scatter);
     EXPECT_TRUE(s.apply(ui::Action::ScatterOff));

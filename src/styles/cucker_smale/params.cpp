@@ -56,6 +56,7 @@ StyleInfo styleRowOf<Style::CuckerSmale>() {
                                   "repeller.radius", "scatter"},
                  .slots = {{"CS_PULL", [](const Params& p) { return p.cuckerSmalePull(); }}, {"CS_BETA", MURMUR_SLOT(cucker_smale.beta)}},
                  .reach = cuckerSmaleReach,
+                 .reach_key = "cucker_smale.radius",
                  .check = cuckerSmaleCheck,
                  .group_radius = cuckerSmaleGroup};
 }

@@ -72,6 +72,7 @@ StyleInfo styleRowOf<Style::DOrsogna>() {
                       {"DORSOGNA_INV_REPULSION_RANGE", [](const Params& p) { return p.dorsogna.inverseRepulsionRange(); }},
                       {"DORSOGNA_NOISE_STEP", [](const Params& p) { return p.dorsogna.noiseStep(p.dt); }}},
             .reach = dorsognaReach,
+            .reach_key = "dorsogna.cutoff",
             .check = dorsognaCheck,
             .group_radius = dorsognaGroup};
 }
