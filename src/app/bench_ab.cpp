@@ -15,16 +15,12 @@ namespace {
 
 using nlohmann::json;
 
-// The variables an A/B may switch, each with its two values (src/gpu/variant.cpp reads them).
-struct PathVariable {
-    const char* name;
-    const char* values[2];
-};
-constexpr PathVariable kPathVariables[] = {{"MURMUR_GPU_READS", {"textures", "storage"}}, {"MURMUR_GPU_WALK", {"rows", "tiles"}}};
-
+// The variables an A/B may switch, each with its two values, as the GPU reads them.
 [[noreturn]] void badAb(const std::string& text, const std::string& why) {
-    throw InputError("--bench-ab: '" + text.substr(0, 80) + "': " + why +
-                     "; give VAR=A,B, VAR MURMUR_GPU_READS (textures, storage) or MURMUR_GPU_WALK (rows, tiles), A and B its two values");
+    std::string vars;
+    for (const engine::GpuPathChoice& c : engine::gpuPathChoices())
+        vars += (vars.empty() ? "" : " or ") + c.var + " (" + c.a + ", " + c.b + ")";
+    throw InputError("--bench-ab: '" + text.substr(0, 80) + "': " + why + "; give VAR=A,B, VAR " + vars + ", A and B its two values");
 }
 
 // The path `value` for the flocks made while in scope (engine::overrideGpuPath: the environment
@@ -81,10 +77,10 @@ BenchAb parseBenchAb(const std::string& text) {
     ab.var = text.substr(0, eq);
     ab.a = text.substr(eq + 1, comma - eq - 1);
     ab.b = text.substr(comma + 1);
-    for (const PathVariable& v : kPathVariables) {
-        if (ab.var != v.name) continue;
-        const auto known = [&](const std::string& x) { return x == v.values[0] || x == v.values[1]; };
-        if (!known(ab.a) || !known(ab.b) || ab.a == ab.b) badAb(text, std::string("not its two values, ") + v.values[0] + " and " + v.values[1]);
+    for (const engine::GpuPathChoice& c : engine::gpuPathChoices()) {
+        if (ab.var != c.var) continue;
+        const auto known = [&](const std::string& x) { return x == c.a || x == c.b; };
+        if (!known(ab.a) || !known(ab.b) || ab.a == ab.b) badAb(text, "not its two values, " + c.a + " and " + c.b);
         return ab;
     }
     badAb(text, "no such variable");

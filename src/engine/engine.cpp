@@ -64,6 +64,12 @@ BoidLabels boidLabels(const Flock& flock, const Params& p) {
 
 void overrideGpuPath(const std::string& var, const std::string& value) { gpu::overridePath(var, value); }
 
+std::vector<GpuPathChoice> gpuPathChoices() {
+    std::vector<GpuPathChoice> out;
+    for (const gpu::PathChoice& c : gpu::pathChoices()) out.push_back({c.var, c.values[0], c.values[1]});
+    return out;
+}
+
 std::string gpuReads() { return gpu::sortedReadsName(gpu::sortedReads()); }
 std::string gpuWalk() { return gpu::cellWalkName(gpu::cellWalk()); }
 
@@ -90,8 +96,9 @@ GpuPaths builtPaths(Simulation& sim) {
     auto* gpu = dynamic_cast<gpu::GpuSimulation*>(&sim);
     if (!gpu) return {};
     const std::string& v = gpu->builtVariant();
-    return {v.find("STORAGE_READS=1 ") != std::string::npos ? "storage" : "textures",
-            v.find("TILED_WALK=1 ") != std::string::npos ? "tiles" : "rows"};
+    const bool storage = v.find("STORAGE_READS=1 ") != std::string::npos, tiles = v.find("TILED_WALK=1 ") != std::string::npos;
+    return {gpu::sortedReadsName(storage ? gpu::SortedReads::Storage : gpu::SortedReads::Textures),
+            gpu::cellWalkName(tiles ? gpu::CellWalk::Tiles : gpu::CellWalk::Rows)};
 }
 
 PassTimes passTimes(Simulation& sim) {

@@ -75,6 +75,11 @@ std::string gpuWalk();
 // Either variable's value for the GPU flocks made from now on, in place of the environment's
 // (gpu::overridePath; empty: the environment's again): the benchmark's A/B.
 void overrideGpuPath(const std::string& var, const std::string& value);
+// The two variables and their two values each, the first the default (gpu::pathChoices).
+struct GpuPathChoice {
+    std::string var, a, b;
+};
+std::vector<GpuPathChoice> gpuPathChoices();
 std::optional<std::string> gpuPathProblem();
 
 // The GPU's timer queries, pass by pass, over the steps since restartPassTimes (each step's

@@ -106,14 +106,14 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
 
 void GpuSimulation::step(int steps) {
     if (interrupted_) return;
-    if (next_step_sample_ != NextStepSample::None && !(canMeasureInStep() && steer_.hasMeasured()))
+    if (nextStepSampleWaits() && !(canMeasureInStep() && steer_.hasMeasured()))
         settleNextStepSample();  // before the state moves
     if (state_.n == 0) {  // nothing to move, but the steps pass, as on the CPU reference
         state_.step_count += std::uint32_t(std::max(steps, 0));
         return;
     }
     for (int s = 0; s < steps; ++s) {
-        const bool sampled = next_step_sample_ != NextStepSample::None;  // the walk of a sample asked for too
+        const bool sampled = nextStepSampleWaits();  // the walk of a sample asked for too
         if (!sampled) {
             const bool blocked = clock_.profileAsked() || steer_.inSlices(state_.params);
             if (const auto plan = group_steps_.plan(state_, variant_params_, steps - s, blocked); plan.steps > 0) {

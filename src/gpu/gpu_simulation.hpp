@@ -176,10 +176,12 @@ private:
     void startSample(const Params& p, std::uint32_t flock, std::uint32_t boids, bool copy, std::uint64_t ticket = 0, bool in_step = false);
     void startAllFlocksSample(std::uint64_t ticket = 0, bool in_step = false);
     void finishSample() { sampler_.finish(state_); }  // before the state changes shape
-    // A sample asked for with the next step (requestSample): none, of the one flock, or of
-    // every flock of the ensemble; and its ticket.
-    enum class NextStepSample { None, OneFlock, AllFlocks };
+    // A sample asked for with the next step (requestSample), waiting for it: its ticket (none: 0).
+    // Of the one flock, or of every flock of an ensemble: whatever would change which is settles
+    // it first (upload, setParams, the ensemble's calls).
     SampleTicket requestWithNextStep();
+    bool nextStepSampleWaits() const { return next_step_ticket_.id != 0; }
+    std::uint64_t takeNextStepTicket() { return std::exchange(next_step_ticket_, SampleTicket{}).id; }
     bool canMeasureInStep() const;
     void settleNextStepSample();  // takes a sample still waiting for a step now, without one
     void buildMeasuredSteer();    // the two programs of a sampled step, if not built yet
@@ -200,7 +202,6 @@ private:
     StateQueries queries_;
     CorrelationPass correlations_;  // built when first asked for
     PassClock clock_;
-    NextStepSample next_step_sample_ = NextStepSample::None;
     SampleTicket next_step_ticket_;
     std::uint64_t steps_that_measured_ = 0;
     bool interrupted_ = false;

@@ -50,9 +50,10 @@ bool GpuSimulation::sampleReady(SampleTicket ticket) const { return sampler_.lan
 
 // A sample still waiting for a step is measured now; one in slices is finished.
 std::vector<OrderParams> GpuSimulation::takeFlockSamples(SampleTicket ticket) {
-    if (ticket.id != 0 && next_step_ticket_ == ticket) settleNextStepSample();
-    if (ticket.id != 0 && sampler_.activeTicket() == ticket.id) finishSample();
-    if (ticket.id == 0 || !sampler_.holds(ticket.id)) throw std::logic_error(unknownTicket(ticket));
+    if (ticket.id == 0) throw std::logic_error(unknownTicket(ticket));
+    if (next_step_ticket_ == ticket) settleNextStepSample();
+    if (sampler_.activeTicket() == ticket.id) finishSample();
+    if (!sampler_.holds(ticket.id)) throw std::logic_error(unknownTicket(ticket));
     return sampler_.take(ticket.id);
 }
 
@@ -83,7 +84,6 @@ SampleTicket GpuSimulation::requestWithNextStep() {
     settleNextStepSample();
     finishSample();
     if (state_.params.update != UpdateOrder::Sequential) buildMeasuredSteer();  // throws before anything changes
-    next_step_sample_ = state_.isEnsemble() ? NextStepSample::AllFlocks : NextStepSample::OneFlock;
     next_step_ticket_ = newTicket();
     return next_step_ticket_;
 }
@@ -107,12 +107,11 @@ bool GpuSimulation::canMeasureInStep() const {
 // A sample asked for with the next step, taken now of the current state (no step came, or the
 // step cannot walk for it): the same figures, by the sample's own walk.
 void GpuSimulation::settleNextStepSample() {
-    const NextStepSample which = std::exchange(next_step_sample_, NextStepSample::None);
-    const std::uint64_t ticket = std::exchange(next_step_ticket_, SampleTicket{}).id;
-    if (which == NextStepSample::None) return;
+    if (!nextStepSampleWaits()) return;
+    const std::uint64_t ticket = takeNextStepTicket();
     finishSample();
-    if (which == NextStepSample::OneFlock) startSample(state_.params, 0, state_.n, false, ticket);
-    else startAllFlocksSample(ticket);
+    if (state_.isEnsemble()) startAllFlocksSample(ticket);
+    else startSample(state_.params, 0, state_.n, false, ticket);
     finishMeasuredSample();
 }
 
@@ -121,10 +120,8 @@ void GpuSimulation::settleNextStepSample() {
 // reach walked on the CPU over its download now), the neighbour counts it measures kept, and
 // every slot a root (the parents cleared to GROUP_ROOT).
 void GpuSimulation::beginMeasuredSample() {
-    const bool all = next_step_sample_ == NextStepSample::AllFlocks;
-    next_step_sample_ = NextStepSample::None;
-    const std::uint64_t ticket = std::exchange(next_step_ticket_, SampleTicket{}).id;
-    if (all) startAllFlocksSample(ticket, true);
+    const std::uint64_t ticket = takeNextStepTicket();
+    if (state_.isEnsemble()) startAllFlocksSample(ticket, true);
     else startSample(state_.params, 0, state_.n, false, ticket, true);
     sampler_.plantRoots(state_);
 }

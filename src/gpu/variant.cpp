@@ -41,15 +41,23 @@ std::map<std::string, std::string>& pathOverrides() {
     return overrides;
 }
 
-// One of two paths from the environment's `var` (or its override): false for `a` (also unset or
-// empty), true for `b`; any other value std::invalid_argument naming both, with what each means.
-bool secondPath(const char* var, const std::string& a, const char* a_means, const std::string& b, const char* b_means) {
-    const auto overridden = pathOverrides().find(var);
-    const char* v = overridden != pathOverrides().end() ? overridden->second.c_str() : std::getenv(var);
+constexpr PathChoice kReads{"MURMUR_GPU_READS", {"textures", "storage"}, {"buffer textures", "storage buffers"}};
+constexpr PathChoice kWalk{"MURMUR_GPU_WALK", {"rows", "tiles"}, {"each boid its rows", "rows staged in shared memory a work group"}};
+constexpr PathChoice kPathChoices[] = {kReads, kWalk};
+
+std::span<const PathChoice> pathChoices() { return kPathChoices; }
+
+// One of a choice's two paths from the environment's variable (or its override): false for the
+// first (also unset or empty), true for the second; any other value std::invalid_argument naming
+// both, with what each means.
+bool secondPath(const PathChoice& c) {
+    const auto overridden = pathOverrides().find(c.var);
+    const char* v = overridden != pathOverrides().end() ? overridden->second.c_str() : std::getenv(c.var);
+    const std::string a = c.values[0], b = c.values[1];
     if (!v || !*v || v == a) return false;
     if (v == b) return true;
-    throw std::invalid_argument(std::string(var) + "='" + std::string(v).substr(0, 40) + "': valid: " + a + " (" + a_means + ", the default) or " +
-                                b + " (" + b_means + ")");
+    throw std::invalid_argument(std::string(c.var) + "='" + std::string(v).substr(0, 40) + "': valid: " + a + " (" + c.means[0] +
+                                ", the default) or " + b + " (" + c.means[1] + ")");
 }
 
 void overridePath(const std::string& var, const std::string& value) {
@@ -58,19 +66,16 @@ void overridePath(const std::string& var, const std::string& value) {
 }
 
 SortedReads sortedReads() {
-    return secondPath("MURMUR_GPU_READS", "textures", "buffer textures", "storage", "storage buffers") ? SortedReads::Storage
-                                                                                                      : SortedReads::Textures;
+    return secondPath(kReads) ? SortedReads::Storage : SortedReads::Textures;
 }
 
-const char* sortedReadsName(SortedReads reads) { return reads == SortedReads::Storage ? "storage" : "textures"; }
+const char* sortedReadsName(SortedReads reads) { return kReads.values[reads == SortedReads::Storage ? 1 : 0]; }
 
 CellWalk cellWalk() {
-    return secondPath("MURMUR_GPU_WALK", "rows", "each boid its rows", "tiles", "rows staged in shared memory a work group")
-                   ? CellWalk::Tiles
-                   : CellWalk::Rows;
+    return secondPath(kWalk) ? CellWalk::Tiles : CellWalk::Rows;
 }
 
-const char* cellWalkName(CellWalk walk) { return walk == CellWalk::Tiles ? "tiles" : "rows"; }
+const char* cellWalkName(CellWalk walk) { return kWalk.values[walk == CellWalk::Tiles ? 1 : 0]; }
 
 bool tiledWalk(const Params& p, bool ensemble) {
     return cellWalk() == CellWalk::Tiles && !ensemble && p.update != UpdateOrder::Sequential;

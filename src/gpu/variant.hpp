@@ -5,6 +5,7 @@
 #include "gl/program.hpp"
 #include "model/params.hpp"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,14 @@ enum class CellWalk { Rows, Tiles };
 CellWalk cellWalk();
 const char* cellWalkName(CellWalk walk);
 bool tiledWalk(const Params& p, bool ensemble);  // does this variant's steer pass walk in tiles
+// A path the environment chooses: its variable and its two values, the first the default, with
+// what each means (the table sortedReads and cellWalk read by; the benchmark's A/B checks by it).
+struct PathChoice {
+    const char* var;
+    const char* values[2];
+    const char* means[2];
+};
+std::span<const PathChoice> pathChoices();  // MURMUR_GPU_READS's, then MURMUR_GPU_WALK's
 // Either variable's value for the programs built from now on in this process, in place of the
 // environment's (the benchmark's A/B: changing the environment while a GL driver's threads run
 // is not safe); an empty value gives the environment's back. Not thread-safe: the caller's thread

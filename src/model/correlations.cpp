@@ -91,7 +91,7 @@ Correlations correlationsOf(const PairSums& sums, const Params& p, std::size_t n
     c.pairs = sums.pairs;
     const std::size_t bins = sums.pairs.size();
     const double width = r_max / double(bins);
-    const bool resolved = sums.u2 > 0.0 && correlationsResolved(sums);
+    const bool resolved = correlationsResolved(sums);  // so u2 > 0 too (u2 <= v2)
     const double box = std::pow(double(p.world_size), double(p.dims)), all_pairs = 0.5 * double(n) * double(n > 0 ? n - 1 : 0);
     for (std::size_t b = 0; b < bins; ++b) {
         c.r.push_back((double(b) + 0.5) * width);
