@@ -24,7 +24,17 @@ cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMURMUR_WERROR=ON \
 cmake --build build-test -j"$jobs"
 echo "== tests: CPU and GL (ctest) =="
 source scripts/long_tests.sh  # $long_tests: the longest, which scripts/ci.sh runs
-ctest --test-dir build-test --output-on-failure -j"$jobs" -LE paths -E "$long_tests"  # the GPU's opt-in paths: scripts/ci.sh
+# The lines naming each failed test's failures, from CTest's log, last (where a CI summary that
+# keeps the output's end shows them): at most 15 a test.
+failures() {
+  awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3; n = 0 }
+       /FAIL|Failure|[Ee]rror|exited/ && n < 15 { keep[n++] = $0 }
+       /^Test Failed\./ { print "== " name " failed:"; for (i = 0; i < n; i++) print "   " keep[i] }' \
+    build-test/Testing/Temporary/LastTest.log
+}
+status=0
+ctest --test-dir build-test --output-on-failure -j"$jobs" -LE paths -E "$long_tests" || status=$?  # the GPU's opt-in paths: scripts/ci.sh
+[ "$status" = 0 ] || { failures; exit "$status"; }
 cat <<'HINT'
 == all tests passed ==
 The CPU/GPU parity tests alone:  ctest --test-dir build-test -R 'Parity|GpuHand|OnGpu'
