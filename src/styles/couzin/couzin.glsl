@@ -21,33 +21,42 @@ vec3 couzinNoise(Self self, vec3 d) {
 #endif
 }
 
-vec3 couzinDesired(NeighbourSums s, vec3 own) {
-    if (s.n_sep > 0u) return unitOr(s.sep, own);
-    vec3 d_o = unitOr(s.ali + own, own);
-    if (s.n_coh == 0u) return d_o;
-    vec3 d_a = unitOr(s.coh, own);
-    return s.n_ali > 0u ? unitOr(0.5 * (d_o + d_a), own) : d_a;
+// Its own sums (CouzinStyle::Sums): away from those in the zone of repulsion, the unit headings
+// in the zone of orientation and the unit directions in the zone of attraction, each with how
+// many, and the neighbours counted for the order parameters.
+struct CouzinSums {
+    vec3 repulsion, orientation, attraction;
+    uint n_repulsion, n_orientation, n_attraction, neighbours;
+};
+#define GATHER_SUMS CouzinSums
+CouzinSums noStyleSums() { return CouzinSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, 0u, 0u); }
+
+vec3 couzinDesired(CouzinSums s, vec3 own) {
+    if (s.n_repulsion > 0u) return unitOr(s.repulsion, own);
+    vec3 d_o = unitOr(s.orientation + own, own);
+    if (s.n_attraction == 0u) return d_o;
+    vec3 d_a = unitOr(s.attraction, own);
+    return s.n_orientation > 0u ? unitOr(0.5 * (d_o + d_a), own) : d_a;
 }
 
-void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
-    if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
+void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout CouzinSums s) {
+    if (d2 < COUNTED_R2(S)) ++s.neighbours;
     if (d2 < SEP_R2(S)) {  // repulsion: away from each, unit
-        ++s.n_sep;
-        if (d2 > 0.0) s.sep -= d / sqrt(d2);
+        ++s.n_repulsion;
+        if (d2 > 0.0) s.repulsion -= d / sqrt(d2);
     }
     bool same = sameSpecies(self, j);
     if (same && d2 < ALI_R2(S)) {  // orientation: headings, not velocities
-        ++s.n_ali;
-        s.ali += unitOr(velAt(j), vec3(0.0));
+        ++s.n_orientation;
+        s.orientation += unitOr(velAt(j), vec3(0.0));
     }
     if (same && d2 < COH_R2(S) && d2 >= ALI_R2(S) && d2 > 0.0) {  // attraction: beyond orientation's zone, unit directions
-        ++s.n_coh;
-        s.coh += d / sqrt(d2);
+        ++s.n_attraction;
+        s.attraction += d / sqrt(d2);
     }
-    addPredatorOrPrey(S, j, jid, d, d2, s, false);
 }
 
-vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
+vec3 integrate(SpeciesBlock S, Self self, CouzinSums s, inout vec4 steer) {
     vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
     vec3 want = couzinNoise(self, couzinDesired(s, own));
     float turn = COUZIN_TURN, cos_angle = dot(own, want);

@@ -25,39 +25,37 @@ glm::vec3 couzinNoise(const RuleContext& ctx, const Boid& self, glm::vec3 d) {
 // else the unit headings of those in the zone of orientation, self included, and the unit
 // directions to those in the zone of attraction, each normalised and averaged when both are
 // there; else straight on. A sum that cancels keeps the heading.
-glm::vec3 couzinDesired(const NeighbourSums& s, glm::vec3 own) {
-    if (s.n_sep > 0) return unitOr(s.sep, own);
-    const glm::vec3 d_o = unitOr(s.ali + own, own);
-    if (s.n_coh == 0) return d_o;  // orientation alone (or no one: self's own heading)
-    const glm::vec3 d_a = unitOr(s.coh, own);
-    return s.n_ali > 0 ? unitOr(0.5f * (d_o + d_a), own) : d_a;
+glm::vec3 couzinDesired(const CouzinStyle::Sums& s, glm::vec3 own) {
+    if (s.n_repulsion > 0) return unitOr(s.repulsion, own);
+    const glm::vec3 d_o = unitOr(s.orientation + own, own);
+    if (s.n_attraction == 0) return d_o;  // orientation alone (or no one: self's own heading)
+    const glm::vec3 d_a = unitOr(s.attraction, own);
+    return s.n_orientation > 0 ? unitOr(0.5f * (d_o + d_a), own) : d_a;
 }
 
 }  // namespace
 
-void CouzinStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
-                               float d2, NeighbourSums& sums) {
-    if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour
+void CouzinStyle::addNeighbour(const RuleContext&, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
+                               float d2, Sums& sums) {
+    if (d2 < k.r2_counted) ++sums.neighbours;
     if (d2 < k.r2_sep) {  // repulsion: away from each, unit
-        ++sums.n_sep;
-        if (d2 > 0.0f) sums.sep -= d / std::sqrt(d2);
+        ++sums.n_repulsion;
+        if (d2 > 0.0f) sums.repulsion -= d / std::sqrt(d2);
     }
     const bool same = other.species == self.species;
     if (same && d2 < k.r2_ali) {  // orientation: headings, not velocities
-        ++sums.n_ali;
-        sums.ali += unitOr(other.v, glm::vec3(0.0f));
+        ++sums.n_orientation;
+        sums.orientation += unitOr(other.v, glm::vec3(0.0f));
     }
     if (same && d2 < k.r2_coh && d2 >= k.r2_ali && d2 > 0.0f) {  // attraction: beyond orientation's zone, unit directions
-        ++sums.n_coh;
-        sums.coh += d / std::sqrt(d2);
+        ++sums.n_attraction;
+        sums.attraction += d / std::sqrt(d2);
     }
-    addPredatorOrPrey(k, ctx.of(other), other, d, d2, sums);
 }
 
 // The noisy desired direction, reached if it is within the step's turn (turn_rate x dt) of the
 // heading, else the heading turned by that much towards it; at max_speed.
-Boid CouzinStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
-                            const Search&) {
+Boid CouzinStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Sums& sums, const Search&) {
     const glm::vec3 own = unitOr(self.v, glm::vec3(1.0f, 0.0f, 0.0f));
     const glm::vec3 want = couzinNoise(ctx, self, couzinDesired(sums, own));
     const float turn = ctx.p.couzinTurnPerStep(), cos_angle = glm::dot(own, want);

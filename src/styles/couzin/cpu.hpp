@@ -8,9 +8,17 @@
 namespace murmur {
 
 struct CouzinStyle : StyleDefaults {
+    // Its own sums: away from those in the zone of repulsion, the unit headings in the zone of
+    // orientation and the unit directions in the zone of attraction, each with how many, and the
+    // neighbours counted for the order parameters.
+    struct Sums {
+        glm::vec3 repulsion{0.0f}, orientation{0.0f}, attraction{0.0f};
+        std::uint32_t n_repulsion = 0, n_orientation = 0, n_attraction = 0;
+        std::uint32_t neighbours = 0;
+    };
     static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
-                             float d2, NeighbourSums& sums);
-    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+                             float d2, Sums& sums);
+    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Sums& sums,
                           const Search& search);
 };
 

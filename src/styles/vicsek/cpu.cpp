@@ -40,33 +40,23 @@ glm::vec3 vicsekVectorial(const RuleContext& ctx, const Boid& self, glm::vec3 su
 
 }  // namespace
 
-void VicsekStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
-                               float d2, NeighbourSums& sums) {
-    if (d2 < k.r2_counted) ++sums.neighbours;  // the flee radius alone does not make a neighbour
-    if (d2 < k.r2_sep) {  // counted for the order parameters' sake; the heading ignores it
-        ++sums.n_sep;
-        if (d2 > 0.0f) sums.sep -= d / d2;
+void VicsekStyle::addNeighbour(const RuleContext&, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3,
+                               float d2, Sums& sums) {
+    if (d2 < k.r2_counted) ++sums.neighbours;
+    if (other.species == self.species && d2 < k.r2_ali) {  // headings, not velocities
+        ++sums.n_headings;
+        sums.headings += unitOr(other.v, glm::vec3(0.0f));
     }
-    const bool same = other.species == self.species;
-    if (same && d2 < k.r2_ali) {  // headings, not velocities
-        ++sums.n_ali;
-        sums.ali += unitOr(other.v, glm::vec3(0.0f));
-    }
-    if (same && d2 < k.r2_coh) {
-        ++sums.n_coh;
-        sums.coh += d;
-    }
-    addPredatorOrPrey(k, ctx.of(other), other, d, d2, sums);
 }
 
 // The mean heading of self and its neighbours within the alignment radius (a cancelled sum keeps
 // self's heading), with noise, at the constant speed max_speed.
-Boid VicsekStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
-                            const Search&) {
+Boid VicsekStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Sums& sums, const Search&) {
     const glm::vec3 own = unitOr(self.v, glm::vec3(1.0f, 0.0f, 0.0f));
     Boid next = self;
-    const glm::vec3 heading = ctx.p.vicsek.vectorial ? vicsekVectorial(ctx, self, sums.ali + own, float(sums.n_ali + 1), own)
-                                                     : vicsekNoise(ctx, self, unitOr(sums.ali + own, own));
+    const glm::vec3 heading = ctx.p.vicsek.vectorial
+                                  ? vicsekVectorial(ctx, self, sums.headings + own, float(sums.n_headings + 1), own)
+                                  : vicsekNoise(ctx, self, unitOr(sums.headings + own, own));
     next.v = trapTurn(ctx, self, heading * k.max_speed);
     return next;
 }

@@ -37,27 +37,26 @@ vec3 vicsekVectorial(Self self, vec3 sum, float n, vec3 own) {
     return unitOr(sum + (VICSEK_NOISE * n) * xi, own);
 }
 
-void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
-    if (d2 < COUNTED_R2(S)) ++s.neighbours;  // the flee radius alone does not make a neighbour
-    if (d2 < SEP_R2(S)) {  // counted for the order parameters' sake; the heading ignores it
-        ++s.n_sep;
-        if (d2 > 0.0) s.sep -= d / d2;
+// Its own sums (VicsekStyle::Sums): the unit headings of the boids of its species within the
+// alignment radius, how many, and the neighbours counted for the order parameters.
+struct VicsekSums {
+    vec3 headings;
+    uint n_headings, neighbours;
+};
+#define GATHER_SUMS VicsekSums
+VicsekSums noStyleSums() { return VicsekSums(vec3(0.0), 0u, 0u); }
+
+void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout VicsekSums s) {
+    if (d2 < COUNTED_R2(S)) ++s.neighbours;
+    if (sameSpecies(self, j) && d2 < ALI_R2(S)) {  // headings, not velocities
+        ++s.n_headings;
+        s.headings += unitOr(velAt(j), vec3(0.0));
     }
-    bool same = sameSpecies(self, j);
-    if (same && d2 < ALI_R2(S)) {  // headings, not velocities
-        ++s.n_ali;
-        s.ali += unitOr(velAt(j), vec3(0.0));
-    }
-    if (same && d2 < COH_R2(S)) {
-        ++s.n_coh;
-        s.coh += d;
-    }
-    addPredatorOrPrey(S, j, jid, d, d2, s, false);
 }
 
-vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
+vec3 integrate(SpeciesBlock S, Self self, VicsekSums s, inout vec4 steer) {
     vec3 own = unitOr(self.v, vec3(1.0, 0.0, 0.0));
-    vec3 heading = VICSEK_VECTORIAL > 0.5 ? vicsekVectorial(self, s.ali + own, float(s.n_ali + 1u), own)
-                                          : vicsekNoise(self, unitOr(s.ali + own, own));
+    vec3 heading = VICSEK_VECTORIAL > 0.5 ? vicsekVectorial(self, s.headings + own, float(s.n_headings + 1u), own)
+                                          : vicsekNoise(self, unitOr(s.headings + own, own));
     return trapTurn(self, heading * MAX_SPEED(S));
 }
