@@ -12,7 +12,6 @@ struct NeighbourSums {
     vec3 chase_d;
     float chase_d2;
     uint chase_id;
-    vec3 dirs;  // the starling style: sum of the unit vectors to its neighbours (centrality)
 };
 
 #if ADAPTIVE_REACH
@@ -24,7 +23,7 @@ float nextReach(float reach, uint seen) {
 }
 #endif
 
-NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, 0u, 0u, 0u, 0u, vec3(0.0), 0.0, 0u, vec3(0.0)); }
+NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, 0u, 0u, 0u, 0u, vec3(0.0), 0.0, 0u); }
 
 // Is the boid in slot j, at offset d from self (minimum image, self to it; d2 = |d|^2), a
 // neighbour of self: not on the ground, within the largest radius and the view cone?

@@ -79,7 +79,6 @@ struct NeighbourSums {
     glm::vec3 chase_d{0.0f};
     float chase_d2 = 0.0f;
     std::uint32_t chase_id = 0;
-    glm::vec3 dirs{0.0f};  // the starling style: sum of the unit vectors to its neighbours (centrality)
 };
 
 // The neighbour cap: the k nearest neighbours by (d2, id), kept sorted by insertion (k <= 32),

@@ -17,12 +17,12 @@ float separationFalloff(float core, float r_sep, float dist) {
 // Every neighbour: its unit offset (centrality) and separation; those of its species ahead of the
 // rear blind cone: alignment (their unit headings) and cohesion (their offsets).
 void StarlingStyle::addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other,
-                                 glm::vec3 d, float d2, NeighbourSums& sums) {
+                                 glm::vec3 d, float d2, Sums& sums) {
     if (!(d2 < k.r2_counted) || !(d2 > 0.0f)) return;  // coincident: no direction to go by
     ++sums.neighbours;
     const float dist = std::sqrt(d2);
     const glm::vec3 u = d / dist;
-    sums.dirs += u;
+    sums.around += u;
     if (d2 < k.r2_sep) {
         ++sums.n_sep;
         sums.sep -= u * separationFalloff(ctx.p.starling.core, k.r_sep, dist);
@@ -58,13 +58,13 @@ BirdAxes StarlingStyle::axesOf(const RuleContext& ctx, glm::vec3 v) {
 }
 
 // C = |mean unit vector to the neighbours|: 0 deep inside a flock, near 1 at its edge.
-float StarlingStyle::centralityOf(const NeighbourSums& s) {
-    return s.neighbours > 0 ? std::sqrt(glm::dot(s.dirs, s.dirs)) / float(s.neighbours) : 0.0f;
+float StarlingStyle::centralityOf(const Sums& s) {
+    return s.neighbours > 0 ? std::sqrt(glm::dot(s.around, s.around)) / float(s.neighbours) : 0.0f;
 }
 
 // Separation (mean of the faded pushes), cohesion toward the seen neighbours' centre weighted by
 // centrality squared, alignment (mean unit heading minus its own); the sum clipped to max_social.
-glm::vec3 StarlingStyle::socialForce(const RuleContext& ctx, const SpeciesContext& k, const BirdAxes& b, const NeighbourSums& s) {
+glm::vec3 StarlingStyle::socialForce(const RuleContext& ctx, const SpeciesContext& k, const BirdAxes& b, const Sums& s) {
     glm::vec3 f{0.0f};
     if (s.n_sep > 0) f += k.w_sep * s.sep / float(s.n_sep);
     const float c = centralityOf(s);
@@ -100,7 +100,7 @@ glm::vec3 StarlingStyle::roostForce(const RuleContext& ctx, const Boid& self, co
 // bank rolls toward atan(sideways force / weight), lift m g (v/v0)^2 acts along the banked up
 // axis, thrust minus drag along the heading, the force wanted but its sideways part directly, and
 // gravity; in 2D the force wanted alone.
-Boid StarlingStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+Boid StarlingStyle::integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Sums& sums,
                               const Search&) {
     const StarlingParams& sp = ctx.p.starling;
     const BirdAxes b = axesOf(ctx, self.v);

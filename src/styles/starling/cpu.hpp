@@ -19,13 +19,21 @@ struct BirdAxes {
 };
 
 struct StarlingStyle : StyleDefaults {
+    // Its own sums: the unit vectors to its neighbours (centrality) and how many; separation,
+    // alignment and cohesion, each with how many.
+    struct Sums {
+        glm::vec3 around{0.0f};
+        glm::vec3 sep{0.0f}, ali{0.0f}, coh{0.0f};
+        std::uint32_t n_sep = 0, n_ali = 0, n_coh = 0;
+        std::uint32_t neighbours = 0;
+    };
     static void addNeighbour(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Boid& other, glm::vec3 d,
-                             float d2, NeighbourSums& sums);
+                             float d2, Sums& sums);
     static BirdAxes axesOf(const RuleContext& ctx, glm::vec3 v);
-    static float centralityOf(const NeighbourSums& s);
-    static glm::vec3 socialForce(const RuleContext& ctx, const SpeciesContext& k, const BirdAxes& b, const NeighbourSums& s);
+    static float centralityOf(const Sums& s);
+    static glm::vec3 socialForce(const RuleContext& ctx, const SpeciesContext& k, const BirdAxes& b, const Sums& s);
     static glm::vec3 roostForce(const RuleContext& ctx, const Boid& self, const BirdAxes& b);
-    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const NeighbourSums& sums,
+    static Boid integrate(const RuleContext& ctx, const SpeciesContext& k, const Boid& self, const Sums& sums,
                           const Search& search);
 };
 

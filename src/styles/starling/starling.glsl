@@ -12,12 +12,21 @@ float separationFalloff(float core, float r_sep, float dist) {
     return 1.0 - t * t * (3.0 - 2.0 * t);
 }
 
-void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout NeighbourSums s) {
+// Its own sums (StarlingStyle::Sums): the unit vectors to its neighbours (centrality) and how
+// many; separation, alignment and cohesion, each with how many.
+struct StarlingSums {
+    vec3 around, sep, ali, coh;
+    uint n_sep, n_ali, n_coh, neighbours;
+};
+#define GATHER_SUMS StarlingSums
+StarlingSums noStyleSums() { return StarlingSums(vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, 0u, 0u); }
+
+void addNeighbour(SpeciesBlock S, Self self, uint j, uint jid, vec3 d, float d2, inout StarlingSums s) {
     if (!(d2 < COUNTED_R2(S)) || !(d2 > 0.0)) return;  // coincident: no direction to go by
     ++s.neighbours;
     float dist = sqrt(d2);
     vec3 u = d / dist;
-    s.dirs += u;
+    s.around += u;
     if (d2 < SEP_R2(S)) {
         ++s.n_sep;
         s.sep -= u * separationFalloff(SL_CORE, SEP_RADIUS(S), dist);
@@ -56,9 +65,9 @@ BirdAxes axesOf(vec3 v) {
     return b;
 }
 
-float centralityOf(NeighbourSums s) { return s.neighbours > 0u ? sqrt(dot(s.dirs, s.dirs)) / float(s.neighbours) : 0.0; }
+float centralityOf(StarlingSums s) { return s.neighbours > 0u ? sqrt(dot(s.around, s.around)) / float(s.neighbours) : 0.0; }
 
-vec3 socialForce(SpeciesBlock S, BirdAxes b, NeighbourSums s) {
+vec3 socialForce(SpeciesBlock S, BirdAxes b, StarlingSums s) {
     vec3 f = vec3(0.0);
     if (s.n_sep > 0u) f += W_SEP(S) * s.sep / float(s.n_sep);
     float c = centralityOf(s);
@@ -96,7 +105,7 @@ vec3 roostForce(Self self, BirdAxes b) {
 // The force wanted; in 3D the bank, lift along the banked up axis, thrust minus drag, the force
 // wanted but its sideways part, gravity; in 2D the force wanted alone. steer: bank, centrality,
 // sideways force (w: the adaptive radius').
-vec3 integrate(SpeciesBlock S, Self self, NeighbourSums s, inout vec4 steer) {
+vec3 integrate(SpeciesBlock S, Self self, StarlingSums s, inout vec4 steer) {
     BirdAxes b = axesOf(self.v);
     float speed = sqrt(dot(self.v, self.v));
     vec3 force = socialForce(S, b, s) + roostForce(self, b) + b.f * (SL_MASS * (SL_CRUISE - speed) / SL_SPEED_TIME) +
