@@ -54,6 +54,7 @@ std::vector<OrderParams> GpuSimulation::takeFlockSamples(SampleTicket ticket) {
     if (next_step_ticket_ == ticket) settleNextStepSample();
     if (sampler_.activeTicket() == ticket.id) finishSample();
     if (!sampler_.holds(ticket.id)) throw std::logic_error(unknownTicket(ticket));
+    ticketTaken(ticket);
     return sampler_.take(ticket.id);
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -81,8 +82,9 @@ public:
     //   of the same state; taken before a step, it is measured then.
     // sampleReady(ticket) says whether takeSample(ticket) would answer without waiting for the
     // GPU (its figures come back a while after its passes end; the GPU backend polls a fence).
-    // takeSample() of a ticket already taken, or never given, throws std::logic_error. The
-    // defaults measure at the request.
+    // takeSample() of a ticket already taken, or never given, throws std::logic_error; so does a
+    // request while kMostWaitingSamples wait untaken (each keeps its figures, on the GPU a
+    // read-back buffer, until taken). The defaults measure at the request.
     virtual SampleTicket requestSample(SampleWhen /*when*/) { return keepSample(measure()); }
     virtual bool advanceSamples(std::uint64_t /*boids*/) { return true; }
     virtual bool sampleReady(SampleTicket ticket) const { return kept_.count(ticket.id) > 0; }
@@ -91,6 +93,7 @@ public:
         if (it == kept_.end()) throw std::logic_error(unknownTicket(ticket));
         const OrderParams sample = it->second;
         kept_.erase(it);
+        ticketTaken(ticket);
         return sample;
     }
     virtual std::string name() const = 0;
@@ -118,8 +121,18 @@ public:
     // The last profiled step's milliseconds per named pass; empty before one (or without passes).
     virtual std::vector<std::pair<std::string, double>> profiledPasses() const { return {}; }
 
+    static constexpr std::size_t kMostWaitingSamples = 64;
+
 protected:
-    SampleTicket newTicket() { return SampleTicket{++last_ticket_}; }
+    // A ticket for a new sample (see kMostWaitingSamples), and the end of one taken.
+    SampleTicket newTicket() {
+        if (waiting_.size() >= kMostWaitingSamples)
+            throw std::logic_error(std::to_string(waiting_.size()) + " samples wait untaken, the most there may be (take each ticket's "
+                                   "sample with takeSample before asking for more)");
+        waiting_.insert(++last_ticket_);
+        return SampleTicket{last_ticket_};
+    }
+    void ticketTaken(SampleTicket ticket) { waiting_.erase(ticket.id); }
     static std::string unknownTicket(SampleTicket ticket) {
         return "no sample waits for ticket " + std::to_string(ticket.id) + " (taken already, or never given)";
     }
@@ -132,6 +145,7 @@ private:
     }
     std::uint64_t last_ticket_ = 0;
     std::map<std::uint64_t, OrderParams> kept_;  // the defaults' samples not yet taken
+    std::set<std::uint64_t> waiting_;            // every sample's ticket not yet taken
 };
 
 }  // namespace murmur

@@ -442,6 +442,31 @@ TEST(GpuMeasure, SamplesAreTakenByTicketInAnyOrderEachOfItsState) {
     EXPECT_NO_GL_ERRORS();
 }
 
+// A caller that never takes its samples would keep each one's figures (on the GPU a read-back
+// buffer) for ever: past Simulation::kMostWaitingSamples waiting, a request is refused, on both
+// backends, until one is taken; every sample asked for is still taken after it.
+TEST(GpuMeasure, AskingPastTheMostSamplesWaitingIsRefusedUntilOneIsTaken) {
+    MURMUR_REQUIRE_GL();
+    Params p;
+    p.boids = 200;
+    gpu::GpuSimulation gpu;
+    CpuSimulation cpu;
+    for (Simulation* sim : {static_cast<Simulation*>(&gpu), static_cast<Simulation*>(&cpu)}) {
+        sim->upload(spawn(p), p);
+        std::vector<SampleTicket> tickets;
+        for (std::size_t k = 0; k < Simulation::kMostWaitingSamples; ++k)
+            tickets.push_back(sim->requestSample(k % 2 ? SampleWhen::InSlices : SampleWhen::WithNextStep));
+        EXPECT_THROW((void)sim->requestSample(SampleWhen::WithNextStep), std::logic_error) << sim->name();
+        EXPECT_THROW((void)sim->requestSample(SampleWhen::InSlices), std::logic_error) << sim->name();
+        const OrderParams want = sim->measure();  // measured at once: no ticket, not refused
+        expectSameMeasures(sim->takeSample(tickets[5]), want, sim->name() + ": a sample taken");
+        tickets[5] = sim->requestSample(SampleWhen::WithNextStep);
+        for (const SampleTicket t : tickets) expectSameMeasures(sim->takeSample(t), want, sim->name() + ": every sample taken");
+        EXPECT_NO_THROW((void)sim->takeSample(sim->requestSample(SampleWhen::InSlices))) << sim->name();
+    }
+    EXPECT_NO_GL_ERRORS();
+}
+
 // Without a step, or with a change before it, a sample asked for with the next step is taken of
 // the state it was asked for (by its own walk): the same as measure() then.
 TEST(GpuMeasure, ASampleAskedForWithNoStepAfterIsTakenOfThatState) {
