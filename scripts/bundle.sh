@@ -109,6 +109,8 @@ stage_launchers() {
   done
   cp "$ROOT/scripts/bundle_check.sh" "$stage/check.sh"
   chmod 755 "$stage/check.sh"
+  mkdir -p "$stage/share/murmur/check"
+  cp "$ROOT"/scripts/bundle_check/*.sh "$stage/share/murmur/check/"
 }
 
 # Presets beside the binary as the build placed them (murmur also looks in ../share/murmur/presets

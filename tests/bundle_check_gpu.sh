@@ -34,6 +34,7 @@ else
   cp "$ROOT/scripts/bundle_wrapper.sh" "$BUNDLE/bin/murmur"
   ln -s murmur "$BUNDLE/bin/bundle-env"
   cp "$ROOT/scripts/bundle_check.sh" "$BUNDLE/check.sh"
+  cp -r "$ROOT/scripts/bundle_check" "$BUNDLE/share/murmur/check"
   ln -s "$ROOT/presets" "$BUNDLE/share/murmur/presets"
   glibc=$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')
   printf '%s\n' BUNDLE_NAME=murmur-bundle-test BUNDLE_COMMIT=test BUNDLE_TREE=test BUNDLE_MADE=now \
