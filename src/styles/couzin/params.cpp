@@ -54,7 +54,8 @@ StyleInfo styleRowOf<Style::Couzin>() {
              MURMUR_FLOAT(couzin.attraction_width)},
                  },
                  .ignored_keys = withInfluences({"alignment.radius", "cohesion.radius", "separation.weight", "alignment.weight",
-                                                 "cohesion.weight", "min_speed", "max_force", "speed_limit"}),
+                                                 "cohesion.weight", "min_speed", "max_force", "speed_limit", "predator", "chase",
+                                                 "flee.radius", "flee.weight"}),  // no predators
                  // the most a boid turns in one step (radians); sigma (radians)
                  .slots = {{"COUZIN_TURN", [](const Params& p) { return p.couzinTurnPerStep(); }}, {"COUZIN_NOISE", MURMUR_SLOT(couzin.noise)}},
                  .adjust_rules = couzinZones,

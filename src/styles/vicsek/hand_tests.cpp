@@ -9,7 +9,9 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace murmur;
 using namespace murmur::test;
@@ -36,6 +38,12 @@ glm::vec3 xiOf(std::uint32_t id, int dims) {
     return glm::vec3(float(r * std::cos(6.283185307 * u1)), float(r * std::sin(6.283185307 * u1)), float(z));
 }
 
+// The four boids of the cases below: boid 0 heading +x with two neighbours heading +x and +y
+// within 2.3 of it, boid 3 56 to 59 from them.
+Flock fourBoids() {
+    return {boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {51, 50, 0}, {1, 0, 0}), boid(2, {50, 52, 0}, {0, 4, 0}), boid(3, {10, 10, 0}, {0, 1, 0})};
+}
+
 }  // namespace
 
 // Boid 0 heading +x with two neighbours heading +x and +y (n = 3): its new velocity is
@@ -45,10 +53,31 @@ TEST(Vicsek, VectorialNoiseIsAddedToTheSumOfTheHeadingsByHand) {
     for (int dims : {2, 3}) {
         SCOPED_TRACE(std::to_string(dims) + "D");
         const Params p = vectorialParams(dims);
-        const Flock out = stepOnce({boid(0, {50, 50, 0}, {3, 0, 0}), boid(1, {51, 50, 0}, {1, 0, 0}), boid(2, {50, 52, 0}, {0, 4, 0}),
-                                    boid(3, {10, 10, 0}, {0, 1, 0})},
-                                   p);
+        const Flock out = stepOnce(fourBoids(), p);
         expectVec(out[0].v, 2.0f * glm::normalize(glm::vec3(2, 1, 0) + 1.5f * xiOf(0, dims)), "boid 0");
         expectVec(out[3].v, 2.0f * glm::normalize(glm::vec3(0, 1, 0) + 0.5f * xiOf(3, dims)), "boid 3");
     }
+}
+
+// The alignment radius is its one radius: separation and cohesion radii of 60 (keys it ignores)
+// count no boid beyond it as a neighbour (boid 3, 56 to 59 from the others, stays alone) and
+// change no velocity (tolerance 1e-5: the GPU's grid is sized by the search's reach).
+TEST(Vicsek, TheAlignmentRadiusIsItsOneRadius) {
+    Params p = vectorialParams(2);
+    const auto narrow = backendUnderTest();
+    if (!narrow) return;
+    narrow->upload(fourBoids(), p);
+    narrow->step(1);
+    p.species[0].separation.radius = p.species[0].cohesion.radius = 60.0f;
+    EXPECT_EQ(p.largestRadius(), 5.0f) << "the search reaches as far as the alignment radius";
+    const auto wide = backendUnderTest();
+    wide->upload(fourBoids(), p);
+    wide->step(1);
+    for (Simulation* sim : {narrow.get(), wide.get()}) {
+        std::vector<std::uint32_t> counts = sim->neighbourCounts();
+        std::sort(counts.begin(), counts.end());
+        EXPECT_EQ(counts, (std::vector<std::uint32_t>{0, 2, 2, 2})) << "within the alignment radius alone";
+    }
+    const Flock a = byId(narrow->download()), b = byId(wide->download());
+    for (std::size_t i = 0; i < a.size(); ++i) expectVec(b[i].v, a[i].v, "the same velocities");
 }

@@ -6,6 +6,13 @@
 #include "model/style_row.hpp"
 
 namespace murmur {
+namespace {
+
+// The alignment radius is its one radius: the separation and cohesion radii (keys it ignores) are
+// 0, so they neither widen the search nor count neighbours.
+void vicsekRadius(const Params&, SpeciesRules& r) { r.separation.radius = r.cohesion.radius = 0.0f; }
+
+}  // namespace
 
 template <>
 StyleInfo styleRowOf<Style::Vicsek>() {
@@ -22,9 +29,11 @@ StyleInfo styleRowOf<Style::Vicsek>() {
              [](const Params& p) { return p.vicsek.vectorial ? 1.0 : 0.0; }, [](Params& p, double v) { p.vicsek.vectorial = v != 0.0; }},
                  },
                  .ignored_keys = withInfluences({"separation.radius", "separation.weight", "alignment.weight", "cohesion.radius",
-                                                 "cohesion.weight", "max_force", "speed_limit", "margin", "turn"}),
+                                                 "cohesion.weight", "max_force", "speed_limit", "margin", "turn", "predator",
+                                                 "chase", "flee.radius", "flee.weight"}),  // no predators
                  .slots = {{"VICSEK_NOISE", MURMUR_SLOT(vicsek.noise)},
-                           {"VICSEK_VECTORIAL", [](const Params& p) { return p.vicsek.vectorial ? 1.0f : 0.0f; }}}};
+                           {"VICSEK_VECTORIAL", [](const Params& p) { return p.vicsek.vectorial ? 1.0f : 0.0f; }}},
+                 .adjust_rules = vicsekRadius};
 }
 
 }  // namespace murmur
