@@ -8,8 +8,8 @@
 # empty or relative element, which would make the loader search the working directory), and a
 # bundle (scripts/bundle.sh) run from a path with ':' and a space, with its check's GPU guard
 # (tests/bundle_check_gpu.sh).
-# The GL tests also run many to a process (GoogleTest shards), as scripts/bundle.sh's check runs
-# them on a GPU server.
+# On zink the parity cases and the suites that make or end contexts run many to a process
+# (GoogleTest shards), as scripts/bundle.sh's check runs them on a GPU server.
 # Usage: scripts/ci.sh   (.ci/run runs scripts/test.sh, then this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,16 +36,11 @@ stage "the longest tests, which scripts/test.sh leaves out (scripts/long_tests.s
 source scripts/long_tests.sh
 ctest --test-dir build-test --output-on-failure -j"$jobs" -LE paths -R "$long_tests"
 
-stage "GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe (the opt-in paths on llvmpipe only)"
+stage "GL tests again on a second driver: zink (OpenGL on Vulkan) over lavapipe, the short suites many to a process"
 # Zink compiles shaders through SPIR-V as hardware drivers do, and catches what llvmpipe forgives.
 zink_runtime=$(mktemp -d)
 trap 'rm -rf "$zink_runtime"' EXIT
 chmod 700 "$zink_runtime"
-# Mesa 22.3's zink compiles each linked compute program again on a background thread
-# (precompile_compute_job) while the main thread builds the next; about one test process in 800
-# dies there with SIGSEGV, inside lavapipe (core dumps: main thread in glCompileShader/glProgramBinary,
-# with and without murmur's program cache, batched or one program at a time). A test that crashed
-# so is run once more and named; any other failure, or a second crash, fails the stage.
 # Left to llvmpipe: the window, the embed example and the Python module (their windows and contexts
 # are their own), and the longest tests whose outcome turns on logic, not on the driver: each
 # preset's keys (one flight per key), a start-up check fed wrong shaders, the long flights and
@@ -55,10 +50,25 @@ chmod 700 "$zink_runtime"
 # check compiles each to SPIR-V; the self-test of each family's fullest build, the likeliest to
 # meet a limit, runs here).
 zink_skip="window_smoke|embed_install|python_module|KeysApply|AGpuThatFailsTheStartUpCheckIsRefused|^Flight\\.|SeedPreset|SelfTestChecksEveryVariantAndPasses|ASweepTooLargeForOneEnsembleIsSplit|HeadlessRecordWritesAVideo|ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone"
+# The parity cases and the suites that make or end contexts (the command line in-process, the
+# library's flocks, the program cache), mixed with suites that step on the process's own, run many
+# to a process (GoogleTest shards, one a core), as a GPU server's check runs them: a test's
+# contexts must leave the process's own working for the next (ctest gives each test a process,
+# which hid that ending one context ended the process's other on NVIDIA's EGL device platform), and
+# a zink process costs about a third of a second to start (the parity cases took a third of the
+# time in one process). Less what zink_skip leaves to llvmpipe; the self-test of the fullest
+# variants (80 s here) in a process of its own beside the shards.
+sharded="Cases/Parity|CliGpu|PublicApi|Contexts|ProgramCache|GpuPick|Render|GpuRuns|GpuHandCases|GpuMeasure|GpuEnsemble"
+sharded_out="CliGpu.SelfTest*:CliGpu.AGpuThatFailsTheStartUpCheckIsRefused:*ASweepTooLargeForOneEnsembleIsSplit:*HeadlessRecordWritesAVideo:*ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone"
+on_zink() { LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink XDG_RUNTIME_DIR="$zink_runtime" MURMUR_EXPECT_RENDERER=zink "$@"; }
 zink_ctest() {
-  LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink XDG_RUNTIME_DIR="$zink_runtime" MURMUR_EXPECT_RENDERER=zink \
-    ctest --test-dir build-test --output-on-failure -j"$jobs" -L gl -LE paths -E "$zink_skip" "$@"
+  on_zink ctest --test-dir build-test --output-on-failure -j"$jobs" -L gl -LE paths -E "$zink_skip|^($sharded)\\." "$@"
 }
+# Mesa 22.3's zink compiles each linked compute program again on a background thread
+# (precompile_compute_job) while the main thread builds the next; about one test process in 800
+# dies there with SIGSEGV, inside lavapipe (core dumps: main thread in glCompileShader/glProgramBinary,
+# with and without murmur's program cache, batched or one program at a time). A test or shard that
+# crashed so is run once more and named; any other failure, or a second crash, fails the stage.
 if ! zink_ctest | tee build-test/zink.log; then
   failures=$(awk '/The following tests FAILED:/ { listed = 1; next } listed && /^[[:space:]]+[0-9]+ - /' build-test/zink.log)
   failed=$(printf '%s' "$failures" | grep -c . || true)
@@ -72,24 +82,33 @@ if ! zink_ctest | tee build-test/zink.log; then
   printf '%s\n' "$crashed"
   zink_ctest --rerun-failed
 fi
+zink_gtest() {  # NAME FILTER [SHARD]: one process of murmur_gl_tests on zink, its output in build-test/zink-NAME.log
+  local shard=()
+  [ -z "${3:-}" ] || shard=(GTEST_TOTAL_SHARDS="$jobs" GTEST_SHARD_INDEX="$3")
+  on_zink env "${shard[@]}" MURMUR_PRESET_DIR="$PWD/presets" build-test/tests/murmur_gl_tests --gtest_brief=1 \
+    --gtest_filter="$2" >"build-test/zink-$1.log" 2>&1
+}
+zink_process() {  # as zink_gtest, once more after the driver's known crash (SIGSEGV: 139)
+  local rc=0
+  zink_gtest "$@" || rc=$?
+  if [ "$rc" = 139 ]; then
+    echo "zink: the process $1 died by SIGSEGV (the driver's known crash), run once more"
+    rc=0
+    zink_gtest "$@" || rc=$?
+  fi
+  [ "$rc" = 0 ] || { tail -40 "build-test/zink-$1.log"; echo "zink: the GL tests in process $1 failed (exit $rc)" >&2; }
+  return "$rc"
+}
+process_pids=()
+for ((i = 0; i < jobs; i++)); do
+  zink_process "shard-$i" "${sharded//|/.*:}.*-$sharded_out" "$i" &
+  process_pids+=($!)
+done
+zink_process fullest CliGpu.SelfTestBuildsTheFullestVariantOfEachFamily &
+process_pids+=($!)
+for pid in "${process_pids[@]}"; do wait "$pid" || exit 1; done
+grep -h 'tests\? ran\|PASSED' build-test/zink-*.log
 rm -rf "$zink_runtime"
-
-stage "GL tests again, many to a process (GoogleTest shards, one a core), as a GPU server's check runs them"
-# ctest runs each test in a process of its own; here a test's contexts (a command line run
-# in-process, the library's flocks) must leave the process's own context working for the next:
-# the suites that make or end contexts, mixed with suites that step on the process's own (less the
-# self-test's long compiles of every variant, which make one context each and run in their own
-# process above).
-shard_pids=()
-for ((i = 0; i < jobs; i++)); do
-  GTEST_TOTAL_SHARDS=$jobs GTEST_SHARD_INDEX=$i MURMUR_PRESET_DIR="$PWD/presets" \
-    build-test/tests/murmur_gl_tests --gtest_brief=1 \
-    --gtest_filter='CliGpu.*:PublicApi.*:Contexts.*:ProgramCache.*:GpuRuns.*:GpuHandCases.*:GpuMeasure.*:GpuPick.*:Render.*:GpuEnsemble.*-CliGpu.SelfTest*:CliGpu.AGpuThatFailsTheStartUpCheckIsRefused' >"build-test/gl-shard-$i.log" 2>&1 &
-  shard_pids+=($!)
-done
-for ((i = 0; i < jobs; i++)); do
-  wait "${shard_pids[$i]}" || { tail -40 "build-test/gl-shard-$i.log"; echo "GL tests in shard $i failed" >&2; exit 1; }
-done
 
 stage "parity again, the CPU reference built with fused multiply-adds (as GPU compilers may fuse)"
 if grep -qw fma /proc/cpuinfo; then

@@ -4,7 +4,8 @@ shaders), as a bug in the shared understanding of the model would be. Parity can
 bug; the hand-computed cases and the model's own tests must. The checkout is copied into
 WORK_DIR/tree and built in WORK_DIR/tree/build-test (through ccache where it is installed); for
 each mutant the copy's sources are patched, the test binaries rebuilt and the fast tests run until
-the first failure; the mutant must make some test fail. The checkout itself is never written, so
+the first failure (the tests the mutant is meant to be caught by first); the mutant must make
+some test fail. The checkout itself is never written, so
 an interrupted run (even kill -9) leaves it as it was.
 
 Usage: scripts/mutants.py WORK_DIR [TEXT]   (a folder of its own, e.g. build-mutants; reused next
@@ -135,6 +136,35 @@ def style_mutants():
 
 MUTANTS += style_mutants()
 
+# The tests a mutant is meant to be caught by, run before the rest (a mutant's verdict is the same
+# either way: when none of them fails, every fast test runs): a style's mutants its folder's
+# suites (found by name: DOrsogna for dorsogna), and these. It only saves time; the style tests
+# come last in their binary.
+FIRST = {
+    "adaptive radius: the boid itself left out of its count (n for n + 1)": "Influences.Adaptive*",
+    "adaptive radius: a boid sees beyond its own radius": "Influences.Adaptive*",
+    "the harmonic trap pushes away from its centre (sign flip)": "Influences.TheTrap*",
+    "image counts: a crossing counted the wrong way (sign flip)": "Wrap.*",
+    "pair correlations of the velocities, the mean not taken off": "Correlations.*",
+}
+
+
+def style_of(patches):
+    """The style folder a mutant's patches are all in, or None."""
+    folders = {path.split("/")[2] for path, _old, _new, _n in patches if path.startswith("src/styles/")}
+    return folders.pop() if len(folders) == 1 else None
+
+
+def first_tests(name, patches, suites):
+    """The gtest filter of the tests to run first for a mutant, or None (SUITES: every suite's name)."""
+    style = style_of(patches)
+    if name in FIRST:
+        return FIRST[name]
+    if style is None:
+        return None
+    own = sorted(s for s in suites if s.lower().startswith(style.replace("_", "")))
+    return ":".join(s + ".*" for s in own) or None
+
 # The fast tests: the CPU tests and the GL tests that check the GPU against hand-computed or
 # known answers (parity compares the two backends, which share each mutant; the long flights run
 # once in the main suite). Left out as well, because they take most of a mutant's test time and
@@ -149,6 +179,7 @@ GL_FILTER = ("-Cases/Parity.*:ParityLong.*:Flight.*:Presets/*:CliGpu.*:Render*:P
              ":GpuRuns.*:GpuMeasure.OrderParametersEqualTheCpuReference:GpuEnsemble.*:GpuGroupSteps.*:PublicApi.*")
 
 
+BINARIES = ("murmur_cpu_tests", "murmur_gl_tests")
 COPIED = ["CMakeLists.txt", "cmake", "src", "include", "python", "examples", "shaders", "tests", "presets", "third_party",
           "scripts", "fuzz"]
 
@@ -197,14 +228,33 @@ def build(build_dir):
         raise SystemExit("mutants: build failed")
 
 
-def failing_tests(build_dir, tree, first_only=False):
-    """The failing tests of both binaries, run side by side (one each per core). With first_only
-    (a mutant's run), each binary stops at its first failure and the other binary is stopped then
-    too: one failing test is all a mutant's verdict needs."""
+def suites(build_dir):
+    """Every test suite's name in both binaries."""
+    names = set()
+    for binary in BINARIES:
+        listed = run([os.path.join(build_dir, "tests", binary), "--gtest_list_tests"]).stdout
+        names |= {line.split(".")[0].split("/")[-1] for line in listed.splitlines() if line and not line[0].isspace()}
+    return names
+
+
+def caught_by(build_dir, tree, first):
+    """A mutant's verdict: the failing tests, those named FIRST run alone before the rest."""
+    if first:
+        caught = failing_tests(build_dir, tree, first_only=True, only=first)
+        if caught:
+            return caught
+    return failing_tests(build_dir, tree, first_only=True)
+
+
+def failing_tests(build_dir, tree, first_only=False, only=""):
+    """The failing tests of both binaries, run side by side (one each per core), or only those
+    matching the gtest filter ONLY. With first_only (a mutant's run), each binary stops at its
+    first failure and the other binary is stopped then too: one failing test is all a mutant's
+    verdict needs."""
     env = dict(os.environ, MURMUR_PRESET_DIR=os.path.join(tree, "presets"), GTEST_BRIEF="1")
     runs = []
-    for binary, test_filter in (("murmur_cpu_tests", CPU_FILTER), ("murmur_gl_tests", GL_FILTER)):
-        cmd = [os.path.join(build_dir, "tests", binary), "--gtest_filter=" + test_filter]
+    for binary, test_filter in zip(BINARIES, (CPU_FILTER, GL_FILTER)):
+        cmd = [os.path.join(build_dir, "tests", binary), "--gtest_filter=" + only + test_filter]
         if first_only:
             cmd.append("--gtest_fail_fast")
         runs.append((binary, subprocess.Popen(cmd, cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)))
@@ -257,6 +307,7 @@ def main():
     if base:
         print("mutants: the unmutated tests fail:", ", ".join(base))
         return 1
+    named = suites(build_dir)
     survived = []
     for name, patches in chosen:
         originals = {}
@@ -273,7 +324,7 @@ def main():
             t_build = time.time()
             build(build_dir)
             t_test = time.time()
-            caught = failing_tests(build_dir, tree, first_only=True)
+            caught = caught_by(build_dir, tree, first_tests(name, patches, named))
             t_done = time.time()
         finally:
             for full, text in originals.items():
