@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The full pipeline, after scripts/test.sh has built build-test/ and passed: the GL tests again on
 # Mesa's zink over lavapipe (a second, SPIR-V based driver), the parity cases against a CPU
-# reference built with fused multiply-adds, the mutation check (scripts/mutants.py), the libFuzzer
-# targets (scripts/fuzz.sh, 5 s each), the CPU tests under ASan+UBSan, and the documented Slurm
+# reference built with fused multiply-adds, the mutation check (scripts/mutants.py), the CPU tests
+# under ASan+UBSan and the libFuzzer targets (scripts/fuzz.sh, 5 s each), and the documented Slurm
 # job array on a one-node Slurm (tests/slurm_array.sh, about 30 s), and pip's build of the package
 # (tests/pip_install.sh). First, in about 25 s: every ELF's RUNPATH (scripts/check_runpath.sh: no
 # empty or relative element, which would make the loader search the working directory), and a
@@ -130,12 +130,14 @@ bash scripts/shader_check.sh build-test
 stage "mutation check: the same bug in both backends must fail a test (on a copy of the tree)"
 python3 scripts/mutants.py build-mutants
 
-stage "fuzzers: presets, state CSV, --set, sweep merge, shader loader, 5 s each (scripts/fuzz.sh)"
-bash scripts/fuzz.sh 5
-
-stage "CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMURMUR_WERROR=ON -DMURMUR_SANITIZE=ON >/dev/null
-cmake --build build-asan -j"$jobs" --target murmur_cpu_tests murmur
+stage "CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer, then the fuzzers (scripts/fuzz.sh, 5 s each), from one clang build"
+# One build serves both (the libraries built once with the sanitizers and libFuzzer's coverage,
+# which the fuzz targets need): clang's UBSan also checks float-to-integer casts, which GCC's
+# leaves out. Its warnings are not errors: build-test/ is GCC's -Werror build, and clang warns
+# where GCC does not (-Wsign-conversion on std::array indices).
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DMURMUR_SANITIZE=ON -DMURMUR_FUZZ=ON >/dev/null
+cmake --build build-asan -j"$jobs" --target murmur_cpu_tests murmur fuzz_preset fuzz_state_csv fuzz_cli_set fuzz_sweep_merge fuzz_shader_loader >/dev/null
 bash scripts/check_runpath.sh build-asan/bin/murmur build-asan/tests/murmur_cpu_tests
 # Mesa's software driver (swrast_dri.so, for the command line's GPU runs inside these tests) is
 # unloaded at eglTerminate; what it still holds then is reported as a leak in "<unknown module>",
@@ -149,6 +151,7 @@ cc -shared -fPIC -o build-asan/keep_loaded.so -x c - <<<'int dlclose(void* handl
 asan_skip="Couzin.TheFourPresetsReachTheFourStates|Influences.AdaptiveRadiusSettlesWhereTheMeanCountIsTheTarget|CuckerSmale.TheMeanVelocityIsConserved|CuckerSmale.SmallBetaFlocksFromAnyStartALargeOneNeedNot|StateCsv.AResumedRunIsBitForBitTheUninterruptedOne|Recorder.AVideoThroughFfmpegHoldsEveryFrame|Recorder.AFailedOrAbandonedVideoLeavesNothing|KeysApply|ALargeCountWithNoPresetOpensTheMurmuration"
 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 UBSAN_OPTIONS=print_stacktrace=1 LD_PRELOAD="$PWD/build-asan/keep_loaded.so" \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -L cpu -E "$asan_skip"
+bash scripts/fuzz.sh 5 build-asan
 stage "pip install --no-build-isolation . into a virtual environment, run from there (tests/pip_install.sh, about 90 s)"
 bash tests/pip_install.sh .
 stage "the documented Slurm job array on a one-node Slurm 22.05 (tests/slurm_array.sh)"

@@ -17,20 +17,26 @@ std::vector<std::uint32_t> exclusiveScan(const std::vector<std::uint32_t>& in) {
     return out;
 }
 
+namespace {
+// A cell coordinate in [0, cells - 1]; a non-finite flock's NaN coordinate in cell 0 (a cast of
+// NaN to an integer is undefined behaviour).
+std::uint32_t clampedCell(float f, std::uint32_t cells) {
+    return f > 0.0f ? std::uint32_t(std::min(f, float(cells - 1))) : 0u;
+}
+}  // namespace
+
 glm::uvec3 UniformGrid::cellOf(glm::vec3 p) const {
     glm::uvec3 c{0u};
     for (int k = 0; k < 3; ++k) {
         if (spec_.open) {
-            c[k] = std::uint32_t(std::clamp(foldedCell(p[k], spec_.inv_cell[k], spec_.cells[k]), 0.0f, float(spec_.cells[k] - 1)));
+            c[k] = clampedCell(foldedCell(p[k], spec_.inv_cell[k], spec_.cells[k]), spec_.cells[k]);
             continue;
         }
         float x = p[k];
         // Wrap mode bins the folded position, so unfolded input (an import) still finds its
         // minimum-image neighbours; soft mode clamps boids outside the box into the edge cells.
         if (spec_.wrap && inv_L_[k] > 0.0f) x -= L_[k] * std::floor(x * inv_L_[k]);
-        const float f = std::floor(x * spec_.inv_cell[k]);
-        const float hi = float(spec_.cells[k] - 1);
-        c[k] = std::uint32_t(std::clamp(f, 0.0f, hi));  // soft mode: outside -> edge cell
+        c[k] = clampedCell(std::floor(x * spec_.inv_cell[k]), spec_.cells[k]);  // soft mode: outside -> edge cell
     }
     return c;
 }
