@@ -107,7 +107,7 @@ done
 zink_process fullest CliGpu.SelfTestBuildsTheFullestVariantOfEachFamily &
 process_pids+=($!)
 for pid in "${process_pids[@]}"; do wait "$pid" || exit 1; done
-grep -h 'tests\? ran\|PASSED' build-test/zink-*.log
+grep -h PASSED build-test/zink-*.log
 rm -rf "$zink_runtime"
 
 stage "parity again, the CPU reference built with fused multiply-adds (as GPU compilers may fuse)"

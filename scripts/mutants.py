@@ -150,16 +150,16 @@ FIRST = {
 
 
 def style_of(patches):
-    """The style folder a mutant's patches are all in, or None."""
+    """The one style folder among a mutant's patches (others may patch shared files), or None."""
     folders = {path.split("/")[2] for path, _old, _new, _n in patches if path.startswith("src/styles/")}
     return folders.pop() if len(folders) == 1 else None
 
 
 def first_tests(name, patches, suites):
     """The gtest filter of the tests to run first for a mutant, or None (SUITES: every suite's name)."""
-    style = style_of(patches)
     if name in FIRST:
         return FIRST[name]
+    style = style_of(patches)
     if style is None:
         return None
     own = sorted(s for s in suites if s.lower().startswith(style.replace("_", "")))

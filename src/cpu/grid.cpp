@@ -17,14 +17,6 @@ std::vector<std::uint32_t> exclusiveScan(const std::vector<std::uint32_t>& in) {
     return out;
 }
 
-namespace {
-// A cell coordinate in [0, cells - 1]; a non-finite flock's NaN coordinate in cell 0 (a cast of
-// NaN to an integer is undefined behaviour).
-std::uint32_t clampedCell(float f, std::uint32_t cells) {
-    return f > 0.0f ? std::uint32_t(std::min(f, float(cells - 1))) : 0u;
-}
-}  // namespace
-
 glm::uvec3 UniformGrid::cellOf(glm::vec3 p) const {
     glm::uvec3 c{0u};
     for (int k = 0; k < 3; ++k) {

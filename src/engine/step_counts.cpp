@@ -58,14 +58,14 @@ BoidCell boidCell(const Boid& b, const GridSpec& g, float world, int dims, int r
         double x = b.p[a];
         if (g.open) {  // cells of edge 1/inv_cell, folded modulo n (the position is not)
             k.h[a] = 1.0 / double(g.inv_cell[a]);
-            k.c[a] = int(foldedCell(b.p[a], g.inv_cell[a], g.cells[a]));
+            k.c[a] = int(clampedCell(foldedCell(b.p[a], g.inv_cell[a], g.cells[a]), g.cells[a]));
             k.f[a] = x - std::floor(x / k.h[a]) * k.h[a];
             k.cull[a] = n > 2 * reach + 1;
             continue;
         }
         if (g.wrap) x -= world * std::floor(x / world);
         k.h[a] = double(world) / n;
-        k.c[a] = std::clamp(int(std::floor(x / k.h[a])), 0, n - 1);
+        k.c[a] = int(clampedCell(std::floor(x / k.h[a]), g.cells[a]));
         k.f[a] = x - k.c[a] * k.h[a];
         k.cull[a] = !g.wrap || n > 2 * reach + 1;
     }

@@ -80,6 +80,8 @@ float foldedCell(float x, float inv_cell, std::uint32_t n) {
     return m;
 }
 
+std::uint32_t clampedCell(double f, std::uint32_t n) { return f > 0.0 ? std::uint32_t(std::min(f, double(n - 1))) : 0u; }
+
 int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]) {
     if (n <= kGridSpan && wrap) {  // every cell on this axis is a neighbour; list each once
         for (std::uint32_t i = 0; i < n; ++i) out[i] = i;

@@ -55,6 +55,9 @@ GridSpec makeGridSpec(const Params& params, float radius);
 // A cell coordinate folded into [0, n): floor(x * inv_cell) modulo n, exact for the integers a
 // float holds (the GPU's division may round: the fix-up after it makes both backends agree).
 float foldedCell(float x, float inv_cell, std::uint32_t n);
+// A cell coordinate (a floor, or foldedCell's) clamped into [0, n - 1]; a non-finite flock's NaN
+// in cell 0 (a cast of NaN to an integer is undefined behaviour).
+std::uint32_t clampedCell(double f, std::uint32_t n);
 
 int neighbourCells(std::uint32_t c, std::uint32_t n, bool wrap, std::uint32_t out[kGridSpan]);
 
