@@ -74,9 +74,17 @@ test_binaries() {
   done
 }
 
-# The GoogleTest names CTest runs for one binary (its discovery filter applied), one a line.
+# The GoogleTest names CTest runs for one binary, one a line: those it discovered (its discovery
+# filter applied), then those of the shards it runs the binary in (tests/CMakeLists.txt: tests
+# named NAME.shardKofN), as the binary lists its shards' filter.
 ctest_names() {
-  sed -n 's/^add_test(.*\[==\[--gtest_filter=\([^]]*\)\]==\].*/\1/p' "$1/tests/$2[1]_tests.cmake"
+  local build=$1 name=$2 filter
+  sed -n 's/^add_test(.*\[==\[--gtest_filter=\([^]]*\)\]==\].*/\1/p' "$build/tests/$name[1]_tests.cmake"
+  for filter in $(sed -n "s|^add_test(\[=\[[A-Za-z]*\.shard1of[0-9]*\]=\] \"[^\"]*/$name\" .*\"--gtest_filter=\([^\"]*\)\")\$|\1|p" \
+                    "$build/tests/CTestTestfile.cmake"); do
+    "$build/tests/$name" --gtest_list_tests --gtest_filter="$filter" |
+      awk '/^[^ ]/ { suite = $1; next } { print suite $1 }'
+  done
 }
 
 # Copies the binaries into the staging tree first, so a rebuild running beside this script

@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --full
 jobs=$(nproc)
+export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"  # for the build folders made here (scripts/test.sh says why)
 stage() { echo "== [$(date -u +%T), ${SECONDS} s into scripts/ci.sh] $*"; }  # each stage's start, to budget the run
 [ -x build-test/bin/murmur ] || { echo "scripts/ci.sh: run scripts/test.sh first (it builds build-test/)" >&2; exit 1; }
 
@@ -61,8 +62,8 @@ zink_skip="window_smoke|embed_install|python_module|KeysApply|AGpuThatFailsTheSt
 sharded="Cases/Parity|CliGpu|PublicApi|Contexts|ProgramCache|GpuPick|Render|GpuRuns|GpuHandCases|GpuMeasure|GpuEnsemble"
 sharded_out="CliGpu.SelfTest*:CliGpu.AGpuThatFailsTheStartUpCheckIsRefused:*ASweepTooLargeForOneEnsembleIsSplit:*HeadlessRecordWritesAVideo:*ObstaclesInOneFlockLeaveTheOthersAsTheyAreAlone"
 on_zink() { LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink XDG_RUNTIME_DIR="$zink_runtime" MURMUR_EXPECT_RENDERER=zink "$@"; }
-zink_ctest() {
-  on_zink ctest --test-dir build-test --output-on-failure -j"$jobs" -L gl -LE paths -E "$zink_skip|^($sharded)\\." "$@"
+zink_ctest() {  # less the parity cases' own shards (ParityCases.*): they run in the shards below
+  on_zink ctest --test-dir build-test --output-on-failure -j"$jobs" -L gl -LE paths -E "$zink_skip|^($sharded)\\.|^ParityCases\\." "$@"
 }
 # Mesa 22.3's zink compiles each linked compute program again on a background thread
 # (precompile_compute_job) while the main thread builds the next; about one test process in 800

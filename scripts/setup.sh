@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
   libgtest-dev libcli11-dev nlohmann-json3-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri mesa-vulkan-drivers

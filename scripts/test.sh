@@ -11,6 +11,9 @@ bash scripts/setup.sh
 jobs=$(nproc)
 
 echo "== build (Release, -Werror) into build-test/ =="
+# Ninja (scripts/setup.sh installs it) for a new build folder: a fresh build here took 264 s
+# with it and 385 s with Make. A folder configured before keeps its generator.
+export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Ninja}"
 # Through ccache where it is installed (scripts/setup.sh --full installs it): the mutation check
 # (scripts/mutants.py) then builds its copy of the tree from the cache. Paths are hashed relative
 # to the checkout, so two checkouts share the objects.
