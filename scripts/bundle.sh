@@ -75,16 +75,24 @@ test_binaries() {
 }
 
 # The GoogleTest names CTest runs for one binary, one a line: those it discovered (its discovery
-# filter applied), then those of the shards it runs the binary in (tests/CMakeLists.txt: tests
-# named NAME.shardKofN), as the binary lists its shards' filter.
+# filter applied), then those of the tests that run many of them in one process (label "many",
+# tests/CMakeLists.txt), as the binary lists their filters.
 ctest_names() {
   local build=$1 name=$2 filter
   sed -n 's/^add_test(.*\[==\[--gtest_filter=\([^]]*\)\]==\].*/\1/p' "$build/tests/$name[1]_tests.cmake"
-  for filter in $(sed -n "s|^add_test(\[=\[[A-Za-z]*\.shard1of[0-9]*\]=\] \"[^\"]*/$name\" .*\"--gtest_filter=\([^\"]*\)\")\$|\1|p" \
-                    "$build/tests/CTestTestfile.cmake"); do
-    "$build/tests/$name" --gtest_list_tests --gtest_filter="$filter" |
+  while read -r filter; do
+    "$build/tests/$name" --gtest_list_tests --gtest_filter="$filter" </dev/null |
       awk '/^[^ ]/ { suite = $1; next } { print suite $1 }'
-  done
+  done < <(many_filters "$build/tests/CTestTestfile.cmake" "$name")
+}
+
+# The --gtest_filter of each test labelled "many" that runs BINARY, from CTest's file.
+many_filters() {  # CTESTTESTFILE BINARY
+  awk -v binary="/$2\"" '
+    { name = substr($1, index($1, "(") + 1) }  # "[=[NAME]=]"
+    /^add_test\(/ && index($0, binary) && match($0, /"--gtest_filter=[^"]*"/) {
+      filter[name] = substr($0, RSTART + 16, RLENGTH - 17) }
+    /^set_tests_properties\(/ && (name in filter) && /LABELS "([a-z]*;)*many(;[a-z]*)*"/ { print filter[name] }' "$1"
 }
 
 # Copies the binaries into the staging tree first, so a rebuild running beside this script
