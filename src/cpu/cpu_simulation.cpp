@@ -44,7 +44,7 @@ void CpuSimulation::upload(const Flock& flock, const Params& params) {
     params_.boids = std::uint32_t(flock.size());
     current_ = flock;
     step_count_ = 0;
-    interrupted_ = false;
+    setInterrupted(false);
     next_.resize(flock.size());
     neighbours_.assign(flock.size(), 0u);
 }
@@ -72,14 +72,14 @@ void CpuSimulation::step(int steps) {
     const bool in_place = ctx.p.update == UpdateOrder::Sequential;
     // The sequential order moves boids during the step, so it looks through them all.
     const bool use_grid = search_ == NeighbourSearch::Grid && !in_place;
-    for (int s = 0; s < steps && !interrupted_; ++s) {
+    for (int s = 0; s < steps && !interrupted(); ++s) {
         ctx.step = step_count_++;
         if (use_grid) grid_.build(makeGridSpec(params_), current_, ctx.L);
         const std::vector<std::size_t> order = visitOrder(in_place);
-        FlockStep f{ctx, current_, next_, neighbours_, use_grid ? &grid_ : nullptr, order, in_place, &interrupt_, kCheckEvery};
+        FlockStep f{ctx, current_, next_, neighbours_, use_grid ? &grid_ : nullptr, order, in_place, &interruptCheck(), kCheckEvery};
         step_with(f);
         if (f.interrupted) {
-            interrupted_ = true;
+            setInterrupted(true);
             --step_count_;  // the step did not happen whole: the count stays the last whole step's
             return;
         }

@@ -43,7 +43,7 @@ public:
         current_ = saved_.state;
         step_count_ = saved_.step_count;
         neighbours_ = saved_.neighbours;
-        interrupted_ = false;
+        setInterrupted(false);
     }
     bool allFinite() override;
     std::string name() const override;
@@ -51,12 +51,8 @@ public:
     // Boids examined per boid in the last step (grid: cells around it; brute force: N - 1).
     double meanCandidates() const { return mean_candidates_; }
 
-    // Slow steps stay interruptible (the window's Esc and close button), as the GPU's are: with
-    // `check` set, it is called every kCheckEvery boids of a step; when it returns true the
-    // stepping stops there, the step unfinished (for quitting), and later steps do nothing.
+    // An interrupt's check (Simulation::setInterrupt) is called every kCheckEvery boids of a step.
     static constexpr std::size_t kCheckEvery = 1024;
-    void setInterrupt(std::function<bool()> check) override { interrupt_ = std::move(check); }
-    bool interrupted() const override { return interrupted_; }
 
 private:
     // The order a step visits the boids: storage order, or id order for the sequential update.
@@ -73,8 +69,6 @@ private:
         std::vector<std::uint32_t> neighbours;  // the last step's counts, as the state's
     };
     Checkpoint saved_;  // checkpoint()'s
-    std::function<bool()> interrupt_;
-    bool interrupted_ = false;
     UniformGrid grid_;
     double mean_candidates_ = 0.0;
 };

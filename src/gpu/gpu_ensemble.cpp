@@ -69,7 +69,7 @@ void GpuSimulation::uploadEnsemble(const std::vector<Flock>& flocks, const std::
     whole.boids = std::uint32_t(all.size());
     checkCapacity(whole);
     state_.upload(all, sizes);
-    interrupted_ = false;
+    setInterrupted(false);
     state_.ensemble.assign(flocks.size(), EnsembleFlock{});
     layOutEnsemble(sized);
 }

@@ -100,12 +100,12 @@ void GpuSimulation::upload(const Flock& flock, const Params& params) {
     p.boids = std::uint32_t(flock.size());
     checkCapacity(p);
     state_.upload(flock);
-    interrupted_ = false;
+    setInterrupted(false);
     applyParams(p);
 }
 
 void GpuSimulation::step(int steps) {
-    if (interrupted_) return;
+    if (interrupted()) return;
     if (nextStepSampleWaits() && !(canMeasureInStep() && steer_.hasMeasured()))
         settleNextStepSample();  // before the state moves
     if (state_.n == 0) {  // nothing to move, but the steps pass, as on the CPU reference
@@ -115,7 +115,7 @@ void GpuSimulation::step(int steps) {
     for (int s = 0; s < steps; ++s) {
         const bool sampled = nextStepSampleWaits();  // the walk of a sample asked for too
         if (!sampled) {
-            const bool blocked = clock_.profileAsked() || steer_.inSlices(state_.params);
+            const bool blocked = clock_.profileAsked() || steer_.inSlices(state_.params, interruptCheck());
             if (const auto plan = group_steps_.plan(state_, variant_params_, steps - s, blocked); plan.steps > 0) {
                 group_steps_.run(state_, plan, shaders_, defines());
                 s += plan.steps - 1;
@@ -139,8 +139,8 @@ bool GpuSimulation::stepWithPasses(bool sampled) {
     binning_.bin(state_, &clock_);
     gl::Program& steer = sampled ? measuredSteer() : steer_.program();
     steer.use();
-    if (!steer_.run(state_, steer)) {
-        interrupted_ = true;
+    if (!steer_.run(state_, steer, interruptCheck())) {
+        setInterrupted(true);
         clock_.abandon();
         return false;
     }
@@ -201,7 +201,7 @@ void GpuSimulation::rollback() {
     settleNextStepSample();
     finishSample();
     saved_.restore(state_);
-    interrupted_ = false;
+    setInterrupted(false);
 }
 
 PairSums GpuSimulation::pairSums(const Params& p, std::uint32_t bins, double r_max) {

@@ -82,16 +82,14 @@ public:
     void rollback() override;
     bool allFinite() override;
 
-    // Slow steps stay interruptible (the window's Esc and close button): with `check` set, a
-    // step whose estimated cost (candidatePairsPerStep) is at least `min_pairs` runs its steer
-    // pass in slices of `slice_groups` work groups, waiting for each and calling `check` between
-    // them. When it returns true the stepping stops there, the step unfinished: for quitting.
+    // An interrupt (Simulation::setInterrupt) is checked between slices of the steer pass: a step
+    // whose estimated cost (candidatePairsPerStep) is at least `min_pairs` (kSlowStepPairs unless
+    // set here) runs it in slices of `slice_groups` work groups (32), waiting for each.
     using Interrupt = SteerPass::Interrupt;
     void setInterruptInSlices(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
-        steer_.setInterrupt(std::move(check), slice_groups, min_pairs);
+        setInterrupt(std::move(check));
+        steer_.setSlices(slice_groups, min_pairs);
     }
-    void setInterrupt(Interrupt check) override { setInterruptInSlices(std::move(check), 32, kSlowStepPairs); }
-    bool interrupted() const override { return interrupted_; }
 
     // Rebuilds every program from `shaders`; on failure keeps the current programs and throws.
     void reloadShaders(gl::ShaderLibrary shaders);
@@ -204,7 +202,6 @@ private:
     PassClock clock_;
     SampleTicket next_step_ticket_;
     std::uint64_t steps_that_measured_ = 0;
-    bool interrupted_ = false;
     StateCopy saved_;  // checkpoint()'s
 };
 

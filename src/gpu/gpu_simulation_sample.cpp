@@ -102,7 +102,7 @@ void GpuSimulation::buildMeasuredSteer() {
 // Whether the next step can walk for a sample: not in the sequential order (no grid) nor when
 // its steer pass runs in slices (setInterruptInSlices).
 bool GpuSimulation::canMeasureInStep() const {
-    return state_.n > 0 && state_.params.update != UpdateOrder::Sequential && !steer_.inSlices(state_.params);
+    return state_.n > 0 && state_.params.update != UpdateOrder::Sequential && !steer_.inSlices(state_.params, interruptCheck());
 }
 
 // A sample asked for with the next step, taken now of the current state (no step came, or the

@@ -16,13 +16,14 @@ void SteerPass::setPrograms(std::span<gl::Program> built) {
     measured_group_ = STEP_GROUP_SIZE;
 }
 
-void SteerPass::setInterrupt(Interrupt check, std::uint32_t slice_groups, double min_pairs) {
-    interrupt_ = std::move(check);
+void SteerPass::setSlices(std::uint32_t slice_groups, double min_pairs) {
     slice_groups_ = std::max(1u, slice_groups);
     slice_min_pairs_ = min_pairs;
 }
 
-bool SteerPass::inSlices(const Params& p) const { return interrupt_ && candidatePairsPerStep(p) >= slice_min_pairs_; }
+bool SteerPass::inSlices(const Params& p, const Interrupt& check) const {
+    return check && candidatePairsPerStep(p) >= slice_min_pairs_;
+}
 
 // Boids a work group of the pass, one an invocation: STEP_GROUP_SIZE, or the tiled walk's
 // TILE_GROUP_SIZE (MURMUR_GPU_WALK=tiles), as the program was built (asked once, when set).
@@ -32,11 +33,11 @@ std::uint32_t SteerPass::groupSize(const gl::Program& program) {
     return std::uint32_t(std::max(size[0], 1));
 }
 
-bool SteerPass::run(FlockState& s, gl::Program& program) {
+bool SteerPass::run(FlockState& s, gl::Program& program, const Interrupt& check) {
     const std::uint32_t per_group = &program == &measured_ ? measured_group_ : steer_group_;
     const std::uint32_t groups = groupsFor(s.n, per_group);
-    if (&program == &steer_ && inSlices(s.params)) {
-        if (!runInSlices(s, groups, per_group)) return false;
+    if (&program == &steer_ && inSlices(s.params, check)) {
+        if (!runInSlices(s, groups, per_group, check)) return false;
     } else {
         glUniform1ui(program.uniform("u_first_group"), 0u);
         dispatchGroups(groups);
@@ -55,7 +56,7 @@ void SteerPass::countImages(const FlockState& s) {
     dispatchGroups(groupsFor(s.n, STEP_GROUP_SIZE));
 }
 
-bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t per_group) {
+bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t per_group, const Interrupt& check) {
     const GLint first = steer_.uniform("u_first_group");
     // A slice is slice_groups_ groups of STEP_GROUP_SIZE boids (as many boids in smaller groups),
     // and one row: the padding groups of a slice split into rows would step (and bin) boids of
@@ -66,7 +67,7 @@ bool SteerPass::runInSlices(FlockState& s, std::uint32_t groups, std::uint32_t p
         glUniform1ui(first, done);
         dispatchGroups(std::min(slice, groups - done));
         glFinish();
-        if (interrupt_()) {
+        if (check()) {
             s.changed();
             return false;
         }

@@ -8,6 +8,7 @@
 #include "model/boid.hpp"
 #include "model/order_params.hpp"
 #include "model/params.hpp"
+#include "model/restorable.hpp"
 
 #include <cstdint>
 #include <string>
@@ -15,9 +16,9 @@
 
 namespace murmur {
 
-class Ensemble {
+// Also Restorable (model/restorable.hpp), for every flock at once.
+class Ensemble : public Restorable {
 public:
-    virtual ~Ensemble() = default;
     // One flock per parameter set (params must be valid; each params.boids is ignored in favour of
     // its flock's size). The flocks must share the shader variant on the GPU (style, dims, bounds
     // and the switches; obstacles may differ) and use the parallel order: otherwise
@@ -33,10 +34,6 @@ public:
     // obstacles aside).
     virtual void setParams(const std::vector<Params>& params) = 0;
     virtual void setStepCount(std::uint32_t steps) = 0;  // the step counter (the random draws' step) of every flock
-    // As Simulation's, for every flock at once.
-    virtual void checkpoint() = 0;
-    virtual void rollback() = 0;
-    virtual bool allFinite() = 0;
     virtual std::string name() const = 0;
 };
 

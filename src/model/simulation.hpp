@@ -7,6 +7,7 @@
 #include "model/drawable.hpp"
 #include "model/order_params.hpp"
 #include "model/params.hpp"
+#include "model/restorable.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -27,9 +28,9 @@ struct SampleTicket {
 // When a sample's work is done: in slices between steps, or by the next step.
 enum class SampleWhen { InSlices, WithNextStep };
 
-class Simulation {
+// Also Restorable (model/restorable.hpp): checkpoint, rollback and allFinite.
+class Simulation : public Restorable {
 public:
-    virtual ~Simulation() = default;
 
     // Replaces the flock and the parameters (params must be valid; params.boids is ignored in
     // favour of flock.size()).
@@ -99,18 +100,11 @@ public:
     virtual std::string name() const = 0;
 
     // Slow steps stay interruptible (a window's Esc and close button): `check` is asked during a
-    // step that takes long; when it returns true the stepping stops there, the step unfinished
-    // (for quitting), and interrupted() is true from then on.
-    virtual void setInterrupt(std::function<bool()> check) = 0;
-    virtual bool interrupted() const = 0;
-
-    // For a caller that must never keep a non-finite flock (the library's step) or that looks a
-    // step ahead (the library's per-boid acceleration): checkpoint() keeps the state, the step
-    // counter and the last step's neighbour counts, rollback() brings them back (the parameters
-    // stay as they are), allFinite() says whether every position and velocity is finite.
-    virtual void checkpoint() = 0;
-    virtual void rollback() = 0;
-    virtual bool allFinite() = 0;
+    // step that takes long (each backend says how often); when it returns true the stepping stops
+    // there, the step unfinished (for quitting), and interrupted() is true, and steps do nothing,
+    // until the next upload or rollback.
+    void setInterrupt(std::function<bool()> check) { interrupt_ = std::move(check); }
+    bool interrupted() const { return interrupted_; }
 
     // What a renderer draws from without a copy, or null when the flock lives in host memory
     // (then draw from download()).
@@ -124,6 +118,10 @@ public:
     static constexpr std::size_t kMostWaitingSamples = 64;
 
 protected:
+    // The backends' side of setInterrupt: the check (empty when none is set), and the flag.
+    const std::function<bool()>& interruptCheck() const { return interrupt_; }
+    void setInterrupted(bool on) { interrupted_ = on; }
+
     // A ticket for a new sample (see kMostWaitingSamples), and the end of one taken.
     SampleTicket newTicket() {
         if (waiting_.size() >= kMostWaitingSamples)
@@ -138,6 +136,8 @@ protected:
     }
 
 private:
+    std::function<bool()> interrupt_;
+    bool interrupted_ = false;
     SampleTicket keepSample(const OrderParams& sample) {
         const SampleTicket ticket = newTicket();
         kept_.emplace(ticket.id, sample);

@@ -50,8 +50,6 @@ public:
     void rollback() override {}
     bool allFinite() override { return true; }
     std::string name() const override { return "spy"; }
-    void setInterrupt(std::function<bool()>) override {}
-    bool interrupted() const override { return false; }
     int uploads = 0, set_params = 0, stepped = 0;
     std::size_t count = 0;
     Params last;
