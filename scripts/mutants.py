@@ -210,11 +210,13 @@ def copy_if_changed(src, dst):
 
 def configure(tree, build_dir):
     launcher = "ccache" if shutil.which("ccache") else ""
-    # Ninja where it is installed (scripts/setup.sh), for a new build folder: it rebuilds a
-    # mutant's few objects without Make's walk of every target.
-    generator = ["-G", "Ninja"] if shutil.which("ninja") and not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")) else []
-    r = run(["cmake", "-S", tree, "-B", build_dir, *generator, "-DCMAKE_BUILD_TYPE=Release", "-DMURMUR_WERROR=ON",
-             "-DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher, "-DCMAKE_C_COMPILER_LAUNCHER=" + launcher])
+    # Ninja where it is installed (scripts/setup.sh), as scripts/test.sh chooses it: CMake takes
+    # CMAKE_GENERATOR for a new build folder only, so one configured before keeps its own.
+    env = dict(os.environ)
+    if shutil.which("ninja"):
+        env.setdefault("CMAKE_GENERATOR", "Ninja")
+    r = run(["cmake", "-S", tree, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release", "-DMURMUR_WERROR=ON",
+             "-DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher, "-DCMAKE_C_COMPILER_LAUNCHER=" + launcher], env=env)
     if r.returncode != 0:
         print(r.stdout[-4000:])
         raise SystemExit("mutants: configure failed")

@@ -7,7 +7,6 @@
 #include "model/simulation.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 

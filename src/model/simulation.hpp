@@ -31,7 +31,6 @@ enum class SampleWhen { InSlices, WithNextStep };
 // Also Restorable (model/restorable.hpp): checkpoint, rollback and allFinite.
 class Simulation : public Restorable {
 public:
-
     // Replaces the flock and the parameters (params must be valid; params.boids is ignored in
     // favour of flock.size()).
     virtual void upload(const Flock& flock, const Params& params) = 0;
@@ -136,8 +135,6 @@ protected:
     }
 
 private:
-    std::function<bool()> interrupt_;
-    bool interrupted_ = false;
     SampleTicket keepSample(const OrderParams& sample) {
         const SampleTicket ticket = newTicket();
         kept_.emplace(ticket.id, sample);
@@ -146,6 +143,8 @@ private:
     std::uint64_t last_ticket_ = 0;
     std::map<std::uint64_t, OrderParams> kept_;  // the defaults' samples not yet taken
     std::set<std::uint64_t> waiting_;            // every sample's ticket not yet taken
+    std::function<bool()> interrupt_;            // setInterrupt's check (empty: none)
+    bool interrupted_ = false;                   // a step stopped part way since the last upload or rollback
 };
 
 }  // namespace murmur
